@@ -1,0 +1,30 @@
+// Articulated-body algorithm: forward dynamics in O(N).
+// Featherstone, Rigid Body Dynamics Algorithms (2008), Table 7.1; Liu et al.'s "recursive
+// algorithm" reference. in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
+#pragma once
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/solver.hpp"
+
+namespace kt {
+
+class AbaSolver final : public Solver {
+ public:
+  explicit AbaSolver(const Tree& tree);
+  std::string_view name() const override { return "aba"; }
+  void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
+                       JointLoads* loads) override;
+
+ private:
+  Kinematics kin_;
+  std::vector<Mat6> IA_;    ///< (nb) articulated inertias
+  std::vector<Vec6> pA_;    ///< (nb) articulated bias forces
+  std::vector<Mat6N> U_;    ///< (nb) IA_i S_i
+  std::vector<MatN> Dinv_;  ///< (nb) (S_iᵀ U_i)⁻¹
+  std::vector<VecN> u_;     ///< (nb) τ_i − S_iᵀ pA_i
+  std::vector<Vec6> a_;     ///< (nb) body accelerations (with −g)
+};
+
+std::unique_ptr<Solver> makeAbaSolver(const Tree& tree);
+
+}  // namespace kt

@@ -1,0 +1,38 @@
+#include "core/dynamics/kinematics.hpp"
+
+namespace kt {
+
+void Kinematics::resize(const Tree& tree) {
+  X_p.resize(tree.nb);
+  X_0.resize(tree.nb);
+  S.resize(tree.nb);
+  v.resize(tree.nb);
+  c.resize(tree.nb);
+  for (int i = 0; i < tree.nb; ++i) S[i].setZero(6, tree.joints[i].nv);
+}
+
+void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin) {
+  for (int i = 0; i < tree.nb; ++i) {
+    const JointModel& joint = tree.joints[i];
+    const double* qi = q.data() + tree.qOffset[i];
+    kin.X_p[i] = joint.transform(qi) * tree.X_T[i];
+    const int p = tree.parent[i];
+    kin.X_0[i] = p < 0 ? kin.X_p[i] : kin.X_p[i] * kin.X_0[p];
+    joint.motionSubspace(qi, kin.S[i]);
+  }
+}
+
+void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin) {
+  computePositionKinematics(tree, q, kin);
+  for (int i = 0; i < tree.nb; ++i) {
+    const JointModel& joint = tree.joints[i];
+    const double* qi = q.data() + tree.qOffset[i];
+    const double* vi = v.data() + tree.vOffset[i];
+    const Vec6 vJ = joint.jointVelocity(qi, vi);
+    const int p = tree.parent[i];
+    kin.v[i] = p < 0 ? vJ : Vec6(kin.X_p[i].applyMotion(kin.v[p]) + vJ);
+    kin.c[i] = crossMotion(kin.v[i], vJ) + joint.velocityProduct(qi, vi);
+  }
+}
+
+}  // namespace kt

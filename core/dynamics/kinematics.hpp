@@ -1,0 +1,37 @@
+// Shared first pass of every algorithm (base to tip): joint transforms, body poses, motion
+// subspaces, velocities and velocity-product accelerations.
+//   ⁱX_p = X_J(q_i) X_T(i)               v_i = ⁱX_p v_p + S_i ν_i
+//   c_i  = v_i × S_i ν_i + S̊_i ν_i       (Featherstone 2008, eq. 7.xx; DYNAMICS.md §3)
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "core/model/tree.hpp"
+
+namespace kt {
+
+struct Kinematics {
+  std::vector<Xform> X_p;  ///< (nb) ⁱX_parent (from the world for roots)
+  std::vector<Xform> X_0;  ///< (nb) ⁱX_0, world to body
+  std::vector<Mat6N> S;    ///< (nb) motion subspace, body coordinates
+  std::vector<Vec6> v;     ///< (nb) body velocity, body coordinates
+  std::vector<Vec6> c;     ///< (nb) velocity-product acceleration v_i × S_i ν_i + S̊_i ν_i
+
+  void resize(const Tree& tree);
+};
+
+/// Positions only: X_p, X_0 and S.
+void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin);
+/// Positions and velocities: everything in Kinematics.
+void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin);
+
+/// Gravity as a fictitious base acceleration, a_0 = −g, as a spatial motion vector in world coordinates.
+inline Vec6 baseAcceleration(const Tree& tree) { return spatial(Vec3::Zero(), -tree.gravity); }
+
+/// Total applied wrench on body i: the tree's constant one plus fext[i] (if any).
+inline Vec6 appliedWrench(const Tree& tree, std::span<const Vec6> fext, int i) {
+  return fext.empty() ? tree.appliedWrench[i] : Vec6(tree.appliedWrench[i] + fext[i]);
+}
+
+}  // namespace kt

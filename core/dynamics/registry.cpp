@@ -1,0 +1,55 @@
+// The one table of solvers, shared by GUI, CLI, tests and benchmarks.
+#include <stdexcept>
+
+#include "core/dynamics/aba.hpp"
+#include "core/dynamics/crba.hpp"
+#include "core/dynamics/solver.hpp"
+
+namespace kt {
+namespace {
+
+const std::vector<SolverFactoryEntry>& factories() {
+  static const std::vector<SolverFactoryEntry> table = {
+      {{"aba", "Articulated-body algorithm (Featherstone), O(N); the recursive reference", StateForm::Velocity},
+       &makeAbaSolver},
+      {{"crba", "Composite-rigid-body mass matrix + Cholesky: explicit M(q), h(q, v), O(N^3)", StateForm::Velocity},
+       &makeCrbaSolver},
+  };
+  return table;
+}
+
+}  // namespace
+
+void Solver::impulseFromVelocity(const VectorX&, const VectorX&, VectorX&) {
+  throw std::logic_error(std::string(name()) + " does not integrate Poisson impulses");
+}
+
+void Solver::impulseDynamics(const VectorX&, const VectorX&, const VectorX&, ExternalWrenches, VectorX&, VectorX&,
+                             VectorX*, JointLoads*) {
+  throw std::logic_error(std::string(name()) + " does not integrate Poisson impulses");
+}
+
+const std::vector<SolverInfo>& solverRegistry() {
+  static const std::vector<SolverInfo> infos = [] {
+    std::vector<SolverInfo> out;
+    for (const SolverFactoryEntry& e : factories()) out.push_back(e.info);
+    return out;
+  }();
+  return infos;
+}
+
+bool isSolverName(std::string_view name) {
+  for (const SolverFactoryEntry& e : factories())
+    if (e.info.name == name) return true;
+  return false;
+}
+
+std::unique_ptr<Solver> makeSolver(std::string_view name, const Tree& tree) {
+  for (const SolverFactoryEntry& e : factories())
+    if (e.info.name == name) return e.make(tree);
+  std::string known;
+  for (const SolverFactoryEntry& e : factories()) known += (known.empty() ? "" : ", ") + e.info.name;
+  throw std::invalid_argument("unknown solver '" + std::string(name) + "' (expected one of: " + known + ")");
+}
+
+}  // namespace kt

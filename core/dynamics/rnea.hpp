@@ -1,0 +1,48 @@
+// Recursive Newton–Euler inverse dynamics, the joint loads, and the explicit equations of motion
+// M(q) q̈ + h(q, ν) = τ (DYNAMICS.md §3–4; Featherstone 2008, Tables 5.1 and 6.2).
+//
+//   v_i = ⁱX_p v_p + S_i ν_i            a_i = ⁱX_p a_p + S_i q̈_i + c_i        (a_0 = −g)
+//   f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext + Σ_c ⁱX*_c f_c                 τ_i = S_iᵀ f_i
+//
+// f_i is the wrench joint i transmits from the parent into the subtree of body i: the joint load.
+#pragma once
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/solver.hpp"
+
+namespace kt {
+
+/// Scratch for RNEA and CRBA, sized once per tree.
+struct RneaWorkspace {
+  Kinematics kin;
+  std::vector<Vec6> a;   ///< (nb) body accelerations including the fictitious −g
+  std::vector<Vec6> f;   ///< (nb) joint wrenches, body coordinates
+  std::vector<Mat6> Ic;  ///< (nb) composite inertias (CRBA)
+  std::vector<Mat6N> F;  ///< (nb) CRBA column blocks
+
+  explicit RneaWorkspace(const Tree& tree);
+};
+
+/// Body accelerations from kinematics (positions and velocities) and q̈, with a_0 = −g.
+void bodyAccelerations(const Tree& tree, const Kinematics& kin, const VectorX& qdd, std::vector<Vec6>& a);
+
+/// The backward pass: joint wrenches f_i from body accelerations a_i (tip to base).
+void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, const std::vector<Vec6>& a,
+                                    ExternalWrenches fext, std::vector<Vec6>& f);
+
+/// Fills loads.tau, loads.lambda and loads.fWorld from loads.f (and the body poses in kin).
+void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads);
+
+/// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well.
+void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
+                     ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr);
+
+/// Bias forces h(q, ν) = ID(q, ν, 0) (gravity, velocity products, applied wrenches).
+void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,
+                VectorX& h);
+
+/// Joint-space mass matrix M(q) by the composite-rigid-body algorithm (Featherstone Table 6.2).
+/// Uses ws.kin's positions, computing them first when `computePositions` is true.
+void massMatrix(const Tree& tree, RneaWorkspace& ws, const VectorX& q, MatrixX& M, bool computePositions = true);
+
+}  // namespace kt

@@ -1,0 +1,23 @@
+// A problem found in a model, tied to the YAML path of the offending field
+// (for example "bodies[2].inertial.mass"). The loader adds the file, line and column.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kt {
+
+struct Diagnostic {
+  std::string path;     ///< YAML path, e.g. "bodies[2].joint.axis"; empty for the whole document
+  std::string message;  ///< what is wrong and what is expected
+  std::string file;     ///< set by the loader
+  int line = 0;         ///< 1-based, 0 when unknown
+  int column = 0;       ///< 1-based, 0 when unknown
+
+  /// "file:line:col: error: path: message" (parts that are unknown are left out).
+  std::string format() const;
+};
+
+std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace kt

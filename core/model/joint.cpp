@@ -1,0 +1,230 @@
+#include "core/model/joint.hpp"
+
+#include <cmath>
+
+namespace kt {
+namespace {
+
+// Rotation matrix of a unit quaternion (w, x, y, z) stored at q[0..3].
+Mat3 quatRotation(const double* q) { return Quat(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix(); }
+
+Mat3 axisRotation(const Vec3& a, double angle) { return Eigen::AngleAxisd(angle, a).toRotationMatrix(); }
+
+// ½ q ⊗ (0, ω): the quaternion rate for a body-frame angular velocity ω.
+void quatRate(const double* q, const Vec3& w, double* qdot) {
+  const double qw = q[0];
+  const Vec3 qv(q[1], q[2], q[3]);
+  qdot[0] = -0.5 * qv.dot(w);
+  const Vec3 d = 0.5 * (qw * w + qv.cross(w));
+  qdot[1] = d.x();
+  qdot[2] = d.y();
+  qdot[3] = d.z();
+}
+
+// q ⊗ exp(ω dt): rotate the quaternion by a body-frame angle vector.
+void quatIntegrate(const double* q, const Vec3& w, double dt, double* out) {
+  const Vec3 phi = w * dt;
+  const double angle = phi.norm();
+  Quat dq = Quat::Identity();
+  if (angle > 0.0) dq = Quat(Eigen::AngleAxisd(angle, phi / angle));
+  const Quat r = Quat(q[0], q[1], q[2], q[3]) * dq;
+  out[0] = r.w();
+  out[1] = r.x();
+  out[2] = r.y();
+  out[3] = r.z();
+}
+
+void quatNormalize(double* q) {
+  const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (n > 0.0)
+    for (int k = 0; k < 4; ++k) q[k] /= n;
+}
+
+// Universal joint: axis 1 seen from the child, E₂ a₁ with E₂ the coordinate rotation by q₂ about a₂.
+Vec3 universalFirstAxis(const JointModel& j, const double* q) {
+  return axisRotation(j.axis2, q[1]).transpose() * j.axis;
+}
+
+}  // namespace
+
+Vec3 perpendicularTo(const Vec3& a) {
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (std::abs(a[i]) < std::abs(a[k]) - 1e-12) k = i;
+  Vec3 e = Vec3::Unit(k);
+  return (e - e.dot(a) * a).normalized();
+}
+
+JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2) {
+  JointModel j;
+  j.type = type;
+  j.nq = jointNq(type);
+  j.nv = jointNv(type);
+  if (axis.norm() > 0.0) j.axis = axis.normalized();
+  if (axis2.norm() > 0.0) j.axis2 = axis2.normalized();
+  j.perp1 = perpendicularTo(j.axis);
+  j.perp2 = j.axis.cross(j.perp1);
+  return j;
+}
+
+Xform JointModel::transform(const double* q) const {
+  switch (type) {
+    case JointType::Fixed: return Xform::identity();
+    case JointType::Revolute: return Xform::rotation(axisRotation(axis, q[0]).transpose());
+    case JointType::Prismatic: return Xform::translation(axis * q[0]);
+    case JointType::Cylindrical: return {axisRotation(axis, q[0]).transpose(), axis * q[1]};
+    case JointType::Universal:
+      return Xform::rotation((axisRotation(axis, q[0]) * axisRotation(axis2, q[1])).transpose());
+    case JointType::Spherical: return Xform::rotation(quatRotation(q).transpose());
+    case JointType::Planar: return {axisRotation(axis, q[0]).transpose(), perp1 * q[1] + perp2 * q[2]};
+    case JointType::Free: return {quatRotation(q).transpose(), Vec3(q[4], q[5], q[6])};
+  }
+  return Xform::identity();
+}
+
+void JointModel::motionSubspace(const double* q, Mat6N& S) const {
+  S.setZero(6, nv);
+  switch (type) {
+    case JointType::Fixed: break;
+    case JointType::Revolute: S.col(0).head<3>() = axis; break;
+    case JointType::Prismatic: S.col(0).tail<3>() = axis; break;
+    case JointType::Cylindrical:
+      S.col(0).head<3>() = axis;
+      S.col(1).tail<3>() = axis;
+      break;
+    case JointType::Universal:
+      S.col(0).head<3>() = universalFirstAxis(*this, q);
+      S.col(1).head<3>() = axis2;
+      break;
+    case JointType::Spherical: S.topRows<3>().setIdentity(); break;
+    case JointType::Planar:
+      S.col(0).head<3>() = axis;
+      S.col(1).tail<3>() = perp1;
+      S.col(2).tail<3>() = perp2;
+      break;
+    case JointType::Free: S.setIdentity(); break;
+  }
+}
+
+void JointModel::constraintSubspace(const double* q, Mat6N& T) const {
+  T.setZero(6, 6 - nv);
+  switch (type) {
+    case JointType::Fixed: T.setIdentity(); break;
+    case JointType::Revolute:  // λ = (moments ⊥ axis, force)
+      T.col(0).head<3>() = perp1;
+      T.col(1).head<3>() = perp2;
+      T.bottomRightCorner<3, 3>().setIdentity();
+      break;
+    case JointType::Prismatic:  // λ = (moment, forces ⊥ axis)
+      T.topLeftCorner<3, 3>().setIdentity();
+      T.col(3).tail<3>() = perp1;
+      T.col(4).tail<3>() = perp2;
+      break;
+    case JointType::Cylindrical:
+      T.col(0).head<3>() = perp1;
+      T.col(1).head<3>() = perp2;
+      T.col(2).tail<3>() = perp1;
+      T.col(3).tail<3>() = perp2;
+      break;
+    case JointType::Universal:  // λ = (moment about a₁ × a₂ direction, force)
+      T.col(0).head<3>() = universalFirstAxis(*this, q).cross(axis2).normalized();
+      T.bottomRightCorner<3, 3>().setIdentity();
+      break;
+    case JointType::Spherical: T.bottomRows<3>().setIdentity(); break;
+    case JointType::Planar:  // λ = (in-plane moments, normal force)
+      T.col(0).head<3>() = perp1;
+      T.col(1).head<3>() = perp2;
+      T.col(2).tail<3>() = axis;
+      break;
+    case JointType::Free: break;
+  }
+}
+
+void JointModel::actuationSubspace(const double* q, Mat6N& D) const {
+  motionSubspace(q, D);
+  if (type == JointType::Universal) {
+    // Columns of S need not be orthonormal when a₁ is not ⊥ a₂: D = S (SᵀS)⁻¹.
+    const Eigen::Matrix2d G = D.leftCols<2>().transpose() * D.leftCols<2>();
+    const Eigen::Matrix<double, 6, 2> Dn = D.leftCols<2>() * G.inverse();
+    D.leftCols<2>() = Dn;
+  }
+}
+
+Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
+  if (type != JointType::Universal) return Vec6::Zero();
+  return spatial(v[0] * v[1] * universalFirstAxis(*this, q).cross(axis2), Vec3::Zero());
+}
+
+Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
+  switch (type) {
+    case JointType::Fixed: return Vec6::Zero();
+    case JointType::Revolute: return spatial(axis * v[0], Vec3::Zero());
+    case JointType::Prismatic: return spatial(Vec3::Zero(), axis * v[0]);
+    case JointType::Cylindrical: return spatial(axis * v[0], axis * v[1]);
+    case JointType::Universal: return spatial(universalFirstAxis(*this, q) * v[0] + axis2 * v[1], Vec3::Zero());
+    case JointType::Spherical: return spatial(Vec3(v[0], v[1], v[2]), Vec3::Zero());
+    case JointType::Planar: return spatial(axis * v[0], perp1 * v[1] + perp2 * v[2]);
+    case JointType::Free: return Eigen::Map<const Vec6>(v);
+  }
+  return Vec6::Zero();
+}
+
+void JointModel::positionDerivative(const double* q, const double* v, double* qdot) const {
+  switch (type) {
+    case JointType::Fixed: break;
+    case JointType::Revolute:
+    case JointType::Prismatic: qdot[0] = v[0]; break;
+    case JointType::Cylindrical:
+    case JointType::Universal:
+      qdot[0] = v[0];
+      qdot[1] = v[1];
+      break;
+    case JointType::Spherical: quatRate(q, Vec3(v[0], v[1], v[2]), qdot); break;
+    case JointType::Planar: {
+      // Body-frame in-plane velocity (ν₁, ν₂) rotated by the joint angle into the joint frame.
+      const double c = std::cos(q[0]), s = std::sin(q[0]);
+      qdot[0] = v[0];
+      qdot[1] = c * v[1] - s * v[2];
+      qdot[2] = s * v[1] + c * v[2];
+      break;
+    }
+    case JointType::Free: {
+      quatRate(q, Vec3(v[0], v[1], v[2]), qdot);
+      const Vec3 pdot = quatRotation(q) * Vec3(v[3], v[4], v[5]);
+      qdot[4] = pdot.x();
+      qdot[5] = pdot.y();
+      qdot[6] = pdot.z();
+      break;
+    }
+  }
+}
+
+void JointModel::integrate(const double* q, const double* v, double dt, double* q_out) const {
+  switch (type) {
+    case JointType::Spherical: quatIntegrate(q, Vec3(v[0], v[1], v[2]), dt, q_out); break;
+    case JointType::Free: {
+      const Vec3 p = Vec3(q[4], q[5], q[6]) + quatRotation(q) * Vec3(v[3], v[4], v[5]) * dt;
+      quatIntegrate(q, Vec3(v[0], v[1], v[2]), dt, q_out);
+      q_out[4] = p.x();
+      q_out[5] = p.y();
+      q_out[6] = p.z();
+      break;
+    }
+    default: {
+      double qdot[7];
+      positionDerivative(q, v, qdot);
+      for (int k = 0; k < nq; ++k) q_out[k] = q[k] + dt * qdot[k];
+    }
+  }
+}
+
+void JointModel::normalize(double* q) const {
+  if (type == JointType::Spherical || type == JointType::Free) quatNormalize(q);
+}
+
+void JointModel::neutral(double* q) const {
+  for (int k = 0; k < nq; ++k) q[k] = 0.0;
+  if (type == JointType::Spherical || type == JointType::Free) q[0] = 1.0;
+}
+
+}  // namespace kt

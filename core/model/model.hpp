@@ -1,0 +1,142 @@
+// The model as the user describes it: bodies, the joint to each body's parent, inertial data,
+// visual shapes, drives and default simulation settings. This is the "document" form that the
+// YAML format reads and writes and the editor changes. `finalize()` (tree.hpp) turns a validated
+// Model into the index-based Tree that the solvers use.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/joint_type.hpp"
+#include "core/spatial/spatial.hpp"
+
+namespace kt {
+
+/// A frame placement relative to a parent frame: translation xyz and a rotation given either as
+/// URDF roll-pitch-yaw (R = Rz Ry Rx) or as a unit quaternion (w, x, y, z). The form the user
+/// chose is kept so that files round-trip exactly.
+struct Placement {
+  Vec3 xyz = Vec3::Zero();
+  bool useQuaternion = false;
+  Vec3 rpy = Vec3::Zero();                   ///< used when !useQuaternion
+  Eigen::Vector4d quat{1.0, 0.0, 0.0, 0.0};  ///< (w, x, y, z), used when useQuaternion
+
+  /// Rotation taking child-frame coordinates to parent-frame coordinates.
+  Mat3 rotation() const;
+  /// Plücker transform ᶜX_p from the parent frame to the placed frame.
+  Xform transformFromParent() const;
+  bool operator==(const Placement&) const = default;
+};
+
+/// Piecewise-linear target: (time, value) knots, held constant outside the knot range.
+struct Knot {
+  double t = 0.0;
+  double value = 0.0;
+  bool operator==(const Knot&) const = default;
+};
+
+enum class DriveType { None, Constant, Sinusoid, PdSinusoid, PdPiecewise, SpringDamper };
+
+/// A drive on one joint, applied to every velocity coordinate of the joint (vectors have nv
+/// entries; a scalar in the file is broadcast by the loader).
+///   Constant:      τ = value
+///   Sinusoid:      τ = offset + amplitude sin(2π f t + phase)
+///   PdSinusoid:    τ = kp (q* − q) + kd (q̇* − q̇),  q* = offset + amplitude sin(2π f t + phase)
+///   PdPiecewise:   τ = kp (q* − q) + kd (q̇* − q̇),  q* piecewise linear through `knots`
+///   SpringDamper:  τ = −stiffness (q − restPosition) − damping q̇
+/// PD and spring drives need q and q̇ of the same size (joints with nq == nv).
+struct Drive {
+  DriveType type = DriveType::None;
+  std::vector<double> value;      ///< Constant
+  std::vector<double> amplitude;  ///< Sinusoid / PdSinusoid
+  std::vector<double> frequency;  ///< Hz
+  std::vector<double> phase;      ///< rad
+  std::vector<double> offset;
+  double kp = 0.0, kd = 0.0;
+  std::vector<std::vector<Knot>> knots;                  ///< PdPiecewise, one list per coordinate
+  std::vector<double> stiffness, damping, restPosition;  ///< SpringDamper
+  bool operator==(const Drive&) const = default;
+};
+
+/// Display limits of one coordinate (the solvers do not enforce them).
+struct Limit {
+  double lower = 0.0;
+  double upper = 0.0;
+  bool operator==(const Limit&) const = default;
+};
+
+struct JointSpec {
+  std::string name;
+  JointType type = JointType::Revolute;
+  Placement origin;            ///< joint frame in the parent body frame
+  Vec3 axis = Vec3::UnitZ();   ///< revolute, prismatic, cylindrical: the axis; planar: the normal;
+                               ///< universal: the first (parent-side) axis
+  Vec3 axis2 = Vec3::UnitY();  ///< universal: the second (child-side) axis
+  std::vector<double> q0;      ///< initial position (nq); empty = neutral
+  std::vector<double> v0;      ///< initial velocity (nv); empty = zero
+  std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty
+  Drive drive;
+  bool operator==(const JointSpec&) const = default;
+};
+
+struct Inertial {
+  bool fromShapes = false;  ///< compute mass properties from the visual shapes
+  double density = 1000.0;  ///< kg/m³, when fromShapes
+  double mass = 1.0;        ///< kg
+  Vec3 com = Vec3::Zero();  ///< centre of mass in the body frame
+  /// Inertia about the centre of mass in body axes (symmetric): ixx, iyy, izz, ixy, ixz, iyz.
+  Mat3 inertia = Mat3::Identity();
+  bool operator==(const Inertial&) const = default;
+};
+
+enum class ShapeType { Box, Cylinder, Sphere, Capsule, Prism, Mesh };
+
+/// A visual shape in the body frame. Cylinders, capsules and prisms have their axis along the
+/// shape frame's z axis and are centred on the shape origin.
+struct Shape {
+  ShapeType type = ShapeType::Box;
+  Placement origin;
+  Vec3 size = Vec3::Ones();  ///< box: full edge lengths
+  double radius = 0.1;       ///< cylinder, sphere, capsule; prism: circumradius
+  double length = 1.0;       ///< cylinder, capsule (between hemisphere centres), prism
+  int sides = 6;             ///< prism
+  std::string mesh;          ///< mesh file path (STL/OBJ), relative to the model file
+  Vec3 meshScale = Vec3::Ones();
+  Eigen::Vector4d color{0.7, 0.7, 0.7, 1.0};  ///< RGBA in [0, 1]
+  bool operator==(const Shape&) const = default;
+};
+
+struct BodySpec {
+  std::string name;
+  std::string parent = "world";
+  JointSpec joint;
+  Inertial inertial;
+  std::vector<Shape> shapes;
+  Vec6 appliedWrench = Vec6::Zero();  ///< constant [moment; force] in body coordinates at the body origin
+  bool operator==(const BodySpec&) const = default;
+};
+
+struct SimulationSettings {
+  std::string solver = "aba";
+  std::string integrator = "rk4";
+  double step = 0.002;      ///< s (fixed-step integrators; output interval for dopri5)
+  double duration = 10.0;   ///< s
+  double tolerance = 1e-8;  ///< relative tolerance for adaptive integrators
+  bool operator==(const SimulationSettings&) const = default;
+};
+
+struct Model {
+  int formatVersion = 1;
+  std::string name = "untitled";
+  std::string description;  ///< free text
+  Vec3 gravity{0.0, 0.0, -9.81};
+  std::vector<BodySpec> bodies;
+  SimulationSettings simulation;
+  bool operator==(const Model&) const = default;
+
+  /// Index of the body with this name, or -1.
+  int findBody(const std::string& name) const;
+};
+
+}  // namespace kt
