@@ -1,0 +1,204 @@
+// Reference solvers and the explicit equations of motion (issue: engine; DYNAMICS.md §3–4, §9).
+#include <QTest>
+
+#include <algorithm>
+
+#include "core/dynamics/aba.hpp"
+#include "core/dynamics/crba.hpp"
+#include "core/dynamics/rnea.hpp"
+#include "core/model/generators.hpp"
+#include "support/random_state.hpp"
+
+using namespace kt;
+
+namespace {
+
+constexpr int kRandomTrees = 240;
+
+RandomTreeOptions treeOptions(std::uint64_t seed) {
+  RandomTreeOptions o;
+  o.minBodies = 1;
+  o.maxBodies = 60;
+  o.maxChildren = 1 + static_cast<int>(seed % 6);
+  o.floatingBaseProbability = 0.5;
+  o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
+  return o;
+}
+
+void addSeedRows(int count = kRandomTrees) {
+  QTest::addColumn<quint64>("seed");
+  for (int s = 1; s <= count; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
+}
+
+// Body-frame velocity of the child relative to the joint frame, from two joint transforms h apart.
+Vec6 velocityFromTransforms(const Xform& X0, const Xform& X1, double h) {
+  const Mat3 R0 = X0.E.transpose(), R1 = X1.E.transpose();
+  const Mat3 dR = R0.transpose() * (R1 - R0) / h;  // ≈ ω̃ in body axes
+  const Vec3 w(0.5 * (dR(2, 1) - dR(1, 2)), 0.5 * (dR(0, 2) - dR(2, 0)), 0.5 * (dR(1, 0) - dR(0, 1)));
+  return spatial(w, R0.transpose() * (X1.r - X0.r) / h);
+}
+
+}  // namespace
+
+class TestDynamics : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void spatialIdentities() {
+    SplitMix64 rng(7);
+    for (int k = 0; k < 50; ++k) {
+      const Xform X{rotationFromRpy(Vec3(rng.uniform(-3, 3), rng.uniform(-1.5, 1.5), rng.uniform(-3, 3))),
+                    Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))};
+      Vec6 m, f;
+      for (int i = 0; i < 6; ++i) m[i] = rng.uniform(-1, 1), f[i] = rng.uniform(-1, 1);
+      // power is frame invariant: (X m)·(X* f) = m·f
+      QVERIFY(std::abs(X.applyMotion(m).dot(X.applyForce(f)) - m.dot(f)) < 1e-14);
+      QVERIFY((X.inverseMotion(X.applyMotion(m)) - m).norm() < 1e-14);
+      QVERIFY((X.inverseForce(f) - X.matrix().transpose() * f).norm() < 1e-14);
+      QVERIFY((X.applyMotion(m) - X.matrix() * m).norm() < 1e-14);
+      QVERIFY(((X * X.inverse()).matrix() - Mat6::Identity()).norm() < 1e-14);
+      QVERIFY((crossForce(m, f) - crossForceMatrix(m) * f).norm() < 1e-14);
+      QVERIFY((crossMotion(m, m)).norm() < 1e-15);
+    }
+  }
+
+  // S ν is the velocity the joint transform actually produces (central differences along
+  // q ⊕ ±ν h), and S̊ ν the rate of change of S's coordinates, for every joint type.
+  void jointVelocityMatchesTransformDerivative() {
+    SplitMix64 rng(11);
+    for (JointType type : kAllJointTypes) {
+      for (int trial = 0; trial < 20; ++trial) {
+        const JointModel j = JointModel::make(type, rng.unitVector(), rng.unitVector());
+        double q[7], qp[7], qm[7], v[6], vneg[6];
+        for (int k = 0; k < j.nq; ++k) q[k] = rng.uniform(-1, 1);
+        j.normalize(q);
+        for (int k = 0; k < j.nv; ++k) v[k] = rng.uniform(-1, 1), vneg[k] = -v[k];
+        const double h = 1e-6;
+        j.integrate(q, v, h, qp);
+        j.integrate(q, vneg, h, qm);
+        const Vec6 fd = 0.5 * (velocityFromTransforms(j.transform(q), j.transform(qp), h) +
+                               velocityFromTransforms(j.transform(q), j.transform(qm), -h));
+        const Vec6 exact = j.jointVelocity(q, v);
+        QVERIFY2((fd - exact).norm() < 1e-7, qPrintable(QString::fromStdString(std::string(jointTypeName(type)))));
+        Mat6N S, Sp, Sm;
+        j.motionSubspace(q, S);
+        j.motionSubspace(qp, Sp);
+        j.motionSubspace(qm, Sm);
+        if (j.nv > 0) {
+          QVERIFY((S * Eigen::Map<const VecN>(v, j.nv) - exact).norm() < 1e-14);
+          const Vec6 dS = (Sp - Sm) / (2 * h) * Eigen::Map<const VecN>(v, j.nv);
+          QVERIFY((dS - j.velocityProduct(q, v)).norm() < 1e-7);
+        }
+      }
+    }
+  }
+
+  void abaAgreesWithCrba_data() { addSeedRows(); }
+  void abaAgreesWithCrba() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+    const test::RandomState s = test::randomState(tree, seed * 31 + 1);
+    VectorX qddAba(tree.nv), qddCrba(tree.nv);
+    makeSolver("aba", tree)->forwardDynamics(s.q, s.v, s.tau, {}, qddAba, nullptr);
+    makeSolver("crba", tree)->forwardDynamics(s.q, s.v, s.tau, {}, qddCrba, nullptr);
+    const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+    const double err = test::relativeError(qddAba, qddCrba);
+    QVERIFY2(err <= tol, qPrintable(QStringLiteral("nb=%1 err=%2 tol=%3").arg(tree.nb).arg(err).arg(tol)));
+  }
+
+  // Inverse dynamics undoes forward dynamics: RNEA(q, ν, ABA(q, ν, τ)) = τ, relative to the
+  // largest of the terms that cancel in M q̈ + h = τ (gravity loads dominate on long chains).
+  void rneaInvertsAba_data() { addSeedRows(); }
+  void rneaInvertsAba() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+    const test::RandomState s = test::randomState(tree, seed * 17 + 3);
+    VectorX qdd(tree.nv), tau(tree.nv);
+    JointLoads loads;
+    loads.resize(tree);
+    makeSolver("aba", tree)->forwardDynamics(s.q, s.v, s.tau, {}, qdd, &loads);
+    RneaWorkspace ws(tree);
+    VectorX h(tree.nv);
+    biasForces(tree, ws, s.q, s.v, {}, h);
+    inverseDynamics(tree, ws, s.q, s.v, qdd, {}, tau);
+    const double scale = std::max({s.tau.lpNorm<Eigen::Infinity>(), h.lpNorm<Eigen::Infinity>(), 1.0});
+    const double err = (tau - s.tau).lpNorm<Eigen::Infinity>() / scale;
+    QVERIFY2(err <= 1e-12, qPrintable(QString::number(err)));
+    // the loads ABA reports carry the applied joint forces, τ_i = S_iᵀ f_i
+    QVERIFY((loads.tau - s.tau).lpNorm<Eigen::Infinity>() <= 1e-12 * scale);
+    Mat6N S;
+    for (int i = 0; i < tree.nb; ++i) {
+      const JointModel& j = tree.joints[i];
+      j.motionSubspace(s.q.data() + tree.qOffset[i], S);
+      if (j.nv > 0) QVERIFY(VecN(S.transpose() * loads.f[i]) == VecN(loads.tau.segment(tree.vOffset[i], j.nv)));
+    }
+  }
+
+  // M from CRBA against its definition, columns of RNEA: M e_k = ID(q, 0, e_k) − ID(q, 0, 0).
+  void massMatrixMatchesRneaColumns_data() { addSeedRows(80); }
+  void massMatrixMatchesRneaColumns() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+    const test::RandomState s = test::randomState(tree, seed);
+    RneaWorkspace ws(tree);
+    MatrixX M;
+    massMatrix(tree, ws, s.q, M);
+    const VectorX zero = VectorX::Zero(tree.nv);
+    VectorX tau0(tree.nv), tauK(tree.nv);
+    inverseDynamics(tree, ws, s.q, zero, zero, {}, tau0);
+    const double scale = std::max(1.0, M.lpNorm<Eigen::Infinity>());
+    for (int k = 0; k < tree.nv; ++k) {
+      inverseDynamics(tree, ws, s.q, zero, VectorX::Unit(tree.nv, k), {}, tauK);
+      QVERIFY(((tauK - tau0) - M.col(k)).lpNorm<Eigen::Infinity>() <= 1e-12 * scale);
+    }
+    QVERIFY((M - M.transpose()).lpNorm<Eigen::Infinity>() <= 1e-14 * scale);
+    QVERIFY(M.llt().info() == Eigen::Success);
+  }
+
+  // h(q, ν) = ID(q, ν, 0), and M q̈ + h = τ for the CRBA solution.
+  void explicitEquationsOfMotion() {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      const test::RandomState s = test::randomState(tree, seed + 5);
+      RneaWorkspace ws(tree);
+      MatrixX M;
+      VectorX h(tree.nv), qdd(tree.nv);
+      massMatrix(tree, ws, s.q, M);
+      biasForces(tree, ws, s.q, s.v, {}, h);
+      makeSolver("crba", tree)->forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+      const double scale = std::max({s.tau.lpNorm<Eigen::Infinity>(), h.lpNorm<Eigen::Infinity>(), 1.0});
+      QVERIFY((M * qdd + h - s.tau).lpNorm<Eigen::Infinity>() <= 1e-12 * scale);
+    }
+  }
+
+  // Kinetic energy ½ νᵀ M ν equals the sum of the body energies ½ v_iᵀ I_i v_i.
+  void kineticEnergyFromMassMatrix() {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      const test::RandomState s = test::randomState(tree, seed + 9);
+      RneaWorkspace ws(tree);
+      MatrixX M;
+      massMatrix(tree, ws, s.q, M);
+      computeKinematics(tree, s.q, s.v, ws.kin);
+      double bodies = 0.0;
+      for (int i = 0; i < tree.nb; ++i) bodies += 0.5 * ws.kin.v[i].dot(tree.I[i] * ws.kin.v[i]);
+      const double joint = 0.5 * s.v.dot(M * s.v);
+      QVERIFY(std::abs(joint - bodies) <= 1e-12 * std::max(1.0, bodies));
+    }
+  }
+
+  void registryKnowsReferenceSolvers() {
+    QVERIFY(isSolverName("aba"));
+    QVERIFY(isSolverName("crba"));
+    QVERIFY(!isSolverName("nonsense"));
+    const Tree tree = finalizeOrThrow(makeChain(3));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeSolver("nonsense", tree));
+    for (const SolverInfo& info : solverRegistry()) {
+      QVERIFY(!info.description.empty());
+      QCOMPARE(std::string(makeSolver(info.name, tree)->name()), info.name);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestDynamics)
+#include "test_dynamics.moc"

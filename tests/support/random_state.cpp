@@ -1,0 +1,39 @@
+#include "random_state.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <limits>
+
+#include "core/dynamics/rnea.hpp"
+
+namespace kt::test {
+
+RandomState randomState(const Tree& tree, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  RandomState s{VectorX(tree.nq), VectorX(tree.nv), VectorX(tree.nv)};
+  for (int k = 0; k < tree.nq; ++k) s.q[k] = rng.uniform(-1.0, 1.0);
+  for (int i = 0; i < tree.nb; ++i) tree.joints[i].normalize(s.q.data() + tree.qOffset[i]);
+  for (int k = 0; k < tree.nv; ++k) s.v[k] = rng.uniform(-1.0, 1.0);
+  for (int k = 0; k < tree.nv; ++k) s.tau[k] = rng.uniform(-1.0, 1.0);
+  return s;
+}
+
+double relativeError(const VectorX& a, const VectorX& b) {
+  if (a.size() == 0) return 0.0;
+  return (a - b).lpNorm<Eigen::Infinity>() / std::max(b.lpNorm<Eigen::Infinity>(), 1.0);
+}
+
+double massMatrixCondition(const Tree& tree, const VectorX& q) {
+  if (tree.nv == 0) return 1.0;
+  RneaWorkspace ws(tree);
+  MatrixX M;
+  massMatrix(tree, ws, q, M);
+  Eigen::SelfAdjointEigenSolver<MatrixX> es(M, Eigen::EigenvaluesOnly);
+  return es.eigenvalues().maxCoeff() / es.eigenvalues().minCoeff();
+}
+
+double conditionedTolerance(double kappa) {
+  return std::max(1e-12, 4.0 * kappa * std::numeric_limits<double>::epsilon());
+}
+
+}  // namespace kt::test
