@@ -26,19 +26,32 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     pA_[i] = crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
   }
 
-  // pass 2, tip to base: U_i, D_i, u_i; project IA_i, pA_i into the parent
+  // pass 2, tip to base: U_i = IA_i S_i, D_i = S_iᵀ U_i, u_i = τ_i − S_iᵀ pA_i;
+  // Ia = IA_i − U_i D_i⁻¹ U_iᵀ, pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i; project both into the parent
   for (int i = t.nb - 1; i >= 0; --i) {
     const int nv = t.joints[i].nv;
-    Mat6 Ia = IA_[i];
-    Vec6 pa = pA_[i] + Ia * kin_.c[i];
-    if (nv > 0) {
-      U_[i].noalias() = IA_[i] * kin_.S[i];
+    Mat6& Ia = IA_[i];
+    Vec6& pa = pA_[i];
+    if (nv == 1) {  // the common case, in fixed-size arithmetic
+      const Vec6 s = kin_.S[i].col(0);
+      const Vec6 U = Ia * s;
+      const double Dinv = 1.0 / s.dot(U);
+      const double u = tau[t.vOffset[i]] - s.dot(pa);
+      U_[i].col(0) = U;
+      Dinv_[i](0, 0) = Dinv;
+      u_[i](0) = u;
+      Ia.noalias() -= (Dinv * U) * U.transpose();
+      pa += Ia * kin_.c[i] + (Dinv * u) * U;
+    } else if (nv > 1) {
+      U_[i].noalias() = Ia * kin_.S[i];
       const MatN D = kin_.S[i].transpose() * U_[i];
       Dinv_[i] = D.llt().solve(MatN::Identity(nv, nv));
-      u_[i] = tau.segment(t.vOffset[i], nv) - kin_.S[i].transpose() * pA_[i];
+      u_[i] = tau.segment(t.vOffset[i], nv) - kin_.S[i].transpose() * pa;
       const Mat6N UDinv = U_[i] * Dinv_[i];
       Ia.noalias() -= UDinv * U_[i].transpose();
-      pa = pA_[i] + Ia * kin_.c[i] + UDinv * u_[i];
+      pa += Ia * kin_.c[i] + UDinv * u_[i];
+    } else {
+      pa += Ia * kin_.c[i];
     }
     const int p = t.parent[i];
     if (p >= 0) {
@@ -53,7 +66,11 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     const int p = t.parent[i];
     const int nv = t.joints[i].nv;
     a_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];
-    if (nv > 0) {
+    if (nv == 1) {
+      const double qdd_i = Dinv_[i](0, 0) * (u_[i](0) - U_[i].col(0).dot(a_[i]));
+      qdd[t.vOffset[i]] = qdd_i;
+      a_[i] += kin_.S[i].col(0) * qdd_i;
+    } else if (nv > 1) {
       auto qdd_i = qdd.segment(t.vOffset[i], nv);
       qdd_i.noalias() = Dinv_[i] * (u_[i] - U_[i].transpose() * a_[i]);
       a_[i] += kin_.S[i] * qdd_i;

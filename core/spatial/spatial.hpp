@@ -137,10 +137,25 @@ struct Inertia {
   Vec3 com() const { return h / m; }
 };
 
-/// ᴬX*_B I_B ᴮX_A for a 6×6 (articulated) inertia expressed in B: the inertia expressed in A.
+/// ᴬX*_B I_B ᴮX_A for a symmetric 6×6 (articulated) inertia expressed in B: the inertia expressed
+/// in A. With I_B = [A B; Bᵀ C] and ᴮX_A = diag(E, E) [1 0; −r̃ 1], rotating the blocks first
+/// (A' = Eᵀ A E, …) gives [A' + r̃B'ᵀ − B'r̃ − r̃C'r̃,  B' + r̃C';  sym,  C'] in O(3×3) products
+/// instead of two 6×6 ones.
 inline Mat6 transformInertiaToParent(const Xform& X_B_A, const Mat6& I_B) {
-  const Mat6 X = X_B_A.matrix();
-  return X.transpose() * I_B * X;
+  const Mat3& E = X_B_A.E;
+  const Mat3 rx = skew(X_B_A.r);
+  const Mat3 A = E.transpose() * I_B.topLeftCorner<3, 3>() * E;
+  const Mat3 B = E.transpose() * I_B.topRightCorner<3, 3>() * E;
+  const Mat3 C = E.transpose() * I_B.bottomRightCorner<3, 3>() * E;
+  const Mat3 rxC = rx * C;
+  const Mat3 Bn = B + rxC;
+  const Mat3 rxBt = rx * B.transpose();
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = A + rxBt + rxBt.transpose() - rxC * rx;
+  out.topRightCorner<3, 3>() = Bn;
+  out.bottomLeftCorner<3, 3>() = Bn.transpose();
+  out.bottomRightCorner<3, 3>() = C;
+  return out;
 }
 
 /// Rotation matrix from URDF roll-pitch-yaw (fixed axes X, Y, Z): R = Rz(yaw) Ry(pitch) Rx(roll).

@@ -59,6 +59,10 @@ class TestDynamics : public QObject {
       QVERIFY(((X * X.inverse()).matrix() - Mat6::Identity()).norm() < 1e-14);
       QVERIFY((crossForce(m, f) - crossForceMatrix(m) * f).norm() < 1e-14);
       QVERIFY((crossMotion(m, m)).norm() < 1e-15);
+      const Inertia I = Inertia::fromMassComInertia(rng.uniform(0.5, 2), Vec3(rng.uniform(-1, 1), 0.2, 0.1),
+                                                    Vec3(0.3, 0.4, 0.5).asDiagonal());
+      const Mat6 expected = X.matrix().transpose() * I.matrix() * X.matrix();
+      QVERIFY((transformInertiaToParent(X, I.matrix()) - expected).norm() < 1e-13 * expected.norm());
     }
   }
 
