@@ -2,8 +2,10 @@
 // file:line:col diagnostics, write canonically so that save → load → save is byte-identical.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/diagnostic.hpp"
@@ -21,14 +23,27 @@ class ModelLoadError : public std::runtime_error {
   std::vector<Diagnostic> diagnostics_;
 };
 
+/// The only format version this build reads and writes (`kinetree: 1`).
+inline constexpr int kModelFormatVersion = 1;
+/// Larger files are rejected before they are read.
+inline constexpr std::size_t kMaxModelFileBytes = 64u * 1024u * 1024u;
+
 /// Parses YAML text. `fileName` is used in diagnostics only. Throws ModelLoadError.
+/// The model's sourceDirectory stays empty (mesh paths then resolve from the working directory).
 Model loadModelFromString(const std::string& text, const std::string& fileName = "<string>");
 /// Reads and parses a file. Throws ModelLoadError (also for unreadable or oversized files).
+/// Sets the model's sourceDirectory to the file's directory.
 Model loadModelFromFile(const std::string& path);
 
 /// Canonical YAML text of a model.
 std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.
 void saveModelToFile(const Model& model, const std::string& path);
+
+/// YAML spellings of the enums (also for menus and messages).
+std::string_view driveTypeName(DriveType type);
+std::optional<DriveType> driveTypeFromName(std::string_view name);
+std::string_view shapeTypeName(ShapeType type);
+std::optional<ShapeType> shapeTypeFromName(std::string_view name);
 
 }  // namespace kt

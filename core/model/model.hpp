@@ -133,6 +133,9 @@ struct Model {
   Vec3 gravity{0.0, 0.0, -9.81};
   std::vector<BodySpec> bodies;
   SimulationSettings simulation;
+  /// Directory of the file the model was loaded from (set by the loader, not written): mesh
+  /// paths are relative to it. Empty for models built in code or loaded from a string.
+  std::string sourceDirectory;
   bool operator==(const Model&) const = default;
 
   /// Index of the body with this name, or -1.

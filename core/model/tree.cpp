@@ -86,7 +86,7 @@ bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems)
     tree.nv += tree.joints[i].nv;
     tree.nlambda += 6 - tree.joints[i].nv;
     tree.X_T[i] = b.joint.origin.transformFromParent();
-    const MassProperties mp = bodyMassProperties(b);
+    const MassProperties mp = bodyMassProperties(b, model.sourceDirectory);
     tree.I[i] = Inertia::fromMassComInertia(mp.mass, mp.com, mp.inertia);
     tree.appliedWrench[i] = b.appliedWrench;
     tree.bodyNames[i] = b.name;

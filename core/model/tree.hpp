@@ -8,6 +8,7 @@
 
 #include "core/model/diagnostic.hpp"
 #include "core/model/joint.hpp"
+#include "core/model/mass_properties.hpp"
 #include "core/model/model.hpp"
 
 namespace kt {
@@ -44,24 +45,17 @@ struct Tree {
   double totalMass() const;
 };
 
-/// Mass properties a body gets from its inertial block (explicit, or computed from the shapes).
-struct MassProperties {
-  double mass = 0.0;
-  Vec3 com = Vec3::Zero();
-  Mat3 inertia = Mat3::Zero();  ///< about the centre of mass, body axes
-};
-
 /// Every problem of a model (structure, numbers, names), each with the YAML path of the field.
 /// Empty when the model is valid. The loader and the editor's problems list use the same checks.
 std::vector<Diagnostic> validate(const Model& model);
+
+/// Integrator names a model may ask for (simulation.integrator): euler, rk4, dopri5.
+const std::vector<std::string>& integratorNames();
 
 /// Validates and finalizes. Returns false and fills `problems` when the model is invalid.
 bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems);
 
 /// Throws std::invalid_argument with the first problem when the model is invalid.
 Tree finalizeOrThrow(const Model& model);
-
-/// Mass properties of a body: the inertial block, or "from shapes" with its density.
-MassProperties bodyMassProperties(const BodySpec& body);
 
 }  // namespace kt

@@ -1,0 +1,23 @@
+// Subcommands of kinetree-cli. Each takes its arguments (after the command name) and returns the
+// process exit code: 0 success, 1 a model or input problem, 2 a usage error.
+// To add a command: declare it here, define it in its own cmd_<name>.cpp, add one row to the
+// table in main.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kt::cli {
+
+/// validate MODEL...: "ok" per valid file on stdout, diagnostics on stderr; 1 if any is invalid.
+int cmdValidate(const std::vector<std::string>& args);
+/// info MODEL: tree drawing, body/joint table, nq/nv, total mass.
+int cmdInfo(const std::vector<std::string>& args);
+/// simulate MODEL [--solver S] [--integrator I] [--step H] [--tolerance TOL] [--duration T] [--output F] [--signals P]
+int cmdSimulate(const std::vector<std::string>& args);
+/// compare MODEL [--solvers a,b,...] [--duration T] [--step H] [--integrator I] [--tolerance TOL]
+int cmdCompare(const std::vector<std::string>& args);
+/// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json] [--simulate]
+int cmdBench(const std::vector<std::string>& args);
+
+}  // namespace kt::cli

@@ -1,0 +1,30 @@
+// Triangle meshes from STL (ASCII or binary) and Wavefront OBJ files, for mass properties of
+// mesh shapes (core/model/mass_properties.hpp). Rendering reads meshes through VTK instead.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/spatial/spatial.hpp"
+
+namespace kt {
+
+struct TriangleMesh {
+  std::vector<Vec3> vertices;
+  std::vector<std::array<int, 3>> triangles;  ///< vertex indices, counter-clockwise seen from outside
+};
+
+/// Reads an .stl (ASCII or binary) or .obj file, chosen by the extension (case-insensitive).
+/// Returns false and sets `error` (one user-facing sentence) when the file cannot be read or parsed.
+bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error);
+
+/// Parses STL content (binary when the size matches the binary layout, ASCII otherwise).
+bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error);
+/// Parses OBJ text (v and f records; polygons are split into triangle fans; negative indices allowed).
+bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error);
+
+/// Resolves a mesh path given relative to the model file's directory (absolute paths are kept).
+std::string resolveMeshPath(const std::string& meshPath, const std::string& modelDirectory);
+
+}  // namespace kt

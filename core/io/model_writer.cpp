@@ -1,0 +1,243 @@
+// Model writer: canonical YAML (fixed key order, flow style for vectors, shortest round-trip
+// numbers) so that save → load → save is byte-identical. A field is left out only when the
+// loader's default for a missing key gives back exactly the same value.
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+#include "core/io/model_yaml.hpp"
+#include "core/model/text_util.hpp"
+
+namespace kt {
+namespace {
+
+bool plainSafe(const std::string& s) {
+  if (s.empty()) return false;
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (!letter(s[0])) return false;
+  for (char c : s)
+    if (!(letter(c) || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '/')) return false;
+  // Words that YAML 1.1 readers take for booleans or null.
+  static const char* kReserved[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"};
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (const char* w : kReserved)
+    if (lower == w) return false;
+  return true;
+}
+
+std::string quoted(const std::string& s) {
+  if (plainSafe(s)) return s;
+  std::string out = "\"";
+  static const char* hex = "0123456789ABCDEF";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          out += "\\x";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string num(double x) { return formatNumber(x); }
+
+template <typename V>
+std::string list(const V& v) {
+  return formatNumbers(v.data(), static_cast<int>(v.size()));
+}
+
+std::string placement(const Placement& p) {
+  std::string s = "{xyz: " + list(p.xyz);
+  s += p.useQuaternion ? ", quaternion: " + list(p.quat) : ", rpy: " + list(p.rpy);
+  return s + "}";
+}
+
+class Writer {
+ public:
+  std::string out;
+  void line(int indent, const std::string& text) {
+    out.append(static_cast<std::size_t>(indent), ' ');
+    out += text;
+    out += '\n';
+  }
+};
+
+void writeDrive(Writer& w, const Drive& d) {
+  const int I = 8;
+  w.line(6, "drive:");
+  w.line(I, "type: " + std::string(driveTypeName(d.type)));
+  switch (d.type) {
+    case DriveType::None: break;
+    case DriveType::Constant: w.line(I, "value: " + list(d.value)); break;
+    case DriveType::PdSinusoid:
+      w.line(I, "kp: " + num(d.kp));
+      w.line(I, "kd: " + num(d.kd));
+      [[fallthrough]];
+    case DriveType::Sinusoid:
+      w.line(I, "amplitude: " + list(d.amplitude));
+      w.line(I, "frequency: " + list(d.frequency));
+      w.line(I, "phase: " + list(d.phase));
+      w.line(I, "offset: " + list(d.offset));
+      break;
+    case DriveType::PdPiecewise:
+      w.line(I, "kp: " + num(d.kp));
+      w.line(I, "kd: " + num(d.kd));
+      if (d.knots.empty()) {
+        w.line(I, "knots: []");
+        break;
+      }
+      w.line(I, "knots:");
+      for (const auto& coordinate : d.knots) {
+        std::string s = "- [";
+        for (std::size_t i = 0; i < coordinate.size(); ++i) {
+          if (i) s += ", ";
+          s += "[" + num(coordinate[i].t) + ", " + num(coordinate[i].value) + "]";
+        }
+        w.line(I + 2, s + "]");
+      }
+      break;
+    case DriveType::SpringDamper:
+      w.line(I, "stiffness: " + list(d.stiffness));
+      w.line(I, "damping: " + list(d.damping));
+      w.line(I, "rest_position: " + list(d.restPosition));
+      break;
+  }
+}
+
+void writeJoint(Writer& w, const JointSpec& j) {
+  w.line(4, "joint:");
+  w.line(6, "type: " + std::string(jointTypeName(j.type)));
+  if (!j.name.empty()) w.line(6, "name: " + quoted(j.name));
+  if (j.origin != Placement{}) w.line(6, "origin: " + placement(j.origin));
+  if (jointHasAxis(j.type)) w.line(6, "axis: " + list(j.axis));
+  if (j.type == JointType::Universal) w.line(6, "axis2: " + list(j.axis2));
+  if (j.type == JointType::Fixed) return;
+  if (!j.q0.empty()) w.line(6, "q0: " + list(j.q0));
+  if (!j.v0.empty()) w.line(6, "v0: " + list(j.v0));
+  if (!j.limits.empty()) {
+    std::string s = "limits: [";
+    for (std::size_t i = 0; i < j.limits.size(); ++i) {
+      if (i) s += ", ";
+      s += "{lower: " + num(j.limits[i].lower) + ", upper: " + num(j.limits[i].upper) + "}";
+    }
+    w.line(6, s + "]");
+  }
+  if (j.drive.type != DriveType::None) writeDrive(w, j.drive);
+}
+
+void writeInertial(Writer& w, const Inertial& in) {
+  w.line(4, "inertial:");
+  if (in.fromShapes) {
+    w.line(6, "from_shapes: true");
+    w.line(6, "density: " + num(in.density));
+    return;
+  }
+  const Mat3& I = in.inertia;
+  w.line(6, "mass: " + num(in.mass));
+  w.line(6, "com: " + list(in.com));
+  w.line(6, "inertia: {ixx: " + num(I(0, 0)) + ", iyy: " + num(I(1, 1)) + ", izz: " + num(I(2, 2)) +
+                ", ixy: " + num(I(0, 1)) + ", ixz: " + num(I(0, 2)) + ", iyz: " + num(I(1, 2)) + "}");
+}
+
+void writeShape(Writer& w, const Shape& s) {
+  w.line(6, "- type: " + std::string(shapeTypeName(s.type)));
+  const int I = 8;
+  switch (s.type) {
+    case ShapeType::Box: w.line(I, "size: " + list(s.size)); break;
+    case ShapeType::Sphere: w.line(I, "radius: " + num(s.radius)); break;
+    case ShapeType::Cylinder:
+    case ShapeType::Capsule:
+      w.line(I, "radius: " + num(s.radius));
+      w.line(I, "length: " + num(s.length));
+      break;
+    case ShapeType::Prism:
+      w.line(I, "sides: " + std::to_string(s.sides));
+      w.line(I, "radius: " + num(s.radius));
+      w.line(I, "length: " + num(s.length));
+      break;
+    case ShapeType::Mesh:
+      w.line(I, "file: " + quoted(s.mesh));
+      w.line(I, "scale: " + list(s.meshScale));
+      break;
+  }
+  if (s.origin != Placement{}) w.line(I, "origin: " + placement(s.origin));
+  w.line(I, "color: " + list(s.color));
+}
+
+void writeBody(Writer& w, const BodySpec& b) {
+  w.line(2, "- name: " + quoted(b.name));
+  w.line(4, "parent: " + quoted(b.parent));
+  writeJoint(w, b.joint);
+  writeInertial(w, b.inertial);
+  if (!b.shapes.empty()) {
+    w.line(4, "shapes:");
+    for (const Shape& s : b.shapes) writeShape(w, s);
+  }
+  if (b.appliedWrench != Vec6::Zero())
+    w.line(4, "applied_wrench: {moment: " + list(Vec3(b.appliedWrench.head<3>())) +
+                  ", force: " + list(Vec3(b.appliedWrench.tail<3>())) + "}");
+}
+
+}  // namespace
+
+std::string saveModelToString(const Model& m) {
+  Writer w;
+  w.line(0, "kinetree: " + std::to_string(m.formatVersion));
+  w.line(0, "name: " + quoted(m.name));
+  if (!m.description.empty()) w.line(0, "description: " + quoted(m.description));
+  w.line(0, "gravity: " + list(m.gravity));
+  w.line(0, "simulation:");
+  w.line(2, "solver: " + quoted(m.simulation.solver));
+  w.line(2, "integrator: " + quoted(m.simulation.integrator));
+  w.line(2, "step: " + num(m.simulation.step));
+  w.line(2, "duration: " + num(m.simulation.duration));
+  w.line(2, "tolerance: " + num(m.simulation.tolerance));
+  if (m.bodies.empty()) {
+    w.line(0, "bodies: []");
+  } else {
+    w.line(0, "bodies:");
+    for (const BodySpec& b : m.bodies) writeBody(w, b);
+  }
+  return w.out;
+}
+
+void saveModelToFile(const Model& model, const std::string& path) {
+  namespace fs = std::filesystem;
+  const std::string text = saveModelToString(model);
+  std::random_device rd;
+  const fs::path target(path);
+  const fs::path tmp = target.parent_path() / (target.filename().string() + ".tmp-" + std::to_string(rd()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write '" + tmp.string() + "'");
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw std::runtime_error("cannot write '" + tmp.string() + "' (disk full?)");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw std::runtime_error("cannot replace '" + path + "': " + ec.message());
+  }
+}
+
+}  // namespace kt

@@ -1,0 +1,55 @@
+// A YAML document as a small tree that keeps what the model reader needs and yaml-cpp's Node
+// API does not give: the position of every node, duplicate keys reported instead of silently
+// merged, whether a scalar was quoted, and guards against absurd inputs (size, nesting depth)
+// checked before yaml-cpp's recursive parser sees the text.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kt::yaml {
+
+/// 0-based position, as yaml-cpp reports it.
+struct Position {
+  int line = 0;
+  int column = 0;
+};
+
+struct Node {
+  enum class Kind { Null, Scalar, Sequence, Map };
+  Kind kind = Kind::Null;
+  Position pos;
+  std::string value;    ///< Scalar
+  bool quoted = false;  ///< Scalar written in quotes (or with an explicit tag): never a number or bool
+  std::vector<std::shared_ptr<const Node>> items;                                            ///< Sequence
+  std::vector<std::pair<std::shared_ptr<const Node>, std::shared_ptr<const Node>>> entries;  ///< Map, in order
+
+  /// The value of a scalar key, or null when absent (the first one when a key is repeated).
+  const Node* find(const std::string& key) const;
+};
+
+/// "a mapping", "a list", "the number 3", "the text 'abc'", "nothing" — for "expected X, got Y".
+std::string describe(const Node& node);
+
+struct ParseProblem {
+  Position pos;
+  std::string message;
+};
+
+inline constexpr std::size_t kMaxDocumentBytes = 64u * 1024u * 1024u;
+inline constexpr int kMaxNestingDepth = 64;
+
+/// Parses one YAML document. Returns the root (null when the text holds no document) and appends
+/// every problem found (syntax error with yaml-cpp's position, duplicate keys, a second document,
+/// oversized or too deeply nested text). When problems are reported the tree may be partial.
+std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems);
+
+/// Nesting depth estimate of YAML text without parsing it (block indentation levels, "- "
+/// entries on one line, flow brackets). Stops early and reports the position where it first
+/// exceeds `limit`. Returns true when the depth stays within the limit.
+bool nestingWithin(const std::string& text, int limit, Position& where);
+
+}  // namespace kt::yaml

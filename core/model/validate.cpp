@@ -1,0 +1,491 @@
+// The model validator: every problem of a Model, each tied to the YAML path of the field
+// (docs/model-format.md) and worded for the user. The loader maps the paths back to file
+// positions; the editor's problems list shows the same messages.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <unordered_map>
+
+#include <Eigen/Eigenvalues>
+
+#include "core/dynamics/solver.hpp"
+#include "core/io/mesh.hpp"
+#include "core/model/mass_properties.hpp"
+#include "core/model/text_util.hpp"
+#include "core/model/tree.hpp"
+
+namespace kt {
+namespace {
+
+const std::vector<std::string> kIntegratorNames = {"euler", "rk4", "dopri5"};
+
+// Relative tolerance of the inertia checks (positive definiteness, triangle inequality), so that
+// thin rods and flat plates written with a few digits pass.
+constexpr double kInertiaRelTol = 1e-6;
+constexpr int kMaxPrismSides = 1024;
+
+class Checker {
+ public:
+  explicit Checker(std::vector<Diagnostic>& out) : out_(out) {}
+
+  void error(const std::string& path, const std::string& message) {
+    Diagnostic d;
+    d.path = path;
+    d.message = message;
+    out_.push_back(std::move(d));
+  }
+
+  // Each element finite; reports the first bad element. Returns true when all are finite.
+  bool finite(const std::string& path, const double* x, int n) {
+    for (int i = 0; i < n; ++i)
+      if (!std::isfinite(x[i])) {
+        error(path + "[" + std::to_string(i) + "]", "must be a finite number, got " + formatNumber(x[i]));
+        return false;
+      }
+    return true;
+  }
+  bool finite(const std::string& path, double x) {
+    if (std::isfinite(x)) return true;
+    error(path, "must be a finite number, got " + formatNumber(x));
+    return false;
+  }
+  template <typename V>
+  bool finiteVec(const std::string& path, const V& v) {
+    return finite(path, v.data(), static_cast<int>(v.size()));
+  }
+
+  // x > 0 (strict) or x ≥ 0.
+  bool positive(const std::string& path, double x, bool strict = true) {
+    if (!finite(path, x)) return false;
+    if (strict ? x > 0.0 : x >= 0.0) return true;
+    error(path, std::string(strict ? "must be > 0" : "must be ≥ 0") + ", got " + formatNumber(x));
+    return false;
+  }
+
+ private:
+  std::vector<Diagnostic>& out_;
+};
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+bool validName(const std::string& s) {
+  if (s.empty()) return false;
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (!letter(s[0])) return false;
+  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+const char* kNameRule = "use letters, digits, '_' and '-', starting with a letter or '_'";
+
+std::string countWord(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
+std::string jointArticle(JointType t) {
+  const std::string_view n = jointTypeName(t);
+  return "a " + std::string(n) + " joint";
+}
+
+const char* driveTypeYamlName(DriveType t) {
+  switch (t) {
+    case DriveType::None: return "none";
+    case DriveType::Constant: return "constant";
+    case DriveType::Sinusoid: return "sinusoid";
+    case DriveType::PdSinusoid: return "pd_sinusoid";
+    case DriveType::PdPiecewise: return "pd_piecewise";
+    case DriveType::SpringDamper: return "spring_damper";
+  }
+  return "?";
+}
+
+void checkPlacement(Checker& c, const std::string& path, const Placement& p) {
+  c.finiteVec(path + ".xyz", p.xyz);
+  if (p.useQuaternion) {
+    if (c.finiteVec(path + ".quaternion", p.quat) && p.quat.norm() < 1e-12)
+      c.error(path + ".quaternion", "must not be zero; expected a rotation [w, x, y, z] such as [1, 0, 0, 0]");
+  } else {
+    c.finiteVec(path + ".rpy", p.rpy);
+  }
+}
+
+void checkVectorSize(Checker& c, const std::string& path, std::size_t got, int expected, const std::string& what,
+                     const std::string& jointDesc) {
+  if (static_cast<int>(got) == expected) return;
+  c.error(path, "has " + countWord(got, "value") + ", expected " + std::to_string(expected) + " (" + what + " of " +
+                    jointDesc + ")");
+}
+
+void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
+  const Drive& d = j.drive;
+  if (d.type == DriveType::None) return;
+  const int nq = jointNq(j.type), nv = jointNv(j.type);
+  const std::string kind = driveTypeYamlName(d.type);
+  const std::string jd = jointArticle(j.type);
+  if (nv == 0) {
+    c.error(path + ".type", "a fixed joint has no coordinate to drive; remove the drive or use type: none");
+    return;
+  }
+  const bool needsPosition =
+      d.type == DriveType::PdSinusoid || d.type == DriveType::PdPiecewise || d.type == DriveType::SpringDamper;
+  if (needsPosition && (nq != nv || jointUsesQuasiVelocity(j.type))) {
+    c.error(path + ".type", "a " + kind + " drive compares positions coordinate by coordinate and cannot act on " + jd +
+                                "; use it on revolute, prismatic, cylindrical or universal joints");
+    return;
+  }
+  const auto vec = [&](const char* key, const std::vector<double>& v) {
+    const std::string p = path + "." + key;
+    if (static_cast<int>(v.size()) != nv) {
+      c.error(p, "has " + countWord(v.size(), "value") + ", expected " + std::to_string(nv) +
+                     " (one per coordinate of " + jd + "; a single number applies to all)");
+      return false;
+    }
+    return c.finiteVec(p, v);
+  };
+  const auto nonNegative = [&](const char* key, const std::vector<double>& v) {
+    if (!vec(key, v)) return;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] < 0.0) {
+        c.error(path + "." + key + "[" + std::to_string(i) + "]", "must be ≥ 0, got " + formatNumber(v[i]));
+        return;
+      }
+  };
+  switch (d.type) {
+    case DriveType::None: break;
+    case DriveType::Constant: vec("value", d.value); break;
+    case DriveType::Sinusoid:
+    case DriveType::PdSinusoid:
+      vec("amplitude", d.amplitude);
+      nonNegative("frequency", d.frequency);
+      vec("phase", d.phase);
+      vec("offset", d.offset);
+      break;
+    case DriveType::PdPiecewise:
+      if (static_cast<int>(d.knots.size()) != nv) {
+        c.error(path + ".knots", "has " + countWord(d.knots.size(), "knot list") + ", expected " + std::to_string(nv) +
+                                     " (one per coordinate of " + jd + ")");
+        break;
+      }
+      for (std::size_t k = 0; k < d.knots.size(); ++k) {
+        const std::string kp = path + ".knots[" + std::to_string(k) + "]";
+        if (d.knots[k].empty()) {
+          c.error(kp, "must have at least one [time, value] knot");
+          continue;
+        }
+        for (std::size_t i = 0; i < d.knots[k].size(); ++i) {
+          const Knot& kn = d.knots[k][i];
+          const std::string ip = kp + "[" + std::to_string(i) + "]";
+          if (!c.finite(ip + "[0]", kn.t) || !c.finite(ip + "[1]", kn.value)) break;
+          if (i > 0 && !(kn.t > d.knots[k][i - 1].t)) {
+            c.error(ip + "[0]", "knot times must increase strictly, got " + formatNumber(kn.t) + " after " +
+                                    formatNumber(d.knots[k][i - 1].t));
+            break;
+          }
+        }
+      }
+      break;
+    case DriveType::SpringDamper:
+      nonNegative("stiffness", d.stiffness);
+      nonNegative("damping", d.damping);
+      vec("rest_position", d.restPosition);
+      break;
+  }
+  if (d.type == DriveType::PdSinusoid || d.type == DriveType::PdPiecewise) {
+    const bool kpOk = c.positive(path + ".kp", d.kp, false);
+    const bool kdOk = c.positive(path + ".kd", d.kd, false);
+    if (kpOk && kdOk && d.kp == 0.0 && d.kd == 0.0)
+      c.error(path + ".kp", "kp and kd are both 0, so the drive does nothing; give a positive gain");
+  }
+}
+
+void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
+  const int nq = jointNq(j.type), nv = jointNv(j.type);
+  const std::string jd = jointArticle(j.type);
+  checkPlacement(c, path + ".origin", j.origin);
+  bool axesOk = true;
+  if (jointHasAxis(j.type)) {
+    if (!c.finiteVec(path + ".axis", j.axis)) {
+      axesOk = false;
+    } else if (j.axis.norm() < 1e-12) {
+      c.error(path + ".axis", std::string("must not be zero; expected a direction such as [0, 0, 1]") +
+                                  (j.type == JointType::Planar ? " (the plane normal)" : ""));
+      axesOk = false;
+    }
+  }
+  if (j.type == JointType::Universal) {
+    if (!c.finiteVec(path + ".axis2", j.axis2)) {
+      axesOk = false;
+    } else if (j.axis2.norm() < 1e-12) {
+      c.error(path + ".axis2", "must not be zero; expected the second (child-side) axis, such as [0, 1, 0]");
+      axesOk = false;
+    }
+    if (axesOk && j.axis.normalized().cross(j.axis2.normalized()).norm() < 1e-9)
+      c.error(path + ".axis2",
+              "is parallel to axis; a universal joint needs two different axes (perpendicular for a "
+              "cardan joint)");
+  }
+  if (!j.q0.empty()) {
+    checkVectorSize(c, path + ".q0", j.q0.size(), nq, "position coordinates", jd);
+    if (static_cast<int>(j.q0.size()) == nq && c.finiteVec(path + ".q0", j.q0) &&
+        (j.type == JointType::Spherical || j.type == JointType::Free) &&
+        std::hypot(j.q0[0], j.q0[1], j.q0[2]) + std::abs(j.q0[3]) < 1e-12)
+      c.error(path + ".q0", "the quaternion part (w, x, y, z) must not be zero; the identity is [1, 0, 0, 0]");
+  }
+  if (!j.v0.empty()) {
+    checkVectorSize(c, path + ".v0", j.v0.size(), nv, "velocity coordinates", jd);
+    if (static_cast<int>(j.v0.size()) == nv) c.finiteVec(path + ".v0", j.v0);
+  }
+  if (!j.limits.empty()) {
+    if (nq != nv || jointUsesQuasiVelocity(j.type) || nv == 0) {
+      c.error(path + ".limits", "limits are per coordinate and " + jd + " has none that can be limited; remove them");
+    } else if (static_cast<int>(j.limits.size()) != nv) {
+      c.error(path + ".limits", "has " + countWord(j.limits.size(), "limit") + ", expected " + std::to_string(nv) +
+                                    " (one {lower, upper} per coordinate of " + jd + ")");
+    } else {
+      for (std::size_t i = 0; i < j.limits.size(); ++i) {
+        const std::string lp = path + ".limits[" + std::to_string(i) + "]";
+        if (!c.finite(lp + ".lower", j.limits[i].lower) || !c.finite(lp + ".upper", j.limits[i].upper)) continue;
+        if (j.limits[i].lower > j.limits[i].upper)
+          c.error(lp, "lower limit " + formatNumber(j.limits[i].lower) + " is greater than upper limit " +
+                          formatNumber(j.limits[i].upper));
+      }
+    }
+  }
+  checkDrive(c, path + ".drive", j);
+}
+
+void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
+  static const char* kNames[3][3] = {{"ixx", "ixy", "ixz"}, {"ixy", "iyy", "iyz"}, {"ixz", "iyz", "izz"}};
+  for (int r = 0; r < 3; ++r)
+    for (int k = r; k < 3; ++k)
+      if (!c.finite(path + "." + kNames[r][k], I(r, k)) || !c.finite(path + "." + kNames[r][k], I(k, r))) return;
+  const double scale = I.cwiseAbs().maxCoeff();
+  if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
+    c.error(path, "must be symmetric (ixy, ixz, iyz are each used on both sides of the diagonal)");
+    return;
+  }
+  for (int k = 0; k < 3; ++k)
+    if (!(I(k, k) > 0.0)) {
+      c.error(path + "." + kNames[k][k], "must be > 0 (a diagonal moment of inertia), got " + formatNumber(I(k, k)));
+      return;
+    }
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
+  const Vec3 p = eig.eigenvalues();  // ascending
+  const auto moments = [&] {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", p[0], p[1], p[2]);
+    return std::string(buf);
+  };
+  const double trace = p.sum();
+  if (!(p[0] > kInertiaRelTol * trace)) {
+    c.error(path, "must be positive definite; its principal moments are " + moments() +
+                      " (reduce the products of inertia ixy, ixz, iyz)");
+    return;
+  }
+  if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
+    c.error(path, "principal moments " + moments() +
+                      " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
+                      shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
+}
+
+void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
+                const std::string& dir) {
+  checkPlacement(c, path + ".origin", s.origin);
+  switch (s.type) {
+    case ShapeType::Box:
+      if (c.finiteVec(path + ".size", s.size) && s.size.minCoeff() <= 0.0)
+        c.error(path + ".size", "every edge length must be > 0, got " + formatNumbers(s.size.data(), 3));
+      break;
+    case ShapeType::Cylinder:
+      c.positive(path + ".radius", s.radius);
+      c.positive(path + ".length", s.length);
+      break;
+    case ShapeType::Sphere: c.positive(path + ".radius", s.radius); break;
+    case ShapeType::Capsule:
+      c.positive(path + ".radius", s.radius);
+      c.positive(path + ".length", s.length, false);
+      break;
+    case ShapeType::Prism:
+      if (s.sides < 3 || s.sides > kMaxPrismSides)
+        c.error(path + ".sides",
+                "must be between 3 and " + std::to_string(kMaxPrismSides) + ", got " + std::to_string(s.sides));
+      c.positive(path + ".radius", s.radius);
+      c.positive(path + ".length", s.length);
+      break;
+    case ShapeType::Mesh: {
+      if (s.mesh.empty()) {
+        c.error(path + ".file", "must name a mesh file (.stl or .obj, relative to the model file)");
+        break;
+      }
+      if (c.finiteVec(path + ".scale", s.meshScale) && s.meshScale.cwiseAbs().minCoeff() == 0.0)
+        c.error(path + ".scale", "every scale factor must be nonzero, got " + formatNumbers(s.meshScale.data(), 3));
+      const std::string resolved = resolveMeshPath(s.mesh, dir);
+      if (forMass) {
+        MassProperties mp;
+        std::string why;
+        if (!shapeMassProperties(s, density, dir, mp, why)) c.error(path + ".file", why);
+      } else {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(resolved, ec))
+          c.error(path + ".file", "mesh file '" + resolved + "' does not exist");
+      }
+      break;
+    }
+  }
+  if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
+    c.error(path + ".color",
+            "components must be in [0, 1] (red, green, blue, alpha), got " + formatNumbers(s.color.data(), 4));
+}
+
+void checkBody(Checker& c, const Model& model, std::size_t k) {
+  const BodySpec& b = model.bodies[k];
+  const std::string path = "bodies[" + std::to_string(k) + "]";
+  checkJoint(c, path + ".joint", b.joint);
+  const Inertial& in = b.inertial;
+  if (in.fromShapes) {
+    const bool densityOk = c.positive(path + ".inertial.density", in.density);
+    if (b.shapes.empty())
+      c.error(path + ".inertial.from_shapes",
+              "the body has no shapes to compute its mass from; add shapes or give mass, com and inertia");
+    for (std::size_t s = 0; s < b.shapes.size(); ++s)
+      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
+                 model.sourceDirectory);
+  } else {
+    c.positive(path + ".inertial.mass", in.mass);
+    c.finiteVec(path + ".inertial.com", in.com);
+    checkInertia(c, path + ".inertial.inertia", in.inertia);
+    for (std::size_t s = 0; s < b.shapes.size(); ++s)
+      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory);
+  }
+  if (c.finite(path + ".applied_wrench.moment", b.appliedWrench.data(), 3))
+    c.finite(path + ".applied_wrench.force", b.appliedWrench.data() + 3, 3);
+}
+
+void checkStructure(Checker& c, const Model& model) {
+  const std::size_t n = model.bodies.size();
+  std::unordered_map<std::string, std::size_t> bodyByName, jointByName;
+  std::vector<std::string> bodyNames;
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodySpec& b = model.bodies[k];
+    const std::string path = "bodies[" + std::to_string(k) + "]";
+    if (b.name.empty()) {
+      c.error(path + ".name", "must not be empty; every body needs a unique name");
+    } else if (b.name == "world") {
+      c.error(path + ".name", "'world' is reserved for the fixed ground; choose another name");
+    } else if (!validName(b.name)) {
+      c.error(path + ".name", "'" + b.name + "' is not a valid name; " + kNameRule);
+    } else if (auto [it, inserted] = bodyByName.emplace(b.name, k); !inserted) {
+      c.error(path + ".name", "duplicate body name '" + b.name + "' (already used by bodies[" +
+                                  std::to_string(it->second) + "]); body names must be unique");
+    } else {
+      bodyNames.push_back(b.name);
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodySpec& b = model.bodies[k];
+    const std::string path = "bodies[" + std::to_string(k) + "]";
+    // An unnamed joint of a body whose name is already reported as a duplicate adds nothing new.
+    if (b.joint.name.empty() && bodyByName.count(b.name) && bodyByName.at(b.name) != k) continue;
+    const std::string& jn = b.joint.name.empty() ? b.name : b.joint.name;
+    const std::string jpath = b.joint.name.empty() ? path + ".name" : path + ".joint.name";
+    if (!b.joint.name.empty() && !validName(b.joint.name)) {
+      c.error(jpath, "'" + b.joint.name + "' is not a valid name; " + kNameRule);
+    } else if (!jn.empty()) {
+      if (auto [it, inserted] = jointByName.emplace(jn, k); !inserted)
+        c.error(jpath, "duplicate joint name '" + jn + "' (already used by the joint of bodies[" +
+                           std::to_string(it->second) + "]); joint names must be unique (an unnamed joint takes " +
+                           "its body's name)");
+    }
+  }
+  // Parents: present, known, not the body itself.
+  std::vector<int> parent(n, -1);
+  std::vector<bool> parentOk(n, false);
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodySpec& b = model.bodies[k];
+    const std::string path = "bodies[" + std::to_string(k) + "].parent";
+    if (b.parent.empty()) {
+      c.error(path, "is missing; expected 'world' or the name of another body");
+    } else if (b.parent == "world") {
+      parentOk[k] = true;
+    } else if (b.parent == b.name) {
+      c.error(path, "a body cannot be its own parent; expected 'world' or the name of another body");
+    } else if (auto it = bodyByName.find(b.parent); it != bodyByName.end()) {
+      parent[k] = static_cast<int>(it->second);
+      parentOk[k] = true;
+    } else {
+      const std::string near = closestMatch(b.parent, bodyNames);
+      c.error(path, "unknown parent '" + b.parent + "'; expected 'world' or the name of a body" +
+                        (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+    }
+  }
+  // Cycles: follow parents; a walk that returns to a body on the current path is a cycle.
+  std::vector<int> state(n, 0);  // 0 unvisited, 1 on the current walk, 2 done
+  for (std::size_t start = 0; start < n; ++start) {
+    if (state[start]) continue;
+    std::vector<int> walk;
+    int k = static_cast<int>(start);
+    while (k >= 0 && state[k] == 0 && parentOk[k]) {
+      state[k] = 1;
+      walk.push_back(k);
+      k = parent[k];
+    }
+    if (k >= 0 && state[k] == 1) {
+      const auto first = std::find(walk.begin(), walk.end(), k);
+      const int lowest = *std::min_element(first, walk.end());
+      std::string loop;
+      int m = lowest;
+      do {
+        loop += "'" + model.bodies[m].name + "' → ";
+        m = parent[m];
+      } while (m != lowest);
+      loop += "'" + model.bodies[lowest].name + "'";
+      c.error("bodies[" + std::to_string(lowest) + "].parent",
+              "bodies form a cycle (" + loop + ", following parents); every chain of parents must end at 'world'");
+    }
+    for (int w : walk) state[w] = 2;
+  }
+}
+
+void checkSimulation(Checker& c, const SimulationSettings& s) {
+  if (!isSolverName(s.solver)) {
+    std::vector<std::string> names;
+    for (const SolverInfo& info : solverRegistry()) names.push_back(info.name);
+    const std::string near = closestMatch(s.solver, names);
+    c.error("simulation.solver", "unknown solver '" + s.solver + "'; expected one of: " + joinNames(names) +
+                                     (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+  }
+  if (std::find(kIntegratorNames.begin(), kIntegratorNames.end(), s.integrator) == kIntegratorNames.end()) {
+    const std::string near = closestMatch(s.integrator, kIntegratorNames);
+    c.error("simulation.integrator", "unknown integrator '" + s.integrator +
+                                         "'; expected one of: " + joinNames(kIntegratorNames) +
+                                         (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+  }
+  c.positive("simulation.step", s.step);
+  c.positive("simulation.duration", s.duration);
+  if (c.positive("simulation.tolerance", s.tolerance) && s.tolerance >= 1.0)
+    c.error("simulation.tolerance",
+            "must be < 1 (a relative tolerance such as 1e-8), got " + formatNumber(s.tolerance));
+}
+
+}  // namespace
+
+const std::vector<std::string>& integratorNames() { return kIntegratorNames; }
+
+std::vector<Diagnostic> validate(const Model& model) {
+  std::vector<Diagnostic> out;
+  Checker c(out);
+  if (model.formatVersion != 1)
+    c.error("kinetree", "unsupported format version " + std::to_string(model.formatVersion) +
+                            "; this version of Kinetree reads format version 1");
+  if (model.name.empty()) c.error("name", "must not be empty; give the model a name");
+  c.finiteVec("gravity", model.gravity);
+  if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
+  checkStructure(c, model);
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
+  checkSimulation(c, model.simulation);
+  return out;
+}
+
+}  // namespace kt

@@ -1,0 +1,392 @@
+// YAML model format: exact round trips (load → save → load gives an identical Model,
+// save → load → save identical bytes) for every example and for seeded random models that use
+// every key of the format; number formatting; atomic saving; loader conveniences.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "core/io/model_yaml.hpp"
+#include "core/model/generators.hpp"
+
+using namespace kt;
+
+namespace {
+
+std::string examplesDir() { return std::string(KINETREE_SOURCE_DIR) + "/examples"; }
+
+std::vector<std::string> examplePaths() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(examplesDir()))
+    if (e.path().extension() == ".yaml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// A random model in canonical form (every field the writer leaves out at its loader default),
+// using every joint, shape and drive type and both rotation forms.
+class RandomModel {
+ public:
+  explicit RandomModel(std::uint64_t seed) : rng_(seed) {}
+
+  Model build() {
+    Model m;
+    m.name = pick({"robot", "my robot: v2", "Ünïcode — name", "tab\tand \"quotes\"", "true", "123", "a/b.c-d"});
+    if (coin())
+      m.description = pick({"", "line one\nline two\n", "  leading and trailing  ", "#not a comment", "back\\slash",
+                            "colon: here", "- dash", "\x01 control"});
+    m.gravity = vec3(-20, 20);
+    m.simulation.solver = pick({"aba", "crba"});
+    m.simulation.integrator = pick({"euler", "rk4", "dopri5"});
+    m.simulation.step = uniform(1e-5, 0.1);
+    m.simulation.duration = uniform(0.1, 100);
+    m.simulation.tolerance = std::pow(10.0, -uniform(3, 14));
+    const int n = 1 + static_cast<int>(rng_.next() % 12);
+    for (int i = 0; i < n; ++i) m.bodies.push_back(body(i));
+    return m;
+  }
+
+ private:
+  double uniform(double a, double b) { return a + (b - a) * rng_.uniform(); }
+  bool coin() { return rng_.next() % 2 == 0; }
+  template <typename T>
+  T pick(std::initializer_list<T> items) {
+    return *(items.begin() + rng_.next() % items.size());
+  }
+  std::string pick(std::initializer_list<const char*> items) { return *(items.begin() + rng_.next() % items.size()); }
+  Vec3 vec3(double a, double b) { return {uniform(a, b), uniform(a, b), uniform(a, b)}; }
+  std::vector<double> values(int n, double a, double b) {
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (double& x : v) x = uniform(a, b);
+    return v;
+  }
+
+  Placement placement() {
+    Placement p;
+    switch (rng_.next() % 3) {
+      case 0: return p;  // identity: left out by the writer
+      case 1:
+        p.xyz = vec3(-1, 1);
+        p.rpy = vec3(-3, 3);
+        return p;
+      default:
+        p.xyz = vec3(-1, 1);
+        p.useQuaternion = true;
+        p.quat = Eigen::Vector4d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)).normalized();
+        return p;
+    }
+  }
+
+  Drive drive(JointType t) {
+    Drive d;
+    const int nv = jointNv(t);
+    if (nv == 0) return d;
+    const bool positional = jointNq(t) == nv && !jointUsesQuasiVelocity(t);
+    std::vector<DriveType> types = {DriveType::None, DriveType::Constant, DriveType::Sinusoid};
+    if (positional) types.insert(types.end(), {DriveType::PdSinusoid, DriveType::PdPiecewise, DriveType::SpringDamper});
+    d.type = types[rng_.next() % types.size()];
+    switch (d.type) {
+      case DriveType::None: break;
+      case DriveType::Constant: d.value = values(nv, -5, 5); break;
+      case DriveType::PdSinusoid:
+        d.kp = uniform(0.1, 100);
+        d.kd = uniform(0, 10);
+        [[fallthrough]];
+      case DriveType::Sinusoid:
+        d.amplitude = values(nv, -1, 1);
+        d.frequency = values(nv, 0, 2);
+        d.phase = values(nv, -3, 3);
+        d.offset = values(nv, -1, 1);
+        break;
+      case DriveType::PdPiecewise:
+        d.kp = uniform(0.1, 100);
+        d.kd = uniform(0, 10);
+        d.knots.resize(static_cast<std::size_t>(nv));
+        for (auto& list : d.knots) {
+          double t = uniform(-1, 1);
+          const int k = 1 + static_cast<int>(rng_.next() % 5);
+          for (int i = 0; i < k; ++i) {
+            list.push_back({t, uniform(-2, 2)});
+            t += uniform(0.01, 2);
+          }
+        }
+        break;
+      case DriveType::SpringDamper:
+        d.stiffness = values(nv, 0, 50);
+        d.damping = values(nv, 0, 5);
+        d.restPosition = values(nv, -1, 1);
+        break;
+    }
+    return d;
+  }
+
+  Shape shape() {
+    Shape s;
+    s.type = pick({ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Prism});
+    switch (s.type) {
+      case ShapeType::Box: s.size = vec3(0.01, 2); break;
+      case ShapeType::Sphere: s.radius = uniform(0.01, 1); break;
+      case ShapeType::Cylinder:
+      case ShapeType::Capsule:
+        s.radius = uniform(0.01, 1);
+        s.length = uniform(0.01, 2);
+        break;
+      case ShapeType::Prism:
+        s.sides = 3 + static_cast<int>(rng_.next() % 10);
+        s.radius = uniform(0.01, 1);
+        s.length = uniform(0.01, 2);
+        break;
+      case ShapeType::Mesh: break;
+    }
+    s.origin = placement();
+    s.color = Eigen::Vector4d(rng_.uniform(), rng_.uniform(), rng_.uniform(), rng_.uniform());
+    return s;
+  }
+
+  BodySpec body(int i) {
+    BodySpec b;
+    b.name = "body_" + std::to_string(i);
+    b.parent = i == 0 || rng_.next() % 4 == 0 ? "world" : "body_" + std::to_string(rng_.next() % i);
+    JointSpec& j = b.joint;
+    j.type = kAllJointTypes[rng_.next() % kAllJointTypes.size()];
+    if (coin()) j.name = "joint_" + std::to_string(i);
+    j.origin = placement();
+    if (jointHasAxis(j.type)) j.axis = vec3(-1, 1);
+    if (j.type == JointType::Universal) j.axis2 = j.axis.cross(vec3(-1, 1));
+    const int nq = jointNq(j.type), nv = jointNv(j.type);
+    if (j.type != JointType::Fixed) {
+      if (coin()) {
+        j.q0 = values(nq, -1, 1);
+        if (j.type == JointType::Spherical || j.type == JointType::Free) j.q0[0] = 1.0;
+      }
+      if (coin()) j.v0 = values(nv, -1, 1);
+      if (nq == nv && !jointUsesQuasiVelocity(j.type) && coin())
+        for (int k = 0; k < nv; ++k) {
+          const double lo = uniform(-3, 0);
+          j.limits.push_back({lo, lo + uniform(0, 3)});
+        }
+      j.drive = drive(j.type);
+    }
+    const int shapes = static_cast<int>(rng_.next() % 4);
+    for (int k = 0; k < shapes; ++k) b.shapes.push_back(shape());
+    if (shapes > 0 && coin()) {
+      b.inertial.fromShapes = true;
+      b.inertial.density = uniform(100, 10000);
+    } else {
+      b.inertial.mass = uniform(0.1, 10);
+      b.inertial.com = vec3(-0.5, 0.5);
+      const Vec3 p(uniform(0.5, 1), uniform(0.5, 1), uniform(0.5, 1));  // triangle inequality holds
+      const Mat3 R =
+          Quat(Eigen::Vector4d(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), 1).normalized()).toRotationMatrix();
+      Mat3 I = R * p.asDiagonal() * R.transpose();
+      I = 0.5 * (I + I.transpose()).eval();
+      b.inertial.inertia = I;
+    }
+    if (coin()) b.appliedWrench << vec3(-1, 1), vec3(-10, 10);
+    return b;
+  }
+
+  SplitMix64 rng_;
+};
+
+}  // namespace
+
+class TestModelIo : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void examplesRoundTrip_data() {
+    QTest::addColumn<QString>("path");
+    const auto paths = examplePaths();
+    QVERIFY(paths.size() >= 5);
+    for (const auto& p : paths)
+      QTest::newRow(std::filesystem::path(p).filename().string().c_str()) << QString::fromStdString(p);
+  }
+
+  void examplesRoundTrip() {
+    QFETCH(QString, path);
+    const Model m1 = loadModelFromFile(path.toStdString());
+    QCOMPARE(m1.sourceDirectory, std::filesystem::path(examplesDir()).lexically_normal().string());
+    const std::string s1 = saveModelToString(m1);
+    Model m2 = loadModelFromString(s1);
+    QVERIFY(m2.sourceDirectory.empty());
+    m2.sourceDirectory = m1.sourceDirectory;
+    QVERIFY(m1 == m2);
+    const std::string s2 = saveModelToString(m2);
+    QCOMPARE(s2, s1);
+  }
+
+  void randomModelsRoundTrip() {
+    for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+      const Model m = RandomModel(seed).build();
+      const std::string s1 = saveModelToString(m);
+      Model m2;
+      try {
+        m2 = loadModelFromString(s1, "random.yaml");
+      } catch (const ModelLoadError& e) {
+        QFAIL(qPrintable(QString("seed %1: %2\n%3").arg(seed).arg(e.what()).arg(QString::fromStdString(s1))));
+      }
+      QVERIFY2(m == m2,
+               qPrintable(QString("seed %1: model differs after load\n%2").arg(seed).arg(QString::fromStdString(s1))));
+      QCOMPARE(saveModelToString(m2), s1);
+    }
+  }
+
+  void generatedTreesRoundTrip() {
+    // yaml-cpp's scanner dominates the run time here; 40 trees of up to 60 bodies suffice.
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Model m = makeRandomTree(seed);
+      const std::string s1 = saveModelToString(m);
+      const Model m2 = loadModelFromString(s1);
+      const std::string s2 = saveModelToString(m2);
+      QCOMPARE(s2, s1);
+      QVERIFY(loadModelFromString(s2) == m2);
+    }
+  }
+
+  void numbersRoundTripBitExactly() {
+    const double values[] = {0.1,
+                             1.0 / 3.0,
+                             -0.0,
+                             5e-324,
+                             2.2250738585072014e-308,
+                             1.7976931348623157e308,
+                             1e-8,
+                             123456789.123456789,
+                             -2.5e-17,
+                             0.3 - 0.1,
+                             6.02214076e23};
+    for (double x : values) {
+      Model m;
+      m.bodies.resize(1);
+      m.bodies[0].name = "b";
+      m.bodies[0].joint.type = JointType::Revolute;
+      m.bodies[0].joint.q0 = {x};
+      const Model back = loadModelFromString(saveModelToString(m));
+      QVERIFY2(sameBits(back.bodies[0].joint.q0[0], x), qPrintable(QString::number(x, 'g', 17)));
+    }
+  }
+
+  void writerIsCanonical() {
+    Model m;
+    m.name = "canon";
+    m.bodies.resize(1);
+    m.bodies[0].name = "b";
+    m.bodies[0].joint.axis = Vec3(0, 1, 0);
+    m.simulation.step = 0.002;
+    m.simulation.tolerance = 1e-8;
+    const std::string s = saveModelToString(m);
+    QVERIFY(s.rfind("kinetree: 1\nname: canon\n", 0) == 0);
+    QVERIFY(s.find("  step: 0.002\n") != std::string::npos);
+    QVERIFY(s.find("  tolerance: 1e-08\n") != std::string::npos);
+    QVERIFY(s.find("      axis: [0, 1, 0]\n") != std::string::npos);
+    QVERIFY(s.find("origin") == std::string::npos);  // identity placement left out
+    QVERIFY(s.find("applied_wrench") == std::string::npos);
+  }
+
+  void savesAtomically() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("model.yaml").toStdString();
+    Model m = loadModelFromFile(examplesDir() + "/pendulum.yaml");
+    { std::ofstream(path) << "old contents\n"; }
+    saveModelToFile(m, path);
+    Model back = loadModelFromFile(path);
+    QCOMPARE(back.sourceDirectory, std::filesystem::path(dir.path().toStdString()).lexically_normal().string());
+    back.sourceDirectory = m.sourceDirectory;
+    QVERIFY(back == m);
+    // Only the target remains: no temporary file left behind.
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path().toStdString())) ++files;
+    QCOMPARE(files, 1);
+    // A directory that does not exist: an exception, and the old file is untouched.
+    bool threw = false;
+    try {
+      saveModelToFile(m, dir.filePath("missing/sub/model.yaml").toStdString());
+    } catch (const std::runtime_error&) {
+      threw = true;
+    }
+    QVERIFY(threw);
+  }
+
+  void scalarsAreBroadcast() {
+    const std::string text = R"(kinetree: 1
+name: broadcast
+bodies:
+  - name: a
+    parent: world
+    joint:
+      type: cylindrical
+      axis: [0, 0, 1]
+      limits: {lower: -1, upper: 1}
+      drive: {type: pd_sinusoid, kp: 10, amplitude: 0.5, frequency: 1}
+    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+    shapes:
+      - {type: mesh, file: cube.stl, scale: 2, color: [1, 0, 0]}
+  - name: b
+    parent: a
+    joint:
+      type: universal
+      drive: {type: pd_piecewise, kp: 5, knots: [[0, 0], [1, 1]]}
+    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}
+)";
+    // Mesh existence is checked relative to the working directory for string input.
+    QTemporaryDir dir;
+    const std::string mesh = dir.filePath("cube.stl").toStdString();
+    {
+      std::ofstream out(mesh);
+      out << "solid c\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
+             "endsolid c\n";
+    }
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(dir.path().toStdString());
+    Model m;
+    try {
+      m = loadModelFromString(text);
+    } catch (const ModelLoadError& e) {
+      std::filesystem::current_path(cwd);
+      QFAIL(e.what());
+    }
+    std::filesystem::current_path(cwd);
+    const JointSpec& j = m.bodies[0].joint;
+    QCOMPARE(j.limits.size(), std::size_t(2));
+    QCOMPARE(j.limits[1].upper, 1.0);
+    QCOMPARE(j.drive.amplitude, (std::vector<double>{0.5, 0.5}));
+    QCOMPARE(j.drive.phase, (std::vector<double>{0.0, 0.0}));
+    QCOMPARE(j.drive.kd, 0.0);
+    QVERIFY(m.bodies[0].shapes[0].meshScale == Vec3(2, 2, 2));
+    QVERIFY(m.bodies[0].shapes[0].color == Eigen::Vector4d(1, 0, 0, 1));
+    QCOMPARE(m.bodies[1].joint.drive.knots.size(), std::size_t(2));
+    QCOMPARE(m.bodies[1].joint.drive.knots[1][1].value, 1.0);
+    QVERIFY(m.bodies[1].joint.axis == Vec3::UnitZ());
+    QVERIFY(m.bodies[1].joint.axis2 == Vec3::UnitY());
+  }
+
+  void cardanIsUniversal() {
+    const Model m = loadModelFromFile(examplesDir() + "/cardan_chain.yaml");
+    QCOMPARE(m.bodies.size(), std::size_t(20));
+    for (const BodySpec& b : m.bodies) QCOMPARE(b.joint.type, JointType::Universal);
+    QVERIFY(saveModelToString(m).find("type: universal") != std::string::npos);
+  }
+
+  void yamlFeaturesAreAccepted() {
+    // Anchors and aliases, comments, quoted strings, a document start marker, CRLF line ends.
+    const std::string text =
+        "---\r\n# comment\r\nkinetree: 1\r\nname: 'quoted name'\r\ngravity: &g [0, 0, -9.81]\r\nbodies:\r\n"
+        "  - name: a\r\n    parent: world\r\n    joint: {type: revolute, axis: [0, 1, 0]}\r\n"
+        "    inertial: &in {mass: 2, inertia: {ixx: 1, iyy: 1, izz: 1}}\r\n"
+        "  - name: b\r\n    parent: a\r\n    joint: {type: prismatic}\r\n    inertial: *in\r\n...\r\n";
+    const Model m = loadModelFromString(text);
+    QCOMPARE(m.name, std::string("quoted name"));
+    QCOMPARE(m.bodies[1].inertial.mass, 2.0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestModelIo)
+#include "test_model_io.moc"
