@@ -1,0 +1,48 @@
+#include "core/analysis/analysis.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace kt {
+
+Vec3 bodyComWorld(const Tree& tree, const Kinematics& kin, int i) {
+  return kin.X_0[i].r + kin.X_0[i].E.transpose() * tree.I[i].com();
+}
+
+Energy systemEnergy(const Tree& tree, const Kinematics& kin) {
+  Energy e;
+  for (int i = 0; i < tree.nb; ++i) {
+    e.kinetic += 0.5 * kin.v[i].dot(tree.I[i] * kin.v[i]);
+    e.potential -= tree.I[i].m * tree.gravity.dot(bodyComWorld(tree, kin, i));
+  }
+  return e;
+}
+
+Vec6 systemMomentum(const Tree& tree, const Kinematics& kin) {
+  Vec6 h = Vec6::Zero();
+  for (int i = 0; i < tree.nb; ++i) h += kin.X_0[i].inverseForce(tree.I[i] * kin.v[i]);
+  return h;
+}
+
+double unwrapAngle(double angle, double previous) {
+  constexpr double twoPi = 2.0 * std::numbers::pi;
+  return angle + twoPi * std::round((previous - angle) / twoPi);
+}
+
+Vec3 AttitudeUnwrapper::update(const Mat3& R) {
+  Vec3 a = rpyFromRotation(R);
+  if (started_)
+    for (int k = 0; k < 3; ++k) a[k] = unwrapAngle(a[k], previous_[k]);
+  previous_ = a;
+  started_ = true;
+  return a;
+}
+
+std::vector<int> freeJointBodies(const Tree& tree) {
+  std::vector<int> out;
+  for (int i = 0; i < tree.nb; ++i)
+    if (tree.joints[i].type == JointType::Free) out.push_back(i);
+  return out;
+}
+
+}  // namespace kt

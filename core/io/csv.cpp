@@ -1,0 +1,142 @@
+#include "core/io/csv.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kt {
+
+void appendCsvNumber(std::string& out, double x) {
+  char buf[40];
+  // std::to_chars with a precision behaves as printf("%.17g") in the "C" locale
+  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 17);
+  out.append(buf, r.ptr);
+}
+
+void appendCsvField(std::string& out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out.append(field);
+    return;
+  }
+  out.push_back('"');
+  for (char c : field) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+void appendCsvHeader(std::string& out, const std::vector<std::string>& names) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (k) out.push_back(',');
+    appendCsvField(out, names[k]);
+  }
+  out.push_back('\n');
+}
+
+void appendCsvRow(std::string& out, std::span<const double> values) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k) out.push_back(',');
+    appendCsvNumber(out, values[k]);
+  }
+  out.push_back('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  std::string templ = path_ + ".tmpXXXXXX";
+  const int fd = ::mkstemp(templ.data());
+  if (fd < 0) throw std::runtime_error("cannot create a file next to " + path_ + ": " + std::strerror(errno));
+  ::fchmod(fd, 0644);
+  tempPath_ = templ;
+  file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    ::close(fd);
+    std::remove(tempPath_.c_str());
+    throw std::runtime_error("cannot open " + tempPath_ + ": " + std::strerror(errno));
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (file_) {
+    std::fclose(file_);
+    std::remove(tempPath_.c_str());
+  }
+}
+
+void AtomicFile::write(std::string_view bytes) {
+  if (!file_) throw std::runtime_error("write to " + path_ + " after commit");
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
+}
+
+void AtomicFile::commit() {
+  if (!file_) throw std::runtime_error("commit of " + path_ + " twice");
+  const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed || !closed || std::rename(tempPath_.c_str(), path_.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(tempPath_.c_str());
+    throw std::runtime_error("cannot write " + path_ + ": " + reason);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+constexpr std::size_t kFlushBytes = 1 << 20;
+}
+
+CsvWriter::CsvWriter(std::FILE* file) : stream_(file) { buffer_.reserve(kFlushBytes + 4096); }
+
+CsvWriter::CsvWriter(const std::string& path) : file_(std::make_unique<AtomicFile>(path)) {
+  buffer_.reserve(kFlushBytes + 4096);
+}
+
+CsvWriter::~CsvWriter() = default;
+
+void CsvWriter::flush() {
+  if (file_) {
+    file_->write(buffer_);
+  } else if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), stream_) != buffer_.size()) {
+    throw std::runtime_error(std::string("cannot write the CSV output: ") + std::strerror(errno));
+  }
+  buffer_.clear();
+}
+
+void CsvWriter::header(const std::vector<std::string>& names) {
+  appendCsvHeader(buffer_, names);
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void CsvWriter::row(std::span<const double> values) {
+  appendCsvRow(buffer_, values);
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void CsvWriter::finish() {
+  flush();
+  if (file_) {
+    file_->commit();
+  } else if (std::fflush(stream_) != 0) {
+    throw std::runtime_error(std::string("cannot write the CSV output: ") + std::strerror(errno));
+  }
+}
+
+void writeCsvFile(const std::string& path, const std::vector<std::string>& names,
+                  std::span<const double> rowMajorValues) {
+  CsvWriter w(path);
+  w.header(names);
+  const std::size_t width = names.size();
+  for (std::size_t k = 0; width > 0 && k + width <= rowMajorValues.size(); k += width)
+    w.row(rowMajorValues.subspan(k, width));
+  w.finish();
+}
+
+}  // namespace kt

@@ -1,0 +1,74 @@
+// CSV output of a run: a header row of signal names, then one row per sample, numbers as
+// printf("%.17g") would write them in the "C" locale (std::to_chars: independent of the process
+// locale, round-trips every double). Fields that contain a comma, quote or line break are quoted
+// (RFC 4180). Files are written atomically: a temporary file in the same directory, renamed
+// over the target only when everything was written.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kt {
+
+/// Appends x as "%.17g" in the "C" locale ("nan", "inf", "-inf" for non-finite values).
+void appendCsvNumber(std::string& out, double x);
+/// Appends a field, quoted when needed.
+void appendCsvField(std::string& out, std::string_view field);
+/// Appends the header row (fields joined by commas, then '\n').
+void appendCsvHeader(std::string& out, const std::vector<std::string>& names);
+/// Appends one row of numbers (joined by commas, then '\n').
+void appendCsvRow(std::string& out, std::span<const double> values);
+
+/// A file written under a temporary name in the target's directory and renamed onto the target
+/// by commit(). Destroying it without commit() removes the temporary file (the target is never
+/// left half-written).
+class AtomicFile {
+ public:
+  /// Creates the temporary file. Throws std::runtime_error when it cannot.
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  /// Appends bytes. Throws std::runtime_error on a write error.
+  void write(std::string_view bytes);
+  /// Flushes, closes and renames onto the target. Throws std::runtime_error on failure.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string tempPath_;
+  std::FILE* file_ = nullptr;
+};
+
+/// Streams CSV rows to a std::FILE* (stdout) or an AtomicFile, buffering about 1 MB at a time.
+class CsvWriter {
+ public:
+  /// Writes to `file` (not owned; e.g. stdout).
+  explicit CsvWriter(std::FILE* file);
+  /// Writes atomically to `path` (finish() commits).
+  explicit CsvWriter(const std::string& path);
+  ~CsvWriter();
+
+  void header(const std::vector<std::string>& names);
+  void row(std::span<const double> values);
+  /// Flushes; for a file target, commits it. Throws std::runtime_error on a write error.
+  void finish();
+
+ private:
+  void flush();
+  std::FILE* stream_ = nullptr;
+  std::unique_ptr<AtomicFile> file_;
+  std::string buffer_;
+};
+
+/// Whole table at once: header + rows (each of names.size() values), atomically to `path`.
+void writeCsvFile(const std::string& path, const std::vector<std::string>& names,
+                  std::span<const double> rowMajorValues);
+
+}  // namespace kt

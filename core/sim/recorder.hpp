@@ -1,0 +1,93 @@
+// Time series of a run: one row of `width` doubles per output sample (the signals of a
+// SignalLayout, in its order), stored in fixed-size chunks so that appending never moves
+// recorded data, plus the newest state (t, q, ν) for the 3D view.
+//
+// Threading contract (one writer, any number of readers):
+//   - Writer calls (the simulation thread only): clear(), reserve(), append().
+//   - Reader calls (any thread, concurrently with the writer): size(), generation(),
+//     copyRows(), copyColumn(), latest(). They are const and thread-safe.
+//   - Rows [0, size()) never change until clear(); a reader copies them under a short lock that
+//     the writer takes only when it adds a chunk (every chunkRows() rows, or never after
+//     reserve()) or in clear(). An ordinary append() publishes the new row with a release store
+//     and takes no lock, so a reader never blocks the writer for more than one copy.
+//   - latest() copies the newest state under its own small lock, which append() holds for the
+//     copy of q and ν only.
+//   - clear() increments generation(): a reader that sees a new generation starts over at row 0.
+// Storage grows without bound: a 500 Hz run of 100 signals takes 0.4 MB per simulated second.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace kt {
+
+/// The newest state of a run, as copied by Recorder::latest().
+struct RecordedState {
+  double t = 0.0;
+  Eigen::VectorXd q;    ///< (nq)
+  Eigen::VectorXd v;    ///< (nv) joint velocities ν
+  std::size_t row = 0;  ///< index of the sample this state belongs to
+  std::uint64_t generation = 0;
+};
+
+class Recorder {
+ public:
+  /// width: values per row; nq, nv: sizes of the state kept for latest(); chunkRows: rows per chunk.
+  Recorder(int width, int nq, int nv, std::size_t chunkRows = 1024);
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  // ---- writer (simulation thread) ----
+  /// Forgets every row (keeps the storage) and starts a new generation.
+  void clear();
+  /// Allocates storage for at least `rows` rows now, so that appending them allocates nothing.
+  void reserve(std::size_t rows);
+  /// Appends one row (width() values) and publishes (t, q, ν) as the newest state.
+  void append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  // ---- readers (any thread) ----
+  int width() const { return width_; }
+  std::size_t chunkRows() const { return chunkRows_; }
+  /// Number of published rows.
+  std::size_t size() const { return size_.load(std::memory_order_acquire); }
+  std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  /// Copies rows [k0, min(k1, size())) row-major into out (room for (k1 − k0) · width() values).
+  /// Returns the number of rows copied.
+  std::size_t copyRows(std::size_t k0, std::size_t k1, double* out) const;
+  /// Copies one column (signal index) of rows [k0, min(k1, size())) into out. Returns the count.
+  std::size_t copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const;
+  /// Convenience: the whole column as a vector (allocates; not for hot paths).
+  std::vector<double> column(int column) const;
+  /// The newest state; false when nothing has been recorded in this generation.
+  bool latest(RecordedState& out) const;
+
+  /// Direct read for the writer thread, or once the writer has stopped (no lock).
+  double value(std::size_t row, int column) const {
+    return chunks_[row / chunkRows_][(row % chunkRows_) * width_ + column];
+  }
+
+ private:
+  double* rowPointer(std::size_t row) const { return chunks_[row / chunkRows_].get() + (row % chunkRows_) * width_; }
+  void addChunk();  // takes chunkMutex_
+
+  int width_;
+  std::size_t chunkRows_;
+  std::vector<std::unique_ptr<double[]>> chunks_;  ///< changed only under chunkMutex_
+  mutable std::mutex chunkMutex_;                  ///< guards chunks_ (the directory) and clear()
+  std::atomic<std::size_t> size_{0};
+  std::atomic<std::uint64_t> generation_{0};
+
+  mutable std::mutex stateMutex_;  ///< guards the fields below
+  double latestT_ = 0.0;
+  Eigen::VectorXd latestQ_, latestV_;
+  std::size_t latestRow_ = 0;
+  bool haveLatest_ = false;
+};
+
+}  // namespace kt

@@ -1,0 +1,86 @@
+// The recorded signals of a run: one value per signal per output sample. The names are the CSV
+// column names and the plot names (docs/signals.md documents every one):
+//
+//   time
+//   q:<joint>[k]  qd:<joint>[k]  qdd:<joint>[k]  tau:<joint>[k]     (k: position / velocity coordinate)
+//   load:<joint>.fx|fy|fz|mx|my|mz          joint wrench, child joint (body) frame
+//   load_world:<joint>.fx|fy|fz|mx|my|mz    the same wrench, world axes
+//   reaction:<joint>[k]                     λ = Tᵀ f, the constraint part
+//   attitude:<body>.roll|pitch|yaw          free-joint bodies: ZYX angles, unwrapped
+//   position:<body>.x|y|z                   free-joint bodies: body origin in world
+//   energy.kinetic|potential|total
+//   momentum.px|py|pz|lx|ly|lz              whole system, world axes, about the world origin
+//
+// qd is the joint velocity ν, not the derivative of q: for spherical and free joints it is the
+// body-frame angular velocity (and, for free joints, the body-frame velocity of the body origin),
+// for planar joints the body-frame in-plane velocity (see JointModel).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis/analysis.hpp"
+#include "core/dynamics/solver.hpp"
+
+namespace kt {
+
+enum class SignalKind { Time, Q, Qd, Qdd, Tau, Load, LoadWorld, Reaction, Attitude, Position, Energy, Momentum };
+
+struct SignalInfo {
+  std::string name;
+  SignalKind kind = SignalKind::Time;
+  int body = -1;      ///< tree index of the joint/body, −1 for system-wide signals
+  int component = 0;  ///< coordinate, or component within the group (fx…mz = 0…5, roll/pitch/yaw = 0…2, …)
+  int index = 0;      ///< index into q, ν, λ, or the component of the source vector
+  std::string unit;   ///< SI unit ("rad", "m/s", "N·m", "1" for quaternion coordinates, …)
+};
+
+/// Everything one sample is made of (the simulator fills it at each output time).
+struct SampleInputs {
+  double t = 0.0;
+  const Eigen::VectorXd* q = nullptr;           ///< (nq)
+  const Eigen::VectorXd* v = nullptr;           ///< (nv)
+  const Eigen::VectorXd* qdd = nullptr;         ///< (nv)
+  const Eigen::VectorXd* tau = nullptr;         ///< (nv) applied joint forces (drives)
+  const JointLoads* loads = nullptr;            ///< joint wrenches, λ
+  const Kinematics* kin = nullptr;              ///< body poses for positions
+  const std::vector<Vec3>* attitude = nullptr;  ///< (free bodies) unwrapped roll, pitch, yaw
+  Energy energy;
+  Vec6 momentum = Vec6::Zero();  ///< [L_O; P], world
+};
+
+/// The ordered signal list of a tree.
+class SignalLayout {
+ public:
+  SignalLayout() = default;
+  explicit SignalLayout(const Tree& tree);
+
+  int size() const { return static_cast<int>(signals_.size()); }
+  const std::vector<SignalInfo>& infos() const { return signals_; }
+  const std::vector<std::string>& names() const { return names_; }
+  /// Index of a signal by exact name, −1 when absent.
+  int find(std::string_view name) const;
+  /// Free-joint bodies (tree indices), in the order of the attitude/position signals.
+  const std::vector<int>& freeBodies() const { return freeBodies_; }
+
+  /// Writes one sample (size() values) into row. Allocates nothing.
+  void fill(const SampleInputs& in, double* row) const;
+
+ private:
+  std::vector<SignalInfo> signals_;
+  std::vector<std::string> names_;
+  std::vector<int> freeBodies_;
+};
+
+/// True when `name` matches the glob `pattern` (`*`: any run of characters, `?`: one character;
+/// everything else, brackets included, matches itself).
+bool globMatch(std::string_view pattern, std::string_view name);
+
+/// Signal indices selected by a comma-separated list of glob patterns, in the order of the
+/// patterns (each pattern's matches in layout order), without duplicates. An empty list selects
+/// every signal. Returns false and sets `error` when a pattern matches nothing.
+bool selectSignals(const std::vector<std::string>& names, std::string_view patterns, std::vector<int>& selected,
+                   std::string& error);
+
+}  // namespace kt

@@ -1,0 +1,294 @@
+#include "core/sim/simulator.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace kt {
+
+using Eigen::VectorXd;
+
+std::string formatNumber(double x, int precision) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, precision);
+  return std::string(buf, r.ptr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ODE the integrators see: x = (q, y), y = ν or p.
+//   velocity form: ẋ = (G(q) ν, q̈),  q̈ = FD(q, ν, τ(t, q, ν))
+//   impulse form:  ẋ = (G(q) ν, ṗ),  (ν, ṗ₀) = impulseDynamics(q, p, τ = 0), ṗ = ṗ₀ + τ(t, q, ν)
+class Simulator::System final : public OdeSystem {
+ public:
+  System(const Tree& tree, Solver& solver, const Drives& drives, bool impulse)
+      : tree_(tree), solver_(solver), drives_(drives), impulse_(impulse) {
+    q_.setZero(tree.nq);
+    y_.setZero(tree.nv);
+    v_.setZero(tree.nv);
+    rate_.setZero(tree.nv);
+    tau_.setZero(tree.nv);
+    zero_.setZero(tree.nv);
+    for (int i = 0; i < tree.nb; ++i)
+      if (tree.joints[i].type == JointType::Spherical || tree.joints[i].type == JointType::Free)
+        quaternionJoints_.push_back(i);
+  }
+
+  int stateSize() const override { return tree_.nq + tree_.nv; }
+
+  void derivative(double t, const VectorXd& x, VectorXd& xdot) override {
+    const int nq = tree_.nq, nv = tree_.nv;
+    q_ = x.head(nq);
+    y_ = x.tail(nv);
+    if (!impulse_) {
+      drives_.evaluate(t, q_, y_, tau_);
+      solver_.forwardDynamics(q_, y_, tau_, {}, rate_, nullptr);
+      positionDerivative(q_, y_, xdot);
+      xdot.tail(nv) = rate_;
+    } else {
+      solver_.impulseDynamics(q_, y_, zero_, {}, v_, rate_, nullptr, nullptr);
+      drives_.evaluate(t, q_, v_, tau_);
+      positionDerivative(q_, v_, xdot);
+      xdot.tail(nv) = rate_ + tau_;
+    }
+  }
+
+  void normalize(VectorXd& x) override {
+    for (int i : quaternionJoints_) tree_.joints[i].normalize(x.data() + tree_.qOffset[i]);
+  }
+
+ private:
+  // q̇ = G(q) ν joint by joint (JointModel::positionDerivative) into the head of xdot.
+  void positionDerivative(const VectorXd& q, const VectorXd& v, VectorXd& xdot) const {
+    for (int i = 0; i < tree_.nb; ++i) {
+      const JointModel& joint = tree_.joints[i];
+      if (joint.nq == 0) continue;
+      joint.positionDerivative(q.data() + tree_.qOffset[i], v.data() + tree_.vOffset[i],
+                               xdot.data() + tree_.qOffset[i]);
+    }
+  }
+
+  const Tree& tree_;
+  Solver& solver_;
+  const Drives& drives_;
+  bool impulse_;
+  std::vector<int> quaternionJoints_;
+  VectorXd q_, y_, v_, rate_, tau_, zero_;  ///< (nq), (nv)…: scratch, sized once
+};
+
+// ---------------------------------------------------------------------------------------------
+
+SimulatorOptions SimulatorOptions::fromSettings(const SimulationSettings& settings) {
+  SimulatorOptions o;
+  o.solver = settings.solver;
+  o.integrator = settings.integrator;
+  o.step = settings.step;
+  o.tolerance = settings.tolerance;
+  return o;
+}
+
+Simulator::Simulator(const Model& model, const SimulatorOptions& options)
+    : model_(model), tree_(std::make_unique<Tree>()), options_(options) {
+  std::vector<Diagnostic> problems;
+  if (!finalize(model_, *tree_, problems)) throw std::invalid_argument(formatDiagnostics(problems));
+  if (!(options_.step > 0.0) || !std::isfinite(options_.step))
+    throw std::invalid_argument("the step must be a positive number of seconds (got " + formatNumber(options_.step) +
+                                ")");
+  if (!(options_.outputInterval >= 0.0) || !std::isfinite(options_.outputInterval))
+    throw std::invalid_argument("the output interval must be positive or 0");
+  if (!(options_.tolerance > 0.0) || !(options_.absTolerance >= 0.0))
+    throw std::invalid_argument("the tolerance must be positive (got " + formatNumber(options_.tolerance) + ")");
+  const Tree& tree = *tree_;
+  solver_ = makeSolver(options_.solver, tree);
+  integrator_ = makeIntegrator(options_.integrator);
+  impulse_ = solver_->stateForm() == StateForm::Impulse;
+  drives_ = std::make_unique<Drives>(model_, tree);
+  system_ = std::make_unique<System>(tree, *solver_, *drives_, impulse_);
+  signals_ = SignalLayout(tree);
+  recorder_ = std::make_unique<Recorder>(signals_.size(), tree.nq, tree.nv);
+
+  // output interval and integrator steps
+  IntegratorSettings is;
+  if (integrator_->adaptive()) {
+    outputInterval_ = options_.outputInterval > 0.0 ? options_.outputInterval : options_.step;
+    is.step = 0.0;  // automatic starting step
+    is.relTolerance = options_.tolerance;
+    is.absTolerance = options_.absTolerance > 0.0 ? options_.absTolerance : options_.tolerance;
+    is.minStep = options_.minStep;
+  } else {
+    outputInterval_ = options_.outputInterval > 0.0 ? options_.outputInterval : options_.step;
+    substeps_ = std::max(1, static_cast<int>(std::lround(outputInterval_ / options_.step)));
+    is.step = outputInterval_ / substeps_;
+  }
+  const int n = tree.nq + tree.nv;
+  integrator_->resize(n, is);
+  x_.setZero(n);
+  xOut_.setZero(n);
+  xLast_.setZero(n);
+
+  // current state and its scratch twins (outputs are computed in the twins, then swapped in)
+  for (VectorXd* v : {&q_, &qS_}) v->setZero(tree.nq);
+  for (VectorXd* v : {&v_, &qdd_, &tau_, &p_, &pdot_, &zeroTau_, &vS_, &qddS_, &tauS_, &pS_}) v->setZero(tree.nv);
+  loads_.resize(tree);
+  loadsS_.resize(tree);
+  kin_.resize(tree);
+  unwrappers_.assign(signals_.freeBodies().size(), AttitudeUnwrapper{});
+  unwrapS_ = unwrappers_;
+  attitude_.assign(signals_.freeBodies().size(), Vec3::Zero());
+  sample_.assign(signals_.size(), 0.0);
+  sampleS_.assign(signals_.size(), 0.0);
+  // the order in which a bad sample is described: the drive forces first (a bad τ spoils q̈)
+  for (int k = 0; k < signals_.size(); ++k)
+    if (signals_.infos()[k].kind == SignalKind::Tau) checkOrder_.push_back(k);
+  for (int k = 0; k < signals_.size(); ++k)
+    if (signals_.infos()[k].kind != SignalKind::Tau) checkOrder_.push_back(k);
+  reset();
+}
+
+Simulator::~Simulator() = default;
+
+void Simulator::reset() {
+  const Tree& tree = *tree_;
+  error_.clear();
+  t_ = 0.0;
+  tInt_ = 0.0;
+  outputIndex_ = 0;
+  x_.head(tree.nq) = tree.initialQ;
+  system_->normalize(x_);
+  if (impulse_) {
+    const VectorXd q0 = x_.head(tree.nq);
+    solver_->impulseFromVelocity(q0, tree.initialV, p_);
+    x_.tail(tree.nv) = p_;
+  } else {
+    x_.tail(tree.nv) = tree.initialV;
+  }
+  for (AttitudeUnwrapper& u : unwrappers_) u.reset();
+  recorder_->clear();
+  integrator_->start(*system_, tInt_, x_);
+  output(0.0, x_);
+}
+
+void Simulator::setDrive(int joint, const Drive& drive) {
+  drives_->setDrive(joint, drive);
+  if (!ok()) return;
+  x_ = xLast_;
+  tInt_ = t_;
+  integrator_->start(*system_, tInt_, x_);
+}
+
+bool Simulator::fail(double t, const std::string& what) {
+  error_ = "t = " + formatNumber(t) + " s, solver " + options_.solver + ": " + what;
+  return false;
+}
+
+bool Simulator::step() {
+  if (!ok()) return false;
+  const double tNext = static_cast<double>(outputIndex_ + 1) * outputInterval_;
+  const bool adaptive = integrator_->adaptive();
+  const double tEnd = adaptive ? std::numeric_limits<double>::infinity() : tNext;
+  while (tInt_ < tNext) {
+    const double tBefore = tInt_;
+    const StepStatus status = integrator_->step(*system_, tInt_, x_, tEnd);
+    if (status == StepStatus::Accepted) continue;
+    if (status == StepStatus::StepTooSmall)
+      return fail(tBefore, "the " + options_.integrator + " step fell below the minimum (" +
+                               formatNumber(integrator_->stepSize()) + " s at tolerance " +
+                               formatNumber(options_.tolerance) + "); " + diagnose());
+    return fail(tBefore, diagnose());
+  }
+  if (adaptive) {
+    integrator_->interpolate(tNext, xOut_);
+    system_->normalize(xOut_);
+  } else {
+    xOut_ = x_;
+  }
+  if (!output(tNext, xOut_)) return false;
+  ++outputIndex_;
+  return true;
+}
+
+bool Simulator::advanceTo(double t) {
+  while (t_ < t - 1e-9 * outputInterval_)
+    if (!step()) return false;
+  return ok();
+}
+
+bool Simulator::evaluate(double t, const VectorXd& x) {
+  const Tree& tree = *tree_;
+  qS_ = x.head(tree.nq);
+  if (impulse_) {
+    pS_ = x.tail(tree.nv);
+    solver_->impulseDynamics(qS_, pS_, zeroTau_, {}, vS_, pdot_, nullptr, nullptr);
+    drives_->evaluate(t, qS_, vS_, tauS_);
+    solver_->impulseDynamics(qS_, pS_, tauS_, {}, vS_, pdot_, &qddS_, &loadsS_);
+  } else {
+    vS_ = x.tail(tree.nv);
+    drives_->evaluate(t, qS_, vS_, tauS_);
+    solver_->forwardDynamics(qS_, vS_, tauS_, {}, qddS_, &loadsS_);
+  }
+  computeKinematics(tree, qS_, vS_, kin_);
+  unwrapS_ = unwrappers_;
+  for (std::size_t f = 0; f < unwrapS_.size(); ++f)
+    attitude_[f] = unwrapS_[f].update(bodyRotationWorld(kin_, signals_.freeBodies()[f]));
+  SampleInputs in;
+  in.t = t;
+  in.q = &qS_;
+  in.v = &vS_;
+  in.qdd = &qddS_;
+  in.tau = &tauS_;
+  in.loads = &loadsS_;
+  in.kin = &kin_;
+  in.attitude = &attitude_;
+  in.energy = systemEnergy(tree, kin_);
+  in.momentum = systemMomentum(tree, kin_);
+  signals_.fill(in, sampleS_.data());
+  for (int k : checkOrder_)
+    if (!std::isfinite(sampleS_[k])) {
+      badQuantity_ = signals_.names()[k] + (std::isnan(sampleS_[k]) ? " is NaN" : " is Inf");
+      return false;
+    }
+  return true;
+}
+
+bool Simulator::output(double t, const VectorXd& x) {
+  if (!evaluate(t, x)) return fail(t, badQuantity_);
+  q_.swap(qS_);
+  v_.swap(vS_);
+  qdd_.swap(qddS_);
+  tau_.swap(tauS_);
+  if (impulse_) p_.swap(pS_);
+  std::swap(loads_, loadsS_);
+  unwrappers_.swap(unwrapS_);
+  sample_.swap(sampleS_);
+  xLast_ = x;
+  t_ = t;
+  if (options_.record) recorder_->append(sample_.data(), t_, q_, v_);
+  return true;
+}
+
+std::string Simulator::diagnose() {
+  // the derivative at the last accepted state: τ, q̈ (or ν), the loads
+  if (!evaluate(tInt_, x_)) return badQuantity_;
+  // otherwise the step itself produced the bad value: name the first bad state coordinate
+  const Tree& tree = *tree_;
+  const VectorXd& trial = integrator_->trialState();
+  for (Eigen::Index i = 0; i < trial.size(); ++i) {
+    if (std::isfinite(trial[i])) continue;
+    const bool isQ = i < tree.nq;
+    const int index = static_cast<int>(isQ ? i : i - tree.nq);
+    std::string name = isQ ? "q" : "qd";
+    for (const SignalInfo& s : signals_.infos())
+      if (s.kind == (isQ ? SignalKind::Q : SignalKind::Qd) && s.index == index) {
+        name = s.name;
+        if (!isQ && impulse_) name = "p:" + name.substr(3);  // the impulse of that coordinate
+        break;
+      }
+    const std::string what = name + (std::isnan(trial[i]) ? " is NaN" : " is Inf");
+    if (integrator_->adaptive()) return what + " in the dopri5 trial steps down to the smallest one";
+    return what + " after a " + options_.integrator + " step of " + formatNumber(integrator_->stepSize()) +
+           " s (the step is probably too large)";
+  }
+  return "the error control rejected every step (a very stiff or singular motion)";
+}
+
+}  // namespace kt

@@ -1,0 +1,158 @@
+// Simulator = Tree + solver (by registry name) + integrator (by name) + drives, stepping one
+// output interval at a time and recording every signal (signals.hpp) into a Recorder.
+//
+// State forms (core/dynamics/solver.hpp):
+//   Velocity solvers: the integrators advance x = (q, ν), ẋ = (G(q) ν, q̈).
+//   Impulse solvers (Poisson impulses, Ivanov 2017): x = (q, p), ẋ = (G(q) ν, ṗ) with
+//     ν = M(q)⁻¹ p from Solver::impulseDynamics. p is set from ν at reset with
+//     impulseFromVelocity; every output converts back to (q, ν), so the signals, the current
+//     state and the recorded samples are the same for every solver. Drives may read ν, which an
+//     impulse solver only gives together with ṗ: each evaluation calls impulseDynamics with
+//     τ = 0 and adds τ(t, q, ν) to ṗ (ṗ = τ + terms independent of τ, DYNAMICS.md §6); outputs
+//     call it again with the drive τ for q̈ and the joint loads.
+//
+// Output times are t_k = k · outputInterval (k = 0 at reset). Fixed-step integrators take
+// round(outputInterval / step) equal steps per output; dopri5 steps freely and samples its
+// continuous extension at t_k (quaternions renormalized). Each output evaluates the solver once
+// more (twice for impulse solvers) at the output state for q̈, τ and the joint loads.
+//
+// Failure: a non-finite derivative, state or signal, or a dopri5 step below the minimum, stops
+// the run. ok() becomes false, error() says when, with which solver, and the first bad quantity
+// ("t = 1.234 s, solver aba: qdd:j_elbow[0] is NaN"), and the current state stays at the last
+// good output. step() and advanceTo() then return false until reset().
+//
+// Threading: a Simulator lives on one thread (the simulation thread): every non-const call and
+// the current-state accessors belong to it. Other threads may read, while the Simulator exists,
+// its recorder() (see the contract in recorder.hpp) and the immutable model(), tree(),
+// signalLayout() and options().
+//
+// Typical use (GUI): build it on the simulation thread, recorder().reserve(expected rows), then
+// loop step(); the GUI thread polls recorder().size() / copyRows() / copyColumn() for the plots
+// and recorder().latest() for the 3D view, and restarts its plots when generation() changes.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
+#include "core/sim/drives.hpp"
+#include "core/sim/recorder.hpp"
+#include "core/sim/signals.hpp"
+
+namespace kt {
+
+struct SimulatorOptions {
+  std::string solver = "aba";
+  std::string integrator = "rk4";
+  double step = 0.002;        ///< s: fixed step of euler/rk4; the output interval of every integrator
+  double outputInterval = 0;  ///< s: 0 = step (for fixed-step integrators a multiple of step)
+  double tolerance = 1e-8;    ///< dopri5 relative tolerance
+  double absTolerance = 0;    ///< dopri5 absolute tolerance; 0 = the relative tolerance
+  double minStep = 0;         ///< dopri5 minimum step; 0 = 1e-12 · max(1, |t|)
+  bool record = true;         ///< append every output sample to the recorder
+
+  /// Solver, integrator, step and tolerance from a model file's `simulation:` block.
+  static SimulatorOptions fromSettings(const SimulationSettings& settings);
+};
+
+class Simulator {
+ public:
+  /// Validates and finalizes `model`, builds solver, integrator and drives, then reset().
+  /// Throws std::invalid_argument for an invalid model (the formatted diagnostics), an unknown
+  /// solver or integrator name, or a non-positive step or tolerance.
+  Simulator(const Model& model, const SimulatorOptions& options);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  /// Back to the model's initial state at t = 0; clears the recorder and records the t = 0 sample.
+  void reset();
+  /// Advances one output interval and records the sample. False when stopped (see error()).
+  bool step();
+  /// Steps until time() ≥ t (up to rounding). False when stopped.
+  bool advanceTo(double t);
+
+  bool ok() const { return error_.empty(); }
+  /// Why the run stopped; empty while ok().
+  const std::string& error() const { return error_; }
+
+  // ---- state at the current output time (the last good sample) ----
+  double time() const { return t_; }
+  long outputIndex() const { return outputIndex_; }
+  double outputInterval() const { return outputInterval_; }
+  const Eigen::VectorXd& q() const { return q_; }      ///< (nq)
+  const Eigen::VectorXd& v() const { return v_; }      ///< (nv) joint velocities ν
+  const Eigen::VectorXd& qdd() const { return qdd_; }  ///< (nv)
+  const Eigen::VectorXd& tau() const { return tau_; }  ///< (nv) drive forces
+  const JointLoads& loads() const { return loads_; }
+  /// The values of every signal at the current output time (signalLayout().size() values).
+  const std::vector<double>& sample() const { return sample_; }
+
+  const Model& model() const { return model_; }
+  const Tree& tree() const { return *tree_; }
+  const SignalLayout& signalLayout() const { return signals_; }
+  const SimulatorOptions& options() const { return options_; }
+  Solver& solver() { return *solver_; }
+  const Integrator& integrator() const { return *integrator_; }
+  const Drives& drives() const { return *drives_; }
+  /// Replaces the drive of tree joint `joint` from the current time on (live drive changes):
+  /// the integrator restarts from the current output state (dopri5 forgets its cached
+  /// derivative). Not allocation-free; call it between steps.
+  void setDrive(int joint, const Drive& drive);
+  Recorder& recorder() { return *recorder_; }
+  const Recorder& recorder() const { return *recorder_; }
+
+ private:
+  class System;
+
+  /// Stops the run: error() = "t = <t> s, solver <name>: <what>". Returns false.
+  bool fail(double t, const std::string& what);
+  /// Evaluates every output at (t, x) into the scratch twins; false (and badQuantity_) if one
+  /// is not finite.
+  bool evaluate(double t, const Eigen::VectorXd& x);
+  /// evaluate(), then make it the current state and record it; false (and stops) if not finite.
+  bool output(double t, const Eigen::VectorXd& x);
+  /// Describes the first non-finite quantity at the integrator's last good state or in its
+  /// failed step (for error messages).
+  std::string diagnose();
+
+  Model model_;
+  std::unique_ptr<Tree> tree_;
+  SimulatorOptions options_;
+  std::unique_ptr<Solver> solver_;
+  std::unique_ptr<Drives> drives_;
+  std::unique_ptr<Integrator> integrator_;
+  std::unique_ptr<System> system_;
+  SignalLayout signals_;
+  std::unique_ptr<Recorder> recorder_;
+  bool impulse_ = false;
+
+  double outputInterval_ = 0.0;
+  int substeps_ = 1;
+  long outputIndex_ = 0;
+  double tInt_ = 0.0;      ///< integrator time (dopri5 may be ahead of t_)
+  Eigen::VectorXd x_;      ///< (nq + nv) integrator state (q, ν) or (q, p)
+  Eigen::VectorXd xOut_;   ///< (nq + nv) state at an output time
+  Eigen::VectorXd xLast_;  ///< (nq + nv) integrator-form state of the current output
+
+  // the current (last good) output; the ...S_ twins receive a new output before it is swapped in
+  double t_ = 0.0;
+  Eigen::VectorXd q_, v_, qdd_, tau_, p_;       ///< (nq), (nv)
+  Eigen::VectorXd qS_, vS_, qddS_, tauS_, pS_;  ///< scratch twins
+  Eigen::VectorXd pdot_, zeroTau_;              ///< (nv) impulse-form scratch
+  JointLoads loads_, loadsS_;
+  Kinematics kin_;
+  std::vector<AttitudeUnwrapper> unwrappers_, unwrapS_;  ///< (free bodies)
+  std::vector<Vec3> attitude_;                           ///< (free bodies)
+  std::vector<double> sample_, sampleS_;                 ///< (signals)
+  std::vector<int> checkOrder_;                          ///< signals in the order a bad one is named
+  std::string badQuantity_;
+  std::string error_;
+};
+
+/// Formats x like printf("%.*g") in the "C" locale, whatever the process locale.
+std::string formatNumber(double x, int precision = 6);
+
+}  // namespace kt

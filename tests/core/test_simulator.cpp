@@ -1,0 +1,477 @@
+// Simulator, drives, signals and recorder (issue: engine, items 6–8; DYNAMICS.md §7–9).
+#include <QTest>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <numbers>
+#include <regex>
+#include <thread>
+
+#include "core/model/generators.hpp"
+#include "core/sim/simulator.hpp"
+
+// Counts heap allocations so that the tests can check that a simulation step allocates nothing.
+namespace {
+std::atomic<long> gAllocations{0};
+}
+void* operator new(std::size_t n) {
+  ++gAllocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace kt;
+using Eigen::VectorXd;
+
+namespace {
+
+SimulatorOptions dopri(double tol, double interval, const std::string& solver = "aba") {
+  SimulatorOptions o;
+  o.solver = solver;
+  o.integrator = "dopri5";
+  o.step = interval;
+  o.tolerance = tol;
+  return o;
+}
+
+// A body on a prismatic joint along x, no gravity: a mass–spring–damper.
+Model massSpring(double mass, double k, double c, double x0) {
+  Model m;
+  m.gravity = Vec3::Zero();
+  BodySpec b;
+  b.name = "cart";
+  b.joint.name = "slide";
+  b.joint.type = JointType::Prismatic;
+  b.joint.axis = Vec3::UnitX();
+  b.joint.q0 = {x0};
+  b.inertial.mass = mass;
+  b.inertial.inertia = Mat3::Identity() * 0.01;
+  b.joint.drive.type = DriveType::SpringDamper;
+  b.joint.drive.stiffness = {k};
+  b.joint.drive.damping = {c};
+  b.joint.drive.restPosition = {0.0};
+  m.bodies.push_back(b);
+  return m;
+}
+
+// Time of the k-th downward zero crossing of column `col`, by linear interpolation.
+std::vector<double> zeroCrossings(const Recorder& rec, int col) {
+  const std::vector<double> t = rec.column(0), x = rec.column(col);
+  std::vector<double> out;
+  for (std::size_t k = 1; k < x.size(); ++k)
+    if (x[k - 1] > 0.0 && x[k] <= 0.0) out.push_back(t[k - 1] + (t[k] - t[k - 1]) * x[k - 1] / (x[k - 1] - x[k]));
+  return out;
+}
+
+}  // namespace
+
+class TestSimulator : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // Small-amplitude compound pendulum: T = 2π √(I_O / (m g d)).
+  void pendulumPeriod() {
+    Model model = makeChain(1);
+    model.bodies[0].joint.q0 = {1e-3};
+    Simulator sim(model, dopri(1e-12, 1e-3));
+    const BodySpec& b = model.bodies[0];
+    const double m = b.inertial.mass, d = -b.inertial.com.z(), g = 9.81;
+    const double I_O = b.inertial.inertia(1, 1) + m * d * d;
+    const double expected = 2 * std::numbers::pi * std::sqrt(I_O / (m * g * d));
+    QVERIFY(sim.advanceTo(6 * expected));
+    const int col = sim.signalLayout().find("q:j_link1[0]");
+    QVERIFY(col > 0);
+    const std::vector<double> crossings = zeroCrossings(sim.recorder(), col);
+    QVERIFY(crossings.size() >= 5);
+    const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+    const double relErr = std::abs(period - expected) / expected;
+    qInfo("pendulum period %.12f s, formula %.12f s, relative error %.3g", period, expected, relErr);
+    // amplitude correction θ₀²/16 = 6e-8
+    QVERIFY(relErr < 5e-7);
+  }
+
+  // Mass–spring–damper against the closed-form underdamped solution.
+  void springDamperAnalytic() {
+    const double m = 2.0, k = 50.0, c = 2.0, x0 = 0.1;
+    Simulator sim(massSpring(m, k, c, x0), dopri(1e-12, 0.01));
+    QVERIFY(sim.advanceTo(3.0));
+    const double zeta = c / (2 * std::sqrt(k * m)), w0 = std::sqrt(k / m), wd = w0 * std::sqrt(1 - zeta * zeta);
+    const std::vector<double> t = sim.recorder().column(0),
+                              x = sim.recorder().column(sim.signalLayout().find("q:slide[0]"));
+    const std::vector<double> tau = sim.recorder().column(sim.signalLayout().find("tau:slide[0]"));
+    const std::vector<double> v = sim.recorder().column(sim.signalLayout().find("qd:slide[0]"));
+    double worst = 0.0, worstTau = 0.0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const double e = std::exp(-zeta * w0 * t[i]);
+      const double exact = x0 * e * (std::cos(wd * t[i]) + zeta * w0 / wd * std::sin(wd * t[i]));
+      worst = std::max(worst, std::abs(x[i] - exact));
+      worstTau = std::max(worstTau, std::abs(tau[i] - (-k * x[i] - c * v[i])));
+    }
+    qInfo("mass-spring-damper: max |x − x_exact| = %.3g m over %zu samples", worst, t.size());
+    QCOMPARE(t.size(), std::size_t(301));
+    QVERIFY(worst < 1e-10);
+    QVERIFY(worstTau < 1e-12);
+  }
+
+  // RK4: halving the step shrinks the end-state error ≥ 12× (10-link chain, fine reference).
+  void rk4StepHalving() {
+    const Model model = makeChain(10);
+    const double T = 1.0;
+    auto endState = [&](const SimulatorOptions& o) {
+      Simulator sim(model, o);
+      sim.recorder().reserve(1);
+      if (!sim.advanceTo(T)) qWarning("%s", sim.error().c_str());
+      VectorXd x(sim.q().size() + sim.v().size());
+      x << sim.q(), sim.v();
+      return x;
+    };
+    const VectorXd ref = endState(dopri(1e-13, 0.5));
+    SimulatorOptions o;
+    o.integrator = "rk4";
+    o.step = 0.004;
+    const double e1 = (endState(o) - ref).norm();
+    o.step = 0.002;
+    const double e2 = (endState(o) - ref).norm();
+    qInfo("rk4 end-state error: %.4g (h = 4 ms), %.4g (h = 2 ms), ratio %.2f", e1, e2, e1 / e2);
+    QVERIFY(e1 / e2 >= 12.0);
+  }
+
+  // Every solver of the registry (velocity and impulse forms) gives the same signals.
+  void everySolverSameSignals() {
+    RandomTreeOptions opt;
+    opt.minBodies = 8;
+    opt.maxBodies = 14;
+    Model model = makeRandomTree(11, opt);
+    // drives that read ν (PD, spring-damper): the impulse form gets ν from p before τ
+    int driven = 0;
+    for (BodySpec& b : model.bodies) {
+      const int nv = jointNv(b.joint.type);
+      if (nv == 0 || jointNq(b.joint.type) != nv) continue;
+      Drive& d = b.joint.drive;
+      d.type = driven % 2 ? DriveType::SpringDamper : DriveType::PdSinusoid;
+      d.kp = 5.0;
+      d.kd = 0.5;
+      d.amplitude.assign(nv, 0.3);
+      d.frequency.assign(nv, 1.0);
+      d.phase.assign(nv, 0.0);
+      d.offset.assign(nv, 0.1);
+      d.stiffness.assign(nv, 3.0);
+      d.damping.assign(nv, 0.4);
+      d.restPosition.assign(nv, 0.0);
+      ++driven;
+    }
+    QVERIFY(driven >= 2);
+    Simulator ref(model, dopri(1e-11, 0.05));
+    QVERIFY(ref.drives().usesVelocity());
+    QVERIFY2(ref.advanceTo(0.5), ref.error().c_str());
+    const std::vector<std::string> kinds = {"q:", "qd:", "qdd:", "tau:", "load_world:", "energy.", "momentum."};
+    for (const SolverInfo& info : solverRegistry()) {
+      Simulator sim(model, dopri(1e-11, 0.05, info.name));
+      // the impulse form converts ν → p → ν at reset
+      QVERIFY2((sim.v() - sim.tree().initialV).norm() <= 1e-10 * (1 + sim.tree().initialV.norm()), info.name.c_str());
+      QVERIFY2(sim.advanceTo(0.5), sim.error().c_str());
+      QCOMPARE(sim.recorder().size(), ref.recorder().size());
+      double worst = 0.0;
+      for (int s = 0; s < sim.signalLayout().size(); ++s) {
+        const std::string& name = sim.signalLayout().names()[s];
+        bool check = false;
+        for (const std::string& k : kinds) check |= name.rfind(k, 0) == 0;
+        if (!check) continue;
+        for (std::size_t r = 0; r < sim.recorder().size(); ++r) {
+          const double a = sim.recorder().value(r, s), b = ref.recorder().value(r, s);
+          worst = std::max(worst, std::abs(a - b) / std::max(1.0, std::abs(b)));
+        }
+      }
+      qInfo("%-14s (%s form): max relative difference to aba %.3g", info.name.c_str(),
+            info.form == StateForm::Impulse ? "impulse" : "velocity", worst);
+      QVERIFY2(worst < 1e-7, info.name.c_str());
+    }
+  }
+
+  // Drive formulas (model.hpp) at a given (t, q, ν).
+  void driveFormulas() {
+    Model model = makeChain(3);
+    Drive& pd = model.bodies[0].joint.drive;
+    pd.type = DriveType::PdSinusoid;
+    pd.kp = 40;
+    pd.kd = 3;
+    pd.amplitude = {0.5};
+    pd.frequency = {0.7};
+    pd.phase = {0.2};
+    pd.offset = {0.1};
+    Drive& pw = model.bodies[1].joint.drive;
+    pw.type = DriveType::PdPiecewise;
+    pw.kp = 10;
+    pw.kd = 2;
+    pw.knots = {{{0.0, 0.0}, {1.0, 1.0}, {2.0, -1.0}}};
+    Drive& sn = model.bodies[2].joint.drive;
+    sn.type = DriveType::Sinusoid;
+    sn.amplitude = {2.0};
+    sn.frequency = {1.5};
+    sn.phase = {0.0};
+    sn.offset = {-0.5};
+    const Tree tree = finalizeOrThrow(model);
+    const Drives drives(model, tree);
+    QVERIFY(drives.usesVelocity());
+    VectorXd q(3), v(3), tau(3);
+    q << 0.3, -0.2, 0.0;
+    v << 1.0, 0.5, 0.0;
+    const double t = 1.25, w = 2 * std::numbers::pi * 0.7;
+    drives.evaluate(t, q, v, tau);
+    const double target = 0.1 + 0.5 * std::sin(w * t + 0.2), rate = 0.5 * w * std::cos(w * t + 0.2);
+    QVERIFY(std::abs(tau[tree.jointIndex("j_link1")] - (40 * (target - 0.3) + 3 * (rate - 1.0))) < 1e-13);
+    // piecewise: between (1, 1) and (2, −1): target 0.5, slope −2
+    QVERIFY(std::abs(tau[tree.jointIndex("j_link2")] - (10 * (0.5 + 0.2) + 2 * (-2.0 - 0.5))) < 1e-13);
+    QVERIFY(std::abs(tau[tree.jointIndex("j_link3")] - (-0.5 + 2.0 * std::sin(2 * std::numbers::pi * 1.5 * t))) <
+            1e-13);
+    double value, slope;
+    piecewiseLinearTarget(pw.knots[0], 5.0, value, slope);
+    QCOMPARE(value, -1.0);
+    QCOMPARE(slope, 0.0);
+  }
+
+  // A diverging run stops with time, solver and the first bad quantity, keeping the last good state.
+  void divergenceStops() {
+    SimulatorOptions o;
+    o.integrator = "euler";
+    o.step = 0.01;  // h ω = 10: explicit Euler grows by ≈ 10 per step
+    Simulator sim(massSpring(1.0, 1e6, 0.0, 0.1), o);
+    QVERIFY(!sim.advanceTo(100.0));
+    QVERIFY(!sim.ok());
+    const std::string& msg = sim.error();
+    qInfo("%s", msg.c_str());
+    QVERIFY(std::regex_search(msg, std::regex(R"(^t = [0-9.e+-]+ s, solver aba: \S+ is (NaN|Inf))")));
+    QVERIFY(sim.time() < 100.0);
+    QVERIFY(sim.q().allFinite() && sim.v().allFinite());
+    QCOMPARE(sim.recorder().size(), std::size_t(sim.outputIndex() + 1));
+    QCOMPARE(sim.recorder().value(sim.recorder().size() - 1, 0), sim.time());
+    QVERIFY(!sim.step());
+    sim.reset();
+    QVERIFY(sim.ok());
+    QCOMPARE(sim.time(), 0.0);
+    QCOMPARE(sim.recorder().size(), std::size_t(1));
+  }
+
+  // A NaN drive force set while running: the message names τ (the cause), not the q̈ it spoils.
+  void nanDriveNamed_data() {
+    QTest::addColumn<QString>("integrator");
+    for (const std::string& n : integratorNames()) QTest::newRow(n.c_str()) << QString::fromStdString(n);
+  }
+  void nanDriveNamed() {
+    QFETCH(QString, integrator);
+    SimulatorOptions o;
+    o.integrator = integrator.toStdString();
+    o.step = 0.01;
+    Simulator sim(massSpring(1.0, 10.0, 0.1, 0.1), o);
+    QVERIFY(sim.advanceTo(0.5));
+    const VectorXd q = sim.q();
+    Drive bad;
+    bad.type = DriveType::Constant;
+    bad.value = {std::nan("")};
+    sim.setDrive(0, bad);
+    QVERIFY(!sim.step());
+    qInfo("%s", sim.error().c_str());
+    QCOMPARE(sim.error(), std::string("t = 0.5 s, solver aba: tau:slide[0] is NaN"));
+    QCOMPARE(sim.time(), 0.5);
+    QCOMPARE(sim.q(), q);
+  }
+
+  void failedAdaptiveStepStops() {
+    SimulatorOptions o = dopri(1e-12, 0.01);
+    o.minStep = 0.5;  // any step the error control accepts is smaller
+    Simulator sim(makeChain(3), o);
+    QVERIFY(!sim.step());
+    qInfo("%s", sim.error().c_str());
+    QVERIFY(std::regex_search(sim.error(), std::regex(R"(^t = 0 s, solver aba: the dopri5 step fell below)")));
+    QCOMPARE(sim.time(), 0.0);
+    QCOMPARE(sim.q(), sim.tree().initialQ);
+  }
+
+  // Output times t_k = k·h exactly, one row per output, for every integrator.
+  void outputTimes_data() {
+    QTest::addColumn<QString>("integrator");
+    for (const std::string& n : integratorNames()) QTest::newRow(n.c_str()) << QString::fromStdString(n);
+  }
+  void outputTimes() {
+    QFETCH(QString, integrator);
+    SimulatorOptions o;
+    o.integrator = integrator.toStdString();
+    o.step = 0.01;
+    o.outputInterval = 0.05;  // 5 fixed steps per output
+    Simulator sim(makeChain(2), o);
+    QVERIFY(sim.advanceTo(1.0));
+    QCOMPARE(sim.recorder().size(), std::size_t(21));
+    QCOMPARE(sim.outputIndex(), 20L);
+    for (std::size_t k = 0; k < sim.recorder().size(); ++k) QCOMPARE(sim.recorder().value(k, 0), double(k) * 0.05);
+    if (integrator == "rk4") QCOMPARE(sim.integrator().acceptedSteps, 100L);
+  }
+
+  // Signal names exactly as documented (docs/signals.md).
+  void signalNames() {
+    Model model = makeChain(1);
+    BodySpec free;
+    free.name = "drone";
+    free.joint.name = "float";
+    free.joint.type = JointType::Free;
+    model.bodies.push_back(free);
+    const Tree tree = finalizeOrThrow(model);
+    const SignalLayout layout(tree);
+    std::vector<std::string> expected = {"time", "q:j_link1[0]"};
+    for (int k = 0; k < 7; ++k) expected.push_back("q:float[" + std::to_string(k) + "]");
+    for (const char* p : {"qd:", "qdd:", "tau:"}) {
+      expected.push_back(std::string(p) + "j_link1[0]");
+      for (int k = 0; k < 6; ++k) expected.push_back(std::string(p) + "float[" + std::to_string(k) + "]");
+    }
+    for (const char* p : {"load:", "load_world:"})
+      for (const char* j : {"j_link1", "float"})
+        for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) expected.push_back(std::string(p) + j + "." + c);
+    for (int k = 0; k < 5; ++k) expected.push_back("reaction:j_link1[" + std::to_string(k) + "]");
+    for (const char* c : {"roll", "pitch", "yaw"}) expected.push_back(std::string("attitude:drone.") + c);
+    for (const char* c : {"x", "y", "z"}) expected.push_back(std::string("position:drone.") + c);
+    for (const char* c : {"kinetic", "potential", "total"}) expected.push_back(std::string("energy.") + c);
+    for (const char* c : {"px", "py", "pz", "lx", "ly", "lz"}) expected.push_back(std::string("momentum.") + c);
+    QCOMPARE(layout.names(), expected);
+    QCOMPARE(layout.find("energy.total"), int(expected.size()) - 7);
+    QCOMPARE(layout.find("nope"), -1);
+
+    std::vector<int> sel;
+    std::string err;
+    QVERIFY(selectSignals(layout.names(), "energy.*, q:*", sel, err));
+    QCOMPARE(int(sel.size()), 3 + 8);
+    QCOMPARE(layout.names()[sel[0]], std::string("energy.kinetic"));
+    QCOMPARE(layout.names()[sel[3]], std::string("q:j_link1[0]"));
+    QVERIFY(selectSignals(layout.names(), "q:float[?],q:*", sel, err));
+    QCOMPARE(int(sel.size()), 8);
+    QCOMPARE(layout.names()[sel[0]], std::string("q:float[0]"));
+    QVERIFY(selectSignals(layout.names(), "", sel, err));
+    QCOMPARE(sel.size(), expected.size());
+    QVERIFY(!selectSignals(layout.names(), "q:*,torque:*", sel, err));
+    QVERIFY(err.find("torque:*") != std::string::npos);
+    QVERIFY(globMatch("load*.f?", "load_world:float.fz"));
+    QVERIFY(!globMatch("load:*.f?", "load_world:float.fz"));
+    QVERIFY(globMatch("*", ""));
+    QVERIFY(!globMatch("a*b", "acbd"));
+  }
+
+  // Attitude angles are unwrapped: a free body spinning about z has a yaw growing without jumps.
+  void attitudeUnwrapped() {
+    Model model;
+    model.gravity = Vec3::Zero();
+    BodySpec b;
+    b.name = "top";
+    b.joint.name = "float";
+    b.joint.type = JointType::Free;
+    b.joint.v0 = {0, 0, 3.0, 0.2, 0, 0};  // ω_z = 3 rad/s, moving along body x
+    b.inertial.inertia = Vec3(1, 1, 2).asDiagonal();
+    model.bodies.push_back(b);
+    Simulator sim(model, dopri(1e-12, 0.01));
+    QVERIFY(sim.advanceTo(5.0));
+    const std::vector<double> yaw = sim.recorder().column(sim.signalLayout().find("attitude:top.yaw"));
+    const std::vector<double> t = sim.recorder().column(0);
+    const std::vector<double> x = sim.recorder().column(sim.signalLayout().find("position:top.x"));
+    const std::vector<double> y = sim.recorder().column(sim.signalLayout().find("position:top.y"));
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      QVERIFY(std::abs(yaw[k] - 3.0 * t[k]) < 1e-9);
+      // the centre of mass (the body origin) moves on a straight line along world x
+      QVERIFY(std::abs(x[k] - 0.2 * t[k]) < 1e-9);
+      QVERIFY(std::abs(y[k]) < 1e-9);
+    }
+    QVERIFY(yaw.back() > 14.9);
+  }
+
+  // After reserve(), a simulation step allocates nothing (solver, integrator, drives, signals).
+  void noAllocationPerStep_data() {
+    QTest::addColumn<QString>("integrator");
+    for (const std::string& n : integratorNames()) QTest::newRow(n.c_str()) << QString::fromStdString(n);
+  }
+  void noAllocationPerStep() {
+    QFETCH(QString, integrator);
+    RandomTreeOptions opt;
+    opt.minBodies = opt.maxBodies = 12;
+    Model model = makeRandomTree(5, opt);
+    for (BodySpec& b : model.bodies)
+      if (jointNv(b.joint.type) == 1) {
+        b.joint.drive.type = DriveType::Constant;
+        b.joint.drive.value = {0.3};
+        break;
+      }
+    SimulatorOptions o;
+    o.integrator = integrator.toStdString();
+    o.step = 0.001;
+    Simulator sim(model, o);
+    sim.recorder().reserve(200);
+    QVERIFY(sim.step());
+    const long before = gAllocations.load();
+    for (int k = 0; k < 100; ++k) QVERIFY(sim.step());
+    QCOMPARE(gAllocations.load() - before, 0L);
+  }
+
+  // A reader thread copies rows while the writer runs: every copied row is complete and consistent.
+  void recorderConcurrentReader() {
+    SimulatorOptions o;
+    o.step = 0.001;
+    Simulator sim(makeChain(4), o);
+    const Recorder& rec = sim.recorder();
+    const int width = rec.width();
+    const int kinetic = sim.signalLayout().find("energy.kinetic"), total = sim.signalLayout().find("energy.total"),
+              potential = sim.signalLayout().find("energy.potential");
+    std::atomic<bool> done{false};
+    std::atomic<long> checkedRows{0}, badRows{0};
+    std::thread reader([&] {
+      std::vector<double> buf;
+      RecordedState state;
+      std::size_t next = 0;
+      while (!done.load()) {
+        const std::size_t n = rec.size();
+        if (n > next) {
+          buf.resize((n - next) * width);
+          const std::size_t got = rec.copyRows(next, n, buf.data());
+          for (std::size_t r = 0; r < got; ++r) {
+            const double* row = buf.data() + r * width;
+            if (row[0] != double(next + r) * 0.001 || row[total] != row[kinetic] + row[potential]) ++badRows;
+          }
+          checkedRows += long(got);
+          next += got;
+        }
+        if (rec.latest(state) && (state.q.size() != 4 || state.row >= rec.size())) ++badRows;
+      }
+    });
+    for (int k = 0; k < 3000; ++k) QVERIFY(sim.step());
+    done = true;
+    reader.join();
+    qInfo("reader checked %ld rows concurrently", checkedRows.load());
+    QCOMPARE(badRows.load(), 0L);
+    QVERIFY(checkedRows.load() > 0);
+    RecordedState state;
+    QVERIFY(rec.latest(state));
+    QCOMPARE(state.t, sim.time());
+    QCOMPARE(state.q, sim.q());
+    QCOMPARE(state.row, rec.size() - 1);
+    const std::uint64_t gen = rec.generation();
+    sim.reset();
+    QCOMPARE(rec.generation(), gen + 1);
+    QCOMPARE(rec.size(), std::size_t(1));
+  }
+
+  void invalidOptionsThrow() {
+    SimulatorOptions o;
+    o.solver = "nope";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator(makeChain(2), o));
+    o = SimulatorOptions();
+    o.integrator = "rk45";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator(makeChain(2), o));
+    o = SimulatorOptions();
+    o.step = 0.0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator(makeChain(2), o));
+    Model bad = makeChain(2);
+    bad.bodies[1].inertial.mass = -1.0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator(bad, SimulatorOptions()));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSimulator)
+#include "test_simulator.moc"
