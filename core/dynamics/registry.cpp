@@ -2,8 +2,14 @@
 #include <stdexcept>
 
 #include "core/dynamics/aba.hpp"
+#include "core/dynamics/cfa_dense.hpp"
+#include "core/dynamics/cfa_odd_even.hpp"
+#include "core/dynamics/cfa_tree.hpp"
 #include "core/dynamics/crba.hpp"
+#include "core/dynamics/poisson_ldl.hpp"
+#include "core/dynamics/poisson_sweep.hpp"
 #include "core/dynamics/solver.hpp"
+#include "core/dynamics/test_perturbation.hpp"
 
 namespace kt {
 namespace {
@@ -14,6 +20,17 @@ const std::vector<SolverFactoryEntry>& factories() {
        &makeAbaSolver},
       {{"crba", "Composite-rigid-body mass matrix + Cholesky: explicit M(q), h(q, v), O(N^3)", StateForm::Velocity},
        &makeCrbaSolver},
+      {{"poisson-sweep", "Poisson impulses (Ivanov 2017, sec. 3): sweep with explicit inverses, O(N)", StateForm::Impulse},
+       &makePoissonSweepSolver},
+      {{"poisson-ldl", "Poisson impulses (Ivanov 2017, sec. 4): block Cholesky, triangular solves, O(N)",
+        StateForm::Impulse},
+       &makePoissonLdlSolver},
+      {{"cfa-dense", "Constraint force algorithm, general form (Liu et al. 2016): dense A = T'PhiT + Cholesky", StateForm::Velocity},
+       &makeCfaDenseSolver},
+      {{"cfa-oddeven", "Constraint force algorithm, serialized (Liu et al. 2016): odd-even elimination + node system", StateForm::Velocity},
+       &makeCfaOddEvenSolver},
+      {{"cfa-tree", "Constraint force algorithm, block LDL' eliminating joints leaves-first: O(N) on every tree", StateForm::Velocity},
+       &makeCfaTreeSolver},
   };
   return table;
 }
@@ -46,7 +63,7 @@ bool isSolverName(std::string_view name) {
 
 std::unique_ptr<Solver> makeSolver(std::string_view name, const Tree& tree) {
   for (const SolverFactoryEntry& e : factories())
-    if (e.info.name == name) return e.make(tree);
+    if (e.info.name == name) return applySolverPerturbationForTesting(e.make(tree));
   std::string known;
   for (const SolverFactoryEntry& e : factories()) known += (known.empty() ? "" : ", ") + e.info.name;
   throw std::invalid_argument("unknown solver '" + std::string(name) + "' (expected one of: " + known + ")");

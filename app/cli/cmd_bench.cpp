@@ -1,0 +1,265 @@
+// kinetree-cli bench: the cost of one forward-dynamics call (q̈ plus joint loads) per solver, and
+// optionally of a whole simulation (10 s at h = 0.002 s with RK4, as in Liu et al. 2016, Table 1).
+//
+// Every call computes q̈ and the joint loads (aba and crba by the RNEA backward pass on their q̈;
+// the cfa-* solvers from λ), unless --no-loads. Timing (CPU time of the calling thread): a warm-up of at least 50 ms,
+// then K batches of calls, each batch long enough to last about 20 ms; the reported time per call is the median over
+// the batches.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/commands.hpp"
+#include "core/dynamics/solver.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/model/generators.hpp"
+#include "core/model/tree.hpp"
+#include "core/sim/simulator.hpp"
+
+namespace kt::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: kinetree-cli bench [--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH]\n"
+    "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n";
+
+// CPU time of the calling thread: on a shared machine, time spent descheduled is not counted.
+struct Clock {
+  using time_point = double;
+  static double now() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  }
+};
+
+double secondsSince(Clock::time_point start) { return Clock::now() - start; }
+
+std::vector<std::string> splitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = s.find(',', start);
+    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool parsePositiveInt(const std::string& option, const std::string& text, int& out) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v <= 0 || v > 10'000'000) {
+    std::fprintf(stderr, "kinetree-cli bench: %s expects a positive integer, got '%s'\n", option.c_str(), text.c_str());
+    return false;
+  }
+  out = static_cast<int>(v);
+  return true;
+}
+
+// A reproducible state: random joint positions (unit quaternions), velocities and forces.
+void benchState(const Tree& tree, VectorX& q, VectorX& v, VectorX& tau) {
+  SplitMix64 rng(12345);
+  q.resize(tree.nq);
+  v.resize(tree.nv);
+  tau.resize(tree.nv);
+  for (int k = 0; k < tree.nq; ++k) q[k] = rng.uniform(-1.0, 1.0);
+  for (int i = 0; i < tree.nb; ++i) tree.joints[i].normalize(q.data() + tree.qOffset[i]);
+  for (int k = 0; k < tree.nv; ++k) v[k] = rng.uniform(-1.0, 1.0);
+  for (int k = 0; k < tree.nv; ++k) tau[k] = rng.uniform(-1.0, 1.0);
+}
+
+// Median time of one forward-dynamics call with joint loads, in nanoseconds.
+// With withLoads false, q̈ only (to measure what the joint loads cost each solver).
+double timeCall(Solver& solver, const VectorX& q, const VectorX& v, const VectorX& tau, int repeat, bool withLoads) {
+  const Tree& tree = solver.tree();
+  VectorX qdd = VectorX::Zero(tree.nv);
+  JointLoads loads;
+  loads.resize(tree);
+  JointLoads* out = withLoads ? &loads : nullptr;
+  auto call = [&] { solver.forwardDynamics(q, v, tau, {}, qdd, out); };
+  // warm-up: at least 3 calls and 50 ms; estimates the cost of one call
+  long calls = 0;
+  const auto start = Clock::now();
+  while (calls < 3 || secondsSince(start) < 0.05) {
+    call();
+    ++calls;
+  }
+  const double estimate = secondsSince(start) / static_cast<double>(calls);
+  const long batch = std::max(1L, static_cast<long>(std::ceil(0.02 / estimate)));
+  std::vector<double> perCall;
+  perCall.reserve(repeat);
+  for (int r = 0; r < repeat; ++r) {
+    const auto t0 = Clock::now();
+    for (long k = 0; k < batch; ++k) call();
+    perCall.push_back(secondsSince(t0) / static_cast<double>(batch));
+  }
+  std::nth_element(perCall.begin(), perCall.begin() + repeat / 2, perCall.end());
+  return 1e9 * perCall[repeat / 2];
+}
+
+// Wall time of a 10 s run at h = 0.002 s with RK4 (Liu et al. 2016, Table 1), in seconds.
+double timeSimulation(const Model& model, const std::string& solver) {
+  SimulatorOptions options;
+  options.solver = solver;
+  options.integrator = "rk4";
+  options.step = 0.002;
+  options.record = false;
+  Simulator sim(model, options);
+  const auto start = Clock::now();
+  if (!sim.advanceTo(10.0)) throw std::runtime_error("simulation stopped: " + sim.error());
+  return secondsSince(start);
+}
+
+// Solvers whose cost grows as N³ in memory or time; left out of the default list on big models.
+bool isDense(const std::string& name) { return name == "crba" || name == "cfa-dense"; }
+
+}  // namespace
+
+int cmdBench(const std::vector<std::string>& args) {
+  std::string modelPath, solverList;
+  int chain = 0, cardanChain = 0, binaryDepth = 0, repeat = 7;
+  bool json = false, simulate = false, withLoads = true;
+  int sources = 0;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    std::string name = args[k], value;
+    if (name == "--json") {
+      json = true;
+      continue;
+    }
+    if (name == "--simulate") {
+      simulate = true;
+      continue;
+    }
+    if (name == "--no-loads") {
+      withLoads = false;
+      continue;
+    }
+    if (name.rfind("--", 0) != 0) {
+      std::fprintf(stderr, "kinetree-cli bench: unexpected argument '%s'\n%s", name.c_str(), kUsage);
+      return 2;
+    }
+    if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (k + 1 < args.size()) {
+      value = args[++k];
+    } else {
+      std::fprintf(stderr, "kinetree-cli bench: %s needs a value\n%s", name.c_str(), kUsage);
+      return 2;
+    }
+    if (name == "--model") {
+      modelPath = value;
+      ++sources;
+    } else if (name == "--chain") {
+      if (!parsePositiveInt(name, value, chain)) return 2;
+      ++sources;
+    } else if (name == "--cardan-chain") {
+      if (!parsePositiveInt(name, value, cardanChain)) return 2;
+      ++sources;
+    } else if (name == "--binary-tree") {
+      if (!parsePositiveInt(name, value, binaryDepth)) return 2;
+      if (binaryDepth > 20) {
+        std::fprintf(stderr, "kinetree-cli bench: --binary-tree depth must be at most 20\n");
+        return 2;
+      }
+      ++sources;
+    } else if (name == "--solvers") {
+      solverList = value;
+    } else if (name == "--repeat") {
+      if (!parsePositiveInt(name, value, repeat)) return 2;
+    } else {
+      std::fprintf(stderr, "kinetree-cli bench: unknown option '%s'\n%s", name.c_str(), kUsage);
+      return 2;
+    }
+  }
+  if (sources != 1) {
+    std::fprintf(stderr, "kinetree-cli bench: give exactly one of --model, --chain, --cardan-chain, --binary-tree\n%s",
+                 kUsage);
+    return 2;
+  }
+
+  // the model
+  Model model;
+  std::string label;
+  if (!modelPath.empty()) {
+    try {
+      model = loadModelFromFile(modelPath);
+    } catch (const ModelLoadError& e) {
+      std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
+      return 1;
+    }
+    label = std::filesystem::path(modelPath).stem().string();
+  } else if (chain > 0) {
+    model = makeChain(chain);
+    label = "chain-" + std::to_string(chain);
+  } else if (cardanChain > 0) {
+    model = makeCardanChain(cardanChain);
+    label = "cardan-chain-" + std::to_string(cardanChain);
+  } else {
+    model = makeBinaryTree(binaryDepth);
+    label = "binary-tree-" + std::to_string(binaryDepth);
+  }
+  Tree tree;
+  std::vector<Diagnostic> problems;
+  if (!finalize(model, tree, problems)) {
+    std::fputs(formatDiagnostics(problems).c_str(), stderr);
+    return 1;
+  }
+
+  // the solvers: the given list, or every registered one (O(N³) ones only up to 1,000 bodies)
+  std::vector<std::string> solvers = splitList(solverList);
+  if (solvers.empty()) {
+    for (const SolverInfo& info : solverRegistry())
+      if (tree.nb <= 1000 || !isDense(info.name)) solvers.push_back(info.name);
+  }
+  for (const std::string& s : solvers)
+    if (!isSolverName(s)) {
+      std::string known;
+      for (const SolverInfo& info : solverRegistry()) known += (known.empty() ? "" : ", ") + info.name;
+      std::fprintf(stderr, "kinetree-cli bench: unknown solver '%s' (expected one of: %s)\n", s.c_str(), known.c_str());
+      return 2;
+    }
+
+  VectorX q, v, tau;
+  benchState(tree, q, v, tau);
+  // aba is always timed: it is the reference of the ratio column
+  const double abaNs = timeCall(*makeSolver("aba", tree), q, v, tau, repeat, withLoads);
+
+  if (!json) {
+    std::printf("%-18s %7s %7s  %-14s %13s %11s %8s%s\n", "model", "bodies", "nv", "solver", "ns/call", "ns/body",
+                "ratio", simulate ? "   sim 10 s [s]" : "");
+  }
+  for (const std::string& s : solvers) {
+    const double ns = s == "aba" ? abaNs : timeCall(*makeSolver(s, tree), q, v, tau, repeat, withLoads);
+    const double perBody = ns / std::max(1, tree.nb);
+    const double ratio = ns / abaNs;
+    double simSeconds = 0.0;
+    if (simulate) simSeconds = timeSimulation(model, s);
+    if (json) {
+      std::printf(
+          "{\"model\": \"%s\", \"bodies\": %d, \"nv\": %d, \"solver\": \"%s\", \"ns_per_call\": %.1f, "
+          "\"ns_per_body\": %.2f, \"ratio_to_aba\": %.4f",
+          label.c_str(), tree.nb, tree.nv, s.c_str(), ns, perBody, ratio);
+      if (simulate) std::printf(", \"simulate_s\": %.4f", simSeconds);
+      std::printf("}\n");
+    } else {
+      std::printf("%-18s %7d %7d  %-14s %13.0f %11.1f %8.3f", label.c_str(), tree.nb, tree.nv, s.c_str(), ns, perBody,
+                  ratio);
+      if (simulate) std::printf(" %14.3f", simSeconds);
+      std::printf("\n");
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace kt::cli

@@ -1,0 +1,205 @@
+#include "core/dynamics/cfa_odd_even.hpp"
+
+namespace kt {
+namespace {
+
+bool isNode(const Tree& t, int body) { return body >= 0 && t.children[body].size() >= 2; }
+
+}  // namespace
+
+CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
+    : Solver(tree),
+      cfa_(tree),
+      segmentOf_(tree.nb, -1),
+      nodeIndex_(tree.nb, -1),
+      chol_(tree.nb),
+      V_(tree.nb, Mat6::Zero()),
+      z_(tree.nb, Vec6::Zero()),
+      b_(tree.nb),
+      lambda_(tree.nb, Vec6::Zero()) {
+  for (int k = 0; k < 2; ++k) {
+    A_[k].assign(tree.nb, Mat6::Zero());
+    B_[k].assign(tree.nb, Mat6::Zero());
+    X_[k].assign(tree.nb, Vec6::Zero());
+  }
+  // chain segments: a joint continues its parent's segment when the parent body has one child
+  for (int i = 0; i < tree.nb; ++i) {
+    const int p = tree.parent[i];
+    if (p < 0 || tree.children[p].size() != 1) {
+      segmentOf_[i] = static_cast<int>(segments_.size());
+      Segment seg;
+      seg.first = i;
+      seg.length = 1;
+      segments_.push_back(std::move(seg));
+    } else {
+      segmentOf_[i] = segmentOf_[p];
+      ++segments_[segmentOf_[p]].length;  // depth-first numbering: i == p + 1
+    }
+  }
+  // node rows: joints (with constraint coordinates) of node bodies and of their children
+  for (int i = 0; i < tree.nb; ++i) {
+    if (6 - tree.joints[i].nv == 0) continue;
+    if (isNode(tree, i) || isNode(tree, tree.parent[i])) {
+      nodeIndex_[i] = static_cast<int>(nodeRows_.size());
+      nodeRows_.push_back(i);
+    }
+  }
+  auto hasLambda = [&](int j) { return 6 - tree.joints[j].nv > 0; };
+  for (Segment& seg : segments_) {
+    while ((1 << seg.rounds) < seg.length) ++seg.rounds;
+    const int f = seg.first, l = seg.first + seg.length - 1, p = tree.parent[f];
+    if (isNode(tree, p)) {
+      if (hasLambda(p)) seg.cols.push_back(p);
+      for (int j : tree.children[p])
+        if (j != f && hasLambda(j)) seg.cols.push_back(j);
+    }
+    if (isNode(tree, l))
+      for (int c : tree.children[l])
+        if (hasLambda(c)) seg.cols.push_back(c);
+    const Eigen::Index w = 6 * static_cast<Eigen::Index>(seg.cols.size());
+    if (w > 0) {
+      for (MatrixX& C : seg.C) C.setZero(6 * seg.length, w);
+      seg.LC.setZero(6 * seg.length, w);
+    }
+  }
+  const Eigen::Index nn = 6 * static_cast<Eigen::Index>(nodeRows_.size());
+  Anode_.setZero(nn, nn);
+  rnode_.setZero(nn);
+  xnode_.setZero(nn);
+  lu_ = Eigen::PartialPivLU<MatrixX>(nn);
+}
+
+void CfaOddEvenSolver::initialRows() {
+  const Tree& t = *tree_;
+  for (Segment& seg : segments_) {
+    const int f = seg.first, l = seg.first + seg.length - 1;
+    for (int i = f; i <= l; ++i) {
+      A_[0][i] = cfa_.diagonalBlock(i);
+      // B_k = A_{k,k+1}: the joint with its only child (Liu et al. eqs. 32, 38)
+      if (i < l) B_[0][i] = cfa_.parentBlock(i + 1).transpose();
+      X_[0][i] = b_[i];
+    }
+    if (seg.cols.empty()) continue;
+    MatrixX& C = seg.C[0];
+    C.setZero();
+    for (std::size_t c = 0; c < seg.cols.size(); ++c) {
+      const int u = seg.cols[c];
+      auto block = [&](int k) { return C.block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c)); };
+      if (u == t.parent[f])
+        block(0) = cfa_.parentBlock(f);  // D_{j,o(j_m)}ᵀ, eq. 35
+      else if (t.parent[u] == t.parent[f])
+        block(0) = cfa_.siblingBlock(f, u);  // b_{o(j_a),o(j_b)}, eq. 36
+      else
+        block(l - f) = cfa_.parentBlock(u).transpose();  // D_{j,o(j_m)}, eq. 35
+    }
+  }
+}
+
+// One round in the factored form of eqs. 39–40: with A_r = L_r L_rᵀ, V_r = L_r⁻¹ B_r, z_r = L_r⁻¹ Ẋ_r
+// and W = L_{k+s}⁻¹ B_kᵀ,
+//   E_k B_kᵀ = Wᵀ W,  E_k Ẋ_{k+s} = Wᵀ z_{k+s},  E_k B_{k+s} = Wᵀ V_{k+s},  E_k C_{k+s} = Wᵀ L⁻¹ C_{k+s}
+//   G_k B_{k−s} = V_{k−s}ᵀ V_{k−s},  G_k Ẋ_{k−s} = V_{k−s}ᵀ z_{k−s},  G_k C_{k−s} = V_{k−s}ᵀ L⁻¹ C_{k−s}
+// so the updated A_k stays exactly symmetric and no inverse is formed.
+void CfaOddEvenSolver::eliminate(Segment& seg) {
+  const int f = seg.first, L = seg.length;
+  const bool hasC = !seg.cols.empty();
+  for (int r = 1; r <= seg.rounds; ++r) {
+    const int s = 1 << (r - 1);
+    const int cur = (r - 1) % 2, nxt = r % 2;
+    const std::vector<Mat6>& A = A_[cur];
+    const std::vector<Mat6>& B = B_[cur];
+    const std::vector<Vec6>& X = X_[cur];
+    // factors of this round's diagonal blocks, and what the neighbours need of them
+    for (int k = 0; k < L; ++k) {
+      const int i = f + k;
+      chol_[i].compute(A[i]);
+      z_[i] = X[i];
+      chol_[i].solveL(z_[i]);
+      if (k + s < L) {
+        V_[i] = B[i];
+        chol_[i].solveL(V_[i]);
+      }
+      if (hasC) {
+        auto rows = seg.LC.middleRows<6>(6 * k);
+        rows = seg.C[cur].middleRows<6>(6 * k);
+        chol_[i].solveL(rows);
+      }
+    }
+    for (int k = 0; k < L; ++k) {
+      const int i = f + k;
+      Mat6& An = A_[nxt][i];
+      Mat6& Bn = B_[nxt][i];
+      Vec6& Xn = X_[nxt][i];
+      An = A[i];
+      Xn = X[i];
+      Bn.setZero();
+      if (hasC) seg.C[nxt].middleRows<6>(6 * k) = seg.C[cur].middleRows<6>(6 * k);
+      if (k + s < L) {
+        // eq. 40 with E_k = B_k A_{k+s}⁻¹ (eq. 39): remove the coupling to row k + s
+        Mat6 W = B[i].transpose();
+        chol_[i + s].solveL(W);
+        An.noalias() -= W.transpose() * W;
+        Xn.noalias() -= W.transpose() * z_[i + s];
+        if (k + 2 * s < L) Bn.noalias() = -W.transpose() * V_[i + s];
+        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= W.transpose() * seg.LC.middleRows<6>(6 * (k + s));
+      }
+      if (k - s >= 0) {
+        // eq. 40 with G_k = B_{k−s}ᵀ A_{k−s}⁻¹ (eq. 39): remove the coupling to row k − s
+        const Mat6& W = V_[i - s];
+        An.noalias() -= W.transpose() * W;
+        Xn.noalias() -= W.transpose() * z_[i - s];
+        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= W.transpose() * seg.LC.middleRows<6>(6 * (k - s));
+      }
+    }
+  }
+}
+
+void CfaOddEvenSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                                       VectorX& qdd, JointLoads* loads) {
+  // step (1) and (2)①: equivalent control forces, Ẋ and the blocks of A
+  cfa_.prepare(q, v, tau, fext);
+  cfa_.rhs(b_);
+  cfa_.blocks();
+  initialRows();
+  // step (2)②: K rounds of block odd-even elimination on every chain segment (eqs. 39–40)
+  for (Segment& seg : segments_) eliminate(seg);
+
+  // step (2)③④: node rows last (eqs. 41–43); the dense node system first (eq. 44, first line)
+  if (!nodeRows_.empty()) {
+    Anode_.setZero();
+    for (std::size_t n = 0; n < nodeRows_.size(); ++n) {
+      const int i = nodeRows_[n];
+      const Segment& seg = segments_[segmentOf_[i]];
+      const int fin = seg.rounds % 2, k = i - seg.first;
+      const Eigen::Index row = 6 * static_cast<Eigen::Index>(n);
+      Anode_.block<6, 6>(row, row) = A_[fin][i];
+      rnode_.segment<6>(row) = X_[fin][i];
+      for (std::size_t c = 0; c < seg.cols.size(); ++c)
+        Anode_.block<6, 6>(row, 6 * static_cast<Eigen::Index>(nodeIndex_[seg.cols[c]])) +=
+            seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c));
+    }
+    lu_.compute(Anode_);
+    xnode_.noalias() = lu_.solve(rnode_);
+    for (std::size_t n = 0; n < nodeRows_.size(); ++n)
+      lambda_[nodeRows_[n]] = xnode_.segment<6>(6 * static_cast<Eigen::Index>(n));
+  }
+  // then the block-diagonal chain rows (eq. 44, second line)
+  for (const Segment& seg : segments_) {
+    const int fin = seg.rounds % 2;
+    for (int k = 0; k < seg.length; ++k) {
+      const int i = seg.first + k;
+      if (nodeIndex_[i] >= 0) continue;
+      Vec6 r = X_[fin][i];
+      for (std::size_t c = 0; c < seg.cols.size(); ++c)
+        r.noalias() -= seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c)) * lambda_[seg.cols[c]];
+      chol_[i].compute(A_[fin][i]);
+      lambda_[i] = chol_[i].solve(r);
+    }
+  }
+  // step (3): q̈ and the joint loads (eq. 28)
+  cfa_.finish(lambda_, q, qdd, loads);
+}
+
+std::unique_ptr<Solver> makeCfaOddEvenSolver(const Tree& tree) { return std::make_unique<CfaOddEvenSolver>(tree); }
+
+}  // namespace kt

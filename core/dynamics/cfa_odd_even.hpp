@@ -1,0 +1,94 @@
+// Constraint Force Algorithm, serialized form with block odd-even elimination
+// (Liu, Hu & Zhang 2016, §3, eqs. 30–44; the elimination is the one Featherstone & Fijany 1999
+// use for their O(log N) parallel CFA, run serially here as the paper does).
+// in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
+//
+// Chains and nodes on an arbitrary tree (Liu et al. §2.3 and §3.1). A node is a body with two or
+// more children (Liu et al. Fig. 3); the world is not a node (it couples nothing). A chain segment
+// is a maximal run of joints i₀ → i₁ → … where each body i_k (k < last) has exactly one child
+// i_{k+1}; it starts at a root joint or at a child of a node and ends at a leaf or at a node
+// (the node's joint is the segment's nominal "last" body, Liu et al. eq. 21). Bodies are numbered
+// depth-first, so a segment is a contiguous index range. Within a segment A is block tridiagonal
+// (eq. 30; B_k = A_{k,k+1}, eqs. 31–32, 34, 38); every other nonzero block is a node coupling:
+// the node joint j with each child o(j_m) (D, eq. 35) and the children with each other (b,
+// eq. 36). These sit only in the rows of a segment's first joint (towards its parent node and
+// its siblings) and its last joint (towards the children of its node).
+//
+// Rounds (eqs. 39–40). Each segment of length L gets K = ⌈log₂ L⌉ rounds. In round r (s = 2^{r−1})
+// every row k of the segment, from the previous round's values, does
+//   E_k = B_k A_{k+s}⁻¹,   G_k = B_{k−s}ᵀ A_{k−s}⁻¹                         (eq. 39)
+//   A_k ← A_k − E_k B_kᵀ − G_k B_{k−s},   B_k ← −E_k B_{k+s}
+//   C_k ← C_k − E_k C_{k+s} − G_k C_{k−s},   Ẋ_k ← Ẋ_k − E_k Ẋ_{k+s} − G_k Ẋ_{k−s}   (eq. 40)
+// (terms whose row k ± s lies outside the segment are absent). C_k is the row's block of node
+// couplings (Liu et al.'s D and b): a dense 6 × 6|U| block over the segment's node columns U (its
+// parent node, its first joint's siblings, its last joint's children). Row operations spread
+// those couplings along the segment but never outside U, as the paper observes below eq. 38.
+// After K rounds the band is gone: every row holds its diagonal block and its node couplings.
+// (Eq. 40 writes the D and b updates for the couplings of a segment's inboard end, through G;
+// the couplings of its outboard end, the node's own row, travel the same way through E.)
+// The products are evaluated in factored form, A = L Lᵀ, without forming A⁻¹ (see eliminate()).
+//
+// Reordering (eqs. 41–44). The node rows are the joints of node bodies and of their children
+// (those with constraint coordinates). Their equations now involve node columns only, so they
+// form the small dense system Ā_node λ_node = Ẋ_node (non-symmetric after the row operations:
+// LU with partial pivoting). Every other row is Ā_k λ_k = Ẋ_k − C_k λ_U, block diagonal.
+//
+// Cost: O(N log L) for the rounds (Liu et al. and F–F: O(N log N) serial on a chain) plus the
+// cube of the node system; not O(N) on chains, and not O(N) on bushy trees (cfa-tree is).
+// Blocks are the 6×6 padded ones of CfaCommon. Workspaces are sized in the constructor.
+#pragma once
+
+#include <array>
+
+#include <Eigen/LU>
+
+#include "core/dynamics/cfa_common.hpp"
+
+namespace kt {
+
+class CfaOddEvenSolver final : public Solver {
+ public:
+  explicit CfaOddEvenSolver(const Tree& tree);
+  std::string_view name() const override { return "cfa-oddeven"; }
+  void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
+                       JointLoads* loads) override;
+
+  /// Number of chain segments and of node rows (for tests and the header's claims).
+  int segmentCount() const { return static_cast<int>(segments_.size()); }
+  int nodeRowCount() const { return static_cast<int>(nodeRows_.size()); }
+
+ private:
+  struct Segment {
+    int first = 0;             ///< joint index of the inboard end; rows are first … first + length − 1
+    int length = 0;            ///< L
+    int rounds = 0;            ///< K = ⌈log₂ L⌉
+    std::vector<int> cols;     ///< U: node columns (joint indices) the segment's rows couple to
+    std::array<MatrixX, 2> C;  ///< (6L × 6|U|) node couplings, double-buffered by round
+    MatrixX LC;                ///< (6L × 6|U|) L_k⁻¹ C_k of the current round
+  };
+
+  CfaCommon cfa_;
+  std::vector<Segment> segments_;
+  std::vector<int> segmentOf_;          ///< (nb) segment of each joint
+  std::vector<int> nodeIndex_;          ///< (nb) position in the node system, −1 for chain rows
+  std::vector<int> nodeRows_;           ///< joints of the node system, in order
+  std::array<std::vector<Mat6>, 2> A_;  ///< (nb) diagonal blocks, double-buffered
+  std::array<std::vector<Mat6>, 2> B_;  ///< (nb) B_k = A_{k,k+s}, double-buffered
+  std::array<std::vector<Vec6>, 2> X_;  ///< (nb) right-hand sides Ẋ, double-buffered
+  std::vector<Cholesky6> chol_;         ///< (nb) A_k = L_k L_kᵀ in the current round
+  std::vector<Mat6> V_;                 ///< (nb) L_k⁻¹ B_k in the current round
+  std::vector<Vec6> z_;                 ///< (nb) L_k⁻¹ Ẋ_k in the current round
+  std::vector<Vec6> b_;                 ///< (nb) initial right-hand side
+  std::vector<Vec6> lambda_;            ///< (nb) λ per joint slot
+  MatrixX Anode_;                       ///< (6 n_node)² Ā_node
+  VectorX rnode_;                       ///< (6 n_node) Ẋ_node
+  VectorX xnode_;                       ///< (6 n_node) λ_node
+  Eigen::PartialPivLU<MatrixX> lu_;     ///< storage sized once
+
+  void initialRows();
+  void eliminate(Segment& seg);
+};
+
+std::unique_ptr<Solver> makeCfaOddEvenSolver(const Tree& tree);
+
+}  // namespace kt

@@ -1,0 +1,322 @@
+// Constraint Force Algorithm solvers (issue: CFA; DYNAMICS.md §5, §9): cfa-dense, cfa-oddeven and
+// cfa-tree against the articulated-body algorithm, fixed-joint reactions against RNEA, and the
+// exit codes of `kinetree-cli compare`.
+#include <QDir>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <fstream>
+
+#include "core/dynamics/cfa_odd_even.hpp"
+#include "core/dynamics/rnea.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/model/generators.hpp"
+#include "core/sim/simulator.hpp"
+#include "support/random_state.hpp"
+
+using namespace kt;
+
+namespace {
+
+constexpr int kRandomTrees = 240;
+const char* const kCfaSolvers[] = {"cfa-dense", "cfa-oddeven", "cfa-tree"};
+
+// 1–60 bodies, every joint type, floating and fixed bases, up to 6 children; every fifth tree
+// strongly biased towards long chains, and the last rows single chains of up to 64 bodies.
+RandomTreeOptions treeOptions(std::uint64_t seed) {
+  RandomTreeOptions o;
+  o.minBodies = 1;
+  o.maxBodies = 60;
+  o.maxChildren = 1 + static_cast<int>(seed % 6);
+  o.floatingBaseProbability = 0.5;
+  o.chainBias = (seed % 5 == 0) ? 0.97 : 0.5;
+  if (seed > kRandomTrees - 10) {
+    o.minBodies = 40;
+    o.maxBodies = 64;
+    o.chainBias = 1.0;
+  }
+  return o;
+}
+
+VectorX flatten(const std::vector<Vec6>& f) {
+  VectorX out(6 * static_cast<Eigen::Index>(f.size()));
+  for (std::size_t i = 0; i < f.size(); ++i) out.segment<6>(6 * static_cast<Eigen::Index>(i)) = f[i];
+  return out;
+}
+
+struct Result {
+  VectorX qdd;
+  JointLoads loads;
+};
+
+Result solve(const std::string& solver, const Tree& tree, const test::RandomState& s) {
+  Result r{VectorX::Zero(tree.nv), {}};
+  r.loads.resize(tree);
+  makeSolver(solver, tree)->forwardDynamics(s.q, s.v, s.tau, {}, r.qdd, &r.loads);
+  return r;
+}
+
+int longestChain(const Tree& tree) {
+  std::vector<int> depth(tree.nb, 1);
+  int longest = 0;
+  for (int i = 0; i < tree.nb; ++i) {
+    const int p = tree.parent[i];
+    if (p >= 0 && tree.children[p].size() == 1) depth[i] = depth[p] + 1;
+    longest = std::max(longest, depth[i]);
+  }
+  return longest;
+}
+
+int runCli(const QStringList& args, const QProcessEnvironment& env, QByteArray* out = nullptr) {
+  QProcess p;
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(KINETREE_CLI), args);
+  if (!p.waitForFinished(120000)) return -1;
+  if (out) *out = p.readAllStandardOutput() + p.readAllStandardError();
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+}  // namespace
+
+class TestCfa : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void registryHasCfaSolvers() {
+    for (const char* name : kCfaSolvers) QVERIFY2(isSolverName(name), name);
+  }
+
+  // q̈ and every joint load (f, τ, λ) of every CFA solver against ABA (+ RNEA loads), within
+  // max(1e-12, 4 κ(M) ε) relative (DYNAMICS.md §9).
+  void agreesWithAba_data() {
+    QTest::addColumn<quint64>("seed");
+    for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
+  }
+  void agreesWithAba() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+    const test::RandomState s = test::randomState(tree, seed * 13 + 5);
+    const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+    const Result ref = solve("aba", tree, s);
+    for (const char* name : kCfaSolvers) {
+      const Result r = solve(name, tree, s);
+      const double errors[] = {
+          test::relativeError(r.qdd, ref.qdd), test::relativeError(flatten(r.loads.f), flatten(ref.loads.f)),
+          test::relativeError(flatten(r.loads.fWorld), flatten(ref.loads.fWorld)),
+          test::relativeError(r.loads.tau, ref.loads.tau), test::relativeError(r.loads.lambda, ref.loads.lambda)};
+      const double err = *std::max_element(std::begin(errors), std::end(errors));
+      QVERIFY2(err <= tol, qPrintable(QStringLiteral("%1: nb=%2 err=%3 (qdd %4, f %5, lambda %6) tol=%7")
+                                          .arg(name)
+                                          .arg(tree.nb)
+                                          .arg(err)
+                                          .arg(errors[0])
+                                          .arg(errors[1])
+                                          .arg(errors[4])
+                                          .arg(tol)));
+      // the loads carry the applied joint forces exactly as given: τ_i = S_iᵀ f_i = τ
+      QVERIFY(test::relativeError(r.loads.tau, s.tau) <= tol);
+    }
+  }
+
+  // The random trees reach the shapes the odd-even form is about: long chains and bushy nodes.
+  void randomTreesCoverChainsAndNodes() {
+    int longest = 0;
+    std::size_t mostChildren = 0;
+    for (int s = 1; s <= kRandomTrees; ++s) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(s, treeOptions(s)));
+      longest = std::max(longest, longestChain(tree));
+      for (const std::vector<int>& ch : tree.children) mostChildren = std::max(mostChildren, ch.size());
+    }
+    QVERIFY2(longest >= 60, qPrintable(QString::number(longest)));
+    QVERIFY2(mostChildren >= 5, qPrintable(QString::number(mostChildren)));
+  }
+
+  // A fixed joint's reaction is the whole wrench that holds the welded body (and its subtree) in
+  // the motion: inverse dynamics (RNEA) at the reference q̈ (ABA), and λ = f (T = 1₆).
+  void fixedJointReactionHoldsWeldedBody() {
+    int fixedJoints = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      const test::RandomState s = test::randomState(tree, seed + 101);
+      const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+      RneaWorkspace ws(tree);
+      VectorX tau(tree.nv);
+      JointLoads id;
+      id.resize(tree);
+      inverseDynamics(tree, ws, s.q, s.v, solve("aba", tree, s).qdd, {}, tau, &id);
+      const double scale = std::max(flatten(id.f).lpNorm<Eigen::Infinity>(), 1.0);
+      for (const char* name : kCfaSolvers) {
+        const Result r = solve(name, tree, s);
+        for (int i = 0; i < tree.nb; ++i) {
+          if (tree.joints[i].type != JointType::Fixed) continue;
+          ++fixedJoints;
+          const Vec6 lambda = r.loads.lambda.segment<6>(tree.lambdaOffset[i]);
+          QVERIFY2((lambda - id.f[i]).lpNorm<Eigen::Infinity>() <= tol * scale,
+                   qPrintable(QStringLiteral("%1 seed %2 joint %3: %4 > %5")
+                                  .arg(name)
+                                  .arg(seed)
+                                  .arg(i)
+                                  .arg((lambda - id.f[i]).lpNorm<Eigen::Infinity>() / scale)
+                                  .arg(tol)));
+          QVERIFY((r.loads.f[i] - id.f[i]).lpNorm<Eigen::Infinity>() <= tol * scale);
+        }
+      }
+    }
+    QVERIFY(fixedJoints > 20);
+  }
+
+  // A body welded to the world at rest: the weld carries its weight, m g upwards, and the moment
+  // c × m g about the body origin (world axes).
+  void weldedBodyCarriesItsWeight() {
+    Model m = makeChain(1, JointType::Fixed);
+    m.bodies[0].joint.origin.rpy = Vec3(0.3, -0.4, 1.1);
+    m.bodies[0].inertial.mass = 2.5;
+    m.bodies[0].inertial.com = Vec3(0.1, -0.2, 0.05);
+    const Tree tree = finalizeOrThrow(m);
+    const VectorX none = VectorX::Zero(0);
+    for (const char* name : kCfaSolvers) {
+      VectorX qdd(0);
+      JointLoads loads;
+      loads.resize(tree);
+      makeSolver(name, tree)->forwardDynamics(tree.initialQ, none, none, {}, qdd, &loads);
+      const Vec3 weight = -2.5 * m.gravity;                // the force the weld applies, world axes
+      const Mat3 R = m.bodies[0].joint.origin.rotation();  // body axes → world axes
+      const Vec3 comWorld = R * m.bodies[0].inertial.com;
+      QVERIFY((loads.fWorld[0].tail<3>() - weight).norm() <= 1e-12 * weight.norm());
+      QVERIFY((loads.fWorld[0].head<3>() - comWorld.cross(weight)).norm() <= 1e-12 * weight.norm());
+    }
+  }
+
+  // The odd-even form's chains and nodes (header of cfa_odd_even.hpp): a floating base with two
+  // 3-joint arms has three segments; the node rows are the arms' first joints (the free joint has
+  // no λ); a chain has one segment and no node rows.
+  void oddEvenFindsChainsAndNodes() {
+    Model m;
+    BodySpec base;
+    base.name = "base";
+    base.joint.type = JointType::Free;
+    m.bodies.push_back(base);
+    for (const char* arm : {"a", "b"}) {
+      std::string parent = "base";
+      for (int k = 0; k < 3; ++k) {
+        BodySpec link;
+        link.name = std::string(arm) + std::to_string(k);
+        link.parent = parent;
+        link.joint.type = JointType::Revolute;
+        link.joint.origin.xyz = Vec3(0.2, 0.0, 0.0);
+        m.bodies.push_back(link);
+        parent = link.name;
+      }
+    }
+    const Tree robot = finalizeOrThrow(m);
+    const CfaOddEvenSolver robotSolver(robot);
+    QCOMPARE(robotSolver.segmentCount(), 3);
+    QCOMPARE(robotSolver.nodeRowCount(), 2);
+    const Tree chain = finalizeOrThrow(makeChain(17));
+    const CfaOddEvenSolver chainSolver(chain);
+    QCOMPARE(chainSolver.segmentCount(), 1);
+    QCOMPARE(chainSolver.nodeRowCount(), 0);
+  }
+
+  // Liu et al.'s validation (§4, Figs. 8–12): the two-arm space robot over 10 s at h = 0.002 s with
+  // RK4, cfa-tree and cfa-oddeven against the recursive algorithm (aba). Largest difference over
+  // the run of the base attitude angles and the joint angles, relative: |a − b| / max(|b|, 1 rad).
+  void spaceRobotRunMatchesAba() {
+    const Model model = loadModelFromFile(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    SimulatorOptions options;
+    options.integrator = "rk4";
+    options.step = 0.002;
+    options.record = false;
+    auto run = [&](const std::string& solver) {
+      options.solver = solver;
+      Simulator sim(model, options);
+      const SignalLayout& layout = sim.signalLayout();
+      std::vector<int> columns;  // base attitude and every revolute joint angle
+      for (int k = 0; k < layout.size(); ++k) {
+        const SignalInfo& info = layout.infos()[k];
+        if (info.kind == SignalKind::Attitude ||
+            (info.kind == SignalKind::Q && sim.tree().joints[info.body].type == JointType::Revolute))
+          columns.push_back(k);
+      }
+      std::vector<std::vector<double>> samples;
+      auto record = [&] {
+        std::vector<double> row;
+        for (int c : columns) row.push_back(sim.sample()[c]);
+        samples.push_back(row);
+      };
+      record();
+      while (sim.time() < 10.0 - 1e-9) {
+        if (!sim.step()) break;
+        record();
+      }
+      return samples;
+    };
+    const std::vector<std::vector<double>> ref = run("aba");
+    QCOMPARE(ref.size(), std::size_t(5001));
+    QCOMPARE(ref.front().size(), std::size_t(3 + 12));
+    // the base does turn (Liu et al. Fig. 8): the comparison is not between constants
+    double turned = 0.0;
+    for (int c = 0; c < 3; ++c) turned = std::max(turned, std::abs(ref.back()[c] - ref.front()[c]));
+    QVERIFY2(turned > 1e-3, qPrintable(QString::number(turned)));
+    for (const char* solver : {"cfa-tree", "cfa-oddeven"}) {
+      const std::vector<std::vector<double>> got = run(solver);
+      QCOMPARE(got.size(), ref.size());
+      double worst = 0.0;
+      for (std::size_t s = 0; s < ref.size(); ++s)
+        for (std::size_t c = 0; c < ref[s].size(); ++c)
+          worst = std::max(worst, std::abs(got[s][c] - ref[s][c]) / std::max(std::abs(ref[s][c]), 1.0));
+      qInfo("%s vs aba, space robot 10 s: max relative difference %.3e", solver, worst);
+      QVERIFY2(worst <= 1e-10, qPrintable(QStringLiteral("%1: %2").arg(solver).arg(worst)));
+    }
+  }
+
+  // compare: 0 when the solvers agree (on a generated model and on every example), 1 when one
+  // is deliberately perturbed through the test-only hook, 2 on a usage error.
+  void compareExitCodes() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Model m = makeRandomTree(7, treeOptions(7));
+    m.simulation.duration = 0.2;
+    m.simulation.step = 0.002;
+    const std::string path = dir.filePath(QStringLiteral("tree.yaml")).toStdString();
+    {
+      std::ofstream out(path);
+      out << saveModelToString(m);
+    }
+    const QStringList solvers = {QStringLiteral("--solvers"), QStringLiteral("aba,cfa-dense,cfa-oddeven,cfa-tree")};
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("KINETREE_TEST_PERTURB_SOLVER"));
+    QByteArray out;
+    QCOMPARE(runCli(QStringList{QStringLiteral("compare"), QString::fromStdString(path)} + solvers, env, &out), 0);
+    QVERIFY2(out.contains("cfa-oddeven"), out.constData());
+
+    QProcessEnvironment perturbed = env;
+    perturbed.insert(QStringLiteral("KINETREE_TEST_PERTURB_SOLVER"), QStringLiteral("cfa-tree:1e-6"));
+    QCOMPARE(runCli(QStringList{QStringLiteral("compare"), QString::fromStdString(path)} + solvers, perturbed, &out),
+             1);
+    QVERIFY2(out.contains("EXCEEDS TOLERANCE"), out.constData());
+    // a perturbation below the tolerance is not reported
+    perturbed.insert(QStringLiteral("KINETREE_TEST_PERTURB_SOLVER"), QStringLiteral("cfa-tree:1e-14"));
+    QCOMPARE(runCli(QStringList{QStringLiteral("compare"), QString::fromStdString(path)} + solvers, perturbed), 0);
+
+    QCOMPARE(runCli({QStringLiteral("compare")}, env), 2);
+    QCOMPARE(runCli({QStringLiteral("compare"), QString::fromStdString(path), QStringLiteral("--solvers"),
+                     QStringLiteral("aba,nonsense")},
+                    env),
+             2);
+
+    const QDir examples(QStringLiteral(KINETREE_SOURCE_DIR "/examples"));
+    for (const QString& file : examples.entryList({QStringLiteral("*.yaml")}, QDir::Files)) {
+      const QStringList args = {QStringLiteral("compare"),    examples.filePath(file),
+                                QStringLiteral("--duration"), QStringLiteral("0.5"),
+                                QStringLiteral("--solvers"),  QStringLiteral("aba,cfa-oddeven,cfa-tree")};
+      QCOMPARE(runCli(args, env, &out), 0);
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCfa)
+#include "test_cfa.moc"
