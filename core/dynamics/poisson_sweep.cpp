@@ -1,0 +1,160 @@
+#include "core/dynamics/poisson_sweep.hpp"
+
+namespace kt {
+
+PoissonSweepSolver::PoissonSweepSolver(const Tree& tree)
+    : PoissonSolverBase(tree),
+      dOffset_(tree.nb),
+      Upool_(6 * static_cast<std::size_t>(tree.nv), 0.0),
+      Rpool_(6 * static_cast<std::size_t>(tree.nv), 0.0),
+      u_(VectorX::Zero(tree.nv)),
+      w_(VectorX::Zero(tree.nv)) {
+  int n2 = 0;
+  for (int i = 0; i < tree.nb; ++i) {
+    dOffset_[i] = n2;
+    n2 += tree.joints[i].nv * tree.joints[i].nv;
+  }
+  Dpool_.assign(n2, 0.0);
+}
+
+template <int NV>
+void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* tau) {
+  const Tree& t = *tree_;
+  const int par = t.parent[i];
+  const Mat6& Ms = Mstar_[i];
+  if constexpr (NV == 0) {
+    // fixed joint: H_i = 1, the body's articulated inertia passes whole into the parent
+    if (par < 0) return;
+    addGeneralCongruence(X_[i], Ms, Mstar_[par]);
+    if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
+    if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
+  } else {
+    const int o = t.vOffset[i];
+    const auto S = Smap<NV>(i);
+    // column and row blocks of the elimination: U_i = M*_i S_i, R_i = S_iᵀ M*_i
+    Eigen::Map<Mat6x<NV>> U(Upool_.data() + 6 * o);
+    Eigen::Map<MatXx6<NV>> R(Rpool_.data() + 6 * o);
+    U.noalias() = Ms * S;
+    R.noalias() = S.transpose() * Ms;
+    // D_i = (S_iᵀ M*_i S_i)⁻¹
+    Eigen::Map<MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
+    D = (S.transpose() * U).inverse();
+    Vec6 phiUp, psiUp;
+    if (p) {
+      // M*_i S_i D_i p_i + H_i φ*_i = φ*_i + U_i u_i,  u_i = D_i (p_i − S_iᵀ φ*_i)
+      auto u = u_.segment<NV>(o);
+      u.noalias() = D * (p->segment<NV>(o) - S.transpose() * phi_[i]);
+      phiUp.noalias() = phi_[i] + U * u;
+    }
+    if (tau) {
+      const Vec6 psic = psi_[i] + Ms * cvp_[i];
+      auto w = w_.segment<NV>(o);
+      w.noalias() = D * (tau->segment<NV>(o) - S.transpose() * psic);
+      psiUp.noalias() = psic + U * w;
+    }
+    if (par < 0) return;
+    // M*_p += ⁱX_pᵀ H_i M*_i ⁱX_p,  H_i M*_i = M*_i − U_i D_i R_i (a general 6×6 matrix)
+    Mat6 A = Ms;
+    const MatXx6<NV> DR = D * R;
+    A.noalias() -= U * DR;
+    addGeneralCongruence(X_[i], A, Mstar_[par]);
+    if (p) phi_[par] += X_[i].inverseForce(phiUp);
+    if (tau) psi_[par] += X_[i].inverseForce(psiUp);
+  }
+}
+
+void PoissonSweepSolver::backwardPass(const VectorX* p, const VectorX* tau) {
+  const Tree& t = *tree_;
+  for (int i = nb_ - 1; i >= 0; --i) {
+    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
+    const int par = t.parent[i];
+    if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
+  }
+}
+
+template <int NV>
+void PoissonSweepSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX& v, VectorX& pdot) {
+  const Tree& t = *tree_;
+  const int par = t.parent[i];
+  const Vec6 vp = par < 0 ? Vec6::Zero() : X_[i].applyMotion(vel_[par]);
+  const double* qi = q_->data() + t.qOffset[i];
+  if constexpr (NV == 0) {
+    vel_[i] = vp;
+    if (wantAcceleration_) velocityProducts(i, Vec6::Zero(), qi, nullptr);
+  } else {
+    const int o = t.vOffset[i];
+    const auto S = Smap<NV>(i);
+    const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
+    const Eigen::Map<const MatXx6<NV>> R(Rpool_.data() + 6 * o);
+    // ν_i = D_i (p_i − S_iᵀ (φ*_i + M*_i ⁱX_p v_p)) = u_i − D_i R_i ⁱX_p v_p
+    const VecNV<NV> Rv = R * vp;
+    auto nu = v.segment<NV>(o);
+    nu.noalias() = u_.segment<NV>(o) - D * Rv;
+    const Vec6 vJ = S * nu;
+    vel_[i] = vp + vJ;
+    // μ_i = M*_i v_i + φ*_i;  ṗ_i = τ_i + S_iᵀ (F*_i − v_i ×* μ_i) + S̊_iᵀ μ_i
+    const Vec6 mu = Mstar_[i] * vel_[i] + phi_[i];
+    pdot.segment<NV>(o) = tau.segment<NV>(o) + S.transpose() * (Fsub_[i] - crossForce(vel_[i], mu)) +
+                          motionSubspaceRateTransposeTimes<NV>(t.joints[i], S, nu.data(), mu);
+    if (wantAcceleration_) velocityProducts(i, vJ, qi, nu.data());
+  }
+}
+
+void PoissonSweepSolver::forwardVelocityPass(const VectorX& tau, VectorX& v, VectorX& pdot) {
+  const Tree& t = *tree_;
+  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardVelocityBody<NV>(i, tau, v, pdot); });
+}
+
+template <int NV>
+void PoissonSweepSolver::backwardAccelerationBody(int i, const VectorX& tau) {
+  const Tree& t = *tree_;
+  const int par = t.parent[i];
+  const Mat6& Ms = Mstar_[i];
+  const Vec6 psic = psi_[i] + Ms * cvp_[i];
+  if constexpr (NV == 0) {
+    if (par >= 0) psi_[par] += X_[i].inverseForce(psic);
+  } else {
+    const int o = t.vOffset[i];
+    const auto S = Smap<NV>(i);
+    const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
+    const Eigen::Map<const Mat6x<NV>> U(Upool_.data() + 6 * o);
+    // M*_i S_i D_i τ_i + H_i (ψ_i + M*_i c_i) = ψc_i + U_i w_i,  w_i = D_i (τ_i − S_iᵀ ψc_i)
+    auto w = w_.segment<NV>(o);
+    w.noalias() = D * (tau.segment<NV>(o) - S.transpose() * psic);
+    if (par >= 0) psi_[par] += X_[i].inverseForce(psic + U * w);
+  }
+}
+
+void PoissonSweepSolver::backwardAccelerationPass(const VectorX& tau) {
+  const Tree& t = *tree_;
+  for (int i = nb_ - 1; i >= 0; --i)
+    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardAccelerationBody<NV>(i, tau); });
+}
+
+template <int NV>
+void PoissonSweepSolver::forwardAccelerationBody(int i, VectorX& qdd) {
+  const Tree& t = *tree_;
+  const int par = t.parent[i];
+  const Vec6 ap = X_[i].applyMotion(par < 0 ? baseAcceleration(t) : acc_[par]);
+  if constexpr (NV == 0) {
+    acc_[i] = ap + cvp_[i];
+  } else {
+    const int o = t.vOffset[i];
+    const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
+    const Eigen::Map<const MatXx6<NV>> R(Rpool_.data() + 6 * o);
+    // q̈_i = D_i (τ_i − S_iᵀ (ψ_i + M*_i (c_i + ⁱX_p a_p))) = w_i − D_i R_i ⁱX_p a_p
+    const VecNV<NV> Ra = R * ap;
+    auto a = qdd.segment<NV>(o);
+    a.noalias() = w_.segment<NV>(o) - D * Ra;
+    acc_[i] = ap + cvp_[i] + Smap<NV>(i) * a;
+  }
+}
+
+void PoissonSweepSolver::forwardAccelerationPass(VectorX& qdd) {
+  const Tree& t = *tree_;
+  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardAccelerationBody<NV>(i, qdd); });
+}
+
+std::unique_ptr<Solver> makePoissonSweepSolver(const Tree& tree) { return std::make_unique<PoissonSweepSolver>(tree); }
+
+}  // namespace kt

@@ -1,0 +1,56 @@
+// Poisson-impulse solver, sweep ("метод прогонки") form: Ivanov (2017), §3 "Алгоритм метода
+// прогонки". O(N) for every tree; state (q, p), p = M(q) ν (DYNAMICS.md §6).
+// in:  q (nq), p (nv), τ (nv)     out: ν (nv), ṗ (nv); q̈ (nv) and joint loads when asked
+//
+//   for i = N … 1 (tip to base)
+//     D_i = (S_iᵀ M*_i S_i)⁻¹                        explicit inverse (n_i × n_i)
+//     H_i = 1 − M*_i S_i D_i S_iᵀ
+//     M*_p += ⁱX_pᵀ H_i M*_i ⁱX_p                    (H_i M*_i = M*_i − (M*_i S_i) D_i (S_iᵀ M*_i))
+//     φ*_p += ⁱX_pᵀ (M*_i S_i D_i p_i + H_i φ*_i),  F*_p += ⁱX_pᵀ F*_i
+//   for i = 1 … N (base to tip)
+//     ν_i = D_i (p_i − S_iᵀ (φ*_i + M*_i ⁱX_p v_p))
+//     v_i = ⁱX_p v_p + S_i ν_i,  μ_i = M*_i v_i + φ*_i,  ṗ_i (poisson_common.hpp)
+//
+// The elimination is Gauss's (an implicit LU factorization): M*_i is carried as a general 6×6
+// matrix with its column block M*_i S_i and row block S_iᵀ M*_i, so neither the update nor its
+// transformation to the parent uses its symmetry (Ivanov §5 names this as the difference to the
+// Cholesky form). Mixing the two (taking S_iᵀ M*_i = (M*_i S_i)ᵀ while carrying M*_i as a general
+// matrix) is inconsistent: rounding asymmetry then grows, costing up to 1e-7 relative in ν on
+// ill-conditioned random trees.
+#pragma once
+
+#include "core/dynamics/poisson_common.hpp"
+
+namespace kt {
+
+class PoissonSweepSolver final : public PoissonSolverBase {
+ public:
+  explicit PoissonSweepSolver(const Tree& tree);
+  std::string_view name() const override { return "poisson-sweep"; }
+
+ private:
+  void backwardPass(const VectorX* p, const VectorX* tau) override;
+  void forwardVelocityPass(const VectorX& tau, VectorX& v, VectorX& pdot) override;
+  void backwardAccelerationPass(const VectorX& tau) override;
+  void forwardAccelerationPass(VectorX& qdd) override;
+
+  template <int NV>
+  void backwardBody(int i, const VectorX* p, const VectorX* tau);
+  template <int NV>
+  void forwardVelocityBody(int i, const VectorX& tau, VectorX& v, VectorX& pdot);
+  template <int NV>
+  void backwardAccelerationBody(int i, const VectorX& tau);
+  template <int NV>
+  void forwardAccelerationBody(int i, VectorX& qdd);
+
+  std::vector<int> dOffset_;   ///< (nb) start of D_i in Dpool_ (Σ n_j²)
+  std::vector<double> Dpool_;  ///< D_i = (S_iᵀ M*_i S_i)⁻¹, n_i × n_i column-major
+  std::vector<double> Upool_;  ///< U_i = M*_i S_i, 6 × n_i column-major at 6·vOffset[i]
+  std::vector<double> Rpool_;  ///< R_i = S_iᵀ M*_i, n_i × 6 column-major at 6·vOffset[i]
+  VectorX u_;                  ///< (nv) D_i (p_i − S_iᵀ φ*_i)
+  VectorX w_;                  ///< (nv) D_i (τ_i − S_iᵀ (ψ_i + M*_i c_i))
+};
+
+std::unique_ptr<Solver> makePoissonSweepSolver(const Tree& tree);
+
+}  // namespace kt
