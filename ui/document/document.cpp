@@ -1,0 +1,305 @@
+#include "ui/document/document.hpp"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <algorithm>
+#include <exception>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/io/model_yaml.hpp"
+#include "core/model/edit_ops.hpp"
+#include "ui/document/body_tree_model.hpp"
+#include "ui/document/problems_model.hpp"
+#include "ui/document/recovery.hpp"
+
+namespace kt::ui {
+namespace {
+
+qint64 g_failAfterBytes = -1;
+
+// Bodies of `bodies` whose parent (by name) is not in the set: the subtree roots.
+bool parentInSet(const kt::BodySpec& b, const std::unordered_set<std::string>& names) {
+  return names.count(b.parent) != 0;
+}
+
+}  // namespace
+
+Document::Document(QObject* parent) : QObject(parent) {
+  tree_ = new BodyTreeModel(this);
+  problems_ = new ProblemsModel(this);
+  autosaver_ = new Autosaver(this);
+  connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+  problems_->refresh(model_);
+}
+
+Document::~Document() {
+  // A normal close: the recovery copy is no longer needed.
+  autosaver_->discard();
+}
+
+QString Document::title() const {
+  const QString name = filePath_.isEmpty() ? QStringLiteral("untitled") : QFileInfo(filePath_).fileName();
+  return isModified() ? name + QStringLiteral("*") : name;
+}
+
+// ---- files ----
+
+void Document::replaceAll(const kt::Model& model, const QString& path) {
+  autosaver_->discard();
+  tree_->beginResetModel();
+  model_ = model;
+  ids_.clear();
+  for (std::size_t k = 0; k < model_.bodies.size(); ++k) ids_.push_back(nextId_++);
+  tree_->invalidate();
+  tree_->endResetModel();
+  undo_.clear();
+  undo_.setClean();
+  const bool pathChanged = path != filePath_;
+  filePath_ = path;
+  if (pathChanged) emit filePathChanged(filePath_);
+  emit modelReplaced();
+  afterChange();
+  emit modifiedChanged(false);
+}
+
+void Document::newDocument() { replaceAll(kt::Model{}, {}); }
+
+void Document::setModel(const kt::Model& model, const QString& path) { replaceAll(model, path); }
+
+bool Document::open(const QString& path, QString* error) {
+  try {
+    const kt::Model model = kt::loadModelFromFile(QFile::encodeName(path).toStdString());
+    replaceAll(model, path);
+    return true;
+  } catch (const kt::ModelLoadError& e) {
+    if (error) *error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+  } catch (const std::exception& e) {
+    if (error) *error = path + QStringLiteral(": error: ") + QString::fromUtf8(e.what());
+  }
+  return false;
+}
+
+void Document::setWriteFailureForTesting(qint64 bytes) { g_failAfterBytes = bytes; }
+
+bool Document::writeModelFile(const kt::Model& model, const QString& path, QString* error, const QString& header) {
+  const QByteArray bytes = header.toUtf8() + QByteArray::fromStdString(kt::saveModelToString(model));
+  QSaveFile file(path);
+  // Write in pieces so that a failure can happen anywhere in the file (and for the test hook).
+  constexpr qint64 kChunk = 4096;
+  if (!file.open(QIODevice::WriteOnly)) {
+    if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
+    return false;
+  }
+  for (qint64 pos = 0; pos < bytes.size(); pos += kChunk) {
+    qint64 n = std::min(kChunk, bytes.size() - pos);
+    const bool inject = g_failAfterBytes >= 0 && pos + n > g_failAfterBytes;
+    if (inject) n = g_failAfterBytes - pos;
+    if (n > 0 && file.write(bytes.constData() + pos, n) != n) {
+      file.cancelWriting();
+      if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
+      return false;
+    }
+    if (inject) {
+      // An interrupted write: the temporary file holds a partial model and is abandoned.
+      file.cancelWriting();
+      if (error) *error = path + QStringLiteral(": cannot write: the write was interrupted");
+      return false;
+    }
+  }
+  if (g_failAfterBytes >= bytes.size()) {
+    file.cancelWriting();
+    if (error) *error = path + QStringLiteral(": cannot write: the file could not be committed");
+    return false;
+  }
+  if (!file.commit()) {
+    if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
+    return false;
+  }
+  return true;
+}
+
+bool Document::save(QString* error) {
+  if (filePath_.isEmpty() || filePath_.startsWith(QLatin1Char(':'))) {
+    if (error) *error = QStringLiteral("the document has no file yet; use Save As");
+    return false;
+  }
+  return saveAs(filePath_, error);
+}
+
+bool Document::saveAs(const QString& path, QString* error) {
+  if (!writeModelFile(model_, path, error)) return false;
+  undo_.setClean();
+  autosaver_->discard();
+  if (path != filePath_) {
+    filePath_ = path;
+    // Relative mesh paths now refer to the new folder (the problems list says if they break).
+    model_.sourceDirectory = QFileInfo(path).absolutePath().toStdString();
+    problems_->refresh(model_);
+    emit filePathChanged(filePath_);
+  }
+  emit saved(path);
+  return true;
+}
+
+QString Document::runBlocker() const {
+  const auto& d = problems_->diagnostics();
+  if (d.empty()) return {};
+  QString why =
+      QString::fromStdString(d.front().path.empty() ? d.front().message : d.front().path + ": " + d.front().message);
+  if (d.size() > 1) why += tr(" (%1 problems in all)").arg(d.size());
+  return tr("The model cannot run: %1").arg(why);
+}
+
+// ---- primitive mutators ----
+
+void Document::afterChange() {
+  problems_->refresh(model_);
+  emit changed();
+}
+
+int Document::indexOfId(quint64 id) const {
+  const auto& map = tree_->cache().indexOfId;
+  const auto it = map.find(id);
+  return it == map.end() ? -1 : it->second;
+}
+
+void Document::insertBodies(const std::vector<int>& indices, const std::vector<kt::BodySpec>& specs) {
+  // The final list, then one subtree at a time (one inserted row each): after step s the list is
+  // the final list restricted to the old bodies and the first s inserted subtrees.
+  const std::size_t total = model_.bodies.size() + specs.size();
+  std::vector<kt::BodySpec> finalBodies;
+  std::vector<quint64> finalIds;
+  std::vector<bool> inserted(total, false);
+  finalBodies.reserve(total);
+  for (std::size_t f = 0, s = 0, old = 0; f < total; ++f) {
+    if (s < indices.size() && indices[s] == static_cast<int>(f)) {
+      finalBodies.push_back(specs[s++]);
+      finalIds.push_back(nextId_++);
+      inserted[f] = true;
+    } else {
+      finalBodies.push_back(model_.bodies[old]);
+      finalIds.push_back(ids_[old++]);
+    }
+  }
+  std::unordered_map<std::string, std::size_t> posOf;
+  std::unordered_set<std::string> insertedNames;
+  for (std::size_t f = 0; f < total; ++f) {
+    posOf[finalBodies[f].name] = f;
+    if (inserted[f]) insertedNames.insert(finalBodies[f].name);
+  }
+  // Root of each inserted body within the inserted set.
+  std::vector<std::size_t> rootOf(total);
+  for (std::size_t f = 0; f < total; ++f) {
+    if (!inserted[f]) continue;
+    std::size_t r = f;
+    for (std::size_t guard = 0; guard <= total && parentInSet(finalBodies[r], insertedNames); ++guard)
+      r = posOf[finalBodies[r].parent];
+    rootOf[f] = r;
+  }
+  std::vector<bool> present(total);
+  for (std::size_t f = 0; f < total; ++f) present[f] = !inserted[f];
+  for (std::size_t root = 0; root < total; ++root) {
+    if (!inserted[root] || rootOf[root] != root) continue;
+    for (std::size_t f = 0; f < total; ++f)
+      if (inserted[f] && rootOf[f] == root) present[f] = true;
+    std::vector<kt::BodySpec> bodies;
+    std::vector<quint64> ids;
+    int row = 0;
+    const std::string& parentName = finalBodies[root].parent;
+    for (std::size_t f = 0; f < total; ++f) {
+      if (!present[f]) continue;
+      if (f < root && finalBodies[f].parent == parentName) ++row;
+      bodies.push_back(finalBodies[f]);
+      ids.push_back(finalIds[f]);
+    }
+    const QModelIndex parentIndex = tree_->indexOfBody(model_.findBody(parentName));
+    tree_->beginInsertRows(parentIndex, row, row);
+    model_.bodies = std::move(bodies);
+    ids_ = std::move(ids);
+    tree_->invalidate();
+    tree_->endInsertRows();
+  }
+  afterChange();
+}
+
+std::vector<kt::BodySpec> Document::removeBodies(std::vector<int> indices) {
+  std::sort(indices.begin(), indices.end());
+  std::vector<kt::BodySpec> removed;
+  std::unordered_set<std::string> names;
+  std::vector<quint64> roots;
+  for (int k : indices) {
+    removed.push_back(model_.bodies[k]);
+    names.insert(model_.bodies[k].name);
+  }
+  for (int k : indices)
+    if (!parentInSet(model_.bodies[k], names)) roots.push_back(ids_[k]);
+  for (quint64 rootId : roots) {
+    const int root = indexOfId(rootId);
+    const QModelIndex rootIndex = tree_->indexOfBody(root);
+    const std::vector<int> sub = kt::subtreeOf(model_, root);
+    std::vector<bool> gone(model_.bodies.size(), false);
+    for (int k : sub) gone[k] = true;
+    tree_->beginRemoveRows(rootIndex.parent(), rootIndex.row(), rootIndex.row());
+    std::vector<kt::BodySpec> bodies;
+    std::vector<quint64> ids;
+    for (std::size_t k = 0; k < gone.size(); ++k) {
+      if (gone[k]) continue;
+      bodies.push_back(std::move(model_.bodies[k]));
+      ids.push_back(ids_[k]);
+    }
+    model_.bodies = std::move(bodies);
+    ids_ = std::move(ids);
+    tree_->invalidate();
+    tree_->endRemoveRows();
+  }
+  afterChange();
+  return removed;
+}
+
+void Document::setParent(int body, const std::string& parent) {
+  const QModelIndex from = tree_->indexOfBody(body);
+  const int newParent = parent == "world" ? -1 : model_.findBody(parent);
+  const QModelIndex to = tree_->indexOfBody(newParent);
+  int destRow = 0;
+  for (int k = 0; k < body; ++k)
+    if (model_.bodies[k].parent == parent) ++destRow;
+  const bool moved = tree_->beginMoveRows(from.parent(), from.row(), from.row(), to, destRow);
+  if (!moved) tree_->beginResetModel();  // not expected (cycles are refused before)
+  model_.bodies[body].parent = parent;
+  tree_->invalidate();
+  if (moved)
+    tree_->endMoveRows();
+  else
+    tree_->endResetModel();
+  afterChange();
+}
+
+void Document::renameBody(int body, const std::string& name) {
+  const std::string old = model_.bodies[body].name;
+  for (kt::BodySpec& b : model_.bodies)
+    if (b.parent == old) b.parent = name;
+  model_.bodies[body].name = name;
+  tree_->invalidate();
+  emit tree_->dataChanged(tree_->indexOfBody(body, 0), tree_->indexOfBody(body, BodyTreeModel::ColumnCount - 1));
+  emit bodyChanged(body);
+  afterChange();
+}
+
+void Document::replaceBody(int body, const kt::BodySpec& spec) {
+  model_.bodies[body] = spec;
+  emit tree_->dataChanged(tree_->indexOfBody(body, 0), tree_->indexOfBody(body, BodyTreeModel::ColumnCount - 1));
+  emit bodyChanged(body);
+  afterChange();
+}
+
+void Document::setHeader(const kt::Model& header) {
+  model_.name = header.name;
+  model_.description = header.description;
+  model_.gravity = header.gravity;
+  model_.simulation = header.simulation;
+  afterChange();
+}
+
+}  // namespace kt::ui

@@ -1,0 +1,121 @@
+// The editor's document: the kt::Model being edited, its undo stack, the file it belongs to,
+// and the item models that views show (body tree, problems). Every edit goes through a
+// QUndoCommand (edit_commands.hpp, field_commands.hpp) that calls the primitive mutators below;
+// the primitives keep the item models informed with precise row signals.
+//
+// Modified state: isModified() is !undoStack()->isClean(). Saving calls setClean(), so undoing
+// past a save marks the document modified again (QUndoStack's clean index).
+//
+// Files: save()/saveAs() write through QSaveFile (a temporary file renamed over the target on
+// commit), so an interrupted or failing save never leaves a partial file and keeps the previous
+// one intact. Autosave (recovery.hpp) writes a recovery copy every 60 s while modified.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/model/model.hpp"
+
+namespace kt::ui {
+
+class BodyTreeModel;
+class ProblemsModel;
+class Autosaver;
+
+class Document : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit Document(QObject* parent = nullptr);
+  ~Document() override;
+
+  const kt::Model& model() const { return model_; }
+  QUndoStack* undoStack() { return &undo_; }
+  BodyTreeModel* bodyTree() { return tree_; }
+  ProblemsModel* problems() { return problems_; }
+  const ProblemsModel* problems() const { return problems_; }
+  Autosaver* autosaver() { return autosaver_; }
+
+  /// Pushes an edit (the stack calls its redo()). Same as undoStack()->push(command).
+  void push(QUndoCommand* command) { undo_.push(command); }
+
+  // ---- files ----
+  /// File path of the document, empty for a new, never-saved one.
+  const QString& filePath() const { return filePath_; }
+  bool isModified() const { return !undo_.isClean(); }
+  /// File name (or "untitled"), with "*" when modified: for window titles.
+  QString title() const;
+
+  /// An empty model ("untitled", no bodies), no path, empty undo history.
+  void newDocument();
+  /// Loads a model file. On failure keeps the current document and sets `error` (every
+  /// diagnostic, "file:line:col: error: …" one per line).
+  bool open(const QString& path, QString* error = nullptr);
+  /// Replaces the document with `model` (empty history). `path` may be empty.
+  void setModel(const kt::Model& model, const QString& path = {});
+  /// Saves to filePath() (must not be empty). On failure the file on disk is unchanged.
+  bool save(QString* error = nullptr);
+  /// Saves to `path` and makes it the document's path (only when the save succeeded).
+  bool saveAs(const QString& path, QString* error = nullptr);
+  /// Writes `model` to `path` atomically with QSaveFile; used by save and autosave.
+  static bool writeModelFile(const kt::Model& model, const QString& path, QString* error, const QString& header = {});
+
+  /// Test hook: make the next writes fail after `bytes` bytes have been written (then the save
+  /// is abandoned, as a crash or a full disk would). −1 (default) = no failure. A value at or past
+  /// the file size makes the final commit fail instead.
+  static void setWriteFailureForTesting(qint64 bytes);
+
+  /// Why the model cannot be run (the first problem and how many there are), or empty.
+  QString runBlocker() const;
+
+  // ---- primitive mutators (called by the undo commands only) ----
+  /// Inserts `specs` so that they end up at `indices` (ascending) of Model::bodies. The bodies
+  /// form whole subtrees hanging from bodies already present (or the world).
+  void insertBodies(const std::vector<int>& indices, const std::vector<kt::BodySpec>& specs);
+  /// Removes the bodies at `indices` (a union of whole subtrees). Returns them, in index order.
+  std::vector<kt::BodySpec> removeBodies(std::vector<int> indices);
+  /// Changes the parent of one body (a tree move); the rest of the spec is left alone.
+  void setParent(int body, const std::string& parent);
+  /// Renames a body and the parent fields of its children.
+  void renameBody(int body, const std::string& name);
+  /// Replaces a body's spec; its name and parent must not change (use the calls above).
+  void replaceBody(int body, const kt::BodySpec& spec);
+  /// Replaces the model-level settings: name, description, gravity, simulation (bodies untouched).
+  void setHeader(const kt::Model& header);
+  /// Stable id of a body for item models (unchanged by edits of other bodies, moves and renames).
+  quint64 bodyId(int body) const { return ids_[static_cast<std::size_t>(body)]; }
+  /// Body index of an id, or −1.
+  int indexOfId(quint64 id) const;
+
+ signals:
+  /// After every change of the model (edits, undo, redo, open, new).
+  void changed();
+  /// The whole model was replaced (new, open, restore): views rebuild.
+  void modelReplaced();
+  /// Fields of one body changed (not its place in the tree).
+  void bodyChanged(int body);
+  void modifiedChanged(bool modified);
+  void filePathChanged(const QString& path);
+  /// After a successful save (path).
+  void saved(const QString& path);
+
+ private:
+  void afterChange();
+  void replaceAll(const kt::Model& model, const QString& path);
+
+  kt::Model model_;
+  std::vector<quint64> ids_;  // (bodies) stable ids
+  quint64 nextId_ = 1;
+  QUndoStack undo_;
+  QString filePath_;
+  BodyTreeModel* tree_ = nullptr;
+  ProblemsModel* problems_ = nullptr;
+  Autosaver* autosaver_ = nullptr;
+  friend class BodyTreeModel;
+};
+
+}  // namespace kt::ui

@@ -1,0 +1,77 @@
+#include "ui/document/problems_model.hpp"
+
+#include <QRegularExpression>
+
+#include "core/model/tree.hpp"
+
+namespace kt::ui {
+namespace {
+
+bool sameList(const std::vector<kt::Diagnostic>& a, const std::vector<kt::Diagnostic>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].path != b[i].path || a[i].message != b[i].message) return false;
+  return true;
+}
+
+}  // namespace
+
+ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ProblemsModel::refresh(const kt::Model& model) {
+  std::vector<kt::Diagnostic> fresh = kt::validate(model);
+  if (sameList(fresh, diagnostics_)) return;
+  beginResetModel();
+  diagnostics_ = std::move(fresh);
+  endResetModel();
+  emit countChanged(static_cast<int>(diagnostics_.size()));
+}
+
+FieldLocation ProblemsModel::locate(const QString& yamlPath) {
+  static const QRegularExpression bodyRe(QStringLiteral("^bodies\\[(\\d+)\\](?:\\.(.*))?$"));
+  static const QRegularExpression shapeRe(QStringLiteral("^shapes\\[(\\d+)\\]"));
+  FieldLocation loc;
+  const QRegularExpressionMatch m = bodyRe.match(yamlPath);
+  if (!m.hasMatch()) {
+    loc.field = yamlPath;
+    loc.topField = yamlPath.section(QLatin1Char('.'), 0, 0).section(QLatin1Char('['), 0, 0);
+    return loc;
+  }
+  loc.body = m.captured(1).toInt();
+  loc.field = m.captured(2);
+  loc.topField = loc.field.section(QLatin1Char('.'), 0, 0).section(QLatin1Char('['), 0, 0);
+  if (const QRegularExpressionMatch s = shapeRe.match(loc.field); s.hasMatch()) loc.shape = s.captured(1).toInt();
+  return loc;
+}
+
+FieldLocation ProblemsModel::locationOf(int row) const {
+  if (row < 0 || row >= rowCount()) return {};
+  return locate(QString::fromStdString(diagnostics_[static_cast<std::size_t>(row)].path));
+}
+
+int ProblemsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(diagnostics_.size());
+}
+
+int ProblemsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount()) return {};
+  const kt::Diagnostic& d = diagnostics_[static_cast<std::size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole:
+      return index.column() == PathColumn ? QString::fromStdString(d.path) : QString::fromStdString(d.message);
+    case Qt::ToolTipRole: return QString::fromStdString(d.format());
+    case PathRole: return QString::fromStdString(d.path);
+    case BodyIndexRole: return locate(QString::fromStdString(d.path)).body;
+    case FieldRole: return locate(QString::fromStdString(d.path)).field;
+    default: return {};
+  }
+}
+
+QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  return section == PathColumn ? tr("Where") : tr("Problem");
+}
+
+}  // namespace kt::ui

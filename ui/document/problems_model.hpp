@@ -1,0 +1,54 @@
+// The problems list: every Diagnostic of kt::validate(model) (the loader's checks and messages),
+// one row each, columns YAML path and message. Refreshed by the Document after every change.
+// locate() maps a YAML path to the body and field it names, so that clicking a problem can
+// select the body in the tree and the field in the property editor.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "core/model/diagnostic.hpp"
+#include "core/model/model.hpp"
+
+namespace kt::ui {
+
+/// Where a YAML path points: a body field ("bodies[3].joint.axis" → body 3, field "joint.axis")
+/// or a model field ("gravity", "simulation.step": body −1).
+struct FieldLocation {
+  int body = -1;     ///< −1: a model-level field
+  int shape = -1;    ///< shapes[k] index when the field is in a shape
+  QString field;     ///< path below the body ("joint.origin.xyz", "shapes[1].radius"), or the model field
+  QString topField;  ///< first component: "joint", "inertial", "shapes", "name", "parent", "gravity", …
+  bool operator==(const FieldLocation&) const = default;
+};
+
+class ProblemsModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { PathColumn, MessageColumn, ColumnCount };
+  enum Role { PathRole = Qt::UserRole + 1, BodyIndexRole, FieldRole };
+
+  explicit ProblemsModel(QObject* parent = nullptr);
+
+  /// Re-validates `model`; resets the rows only when the list changed.
+  void refresh(const kt::Model& model);
+  const std::vector<kt::Diagnostic>& diagnostics() const { return diagnostics_; }
+  bool isEmpty() const { return diagnostics_.empty(); }
+
+  static FieldLocation locate(const QString& yamlPath);
+  FieldLocation locationOf(int row) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ signals:
+  void countChanged(int count);
+
+ private:
+  std::vector<kt::Diagnostic> diagnostics_;
+};
+
+}  // namespace kt::ui
