@@ -1,0 +1,98 @@
+// The VTK scene of a model: one actor per visual shape, placed by the body poses of a position
+// vector q, plus a ground grid, world axes, joint frames and centre-of-mass markers.
+// Body indices are those of the kt::Tree (parent[i] < i); Tree::specIndex maps them to the
+// Model's bodies. Touch it on the GUI thread only (VTK objects).
+#pragma once
+
+#include <vtkActor.h>
+#include <vtkMatrix4x4.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/model/model.hpp"
+#include "core/model/tree.hpp"
+
+class vtkProp;
+
+namespace kt::render {
+
+struct ShapeActor {
+  vtkSmartPointer<vtkActor> actor;
+  int body = -1;              ///< tree index of the body carrying the shape
+  int shape = -1;             ///< index in the body's shape list
+  Eigen::Matrix4d placement;  ///< shape frame in the body frame
+  vtkSmartPointer<vtkMatrix4x4> world;
+};
+
+class ModelScene {
+ public:
+  /// `renderer` receives the geometry, the grid and the world axes; `overlay` (a renderer on a
+  /// higher layer sharing the camera) receives joint frames and centre-of-mass markers so that
+  /// they stay visible inside the bodies.
+  ModelScene(vtkRenderer* renderer, vtkRenderer* overlay);
+  ~ModelScene();
+  ModelScene(const ModelScene&) = delete;
+  ModelScene& operator=(const ModelScene&) = delete;
+
+  /// Replaces the scene with `model` (finalized as `tree`) at the tree's initial q. Mesh paths
+  /// are resolved against `modelDirectory`.
+  void build(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory);
+  void clear();
+
+  /// Moves every actor to the poses of q (size tree.nq). Allocates nothing.
+  void update(const Eigen::VectorXd& q);
+
+  const std::vector<ShapeActor>& shapeActors() const { return shapes_; }
+  int shapeActorCount() const { return static_cast<int>(shapes_.size()); }
+  /// Tree index of the body a prop belongs to, or -1.
+  int bodyOfProp(const vtkProp* prop) const;
+  int bodyCount() const { return tree_.nb; }
+  const kt::Tree& tree() const { return tree_; }
+
+  /// Highlights the shapes of one body (-1: none).
+  void setSelectedBody(int body);
+  int selectedBody() const { return selected_; }
+
+  void setJointFramesVisible(bool visible);
+  bool jointFramesVisible() const { return jointFramesVisible_; }
+  void setCentresOfMassVisible(bool visible);
+  bool centresOfMassVisible() const { return comVisible_; }
+  void setGridVisible(bool visible);
+  bool gridVisible() const { return gridVisible_; }
+
+  /// Bounds of the body geometry at the current pose; false when there is none.
+  bool modelBounds(double bounds[6]) const;
+  /// A length typical of the model (diagonal of its initial bounds), for marker sizes.
+  double characteristicLength() const { return length_; }
+
+  /// Problems met while building (unreadable meshes), one line each.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  void buildDecorations(const kt::Model& model);
+  void applyHighlight();
+
+  vtkRenderer* renderer_;
+  vtkRenderer* overlay_;
+  kt::Tree tree_;
+  kt::Kinematics kin_;
+  std::vector<ShapeActor> shapes_;
+  std::vector<Eigen::Matrix4d> bodyPose_;               ///< (nb) body frame in world
+  std::vector<vtkSmartPointer<vtkActor>> jointFrames_;  ///< (nb)
+  std::vector<vtkSmartPointer<vtkActor>> comMarkers_;   ///< (nb)
+  std::vector<kt::Vec3> com_;                           ///< (nb) body coordinates
+  vtkSmartPointer<vtkActor> grid_;
+  vtkSmartPointer<vtkActor> worldAxes_;
+  std::vector<std::string> warnings_;
+  double length_ = 1.0;
+  int selected_ = -1;
+  bool jointFramesVisible_ = false;
+  bool comVisible_ = false;
+  bool gridVisible_ = true;
+};
+
+}  // namespace kt::render

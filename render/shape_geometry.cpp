@@ -1,0 +1,201 @@
+#include "render/shape_geometry.hpp"
+
+#include <vtkAlgorithmOutput.h>
+#include <vtkCapsuleSource.h>
+#include <vtkCellArray.h>
+#include <vtkCubeSource.h>
+#include <vtkCylinderSource.h>
+#include <vtkFloatArray.h>
+#include <vtkOBJReader.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyDataNormals.h>
+#include <vtkSTLReader.h>
+#include <vtkSphereSource.h>
+#include <vtkTransform.h>
+#include <vtkTransformPolyDataFilter.h>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+namespace kt::render {
+
+namespace {
+
+constexpr int kRoundResolution = 48;
+
+vtkSmartPointer<vtkPolyData> transformed(vtkAlgorithmOutput* input, vtkTransform* transform) {
+  vtkNew<vtkTransformPolyDataFilter> filter;
+  filter->SetInputConnection(input);
+  filter->SetTransform(transform);
+  filter->Update();
+  vtkSmartPointer<vtkPolyData> out = filter->GetOutput();
+  return out;
+}
+
+// VTK's cylinder and capsule sources lie along y; the format puts the axis along z.
+vtkSmartPointer<vtkPolyData> yAxisToZAxis(vtkAlgorithmOutput* input) {
+  vtkNew<vtkTransform> t;
+  t->RotateX(90.0);  // y → z
+  return transformed(input, t);
+}
+
+std::string lowercaseExtension(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+vtkSmartPointer<vtkPolyData> placeholderCube() {
+  vtkNew<vtkCubeSource> cube;
+  cube->SetXLength(0.05);
+  cube->SetYLength(0.05);
+  cube->SetZLength(0.05);
+  cube->Update();
+  vtkSmartPointer<vtkPolyData> out = cube->GetOutput();
+  return out;
+}
+
+vtkSmartPointer<vtkPolyData> meshGeometry(const kt::Shape& shape, const std::string& modelDirectory,
+                                          std::string& warning) {
+  namespace fs = std::filesystem;
+  fs::path path(shape.mesh);
+  if (path.is_relative() && !modelDirectory.empty()) path = fs::path(modelDirectory) / path;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    warning = "mesh file not found: " + path.string();
+    return placeholderCube();
+  }
+  vtkSmartPointer<vtkPolyDataAlgorithm> reader;
+  const std::string ext = lowercaseExtension(path);
+  if (ext == ".stl") {
+    auto stl = vtkSmartPointer<vtkSTLReader>::New();
+    stl->SetFileName(path.string().c_str());
+    reader = stl;
+  } else if (ext == ".obj") {
+    auto obj = vtkSmartPointer<vtkOBJReader>::New();
+    obj->SetFileName(path.string().c_str());
+    reader = obj;
+  } else {
+    warning = "unsupported mesh format (expected .stl or .obj): " + path.string();
+    return placeholderCube();
+  }
+  reader->Update();
+  if (reader->GetOutput()->GetNumberOfPoints() == 0) {
+    warning = "mesh file has no geometry: " + path.string();
+    return placeholderCube();
+  }
+  vtkNew<vtkTransform> scale;
+  scale->Scale(shape.meshScale.x(), shape.meshScale.y(), shape.meshScale.z());
+  vtkNew<vtkTransformPolyDataFilter> scaled;
+  scaled->SetInputConnection(reader->GetOutputPort());
+  scaled->SetTransform(scale);
+  // Smooth shading across gentle bends, sharp edges kept.
+  vtkNew<vtkPolyDataNormals> normals;
+  normals->SetInputConnection(scaled->GetOutputPort());
+  normals->SetFeatureAngle(40.0);
+  normals->SplittingOn();
+  normals->ConsistencyOn();
+  normals->Update();
+  vtkSmartPointer<vtkPolyData> out = normals->GetOutput();
+  return out;
+}
+
+}  // namespace
+
+vtkSmartPointer<vtkPolyData> prismGeometry(int sides, double radius, double length) {
+  sides = std::max(sides, 3);
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> polys;
+  vtkNew<vtkFloatArray> normals;
+  normals->SetNumberOfComponents(3);
+  normals->SetName("Normals");
+  const double h = 0.5 * length;
+  auto corner = [&](int k) {
+    const double a = 2.0 * std::numbers::pi * k / sides;
+    return std::array<double, 2>{radius * std::cos(a), radius * std::sin(a)};
+  };
+  // Side faces: four vertices each, with the face normal (flat shading).
+  for (int k = 0; k < sides; ++k) {
+    const auto p0 = corner(k);
+    const auto p1 = corner(k + 1);
+    const double a = 2.0 * std::numbers::pi * (k + 0.5) / sides;
+    const float n[3] = {static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)), 0.0f};
+    const vtkIdType base = points->GetNumberOfPoints();
+    points->InsertNextPoint(p0[0], p0[1], -h);
+    points->InsertNextPoint(p1[0], p1[1], -h);
+    points->InsertNextPoint(p1[0], p1[1], h);
+    points->InsertNextPoint(p0[0], p0[1], h);
+    for (int j = 0; j < 4; ++j) normals->InsertNextTuple(n);
+    const vtkIdType quad[4] = {base, base + 1, base + 2, base + 3};
+    polys->InsertNextCell(4, quad);
+  }
+  // End caps, counter-clockwise seen from outside.
+  for (const double z : {h, -h}) {
+    const float n[3] = {0.0f, 0.0f, z > 0 ? 1.0f : -1.0f};
+    const vtkIdType base = points->GetNumberOfPoints();
+    std::vector<vtkIdType> ids(sides);
+    for (int k = 0; k < sides; ++k) {
+      const auto p = corner(k);
+      points->InsertNextPoint(p[0], p[1], z);
+      normals->InsertNextTuple(n);
+      ids[k] = base + (z > 0 ? k : sides - 1 - k);
+    }
+    polys->InsertNextCell(sides, ids.data());
+  }
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
+  poly->SetPoints(points);
+  poly->SetPolys(polys);
+  poly->GetPointData()->SetNormals(normals);
+  return poly;
+}
+
+vtkSmartPointer<vtkPolyData> shapeGeometry(const kt::Shape& shape, const std::string& modelDirectory,
+                                           std::string& warning) {
+  warning.clear();
+  switch (shape.type) {
+    case kt::ShapeType::Box: {
+      vtkNew<vtkCubeSource> cube;
+      cube->SetXLength(shape.size.x());
+      cube->SetYLength(shape.size.y());
+      cube->SetZLength(shape.size.z());
+      cube->Update();
+      vtkSmartPointer<vtkPolyData> out = cube->GetOutput();
+      return out;
+    }
+    case kt::ShapeType::Cylinder: {
+      vtkNew<vtkCylinderSource> cylinder;
+      cylinder->SetRadius(shape.radius);
+      cylinder->SetHeight(shape.length);
+      cylinder->SetResolution(kRoundResolution);
+      cylinder->CappingOn();
+      return yAxisToZAxis(cylinder->GetOutputPort());
+    }
+    case kt::ShapeType::Sphere: {
+      vtkNew<vtkSphereSource> sphere;
+      sphere->SetRadius(shape.radius);
+      sphere->SetThetaResolution(kRoundResolution);
+      sphere->SetPhiResolution(kRoundResolution / 2);
+      sphere->Update();
+      vtkSmartPointer<vtkPolyData> out = sphere->GetOutput();
+      return out;
+    }
+    case kt::ShapeType::Capsule: {
+      vtkNew<vtkCapsuleSource> capsule;
+      capsule->SetRadius(shape.radius);
+      capsule->SetCylinderLength(shape.length);
+      capsule->SetThetaResolution(kRoundResolution);
+      capsule->SetPhiResolution(kRoundResolution / 2);
+      capsule->LatLongTessellationOn();
+      return yAxisToZAxis(capsule->GetOutputPort());
+    }
+    case kt::ShapeType::Prism: return prismGeometry(shape.sides, shape.radius, shape.length);
+    case kt::ShapeType::Mesh: return meshGeometry(shape, modelDirectory, warning);
+  }
+  return placeholderCube();
+}
+
+}  // namespace kt::render

@@ -1,0 +1,278 @@
+// The VTK scene of a model: one actor per shape, shape geometry along the right axes, poses
+// from q, picking map, toggles, meshes relative to the model file, and an off-screen render.
+#include <vtkDataArray.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <numbers>
+
+#include "core/model/tree.hpp"
+#include "render/model_scene.hpp"
+#include "render/offscreen.hpp"
+#include "render/shape_geometry.hpp"
+#include "render/vtk_widget.hpp"
+
+using namespace kt;
+using kt::render::ModelScene;
+using kt::render::OffscreenView;
+
+namespace {
+
+Shape makeShape(ShapeType type) {
+  Shape s;
+  s.type = type;
+  s.size = Vec3(0.4, 0.2, 0.1);
+  s.radius = 0.1;
+  s.length = 0.6;
+  s.sides = 6;
+  return s;
+}
+
+// A base on a revolute joint about z at the origin, carrying a box arm 1 m along +x, plus a
+// second body with one of each round shape.
+Model makeModel() {
+  Model m;
+  m.name = "scene test";
+  BodySpec base;
+  base.name = "base";
+  base.joint.name = "yaw";
+  base.joint.type = JointType::Revolute;
+  base.joint.axis = Vec3::UnitZ();
+  Shape arm = makeShape(ShapeType::Box);
+  arm.origin.xyz = Vec3(1.0, 0.0, 0.0);
+  arm.color = Eigen::Vector4d(0.9, 0.1, 0.1, 1.0);
+  base.shapes.push_back(arm);
+  base.inertial.mass = 2.0;
+  base.inertial.com = Vec3(0.5, 0.0, 0.0);
+  m.bodies.push_back(base);
+
+  BodySpec round;
+  round.name = "round";
+  round.parent = "base";
+  round.joint.name = "fix";
+  round.joint.type = JointType::Fixed;
+  round.joint.origin.xyz = Vec3(0.0, 0.0, 1.0);
+  for (ShapeType t : {ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Prism}) {
+    round.shapes.push_back(makeShape(t));
+  }
+  m.bodies.push_back(round);
+  return m;
+}
+
+Tree finalized(const Model& m) {
+  Tree tree;
+  std::vector<Diagnostic> problems;
+  if (!finalize(m, tree, problems)) qFatal("test model invalid: %s", formatDiagnostics(problems).c_str());
+  return tree;
+}
+
+std::array<double, 3> extent(vtkPolyData* poly) {
+  double b[6];
+  poly->GetBounds(b);
+  return {b[1] - b[0], b[3] - b[2], b[5] - b[4]};
+}
+
+void centre(vtkActor* actor, double c[3]) {
+  double b[6];
+  actor->GetBounds(b);
+  for (int k = 0; k < 3; ++k) c[k] = 0.5 * (b[2 * k] + b[2 * k + 1]);
+}
+
+}  // namespace
+
+class TestModelScene : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void shapeGeometryFollowsTheFormat_data() {
+    QTest::addColumn<int>("type");
+    QTest::addColumn<double>("ex");
+    QTest::addColumn<double>("ey");
+    QTest::addColumn<double>("ez");
+    // radius 0.1, length 0.6, box 0.4 × 0.2 × 0.1, hexagonal prism with circumradius 0.1
+    QTest::newRow("box") << int(ShapeType::Box) << 0.4 << 0.2 << 0.1;
+    QTest::newRow("cylinder") << int(ShapeType::Cylinder) << 0.2 << 0.2 << 0.6;
+    QTest::newRow("sphere") << int(ShapeType::Sphere) << 0.2 << 0.2 << 0.2;
+    QTest::newRow("capsule") << int(ShapeType::Capsule) << 0.2 << 0.2 << 0.8;
+    QTest::newRow("prism") << int(ShapeType::Prism) << 0.2 << 0.2 * std::cos(std::numbers::pi / 6) << 0.6;
+  }
+  void shapeGeometryFollowsTheFormat() {
+    QFETCH(int, type);
+    QFETCH(double, ex);
+    QFETCH(double, ey);
+    QFETCH(double, ez);
+    std::string warning;
+    auto poly = render::shapeGeometry(makeShape(static_cast<ShapeType>(type)), "", warning);
+    QVERIFY(warning.empty());
+    const auto e = extent(poly);
+    // Tessellated round shapes are inscribed: allow 1 %.
+    QVERIFY2(std::abs(e[0] - ex) < 0.01 * ex + 1e-9, qPrintable(QString::number(e[0])));
+    QVERIFY2(std::abs(e[1] - ey) < 0.01 * ey + 1e-9, qPrintable(QString::number(e[1])));
+    QVERIFY2(std::abs(e[2] - ez) < 0.01 * ez + 1e-9, qPrintable(QString::number(e[2])));
+  }
+
+  void prismIsClosedWithOutwardNormals() {
+    auto poly = render::prismGeometry(5, 1.0, 2.0);
+    QCOMPARE(poly->GetNumberOfCells(), vtkIdType(5 + 2));
+    // Side-face normals point away from the axis; cap normals along ±z.
+    vtkDataArray* normals = poly->GetPointData()->GetNormals();
+    QVERIFY(normals != nullptr);
+    for (vtkIdType i = 0; i < poly->GetNumberOfPoints(); ++i) {
+      double p[3], n[3];
+      poly->GetPoint(i, p);
+      normals->GetTuple(i, n);
+      QVERIFY(p[0] * n[0] + p[1] * n[1] + p[2] * n[2] > 0.0);
+    }
+  }
+
+  void oneActorPerShapeAndPosesFromQ() {
+    const Model model = makeModel();
+    const Tree tree = finalized(model);
+    OffscreenView view(320, 240);
+    ModelScene scene(view.renderer(), view.overlay());
+    scene.build(model, tree, "");
+    QCOMPARE(scene.shapeActorCount(), 5);
+    QVERIFY(scene.warnings().empty());
+    const render::ShapeActor& arm = scene.shapeActors().front();
+    QCOMPARE(arm.body, tree.bodyIndex("base"));
+    QCOMPARE(arm.actor->GetProperty()->GetColor()[0], 0.9);
+
+    double c[3];
+    centre(arm.actor, c);
+    QVERIFY(std::abs(c[0] - 1.0) < 1e-9 && std::abs(c[1]) < 1e-9);
+
+    // A quarter turn of the yaw joint carries the arm to +y and the second body along.
+    Eigen::VectorXd q = tree.initialQ;
+    q[tree.qOffset[tree.bodyIndex("base")]] = std::numbers::pi / 2;
+    scene.update(q);
+    centre(arm.actor, c);
+    QVERIFY2(std::abs(c[0]) < 1e-9 && std::abs(c[1] - 1.0) < 1e-9,
+             qPrintable(QStringLiteral("%1 %2").arg(c[0]).arg(c[1])));
+    // The box is now 0.2 wide along x and 0.4 along y.
+    double b[6];
+    arm.actor->GetBounds(b);
+    QVERIFY(std::abs((b[1] - b[0]) - 0.2) < 1e-6 && std::abs((b[3] - b[2]) - 0.4) < 1e-6);
+    const render::ShapeActor& cylinder = scene.shapeActors()[1];
+    centre(cylinder.actor, c);
+    QVERIFY(std::abs(c[2] - 1.0) < 1e-9);
+  }
+
+  void propsMapToBodiesAndSelectionHighlights() {
+    const Model model = makeModel();
+    const Tree tree = finalized(model);
+    OffscreenView view(320, 240);
+    ModelScene scene(view.renderer(), view.overlay());
+    scene.build(model, tree, "");
+    const int round = tree.bodyIndex("round");
+    for (const auto& s : scene.shapeActors()) QCOMPARE(scene.bodyOfProp(s.actor), s.body);
+    QCOMPARE(scene.bodyOfProp(nullptr), -1);
+
+    const double ambientBefore = scene.shapeActors()[1].actor->GetProperty()->GetAmbient();
+    scene.setSelectedBody(round);
+    QCOMPARE(scene.selectedBody(), round);
+    QVERIFY(scene.shapeActors()[1].actor->GetProperty()->GetAmbient() > ambientBefore);
+    QCOMPARE(scene.shapeActors()[0].actor->GetProperty()->GetAmbient(), ambientBefore);
+    scene.setSelectedBody(-1);
+    QCOMPARE(scene.shapeActors()[1].actor->GetProperty()->GetAmbient(), ambientBefore);
+  }
+
+  void togglesShowAndHideDecorations() {
+    const Model model = makeModel();
+    const Tree tree = finalized(model);
+    OffscreenView view(320, 240);
+    ModelScene scene(view.renderer(), view.overlay());
+    scene.build(model, tree, "");
+    auto visibleIn = [](vtkRenderer* r) {
+      r->GetViewProps()->InitTraversal();
+      int n = 0;
+      while (vtkProp* p = r->GetViewProps()->GetNextProp()) n += p->GetVisibility();
+      return n;
+    };
+    QCOMPARE(visibleIn(view.overlay()), 0);
+    scene.setJointFramesVisible(true);
+    QCOMPARE(visibleIn(view.overlay()), tree.nb);
+    scene.setCentresOfMassVisible(true);
+    QCOMPARE(visibleIn(view.overlay()), 2 * tree.nb);
+    const int withGrid = visibleIn(view.renderer());
+    scene.setGridVisible(false);
+    QCOMPARE(visibleIn(view.renderer()), withGrid - 2);  // grid and world axes
+    QCOMPARE(visibleIn(view.renderer()), scene.shapeActorCount());
+  }
+
+  void meshesResolveAgainstTheModelFolder() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("meshes")));
+    {
+      QFile stl(dir.filePath(QStringLiteral("meshes/tetra.stl")));
+      QVERIFY(stl.open(QIODevice::WriteOnly));
+      stl.write(
+          "solid t\n"
+          "facet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\n"
+          "facet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\n"
+          "facet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\n"
+          "facet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\n"
+          "endsolid t\n");
+      QFile obj(dir.filePath(QStringLiteral("meshes/quad.obj")));
+      QVERIFY(obj.open(QIODevice::WriteOnly));
+      obj.write("v 0 0 0\nv 2 0 0\nv 2 1 0\nv 0 1 0\nf 1 2 3 4\n");
+    }
+    Shape stl = makeShape(ShapeType::Mesh);
+    stl.mesh = "meshes/tetra.stl";
+    stl.meshScale = Vec3(2.0, 2.0, 2.0);
+    std::string warning;
+    auto poly = render::shapeGeometry(stl, dir.path().toStdString(), warning);
+    QVERIFY2(warning.empty(), warning.c_str());
+    auto e = extent(poly);
+    QVERIFY(std::abs(e[0] - 2.0) < 1e-6 && std::abs(e[2] - 2.0) < 1e-6);
+
+    Shape obj = makeShape(ShapeType::Mesh);
+    obj.mesh = "meshes/QUAD.OBJ";  // missing (case matters on Linux): a stand-in and a warning
+    poly = render::shapeGeometry(obj, dir.path().toStdString(), warning);
+    QVERIFY(warning.find("not found") != std::string::npos);
+    QVERIFY(poly->GetNumberOfCells() > 0);
+    obj.mesh = "meshes/quad.obj";
+    poly = render::shapeGeometry(obj, dir.path().toStdString(), warning);
+    QVERIFY2(warning.empty(), warning.c_str());
+    e = extent(poly);
+    QVERIFY(std::abs(e[0] - 2.0) < 1e-6 && std::abs(e[1] - 1.0) < 1e-6);
+  }
+
+  void offscreenRenderShowsTheModel() {
+    const Model model = makeModel();
+    const Tree tree = finalized(model);
+    OffscreenView view(320, 240);
+    ModelScene scene(view.renderer(), view.overlay());
+    scene.build(model, tree, "");
+    double b[6];
+    QVERIFY(scene.modelBounds(b));
+    view.renderer()->ResetCamera(b);
+    view.renderer()->ResetCameraClippingRange();
+    const QImage image = view.render();
+    QCOMPARE(image.size(), QSize(320, 240));
+    QVERIFY(image.save(QDir::current().filePath(QStringLiteral("model_scene_offscreen.png"))));
+    QVERIFY(render::greyVariance(image) > 50.0);
+    // Hiding the bodies changes a visible part of the image.
+    for (const auto& s : scene.shapeActors()) s.actor->VisibilityOff();
+    const QImage empty = view.render();
+    const double changed = render::fractionOfDifferentPixels(image, empty, 30);
+    QVERIFY2(changed > 0.02, qPrintable(QString::number(changed)));
+  }
+};
+
+int main(int argc, char* argv[]) {
+  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
+  QApplication app(argc, argv);
+  TestModelScene test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_model_scene.moc"
