@@ -1,0 +1,100 @@
+// Joint-load arrows: for every joint (or the selected one) the wrench the joint transmits to its
+// child body, as a force arrow and a moment arrow (two tips) at the joint origin, drawn in the
+// overlay renderer so that they stay visible in front of the geometry.
+//
+//  - Input: the position vector q and each joint's wrench in child-joint (body) coordinates, as
+//    the recorder stores it (signals load:<joint>.fx … mz); see update().
+//  - Full wrench f, or its reaction part only: f_r = T Tᵀ f with the joint's orthonormal
+//    constraint subspace T (DYNAMICS.md; λ = Tᵀ f is the reaction:<joint>[k] signal).
+//  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic
+//    (the largest magnitude of recent updates, a maximum decaying by 10 % per update, is drawn
+//    0.3 × the model's size).
+//  - Colour: magnitude relative to a user-set limit (green at 0, yellow at half, red at and above
+//    the limit); with no limit set, relative to that recent maximum.
+//  - The selected joint's values are written in the view's lower-left corner.
+// GUI thread only (VTK objects).
+#pragma once
+
+#include <vtkActor.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/model/tree.hpp"
+
+class vtkPolyData;
+
+namespace kt::render {
+
+struct LoadArrowOptions {
+  bool visible = false;
+  bool selectedOnly = false;  ///< only the selected joint (none selected: none drawn)
+  bool reactionOnly = false;  ///< the reaction part T Tᵀ f instead of the full wrench f
+  double forceScale = 0.0;    ///< m per N; 0 = automatic
+  double momentScale = 0.0;   ///< m per N·m; 0 = automatic
+  double forceLimit = 0.0;    ///< N: red at and above; 0 = the recent largest force
+  double momentLimit = 0.0;   ///< N·m: red at and above; 0 = the recent largest moment
+};
+
+class LoadArrows {
+ public:
+  /// The arrows and the text go into `overlay` (a renderer drawn above the geometry).
+  explicit LoadArrows(vtkRenderer* overlay);
+  ~LoadArrows();
+  LoadArrows(const LoadArrows&) = delete;
+  LoadArrows& operator=(const LoadArrows&) = delete;
+
+  /// One force and one moment arrow per joint of `tree`; `length` is the model's typical size.
+  void build(const kt::Tree& tree, double length);
+  void clear();
+  /// Forgets the recent largest magnitudes (a new run).
+  void resetAutoScale();
+
+  void setOptions(const LoadArrowOptions& options);
+  const LoadArrowOptions& options() const { return options_; }
+  /// Tree index of the selected joint (joint i moves body i); −1 for none.
+  void setSelectedJoint(int joint);
+  int selectedJoint() const { return selected_; }
+
+  /// Places the arrows: q (tree nq), wrenchBody[i] = joint i's wrench [moment; force] in body i
+  /// coordinates at the joint origin (nb entries).
+  void update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& wrenchBody);
+
+  // ---- what is drawn (for tests and the status line) ----
+  /// World-axes [moment; force] drawn for joint i after the last update().
+  const kt::Vec6& drawnWrench(int joint) const { return drawn_[joint]; }
+  vtkActor* forceActor(int joint) const { return force_[joint]; }
+  vtkActor* momentActor(int joint) const { return moment_[joint]; }
+  double forceScaleInUse() const { return forceScaleUsed_; }
+  double momentScaleInUse() const { return momentScaleUsed_; }
+  /// The selected joint's values ("" when none is shown).
+  std::string label() const;
+
+ private:
+  void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale,
+             double limit) const;
+  void refresh();
+
+  vtkSmartPointer<vtkRenderer> overlay_;  ///< held: the view may go before the arrows
+  kt::Tree tree_;
+  kt::Kinematics kin_;
+  double length_ = 1.0;
+  LoadArrowOptions options_;
+  int selected_ = -1;
+  vtkSmartPointer<vtkPolyData> forceShape_;
+  vtkSmartPointer<vtkPolyData> momentShape_;
+  std::vector<vtkSmartPointer<vtkActor>> force_;   ///< (nb)
+  std::vector<vtkSmartPointer<vtkActor>> moment_;  ///< (nb)
+  vtkSmartPointer<vtkTextActor> text_;
+  std::vector<kt::Vec6> drawn_;      ///< (nb) world axes
+  std::vector<Eigen::Vector3d> at_;  ///< (nb) joint origins, world
+  bool haveState_ = false;
+  double maxForce_ = 0.0, maxMoment_ = 0.0;
+  double forceScaleUsed_ = 0.0, momentScaleUsed_ = 0.0;
+};
+
+}  // namespace kt::render

@@ -1,0 +1,285 @@
+// The simulation thread behind the main window: every embedded example runs 1 s of simulated
+// time and pauses with its samples recorded; the speed setting paces the run; a duration ends it;
+// the model file's solver and integrator are the defaults and the user's choice applies at the
+// next Reset; a diverging run pauses with the simulator's message; and a seeded script of
+// start/pause/step/reset/reload/close-while-running cycles finishes without a crash.
+// Runs under xvfb-run.
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+#include <random>
+
+#include "render/scene_view.hpp"
+#include "resources/resources.hpp"
+#include "ui/main_window.hpp"
+#include "ui/model_document.hpp"
+#include "ui/simulation_controller.hpp"
+
+using kt::ui::MainWindow;
+using kt::ui::SimulationController;
+
+namespace {
+
+std::unique_ptr<MainWindow> openWindow(const QString& model, QSize size = QSize(900, 600)) {
+  auto w = std::make_unique<MainWindow>();
+  w->resize(size);
+  w->show();
+  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
+  QString error;
+  if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  return w;
+}
+
+SimulationController* controllerOf(MainWindow* w) {
+  auto* c = w->findChild<SimulationController*>();
+  if (!c) qFatal("no simulation controller");
+  return c;
+}
+
+}  // namespace
+
+class TestSimulation : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void examplesRun_data() {
+    QTest::addColumn<QString>("model");
+    for (const QString& path : kt::resources::exampleModels()) QTest::newRow(qPrintable(path)) << path;
+  }
+
+  // Run 1 s of simulated time as fast as possible, pause: time advanced, the recorder holds one
+  // row per output interval, the time column increases, and a paused run stays put.
+  void examplesRun() {
+    QFETCH(QString, model);
+    auto w = openWindow(model);
+    SimulationController* sim = controllerOf(w.get());
+    QVERIFY(sim->hasSimulator());
+    QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+    QCOMPARE(sim->simulationTime(), 0.0);
+    sim->setUntilStopped(true);
+    sim->setSpeed(0.0);
+    sim->run();
+    QVERIFY(sim->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() >= 1.0, 60000);
+    sim->pause();
+    QVERIFY(!sim->isRunning());
+    QTest::qWait(50);  // a step under way when the pause arrived completes
+    sim->poll();
+    const double t = sim->simulationTime();
+    QVERIFY(t >= 1.0);
+    QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+
+    const kt::Recorder* rec = sim->recorder();
+    QVERIFY(rec);
+    const double h = sim->activeOptions().step;
+    QVERIFY(rec->size() >= static_cast<std::size_t>(1.0 / h));
+    const std::vector<double> time = rec->column(sim->signalLayout()->find("time"));
+    QCOMPARE(time.size(), rec->size());
+    for (std::size_t k = 1; k < time.size(); ++k) QVERIFY(time[k] > time[k - 1]);
+    QCOMPARE(time.back(), t);
+    // The newest row shown belongs to the newest state.
+    QCOMPARE(sim->latestRow().size(), static_cast<std::size_t>(rec->width()));
+    QCOMPARE(sim->latestRow()[0], t);
+
+    // Paused means paused.
+    const std::size_t rows = rec->size();
+    QTest::qWait(100);
+    QCOMPARE(rec->size(), rows);
+    // One step advances one output.
+    sim->step();
+    QTRY_COMPARE(rec->size(), rows + 1);
+    QTRY_VERIFY(sim->simulationTime() > t);
+  }
+
+  // The speed factor paces the run (×0.1: 300 ms of wall time give at most ~0.03 s, never
+  // more than 0.1 s); a duration stops the run by itself at that time.
+  void pacingAndDuration() {
+    auto w = openWindow(QStringLiteral(":/examples/pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    sim->setSpeed(0.1);
+    sim->setUntilStopped(true);
+    sim->run();
+    QTest::qWait(300);
+    sim->pause();
+    sim->poll();
+    QVERIFY(sim->simulationTime() > 0.0);
+    QVERIFY2(sim->simulationTime() < 0.1, qPrintable(QString::number(sim->simulationTime())));
+
+    sim->reset();
+    QCOMPARE(sim->simulationTime(), 0.0);
+    sim->setSpeed(0.0);
+    sim->setDuration(0.25);
+    sim->setUntilStopped(false);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 20000);
+    sim->poll();
+    QVERIFY(std::abs(sim->simulationTime() - 0.25) <= 0.5 * sim->activeOptions().step);
+    // Run at the end of the duration starts over.
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 20000);
+    sim->poll();
+    QVERIFY(std::abs(sim->simulationTime() - 0.25) <= 0.5 * sim->activeOptions().step);
+    QCOMPARE(sim->recorder()->size(), std::size_t(0.25 / sim->activeOptions().step + 1.5));
+  }
+
+  // The model file's settings are the defaults; the user's choice applies at the next Reset.
+  void settingsApplyAtReset() {
+    auto w = openWindow(QStringLiteral(":/examples/pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    const kt::SimulationSettings& file = w->document().model().simulation;
+    QCOMPARE(sim->activeOptions().solver, file.solver);
+    QCOMPARE(sim->activeOptions().integrator, file.integrator);
+    QCOMPARE(sim->activeOptions().step, file.step);
+    for (const kt::SolverInfo& info : kt::solverRegistry()) {
+      sim->setSolver(QString::fromStdString(info.name));
+      sim->setIntegrator(QStringLiteral("dopri5"));
+      sim->setStepSize(0.01);
+      QCOMPARE(sim->activeOptions().solver, file.solver);  // not yet
+      sim->reset();
+      QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+      QCOMPARE(sim->activeOptions().solver, info.name);
+      QCOMPARE(sim->activeOptions().integrator, std::string("dopri5"));
+      sim->setSpeed(0.0);
+      sim->setDuration(0.2);
+      sim->run();
+      QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 20000);
+      sim->poll();
+      QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+      QCOMPARE(sim->recorder()->size(), std::size_t(21));
+      sim->setSolver(QString::fromStdString(file.solver));  // back, for the next row
+      sim->reset();
+    }
+    // Opening the file again restores its settings.
+    sim->setSolver(QStringLiteral("crba"));
+    QString error;
+    QVERIFY(w->loadModel(QStringLiteral(":/examples/pendulum.yaml"), error));
+    QCOMPARE(sim->pendingOptions().solver, file.solver);
+  }
+
+  // A diverging run (a stiff spring drive integrated by explicit Euler, h ω ≈ 12) pauses with the
+  // simulator's message in the status bar and a message box; Run starts over.
+  void divergencePauses() {
+    QFile in(QStringLiteral(KINETREE_SOURCE_DIR "/examples/pendulum.yaml"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains(QStringLiteral("      q0: [0.8]\n")));
+    text.replace(QStringLiteral("      q0: [0.8]\n"),
+                 QStringLiteral("      q0: [0.8]\n      drive: {type: spring_damper, stiffness: 1.0e7}\n"));
+    text.replace(QStringLiteral("integrator: rk4"), QStringLiteral("integrator: euler"));
+    text.replace(QStringLiteral("step: 0.001"), QStringLiteral("step: 0.01"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("stiff.yaml"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+
+    auto w = openWindow(path);
+    SimulationController* sim = controllerOf(w.get());
+    QSignalSpy failed(sim, &SimulationController::failed);
+    sim->setSpeed(0.0);
+    sim->setUntilStopped(true);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 20000);
+    sim->poll();
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(sim->errorMessage().contains(QStringLiteral("solver aba")));
+    QVERIFY(sim->errorMessage().contains(QStringLiteral("NaN")) || sim->errorMessage().contains(QStringLiteral("Inf")));
+    auto* box = w->findChild<QMessageBox*>(QStringLiteral("simulationFailedBox"));
+    QVERIFY(box);
+    QVERIFY(box->text().contains(sim->errorMessage()));
+    box->close();
+    // Stepping a failed run does nothing; Run starts over from t = 0 and fails again.
+    const double t = sim->simulationTime();
+    sim->step();
+    QTest::qWait(50);
+    sim->poll();
+    QCOMPARE(sim->simulationTime(), t);
+    sim->run();
+    QVERIFY(sim->errorMessage().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 2, 20000);
+    for (auto* b : w->findChildren<QMessageBox*>()) b->close();
+  }
+
+  // A seeded script of 240 cycles: run, then pause / step / reset / speed change / reload of
+  // another example / close-while-running (the window is closed and destroyed with the worker
+  // stepping). Afterwards a fresh run still advances.
+  void commandCycles() {
+    const QSize kSmall(480, 360);  // rendering under llvmpipe is the cost here, not the commands
+    const QStringList examples = kt::resources::exampleModels();
+    std::mt19937 rng(20261122);
+    auto w = openWindow(kt::resources::kDefaultModel, kSmall);
+    SimulationController* sim = controllerOf(w.get());
+    int counts[6] = {};
+    for (int cycle = 0; cycle < 240; ++cycle) {
+      sim->run();
+      QTest::qWait(static_cast<int>(rng() % 3));
+      const int op = cycle % 40 == 39 ? 5 : static_cast<int>(rng() % 5);
+      ++counts[op];
+      switch (op) {
+        case 0:
+          sim->pause();
+          QVERIFY(!sim->isRunning());
+          break;
+        case 1:
+          sim->step();
+          QVERIFY(!sim->isRunning());
+          break;
+        case 2:
+          sim->reset();
+          QVERIFY(!sim->isRunning());
+          QCOMPARE(sim->simulationTime(), 0.0);
+          break;
+        case 3:
+          sim->setSpeed(SimulationController::speedChoices()[rng() % SimulationController::speedChoices().size()]);
+          break;
+        case 4: {
+          QString error;
+          QVERIFY(w->loadModel(examples[static_cast<int>(rng() % examples.size())], error));
+          QVERIFY(!sim->isRunning());
+          break;
+        }
+        case 5:
+          w->close();
+          QVERIFY(!sim->hasSimulator());
+          w.reset();
+          w = openWindow(examples[static_cast<int>(rng() % examples.size())], kSmall);
+          sim = controllerOf(w.get());
+          sim->run();
+          QTest::qWait(1);
+          w.reset();  // destroyed while running
+          w = openWindow(kt::resources::kDefaultModel, kSmall);
+          sim = controllerOf(w.get());
+          break;
+      }
+      sim->poll();
+      QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+    }
+    for (int op = 0; op < 5; ++op) QVERIFY(counts[op] >= 10);
+    QCOMPARE(counts[5], 6);
+    sim->reset();
+    sim->setSpeed(0.0);
+    sim->setUntilStopped(true);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.1, 20000);
+    sim->pause();
+  }
+};
+
+int main(int argc, char* argv[]) {
+  QTemporaryDir config;  // settings of this run only
+  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
+  QApplication::setApplicationName(QStringLiteral("test_simulation"));
+  TestSimulation test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_simulation.moc"
