@@ -7,29 +7,13 @@
 
 #include "core/io/model_yaml.hpp"
 #include "core/model/tree.hpp"
+#include "support/cli_runner.hpp"
 
 namespace {
 
-struct Run {
-  int code = -1;
-  QString out, err;
-};
-
-Run cli(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(KINETREE_CLI), args);
-  Run r;
-  if (!p.waitForFinished(60000)) {
-    p.kill();
-    return r;
-  }
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
-
-QString example(const char* name) { return QStringLiteral(KINETREE_SOURCE_DIR "/examples/") + name; }
+using Run = kt::test::CliRun;
+Run cli(const QStringList& args) { return kt::test::runCli(args); }
+using kt::test::example;
 QString malformed(const char* name) { return QStringLiteral(KINETREE_TEST_DATA "/malformed/") + name; }
 
 QStringList allExamples() {
