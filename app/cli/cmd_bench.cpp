@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_yaml.hpp"
@@ -41,18 +42,7 @@ struct Clock {
 
 double secondsSince(Clock::time_point start) { return Clock::now() - start; }
 
-std::vector<std::string> splitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t comma = s.find(',', start);
-    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
+using kt::cli::splitList;
 
 bool parsePositiveInt(const std::string& option, const std::string& text, int& out) {
   char* end = nullptr;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
@@ -41,18 +42,7 @@ bool parsePositive(const std::string& option, const std::string& text, double& o
   return true;
 }
 
-std::vector<std::string> splitList(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t comma = s.find(',', start);
-    const std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
+using kt::cli::splitList;
 
 // One output of a run: q, ν and the joint wrenches, flattened.
 struct Snapshot {
