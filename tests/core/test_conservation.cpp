@@ -8,19 +8,13 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
+#include "support/sim_options.hpp"
 
 using namespace kt;
 
 namespace {
 
-SimulatorOptions dopri(double tol, double interval, const std::string& solver = "aba") {
-  SimulatorOptions o;
-  o.solver = solver;
-  o.integrator = "dopri5";
-  o.step = interval;
-  o.tolerance = tol;
-  return o;
-}
+using kt::test::dopri;
 
 // Largest |x_k − x_0| over the run of a recorded signal.
 double maxDrift(const Simulator& sim, const std::string& signal) {

@@ -10,17 +10,9 @@
 #include "core/integrate/integrator.hpp"
 #include "core/model/tree.hpp"
 
-// Counts heap allocations so that the tests can check that a step allocates nothing.
-namespace {
-std::atomic<long> gAllocations{0};
-}
-void* operator new(std::size_t n) {
-  ++gAllocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "support/allocation_counter.hpp"
+
+using kt::test::gAllocations;
 
 using namespace kt;
 using Eigen::VectorXd;

@@ -11,32 +11,18 @@
 
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
+#include "support/sim_options.hpp"
 
-// Counts heap allocations so that the tests can check that a simulation step allocates nothing.
-namespace {
-std::atomic<long> gAllocations{0};
-}
-void* operator new(std::size_t n) {
-  ++gAllocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "support/allocation_counter.hpp"
+
+using kt::test::gAllocations;
 
 using namespace kt;
 using Eigen::VectorXd;
 
 namespace {
 
-SimulatorOptions dopri(double tol, double interval, const std::string& solver = "aba") {
-  SimulatorOptions o;
-  o.solver = solver;
-  o.integrator = "dopri5";
-  o.step = interval;
-  o.tolerance = tol;
-  return o;
-}
+using kt::test::dopri;
 
 // A body on a prismatic joint along x, no gravity: a mass–spring–damper.
 Model massSpring(double mass, double k, double c, double x0) {
