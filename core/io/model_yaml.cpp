@@ -688,7 +688,10 @@ yaml::Position positionOf(const Reader& r, std::string path) {
   }
 }
 
-Model loadText(const std::string& text, const std::string& fileName, const std::string& directory) {
+// `modelProblems`: when given, problems of the model checks (validate) of a file that parsed are
+// returned there (positioned) instead of thrown; syntax, key and type errors still throw.
+Model loadText(const std::string& text, const std::string& fileName, const std::string& directory,
+               std::vector<Diagnostic>* modelProblems = nullptr) {
   std::vector<yaml::ParseProblem> problems;
   const auto root = yaml::parseDocument(text, problems);
   std::vector<Diagnostic> out;
@@ -727,6 +730,10 @@ Model loadText(const std::string& text, const std::string& fileName, const std::
     std::stable_sort(problemsFound.begin(), problemsFound.end(), [](const Diagnostic& a, const Diagnostic& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
+    if (modelProblems != nullptr) {
+      *modelProblems = std::move(problemsFound);
+      return model;
+    }
     out = std::move(problemsFound);
   } else {
     std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
@@ -743,7 +750,9 @@ Model loadModelFromString(const std::string& text, const std::string& fileName) 
   return loadText(text, fileName, std::string());
 }
 
-Model loadModelFromFile(const std::string& path) {
+namespace {
+
+Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems) {
   const auto fail = [&](const std::string& message) {
     Diagnostic d;
     d.file = path;
@@ -764,7 +773,22 @@ Model loadModelFromFile(const std::string& path) {
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<std::size_t>(in.gcount()));
   const std::string dir = std::filesystem::absolute(std::filesystem::path(path), ec).parent_path().lexically_normal();
-  return loadText(text, path, dir);
+  return loadText(text, path, dir, modelProblems);
+}
+
+}  // namespace
+
+Model loadModelFromFile(const std::string& path) { return loadFile(path, nullptr); }
+
+Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems) {
+  problems.clear();
+  return loadFile(path, &problems);
+}
+
+Model loadModelForEditingFromString(const std::string& text, const std::string& fileName,
+                                    std::vector<Diagnostic>& problems) {
+  problems.clear();
+  return loadText(text, fileName, std::string(), &problems);
 }
 
 }  // namespace kt

@@ -35,6 +35,15 @@ Model loadModelFromString(const std::string& text, const std::string& fileName =
 /// Sets the model's sourceDirectory to the file's directory.
 Model loadModelFromFile(const std::string& path);
 
+/// For the editor: as loadModelFromFile, but a file that reads correctly (YAML syntax, keys,
+/// types, references all fine) and only fails the model checks of validate() is returned, with
+/// those problems (file:line:col positioned) in `problems`, so that it can be opened and fixed.
+/// Anything else throws ModelLoadError as loadModelFromFile does.
+Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems);
+/// The same for text (embedded resources, recovery files).
+Model loadModelForEditingFromString(const std::string& text, const std::string& fileName,
+                                    std::vector<Diagnostic>& problems);
+
 /// Canonical YAML text of a model.
 std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.

@@ -386,6 +386,53 @@ bodies:
     QCOMPARE(m.name, std::string("quoted name"));
     QCOMPARE(m.bodies[1].inertial.mass, 2.0);
   }
+
+  void editingLoadKeepsModelProblems() {
+    // Reads fine, fails the model checks twice (a negative mass, a parent cycle).
+    const std::string text =
+        "kinetree: 1\nname: fixable\nbodies:\n"
+        "  - name: a\n    parent: b\n    joint: {type: revolute}\n"
+        "    inertial: {mass: -1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+        "  - name: b\n    parent: a\n    joint: {type: revolute}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+    std::vector<Diagnostic> thrown;
+    try {
+      loadModelFromString(text, "fixable.yaml");
+    } catch (const ModelLoadError& e) {
+      thrown = e.diagnostics();
+    }
+    QVERIFY(thrown.size() >= 2);
+    std::vector<Diagnostic> problems;
+    const Model m = loadModelForEditingFromString(text, "fixable.yaml", problems);
+    QCOMPARE(m.bodies.size(), std::size_t(2));
+    QCOMPARE(m.bodies[0].inertial.mass, -1.0);
+    // The same problems, positioned the same way.
+    QCOMPARE(problems.size(), thrown.size());
+    for (std::size_t k = 0; k < problems.size(); ++k) QCOMPARE(problems[k].format(), thrown[k].format());
+    QCOMPARE(problems.front().line, 5);  // "parent: b", the cycle
+
+    // A file that does not read still throws, with its position.
+    bool threw = false;
+    try {
+      loadModelForEditingFromString("kinetree: 1\nbodies:\n  - name: a\n    inertial: {mass: heavy}\n", "bad.yaml",
+                                    problems);
+    } catch (const ModelLoadError& e) {
+      threw = true;
+      bool atMass = false;
+      for (const Diagnostic& d : e.diagnostics())
+        atMass = atMass || (d.line == 4 && d.path == "bodies[0].inertial.mass");
+      QVERIFY(atMass);
+    }
+    QVERIFY(threw);
+
+    // From a file: the same, with the folder for mesh paths.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("fixable.yaml").toStdString();
+    std::ofstream(path) << text;
+    const Model fromFile = loadModelForEditing(path, problems);
+    QCOMPARE(problems.size(), thrown.size());
+    QVERIFY(!fromFile.sourceDirectory.empty());
+  }
 };
 
 QTEST_GUILESS_MAIN(TestModelIo)

@@ -25,8 +25,22 @@ const BodyTreeModel::Cache& BodyTreeModel::cache() const {
   for (std::size_t k = 0; k < n; ++k) {
     const auto it = byName.find(m.bodies[k].parent);
     // Unknown parents (only in invalid models) show at the top level.
-    const int p = (it == byName.end() || it->second == static_cast<int>(k)) ? -1 : it->second;
-    c.parentOf[k] = p;
+    c.parentOf[k] = (it == byName.end() || it->second == static_cast<int>(k)) ? -1 : it->second;
+  }
+  // A parent cycle (also only in invalid models, opened to be fixed) would hide its bodies and
+  // make parent() loop: a body whose ancestors do not reach the world within n steps shows at
+  // the top level instead.
+  for (std::size_t k = 0; k < n; ++k) {
+    int a = c.parentOf[k];
+    std::size_t steps = 0;
+    while (a >= 0 && steps <= n) {
+      a = c.parentOf[static_cast<std::size_t>(a)];
+      ++steps;
+    }
+    if (a >= 0) c.parentOf[k] = -1;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const int p = c.parentOf[k];
     auto& siblings = c.children[static_cast<std::size_t>(p + 1)];
     c.rowOf[k] = static_cast<int>(siblings.size());
     siblings.push_back(static_cast<int>(k));

@@ -70,7 +70,20 @@ void Document::setModel(const kt::Model& model, const QString& path) { replaceAl
 
 bool Document::open(const QString& path, QString* error) {
   try {
-    const kt::Model model = kt::loadModelFromFile(QFile::encodeName(path).toStdString());
+    // A model that reads but fails the model checks opens anyway: its problems are listed and
+    // it cannot be run until they are fixed.
+    std::vector<kt::Diagnostic> problems;
+    kt::Model model;
+    if (path.startsWith(QLatin1Char(':'))) {  // an embedded example
+      QFile file(path);
+      if (!file.open(QIODevice::ReadOnly)) {
+        if (error) *error = path + QStringLiteral(": error: cannot open the embedded model");
+        return false;
+      }
+      model = kt::loadModelForEditingFromString(file.readAll().toStdString(), path.toStdString(), problems);
+    } else {
+      model = kt::loadModelForEditing(QFile::encodeName(path).toStdString(), problems);
+    }
     replaceAll(model, path);
     return true;
   } catch (const kt::ModelLoadError& e) {

@@ -121,7 +121,9 @@ bool Autosaver::restore(Document& document, const RecoveryEntry& entry, QString*
   const QByteArray bytes = f.readAll();
   kt::Model model;
   try {
-    model = kt::loadModelFromString(bytes.toStdString(), entry.recoveryFile.toStdString());
+    // An autosaved model may have had problems the user was fixing: restore it with them.
+    std::vector<kt::Diagnostic> problems;
+    model = kt::loadModelForEditingFromString(bytes.toStdString(), entry.recoveryFile.toStdString(), problems);
   } catch (const kt::ModelLoadError& e) {
     if (error) *error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
     return false;
