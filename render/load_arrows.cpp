@@ -20,7 +20,7 @@ namespace {
 constexpr double kShaftRadius = 0.03;  // of vtkArrowSource, unit length along +x
 constexpr double kTipRadius = 0.08;
 constexpr double kTipLength = 0.25;
-constexpr double kDecay = 0.9;  // per update (about 60 a second while running): halves in ~0.1 s
+constexpr double kEase = 0.1;  // fraction of the way down to the recent maximum per update (log scale)
 
 vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip) {
   vtkNew<vtkArrowSource> arrow;
@@ -99,9 +99,30 @@ void LoadArrows::clear() {
   resetAutoScale();
 }
 
+void LoadArrows::RecentMaximum::reset() {
+  ring.fill(0.0);
+  head = 0;
+  reference = 0.0;
+}
+
+void LoadArrows::RecentMaximum::push(double largest) {
+  if (!std::isfinite(largest)) return;
+  ring[static_cast<std::size_t>(head)] = largest;
+  head = (head + 1) % kAutoScaleWindow;
+  const double recent = *std::max_element(ring.begin(), ring.end());
+  if (recent >= reference) {
+    reference = recent;
+  } else if (recent > 0.0) {
+    // 10 % of the way in log scale: a 100× spike has faded to a 1 % excess after 60 updates.
+    reference = recent * std::pow(reference / recent, 1.0 - kEase);
+  } else {
+    reference *= 1.0 - kEase;
+  }
+}
+
 void LoadArrows::resetAutoScale() {
-  maxForce_ = 0.0;
-  maxMoment_ = 0.0;
+  forceRecent_.reset();
+  momentRecent_.reset();
 }
 
 void LoadArrows::build(const kt::Tree& tree, double length) {
@@ -118,6 +139,8 @@ void LoadArrows::build(const kt::Tree& tree, double length) {
       mapper->SetInputData(kind == 0 ? forceShape_ : momentShape_);
       auto actor = vtkSmartPointer<vtkActor>::New();
       actor->SetMapper(mapper);
+      vtkNew<vtkMatrix4x4> placement;
+      actor->SetUserMatrix(placement);
       actor->SetPickable(false);
       actor->SetVisibility(false);
       actor->GetProperty()->SetAmbient(0.3);
@@ -140,10 +163,7 @@ void LoadArrows::setSelectedJoint(int joint) {
 void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& wrenchBody) {
   if (tree_.nb == 0 || q.size() != tree_.nq || static_cast<int>(wrenchBody.size()) != tree_.nb) return;
   kt::computePositionKinematics(tree_, q, kin_);
-  // Automatic scale: the largest magnitude of recent frames (a slowly decaying maximum, so that a
-  // start-up transient does not shrink the arrows for the rest of the run).
-  maxForce_ *= kDecay;
-  maxMoment_ *= kDecay;
+  double largestForce = 0.0, largestMoment = 0.0;
   kt::Mat6N T;
   for (int i = 0; i < tree_.nb; ++i) {
     kt::Vec6 f = wrenchBody[static_cast<std::size_t>(i)];
@@ -158,9 +178,12 @@ void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& w
     w.tail<3>() = X.E.transpose() * f.tail<3>();
     drawn_[static_cast<std::size_t>(i)] = w;
     at_[static_cast<std::size_t>(i)] = X.r;
-    maxMoment_ = std::max(maxMoment_, w.head<3>().norm());
-    maxForce_ = std::max(maxForce_, w.tail<3>().norm());
+    largestMoment = std::max(largestMoment, w.head<3>().norm());
+    largestForce = std::max(largestForce, w.tail<3>().norm());
   }
+  // Automatic scale: follows the recent maximum (see the header).
+  forceRecent_.push(largestForce);
+  momentRecent_.push(largestMoment);
   haveState_ = true;
   refresh();
 }
@@ -180,14 +203,14 @@ void LoadArrows::place(vtkActor* actor, const Eigen::Vector3d& origin, const Eig
   const Eigen::Vector3d z = x.cross(y);
   // Shaft radius 0.006 × the model size; short arrows get thinner so that they keep their shape.
   const double width = std::min(0.2 * length_, 1.5 * length);
-  vtkNew<vtkMatrix4x4> m;
+  vtkMatrix4x4* m = actor->GetUserMatrix();  // made with the actor in build(): no allocation here
   for (int r = 0; r < 3; ++r) {
     m->SetElement(r, 0, x[r] * length);
     m->SetElement(r, 1, y[r] * width);
     m->SetElement(r, 2, z[r] * width);
     m->SetElement(r, 3, origin[r]);
   }
-  actor->SetUserMatrix(m);
+  m->Modified();
   double rgb[3];
   ratioColour(limit > 0.0 ? magnitude / limit : 0.0, rgb);
   actor->GetProperty()->SetColor(rgb);
@@ -195,12 +218,12 @@ void LoadArrows::place(vtkActor* actor, const Eigen::Vector3d& origin, const Eig
 }
 
 void LoadArrows::refresh() {
-  forceScaleUsed_ =
-      options_.forceScale > 0.0 ? options_.forceScale : (maxForce_ > 0.0 ? 0.3 * length_ / maxForce_ : 0.0);
+  const double maxForce = forceRecent_.reference, maxMoment = momentRecent_.reference;
+  forceScaleUsed_ = options_.forceScale > 0.0 ? options_.forceScale : (maxForce > 0.0 ? 0.3 * length_ / maxForce : 0.0);
   momentScaleUsed_ =
-      options_.momentScale > 0.0 ? options_.momentScale : (maxMoment_ > 0.0 ? 0.3 * length_ / maxMoment_ : 0.0);
-  const double forceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce_;
-  const double momentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment_;
+      options_.momentScale > 0.0 ? options_.momentScale : (maxMoment > 0.0 ? 0.3 * length_ / maxMoment : 0.0);
+  const double forceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce;
+  const double momentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment;
   for (std::size_t i = 0; i < force_.size(); ++i) {
     const bool show = options_.visible && haveState_ && (!options_.selectedOnly || static_cast<int>(i) == selected_);
     if (!show) {

@@ -6,11 +6,19 @@
 //    the recorder stores it (signals load:<joint>.fx … mz); see update().
 //  - Full wrench f, or its reaction part only: f_r = T Tᵀ f with the joint's orthonormal
 //    constraint subspace T (DYNAMICS.md; λ = Tᵀ f is the reaction:<joint>[k] signal).
-//  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic
-//    (the largest magnitude of recent updates, a maximum decaying by 10 % per update, is drawn
-//    0.3 × the model's size).
+//  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic:
+//    a reference magnitude is drawn 0.3 × the model's size. The reference (one for forces, one
+//    for moments) follows the recent maximum, the largest magnitude of the last
+//    kAutoScaleWindow = 120 updates (2 s at the GUI's 60 Hz):
+//      - it grows at once when an update holds a larger magnitude (no arrow is drawn longer than
+//        0.3 × the model's size);
+//      - when the recent maximum is smaller (a start-up spike has left the window), it eases down
+//        to it, each update by 10 % of the way in log scale (reference/recent → (reference/recent)^0.9),
+//        so that even a 1000× spike is down to a few per cent above the recent maximum in one second.
+//    So a transient holds the scale for 2 s and later, smaller loads then fill the view again,
+//    while a steady run keeps a steady scale (no rescaling from frame to frame).
 //  - Colour: magnitude relative to a user-set limit (green at 0, yellow at half, red at and above
-//    the limit); with no limit set, relative to that recent maximum.
+//    the limit); with no limit set, relative to the automatic reference.
 //  - The selected joint's values are written in the view's lower-left corner.
 // GUI thread only (VTK objects).
 #pragma once
@@ -20,6 +28,7 @@
 #include <vtkSmartPointer.h>
 #include <vtkTextActor.h>
 #include <Eigen/Core>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -53,6 +62,8 @@ class LoadArrows {
   void clear();
   /// Forgets the recent largest magnitudes (a new run).
   void resetAutoScale();
+  /// Number of updates whose largest magnitudes the automatic scale follows (see above).
+  static constexpr int kAutoScaleWindow = 120;
 
   void setOptions(const LoadArrowOptions& options);
   const LoadArrowOptions& options() const { return options_; }
@@ -71,6 +82,9 @@ class LoadArrows {
   vtkActor* momentActor(int joint) const { return moment_[joint]; }
   double forceScaleInUse() const { return forceScaleUsed_; }
   double momentScaleInUse() const { return momentScaleUsed_; }
+  /// The automatic references (N, N·m): drawn 0.3 × the model's size when the scale is automatic.
+  double forceReference() const { return forceRecent_.reference; }
+  double momentReference() const { return momentRecent_.reference; }
   /// The selected joint's values ("" when none is shown).
   std::string label() const;
 
@@ -92,8 +106,18 @@ class LoadArrows {
   vtkSmartPointer<vtkTextActor> text_;
   std::vector<kt::Vec6> drawn_;      ///< (nb) world axes
   std::vector<Eigen::Vector3d> at_;  ///< (nb) joint origins, world
+  /// The automatic reference of one kind: the maxima of the last kAutoScaleWindow updates.
+  struct RecentMaximum {
+    std::array<double, kAutoScaleWindow> ring{};
+    int head = 0;
+    double reference = 0.0;
+    void reset();
+    /// Adds the largest magnitude of one update and moves the reference.
+    void push(double largest);
+  };
+
   bool haveState_ = false;
-  double maxForce_ = 0.0, maxMoment_ = 0.0;
+  RecentMaximum forceRecent_, momentRecent_;
   double forceScaleUsed_ = 0.0, momentScaleUsed_ = 0.0;
 };
 

@@ -52,6 +52,8 @@ class ModelScene {
   int bodyOfProp(const vtkProp* prop) const;
   int bodyCount() const { return tree_.nb; }
   const kt::Tree& tree() const { return tree_; }
+  /// Pose of body i (tree index) in the world as of the last update(): rotation and origin.
+  const Eigen::Matrix4d& bodyPose(int body) const { return bodyPose_[static_cast<std::size_t>(body)]; }
 
   /// Highlights the shapes of one body (-1: none).
   void setSelectedBody(int body);

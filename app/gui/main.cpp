@@ -1,15 +1,160 @@
 // kinetree: opens the embedded default model, or the model file given on the command line.
 //   kinetree [MODEL.yaml] [--screenshot FILE.png]
+//   kinetree [MODEL.yaml | --chain N] --measure SECONDS [--speed F] [--solver NAME] [--integrator NAME]
+//            [--step H] [--follow] [--trails] [--statistics] [--screenshot FILE.png]
+// The measurement mode runs the simulation (as fast as possible by default) with the window open
+// and, after SECONDS of wall time (following a 1 s warm-up), prints the real-time factor, the
+// frames per second and the frame times to stdout, then quits (README, "Performance").
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <ctime>
+#include <memory>
+#include <vector>
 
+#include "core/io/model_yaml.hpp"
+#include "core/model/generators.hpp"
 #include "core/version.hpp"
+#include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "ui/main_window.hpp"
+#include "ui/simulation_controller.hpp"
+
+namespace {
+
+constexpr int kWarmUpMs = 1000;  // shaders, first chunks of the recorder, window mapping
+
+// CPU time of the whole process (every thread: GUI, worker, the GL rasterizer's threads).
+double processCpuSeconds() {
+  timespec t{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0.0;
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+struct Summary {
+  double median = 0.0;
+  double p95 = 0.0;
+  double max = 0.0;
+};
+
+Summary summarize(std::vector<double> v) {
+  Summary s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.median = v[v.size() / 2];
+  s.p95 = v[std::min(v.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(v.size())))];
+  s.max = v.back();
+  return s;
+}
+
+// Runs the simulation for a warm-up and then `seconds`, collecting per-frame figures.
+class Measurement : public QObject {
+ public:
+  Measurement(kt::ui::MainWindow& window, double seconds, double speed, QString screenshot)
+      : window_(window), seconds_(seconds), speed_(speed), screenshot_(std::move(screenshot)) {
+    controller_ = window.findChild<kt::ui::SimulationController*>();
+    view_ = window.findChild<kt::render::SceneView*>();
+  }
+
+  bool ready() const { return controller_ != nullptr && view_ != nullptr; }
+
+  void start() {
+    controller_->setUntilStopped(true);
+    controller_->setSpeed(speed_);
+    connect(controller_, &kt::ui::SimulationController::frame, this, [this] {
+      const qint64 now = clock_.nsecsElapsed();
+      if (measuring_ && lastPoll_ >= 0) polls_.push_back(1e-6 * static_cast<double>(now - lastPoll_));
+      lastPoll_ = now;
+    });
+    connect(view_, &QOpenGLWidget::frameSwapped, this, [this] {
+      const qint64 now = clock_.nsecsElapsed();
+      if (measuring_) {
+        renders_.push_back(view_->lastRenderMilliseconds());
+        if (lastSwap_ >= 0) swaps_.push_back(1e-6 * static_cast<double>(now - lastSwap_));
+        ++frames_;
+      }
+      lastSwap_ = now;
+    });
+    controller_->run();
+    clock_.start();
+    QTimer::singleShot(kWarmUpMs, this, [this] {
+      measuring_ = true;
+      simStart_ = controller_->simulationTime();
+      wallStart_ = clock_.nsecsElapsed();
+      cpuStart_ = processCpuSeconds();
+      QTimer::singleShot(static_cast<int>(1000.0 * seconds_), this, [this] { finish(); });
+    });
+  }
+
+  int exitCode() const { return exitCode_; }
+
+ private:
+  void finish() {
+    measuring_ = false;
+    const double wall = 1e-9 * static_cast<double>(clock_.nsecsElapsed() - wallStart_);
+    const double simulated = controller_->simulationTime() - simStart_;
+    const double nsPerStep = controller_->nanosecondsPerStep();
+    const double cpu = processCpuSeconds() - cpuStart_;
+    controller_->pause();
+    const kt::Tree* tree = controller_->tree();
+    const Summary poll = summarize(polls_);
+    const Summary swap = summarize(swaps_);
+    const Summary render = summarize(renders_);
+    std::printf("model: %s (%d bodies), solver %s, integrator %s, step %g s, speed %s\n",
+                qPrintable(window_.windowTitle().remove(QStringLiteral("[*]"))), tree != nullptr ? tree->nb : 0,
+                controller_->activeOptions().solver.c_str(), controller_->activeOptions().integrator.c_str(),
+                controller_->activeOptions().step, speed_ > 0.0 ? qPrintable(QString::number(speed_)) : "max");
+    const int* size = view_->renderWindow()->GetSize();
+    std::printf("3D view %d x %d device pixels, %d samples per pixel%s\n", size[0], size[1],
+                view_->renderWindow()->GetMultiSamples(), view_->softwareRendering() ? " (software rendering)" : "");
+    std::printf("wall %.2f s, simulated %.3f s: real-time factor %.1f; %.0f ns per output step (worker)\n", wall,
+                simulated, wall > 0.0 ? simulated / wall : 0.0, nsPerStep);
+    std::printf("process CPU time %.2f s: %.2f cores busy on average (the machine has %d)\n", cpu,
+                wall > 0.0 ? cpu / wall : 0.0, QThread::idealThreadCount());
+    std::printf("frames per second: %.1f (%d frames)\n", wall > 0.0 ? frames_ / wall : 0.0, frames_);
+    std::printf("frame interval (swap to swap) ms: median %.1f, p95 %.1f, max %.1f\n", swap.median, swap.p95, swap.max);
+    std::printf("GUI poll interval (new state to new state) ms: median %.1f, p95 %.1f, max %.1f (%zu polls)\n",
+                poll.median, poll.p95, poll.max, polls_.size());
+    std::printf("render time (paintGL) ms: median %.1f, p95 %.1f, max %.1f\n", render.median, render.p95, render.max);
+    std::fflush(stdout);
+    if (!controller_->errorMessage().isEmpty()) {
+      std::fprintf(stderr, "kinetree: the run failed: %s\n", qPrintable(controller_->errorMessage()));
+      exitCode_ = 1;
+    }
+    if (!screenshot_.isEmpty() && !window_.grab().save(screenshot_)) {
+      std::fprintf(stderr, "kinetree: cannot write %s\n", qPrintable(screenshot_));
+      exitCode_ = 1;
+    }
+    controller_->shutdown();
+    QApplication::exit(exitCode_);
+  }
+
+  kt::ui::MainWindow& window_;
+  kt::ui::SimulationController* controller_ = nullptr;
+  kt::render::SceneView* view_ = nullptr;
+  double seconds_;
+  double speed_;
+  QString screenshot_;
+  QElapsedTimer clock_;
+  bool measuring_ = false;
+  double simStart_ = 0.0;
+  qint64 wallStart_ = 0;
+  double cpuStart_ = 0.0;
+  qint64 lastPoll_ = -1;
+  qint64 lastSwap_ = -1;
+  int frames_ = 0;
+  std::vector<double> polls_, swaps_, renders_;
+  int exitCode_ = 0;
+};
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
   // Every OpenGL context of the window must suit VTK (3.2 core), so set it before the app exists.
@@ -28,26 +173,110 @@ int main(int argc, char* argv[]) {
   parser.addPositionalArgument(QStringLiteral("model"),
                                QStringLiteral("Model file to open (default: the embedded space robot)."),
                                QStringLiteral("[model.yaml]"));
-  const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                      QStringLiteral("Save a PNG of the window once it is shown, then quit."),
-                                      QStringLiteral("file.png"));
-  parser.addOption(screenshot);
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Save a PNG of the window once it is shown (after --measure: at its end), then quit."),
+      QStringLiteral("file.png"));
+  const QCommandLineOption measure(QStringLiteral("measure"),
+                                   QStringLiteral("Run the simulation for this many seconds of wall time (after a 1 s "
+                                                  "warm-up), print the real-time factor and frame times, then quit."),
+                                   QStringLiteral("seconds"));
+  const QCommandLineOption speed(QStringLiteral("speed"),
+                                 QStringLiteral("With --measure: factor of real time, 0 = as fast as possible "
+                                                "(default 0)."),
+                                 QStringLiteral("factor"), QStringLiteral("0"));
+  const QCommandLineOption chain(QStringLiteral("chain"),
+                                 QStringLiteral("Open a generated chain of N revolute links instead of a file."),
+                                 QStringLiteral("N"));
+  const QCommandLineOption solver(QStringLiteral("solver"), QStringLiteral("With --measure: the solver to run."),
+                                  QStringLiteral("name"));
+  const QCommandLineOption integrator(QStringLiteral("integrator"),
+                                      QStringLiteral("With --measure: the integrator to run."), QStringLiteral("name"));
+  const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("With --measure: the step (s) to run."),
+                                QStringLiteral("seconds"));
+  const QCommandLineOption follow(QStringLiteral("follow"), QStringLiteral("Follow the floating base."));
+  const QCommandLineOption trails(QStringLiteral("trails"), QStringLiteral("Show the motion trails."));
+  const QCommandLineOption statistics(QStringLiteral("statistics"),
+                                      QStringLiteral("Show the frame statistics in the 3D view."));
+  parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics});
   parser.process(app);
 
   kt::ui::MainWindow window;
   window.show();
 
   const QStringList args = parser.positionalArguments();
-  const QString model = args.isEmpty() ? kt::resources::kDefaultModel : args.front();
-  if (!parser.isSet(screenshot)) {
+  QString model = args.isEmpty() ? kt::resources::kDefaultModel : args.front();
+  std::unique_ptr<QTemporaryDir> generated;  // holds the generated chain's file while it is open
+  if (parser.isSet(chain)) {
+    generated = std::make_unique<QTemporaryDir>();
+    bool ok = false;
+    const int n = parser.value(chain).toInt(&ok);
+    if (!ok || n < 1 || !generated->isValid()) {
+      std::fprintf(stderr, "kinetree: --chain needs a positive number of links\n");
+      return 2;
+    }
+    model = generated->filePath(QStringLiteral("chain%1.yaml").arg(n));
+    kt::saveModelToFile(kt::makeChain(n), model.toStdString());
+  }
+  // The view options of the command line, once a model is open.
+  auto applyViewOptions = [&] {
+    kt::render::SceneView* view = window.findChild<kt::render::SceneView*>();
+    if (view == nullptr) return;
+    if (parser.isSet(follow)) view->setFollowBody(kt::render::SceneView::defaultFollowBody(view->scene().tree()));
+    if (parser.isSet(trails)) view->setTrailsVisible(true);
+    if (parser.isSet(statistics)) view->setStatisticsVisible(true);
+  };
+
+  const bool batch = parser.isSet(screenshot) || parser.isSet(measure);
+  if (!batch) {
     window.openModel(model);  // a message box explains a failure
+    applyViewOptions();
+    // After a crash: offer the autosaved work once the window is up.
+    QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
     return app.exec();
   }
 
-  // Screenshot mode: no dialogs; errors go to stderr.
+  // Batch modes: no dialogs; errors go to stderr.
   QString error;
   const bool opened = window.loadModel(model, error);
-  if (!opened) std::fprintf(stderr, "%s\n", qPrintable(error));
+  if (!opened) {
+    std::fprintf(stderr, "%s\n", qPrintable(error));
+    if (parser.isSet(measure)) return 1;
+  }
+  applyViewOptions();
+
+  if (parser.isSet(measure)) {
+    bool ok = false;
+    const double seconds = parser.value(measure).toDouble(&ok);
+    bool speedOk = false;
+    const double factor = parser.value(speed).toDouble(&speedOk);
+    if (!ok || !(seconds > 0.0) || !speedOk || factor < 0.0) {
+      std::fprintf(stderr, "kinetree: --measure needs seconds > 0 and --speed a factor ≥ 0\n");
+      return 2;
+    }
+    auto measurement = std::make_unique<Measurement>(window, seconds, factor, parser.value(screenshot));
+    if (!measurement->ready()) {
+      std::fprintf(stderr, "kinetree: the window has no simulation controller or 3D view\n");
+      return 1;
+    }
+    // Choices apply at the next Run (the measurement's).
+    auto* controller = window.findChild<kt::ui::SimulationController*>();
+    if (parser.isSet(solver)) controller->setSolver(parser.value(solver));
+    if (parser.isSet(integrator)) controller->setIntegrator(parser.value(integrator));
+    if (parser.isSet(step)) {
+      const double h = parser.value(step).toDouble(&ok);
+      if (!ok || !(h > 0.0)) {
+        std::fprintf(stderr, "kinetree: --step needs seconds > 0\n");
+        return 2;
+      }
+      controller->setStepSize(h);
+    }
+    Measurement* m = measurement.get();
+    QTimer::singleShot(300, m, [m] { m->start(); });  // let the window map and paint first
+    const int code = app.exec();
+    return code != 0 ? code : m->exitCode();
+  }
+
   {
     const QString file = parser.value(screenshot);
     // Let the window map and paint once before grabbing it.
