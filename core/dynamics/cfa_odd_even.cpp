@@ -5,6 +5,19 @@ namespace {
 
 bool isNode(const Tree& t, int body) { return body >= 0 && t.children[body].size() >= 2; }
 
+/// (L⁻¹ M)ᵀ from Mᵀ, column by column: the same operations as Cholesky6::solveL on M's rows, on
+/// contiguous columns.
+template <typename Derived>
+Mat6 solveLTransposed(const Cholesky6& c, const Eigen::MatrixBase<Derived>& Mt) {
+  Mat6 out;
+  for (int r = 0; r < 6; ++r) {
+    Vec6 col = Mt.col(r);
+    for (int k = 0; k < r; ++k) col -= c.L(r, k) * out.col(k);
+    out.col(r) = col * c.invDiag[r];
+  }
+  return out;
+}
+
 }  // namespace
 
 CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
@@ -115,10 +128,7 @@ void CfaOddEvenSolver::eliminate(Segment& seg) {
       chol_[i].compute(A[i]);
       z_[i] = X[i];
       chol_[i].solveL(z_[i]);
-      if (k + s < L) {
-        V_[i] = B[i];
-        chol_[i].solveL(V_[i]);
-      }
+      if (k + s < L) V_[i] = solveLTransposed(chol_[i], B[i].transpose());  // Vᵀ
       if (hasC) {
         auto rows = seg.LC.middleRows<6>(6 * k);
         rows = seg.C[cur].middleRows<6>(6 * k);
@@ -132,23 +142,23 @@ void CfaOddEvenSolver::eliminate(Segment& seg) {
       Vec6& Xn = X_[nxt][i];
       An = A[i];
       Xn = X[i];
-      Bn.setZero();
+      // B_k of the next round is read only where k + 2s < L (the next round's k + s' < L), so it is
+      // written there and nowhere else
       if (hasC) seg.C[nxt].middleRows<6>(6 * k) = seg.C[cur].middleRows<6>(6 * k);
       if (k + s < L) {
         // eq. 40 with E_k = B_k A_{k+s}⁻¹ (eq. 39): remove the coupling to row k + s
-        Mat6 W = B[i].transpose();
-        chol_[i + s].solveL(W);
-        An.noalias() -= W.transpose() * W;
-        Xn.noalias() -= W.transpose() * z_[i + s];
-        if (k + 2 * s < L) Bn.noalias() = -W.transpose() * V_[i + s];
-        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= W.transpose() * seg.LC.middleRows<6>(6 * (k + s));
+        const Mat6 Wt = solveLTransposed(chol_[i + s], B[i]);  // Wᵀ
+        An.noalias() -= Wt * Wt.transpose();
+        Xn.noalias() -= Wt * z_[i + s];
+        if (k + 2 * s < L) Bn.noalias() = -Wt * V_[i + s].transpose();
+        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= Wt * seg.LC.middleRows<6>(6 * (k + s));
       }
       if (k - s >= 0) {
         // eq. 40 with G_k = B_{k−s}ᵀ A_{k−s}⁻¹ (eq. 39): remove the coupling to row k − s
-        const Mat6& W = V_[i - s];
-        An.noalias() -= W.transpose() * W;
-        Xn.noalias() -= W.transpose() * z_[i - s];
-        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= W.transpose() * seg.LC.middleRows<6>(6 * (k - s));
+        const Mat6& Vt = V_[i - s];  // V_{k−s}ᵀ
+        An.noalias() -= Vt * Vt.transpose();
+        Xn.noalias() -= Vt * z_[i - s];
+        if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= Vt * seg.LC.middleRows<6>(6 * (k - s));
       }
     }
   }

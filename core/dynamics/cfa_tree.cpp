@@ -1,90 +1,338 @@
 #include "core/dynamics/cfa_tree.hpp"
 
-#include <algorithm>
+#include <Eigen/Cholesky>
 
 namespace kt {
+namespace {
 
-CfaTreeSolver::CfaTreeSolver(const Tree& tree)
-    : Solver(tree),
-      cfa_(tree),
-      diag_(tree.nb),
-      parent_(tree.nb),
-      siblingOffset_(tree.nb, 0),
-      childPos_(tree.nb, 0),
-      llt_(tree.nb),
-      b_(tree.nb),
-      lambda_(tree.nb, Vec6::Zero()) {
-  int blocks = 0;
-  std::size_t maxChildren = 1;
-  for (int p = 0; p < tree.nb; ++p) {
-    const std::vector<int>& ch = tree.children[p];
-    maxChildren = std::max(maxChildren, ch.size());
-    for (std::size_t k = 0; k < ch.size(); ++k) {
-      childPos_[ch[k]] = static_cast<int>(k);
-      siblingOffset_[ch[k]] = blocks;
-      blocks += static_cast<int>(k);  // row of child k: blocks against children 0..k−1
+/// diag(Rᵀ, Rᵀ) M diag(R, R): a 6×6 (inverse) inertia from body axes to the axes R.
+Mat6 rotateSymmetric(const Mat6& M, const Mat3& R) {
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = R.transpose() * M.topLeftCorner<3, 3>() * R;
+  out.topRightCorner<3, 3>() = R.transpose() * M.topRightCorner<3, 3>() * R;
+  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
+  out.bottomRightCorner<3, 3>() = R.transpose() * M.bottomRightCorner<3, 3>() * R;
+  return out;
+}
+
+/// Tᵀ Q T padded to 6×6 in place: Q on the constraint coordinates, the motion coordinates' rows and
+/// columns replaced by those of the identity.
+void constraintBlock(Mat6& Q, const std::array<int, 6>& dims, int nv) {
+  for (int k = 0; k < nv; ++k) {
+    const int d = dims[k];
+    Q.row(d).setZero();
+    Q.col(d).setZero();
+    Q(d, d) = 1.0;
+  }
+}
+
+/// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
+/// blocks (half the work of a 6×6 product with X's matrix).
+Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
+  const Vec3& r = X.r;
+  const auto ML = M.leftCols<3>();
+  Eigen::Matrix<double, 6, 3> MR;  // M_L r̃ + M_R
+  MR.col(0) = M.col(3) + r.z() * ML.col(1) - r.y() * ML.col(2);
+  MR.col(1) = M.col(4) + r.x() * ML.col(2) - r.z() * ML.col(0);
+  MR.col(2) = M.col(5) + r.y() * ML.col(0) - r.x() * ML.col(1);
+  Mat6 out;
+  out.leftCols<3>().noalias() = ML * X.E.transpose();
+  out.rightCols<3>().noalias() = MR * X.E.transpose();
+  return out;
+}
+
+/// A = L Lᵀ as Cholesky6::compute, with 1/L_jj formed as √d · (1/d): the square root and the
+/// division run side by side instead of one after the other. The pivots are on the critical path
+/// of the tip-to-base sweep (each body's A_cc needs the Ψ its child's elimination just updated).
+void factor(const Mat6& A, Cholesky6& c) {
+  for (int j = 0; j < 6; ++j) {
+    double d = A(j, j);
+    for (int k = 0; k < j; ++k) d -= c.L(j, k) * c.L(j, k);
+    const double ljj = std::sqrt(d), inv = 1.0 / d;
+    c.L(j, j) = ljj;
+    c.invDiag[j] = ljj * inv;
+    for (int i = j + 1; i < 6; ++i) {
+      double x = A(i, j);
+      for (int k = 0; k < j; ++k) x -= c.L(i, k) * c.L(j, k);
+      c.L(i, j) = x * c.invDiag[j];
     }
   }
-  sibling_.assign(blocks, Mat6::Zero());
-  V_.assign(maxChildren, Mat6::Zero());
+}
+
+/// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
+/// go straight to the parent's record, which is read (as whole vectors) only much later, instead
+/// of through a returned 6-vector read back at once (whose scalar stores cannot be forwarded to the
+/// vector loads that follow).
+void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) {
+  const Vec3 fl = X.E.transpose() * f.tail<3>();
+  const Vec3 n = X.E.transpose() * f.head<3>() + X.r.cross(fl);
+  for (int k = 0; k < 3; ++k) {
+    acc[k] += s * n[k];
+    acc[3 + k] += s * fl[k];
+  }
+}
+
+int axisIndex(const Vec3& a) {
+  for (int k = 0; k < 3; ++k)
+    if (a == Vec3::Unit(k)) return k;
+  return -1;
+}
+
+}  // namespace
+
+CfaTreeSolver::CfaTreeSolver(const Tree& tree)
+    : Solver(tree), frames_(tree.nb), IinvB_(tree.nb), IinvJ_(tree.nb), Tphys_(tree.nb), w_(tree.nb) {
+  kin_.resize(tree);
+  for (int i = 0; i < tree.nb; ++i) {
+    const JointModel& joint = tree.joints[i];
+    JointFrame& fr = frames_[i];
+    fr.nv = joint.nv;
+    // the joint frame: columns of R in body axes, and the coordinates S_i spans there
+    const Mat3 Rj = (Mat3() << joint.perp1, joint.perp2, joint.axis).finished();  // S along z
+    const int k = axisIndex(joint.axis);
+    switch (joint.type) {
+      case JointType::Fixed: break;
+      case JointType::Revolute:
+      case JointType::Prismatic:
+      case JointType::Cylindrical: {
+        const int d = k >= 0 ? k : 2;
+        if (k < 0) fr.R = Rj;
+        int n = 0;
+        if (joint.type != JointType::Prismatic) fr.dims[n++] = d;
+        if (joint.type != JointType::Revolute) fr.dims[n++] = 3 + d;
+        break;
+      }
+      case JointType::Universal:
+        fr.universal = true;
+        fr.dims[0] = 0;
+        fr.dims[1] = 1;
+        break;
+      case JointType::Spherical:
+        for (int n = 0; n < 3; ++n) fr.dims[n] = n;
+        break;
+      case JointType::Planar:  // S = [axis 0 0; 0 perp1 perp2]
+        fr.R = Rj;
+        fr.dims[0] = 2;
+        fr.dims[1] = 3;
+        fr.dims[2] = 4;
+        break;
+      case JointType::Free:
+        for (int n = 0; n < 6; ++n) fr.dims[n] = n;
+        break;
+    }
+    fr.rotated = fr.universal || fr.R != Mat3::Identity();
+    for (int n = 0; n < fr.nv; ++n) fr.cmask[fr.dims[n]] = 0.0;
+    Mat6N T;
+    joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
+    Tphys_[i].setZero();
+    Tphys_[i].leftCols(T.cols()) = T;
+    fr.gather = !fr.universal;
+    for (int c = 0; c < T.cols() && fr.gather; ++c) {
+      int nonzero = 0;
+      for (int r = 0; r < 6; ++r) {
+        if (T(r, c) == 0.0) continue;
+        ++nonzero;
+        fr.index[c] = r;
+        fr.sign[c] = T(r, c);
+      }
+      fr.gather = nonzero == 1 && std::abs(fr.sign[c]) == 1.0;
+    }
+    IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
+    IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], fr.R) : IinvB_[i];
+  }
+}
+
+// Joint frame of a universal joint from S = [E₂a₁ a₂; 0 0]: R = [a₂ × n, a₂, n] with n ∥ E₂a₁ × a₂
+// (the constraint moment axis of JointModel::constraintSubspace), so S = R [Ŝ; 0] on coordinates 0, 1.
+void CfaTreeSolver::updateUniversal(int i, const double* qi) {
+  JointFrame& fr = frames_[i];
+  Mat6N S;
+  tree_->joints[i].motionSubspace(qi, S);
+  const Vec3 s1 = S.col(0).head<3>(), s2 = S.col(1).head<3>();
+  const Vec3 n = s1.cross(s2).normalized();
+  const Vec3 u2 = s2.normalized();
+  const Vec3 u1 = u2.cross(n);
+  fr.R << u1, u2, n;
+  Eigen::Matrix2d Shat;
+  Shat << u1.dot(s1), u1.dot(s2), u2.dot(s1), u2.dot(s2);
+  fr.Shat = Shat;
+  fr.ShatInv = Shat.inverse();
+  Tphys_[i].setZero();  // JointModel's T for the reported reaction: [n 0; 0 1₃]
+  Tphys_[i].col(0).head<3>() = n;
+  Tphys_[i].block<3, 3>(3, 1).setIdentity();
+  IinvJ_[i] = rotateSymmetric(IinvB_[i], fr.R);
+}
+
+// Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header).
+void CfaTreeSolver::eliminate(int c, Mat6& Psi, Vec6& alpha) {
+  const JointFrame& fr = frames_[c];
+  if (fr.nv == 6) return;  // a free joint transmits nothing: no constraint coordinates
+  const BodyWork& C = w_[c];
+  const Xform& X = C.XJ;
+  const Mat6 Bt = timesXTransposed(Psi, X);      // Ψ_p ᶜX_pᵀ = (ᶜX_p Ψ_p)ᵀ
+  Mat6 Q = timesXTransposed(Bt.transpose(), X);  // Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ
+  Q += C.Psi;
+  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (Liu et al. eqs. 32, 37), b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
+  constraintBlock(Q, fr.dims, fr.nv);
+  Cholesky6 L;
+  factor(Q, L);
+  Vec6 z = fr.cmask.cwiseProduct(X.applyMotion(alpha) - C.alpha);
+  // Vᵀ with V = L⁻¹ T_cᵀ ᶜX_p Ψ_p (−A_cp, −A_cj on the parent's columns, eqs. 34, 36), column by column
+  Mat6 Vt;
+  for (int i = 0; i < 6; ++i) {
+    Vec6 col = Bt.col(i) * fr.cmask[i];
+    for (int k = 0; k < i; ++k) col -= L.L(i, k) * Vt.col(k);
+    Vt.col(i) = col * L.invDiag[i];
+  }
+  L.solveL(z);
+  // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ V
+  Psi.noalias() -= Vt * Vt.transpose();
+  alpha.noalias() -= Vt * z;
+  // what the back substitution needs of this step: Gᵀ = Vᵀ L⁻¹ (G_c = L⁻ᵀ V), g_c = L⁻ᵀ z
+  BodyWork& Cw = w_[c];
+  for (int i = 5; i >= 0; --i) {
+    Vec6 col = Vt.col(i);
+    for (int k = i + 1; k < 6; ++k) col -= L.L(k, i) * Cw.Gt.col(k);
+    Cw.Gt.col(i) = col * L.invDiag[i];
+  }
+  L.solveLt(z);
+  Cw.g = z;
 }
 
 void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                     VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
-  cfa_.prepare(q, v, tau, fext);
-  cfa_.rhs(b_);
-  cfa_.blocks();
+  if (qdd.size() != t.nv) qdd.resize(t.nv);
+
+  // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p, ⁱX_0 and v_i),
+  // joint-frame transforms, and the bias pass's accelerations
+  // (a_0 = −g) and body wrenches f = I a + v ×* I v − f^ext (RNEA with q̈ = 0)
+  const Vec6 a0 = baseAcceleration(t);
   for (int i = 0; i < t.nb; ++i) {
-    diag_[i] = cfa_.diagonalBlock(i);
-    parent_[i] = cfa_.parentBlock(i);
+    const JointModel& joint = t.joints[i];
+    const double* qi = q.data() + t.qOffset[i];
+    const double* vi = v.data() + t.vOffset[i];
     const int p = t.parent[i];
-    if (p < 0) continue;
-    const std::vector<int>& ch = t.children[p];
-    for (int k = 0; k < childPos_[i]; ++k) siblingBlock(i, k) = cfa_.siblingBlock(i, ch[k]);
+    const Xform& Xp = kin_.X_p[i] = joint.transform(qi) * t.X_T[i];
+    kin_.X_0[i] = p < 0 ? Xp : Xp * kin_.X_0[p];
+    const Vec6 vJ = joint.jointVelocity(qi, vi);
+    const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(kin_.v[p]) + vJ);
+    kin_.v[i] = vi6;
+    const Vec6 ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
+
+    const JointFrame& fr = frames_[i];
+    if (fr.universal) updateUniversal(i, qi);
+    BodyWork& W = w_[i];
+    W.XJ = Xp;
+    if (fr.rotated) W.XJ = Xform::rotation(fr.R.transpose()) * W.XJ;
+    if (p >= 0 && frames_[p].rotated) W.XJ = W.XJ * Xform::rotation(frames_[p].R);
+    W.a = Xp.applyMotion(p < 0 ? a0 : w_[p].a) + ci;
+    const Inertia& I = t.I[i];
+    W.fBias = I * W.a + crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
+    W.rho.setZero();
   }
 
-  // elimination, tip to base (decreasing index: children and later siblings first)
+  // tip to base: the bias pass's joint wrenches, τ' = τ − Sᵀ f^bias, u = D τ'; then Ψ and α of
+  // each body, eliminating its children's joints (header; Liu et al. eqs. 29–37)
   for (int i = t.nb - 1; i >= 0; --i) {
-    Cholesky6& L = llt_[i];
-    L.compute(diag_[i]);
+    const JointFrame& fr = frames_[i];
+    BodyWork& W = w_[i];
     const int p = t.parent[i];
-    if (p < 0) continue;  // roots couple to nothing that is not yet eliminated
-    Mat6 Vp = parent_[i];
-    L.solveL(Vp);
-    Vec6 vb = b_[i];
-    L.solveL(vb);
-    diag_[p].noalias() -= Vp.transpose() * Vp;
-    b_[p].noalias() -= Vp.transpose() * vb;
-    const int pos = childPos_[i];
-    if (pos == 0) continue;
-    const std::vector<int>& ch = t.children[p];
-    for (int k = 0; k < pos; ++k) {
-      V_[k] = siblingBlock(i, k);
-      L.solveL(V_[k]);
+    Vec6 u = Vec6::Zero();  // D_i τ'_i in the joint frame: τ' on the motion coordinates
+    if (fr.nv > 0) {
+      const int off = t.vOffset[i];
+      // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
+      const Vec6 fJ =
+          fr.rotated ? spatial(fr.R.transpose() * W.fBias.head<3>(), fr.R.transpose() * W.fBias.tail<3>()) : W.fBias;
+      if (fr.universal) {
+        const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - fr.Shat.transpose() * fJ.head<2>();
+        u.head<2>() = fr.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
+      } else if (fr.nv == 1) {  // as a vector operation: a scalar store read back as a vector stalls
+        u = (Vec6::Ones() - fr.cmask) * (tau[off] - fJ[fr.dims[0]]);
+      } else {
+        for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
+      }
     }
-    for (int k = 0; k < pos; ++k) {
-      const int j = ch[k];
-      parent_[j].noalias() -= V_[k].transpose() * Vp;
-      b_[j].noalias() -= V_[k].transpose() * vb;
-      diag_[j].noalias() -= V_[k].transpose() * V_[k];
-      for (int l = 0; l < k; ++l) siblingBlock(j, l).noalias() -= V_[k].transpose() * V_[l];
-    }
-  }
-
-  // back substitution, base to tip
-  for (int i = 0; i < t.nb; ++i) {
-    Vec6 r = b_[i];
-    const int p = t.parent[i];
+    W.fRest = u;
     if (p >= 0) {
-      r.noalias() -= parent_[i] * lambda_[p];
-      const std::vector<int>& ch = t.children[p];
-      for (int k = 0; k < childPos_[i]; ++k) r.noalias() -= siblingBlock(i, k) * lambda_[ch[k]];
+      accumulateInverseForce(kin_.X_p[i], W.fBias, 1.0, w_[p].fBias);
+      if (fr.nv > 0) accumulateInverseForce(W.XJ, u, -1.0, w_[p].rho);
     }
-    lambda_[i] = llt_[i].solve(r);
+    Mat6 Psi = IinvJ_[i];
+    Vec6 alpha;
+    alpha.noalias() = Psi * (u + W.rho);
+    const std::vector<int>& ch = t.children[i];
+    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, alpha);
+    W.Psi = Psi;
+    W.alpha = alpha;
+    if (p < 0 && fr.nv < 6) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
+      Mat6 A = Psi;
+      constraintBlock(A, fr.dims, fr.nv);
+      Cholesky6 L;
+      L.compute(A);
+      W.g = L.solve(-fr.cmask.cwiseProduct(alpha));
+    }
   }
 
-  cfa_.finish(lambda_, q, qdd, loads);
+  // base to tip: λ, the at-rest accelerations a_i and q̈; the joint loads f = f^bias + D τ' + T λ
+  for (int i = 0; i < t.nb; ++i) {
+    const JointFrame& fr = frames_[i];
+    BodyWork& W = w_[i];
+    const int p = t.parent[i];
+    const Vec6 y = p < 0 ? Vec6::Zero() : W.XJ.applyMotion(w_[p].a);  // the world is at rest
+    Vec6 lambda = Vec6::Zero();
+    if (fr.nv < 6) {
+      lambda = W.g;
+      if (p >= 0) {
+        lambda.noalias() += W.Gt.transpose() * w_[p].rho;
+        accumulateInverseForce(W.XJ, lambda, -1.0, w_[p].rho);
+      }
+    }
+    W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
+    Vec6 a = y;      // T_iᵀ (a_i − y) = 0: only the motion coordinates differ
+    if (fr.nv == 1 && !fr.universal) {
+      const int d = fr.dims[0];
+      const double rel = W.alpha[d] + W.Psi.col(d).dot(lambda) - y[d];  // Ψ_i is symmetric
+      qdd[t.vOffset[i]] = rel;
+      a += (Vec6::Ones() - fr.cmask) * rel;
+    } else if (fr.nv > 0) {
+      const int off = t.vOffset[i];
+      Vec6 rel = Vec6::Zero();
+      for (int k = 0; k < fr.nv; ++k) {
+        const int d = fr.dims[k];
+        a[d] = W.alpha[d] + W.Psi.col(d).dot(lambda);  // Ψ_i is symmetric
+        rel[k] = a[d] - y[d];
+      }
+      if (fr.universal) {
+        qdd.segment<2>(off) = fr.ShatInv * rel.head<2>();
+      } else {
+        for (int k = 0; k < fr.nv; ++k) qdd[off + k] = rel[k];
+      }
+    }
+    W.a = a;
+    if (loads) {  // f_i, and its parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i (JointModel's T), world axes
+      const Vec6 fJ = W.fRest + lambda;
+      const Vec6 f = W.fBias + (fr.rotated ? spatial(fr.R * fJ.head<3>(), fr.R * fJ.tail<3>()) : fJ);
+      loads->f[i] = f;
+      if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
+        const Vec6 fr6 = fr.rotated ? spatial(fr.R.transpose() * f.head<3>(), fr.R.transpose() * f.tail<3>()) : f;
+        if (fr.universal) {
+          loads->tau.segment<2>(t.vOffset[i]) = fr.Shat.transpose() * fr6.head<2>();
+        } else {
+          for (int k = 0; k < fr.nv; ++k) loads->tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
+        }
+      }
+      double* lam = loads->lambda.data() + t.lambdaOffset[i];
+      if (fr.gather) {
+        for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] * f[fr.index[k]];
+      } else {
+        const Mat6& T = Tphys_[i];
+        for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+      }
+      const Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes
+      loads->fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
+    }
+  }
 }
 
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_unique<CfaTreeSolver>(tree); }

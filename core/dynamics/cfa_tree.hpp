@@ -2,18 +2,39 @@
 // leaves-first, O(N) on every tree with bounded branching (DYNAMICS.md §5, variant 3).
 // in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
 //
-// A couples a joint only to its parent joint and to its siblings (Liu et al. eqs. 31–37). Joints
-// are numbered so that parent(i) < i, so eliminating them in decreasing index order removes a
-// joint after all of its children and after its later siblings. At that moment its remaining
-// neighbours are its parent joint p and its earlier siblings, and these are already coupled to
-// each other (A_pj ≠ 0, A_jk ≠ 0): the Schur-complement update
-//   A_rs ← A_rs − A_ri A_ii⁻¹ A_is,   b_r ← b_r − A_ri A_ii⁻¹ b_i   (r, s ∈ {p, earlier siblings})
-// creates no fill-in. With A_ii = L_i L_iᵀ and V_r = L_i⁻¹ A_ir, v = L_i⁻¹ b_i, it reads
-// A_rs −= V_rᵀ V_s and b_r −= V_rᵀ v. Back substitution, base to tip:
-//   λ_i = A_ii⁻¹ (b_i − A_ip λ_p − Σ_{earlier siblings j} A_ij λ_j).
-// Cost per body O((1 + children²) 6³). The blocks are the 6×6 padded ones of CfaCommon.
-// uses diag_, parent_, sibling_, llt_, b_, lambda_ (sized once in the constructor)
+// A couples a joint only to its parent joint and to its siblings (Liu et al. eqs. 31–37). With
+// Z_j = ʲX_pᵀ T_j and the neighbour columns W_p = T_p, W_j = −Z_j (j a child of p), every block
+// that involves body p's inverse inertia reads W_rᵀ I_p⁻¹ W_s, and A_ii = T_iᵀ I_i⁻¹ T_i + Z_iᵀ I_p⁻¹ Z_i.
+// Eliminating joint i (all of its subtree first) updates A_rs ← A_rs − A_ri A_ii⁻¹ A_is for
+// r, s ∈ {p, the siblings not yet eliminated}: all of these updates are W_rᵀ ΔΨ_p W_s with one
+// 6×6 ΔΨ_p. So the elimination is carried per body, as Featherstone & Fijany (1999, §4) read the
+// CFA: Ψ_b, the apparent inverse inertia (compliance) of body b with the joints of its subtree
+// eliminated, and α_b, the acceleration of body b with its own joint's λ still unknown:
+//
+//   Ψ_p ← I_p⁻¹,  α_p ← I_p⁻¹ (u_p − Σ_c ᶜX_pᵀ u_c)              (u = D τ', the actuation wrenches)
+//   for each child c of p:  Q = Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ,  A_cc = T_cᵀ Q T_c = L Lᵀ     (eqs. 32, 37)
+//                           b_c = T_cᵀ (ᶜX_p α_p − α_c)                             (eq. 29)
+//                           V = L⁻¹ T_cᵀ ᶜX_p Ψ_p,  Ψ_p ← Ψ_p − Vᵀ V,  α_p ← α_p − Vᵀ L⁻¹ b_c
+//
+// (−T_cᵀ ᶜX_p Ψ_p W_r are A_cp and A_cj, eqs. 34, 36, so this is the Schur complement above.)
+// Back substitution, base to tip, is LDLᵀ's λ_c = A_cc⁻¹ (b_c − A_cp λ_p − Σ_{j<c} A_cj λ_j) with the
+// blocks as they were when c was eliminated: λ_c = g_c + G_c F_p, G_c = A_cc⁻¹ T_cᵀ ᶜX_p Ψ_p,
+// g_c = A_cc⁻¹ b_c, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p
+// not yet eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
+// S_i q̈_i = a_i − ⁱX_p a_p, so Φ is never applied again for q̈ (Liu et al. eq. 28).
+//
+// Structure. Each body's quantities are held in its joint frame J_i (the body frame turned by a
+// rotation R_i): there S_i spans coordinate axes and T_i is the complementary selection of
+// coordinates, so Tᵀ Q T is a submatrix (padded with 1 on the motion diagonal to a fixed 6×6),
+// T λ and D τ' are scatters, and λ and τ' share one 6-vector (disjoint coordinates). R_i is the
+// identity for joints along body axes (the common case: no cost), constant for other axes and
+// q-dependent only for universal joints. Per body and call: two 6×6 transforms, one 6×6
+// Cholesky factor, two triangular solves with six columns, one rank-6 update.
+// The bias pass (RNEA with q̈ = 0, τ' = τ − Sᵀ f^bias) runs in the same backward sweep.
+// Workspaces are sized in the constructor; a call allocates nothing.
 #pragma once
+
+#include <array>
 
 #include "core/dynamics/cfa_common.hpp"
 
@@ -27,18 +48,43 @@ class CfaTreeSolver final : public Solver {
                        JointLoads* loads) override;
 
  private:
-  CfaCommon cfa_;
-  std::vector<Mat6> diag_;          ///< (nb) A_ii, updated by the elimination
-  std::vector<Mat6> parent_;        ///< (nb) A_{i,parent(i)}, updated by the elimination
-  std::vector<Mat6> sibling_;       ///< A_ij for siblings j < i, Σ_p k_p (k_p − 1) / 2 blocks
-  std::vector<int> siblingOffset_;  ///< (nb) first block of joint i's row in sibling_
-  std::vector<int> childPos_;       ///< (nb) position of i among its parent's children
-  std::vector<Cholesky6> llt_;      ///< (nb) factors of the eliminated A_ii
-  std::vector<Mat6> V_;             ///< (max children) L_i⁻¹ A_ij for the earlier siblings
-  std::vector<Vec6> b_;             ///< (nb) right-hand side, updated by the elimination
-  std::vector<Vec6> lambda_;        ///< (nb) λ per joint slot
+  /// Constant description of joint i in its joint frame.
+  struct JointFrame {
+    Mat3 R = Mat3::Identity();  ///< body axes of the joint frame (columns), constant unless universal
+    Vec6 cmask = Vec6::Ones();  ///< 1 on the constraint coordinates (T_i), 0 on the motion ones (S_i)
+    std::array<int, 6> dims{};  ///< the motion coordinates, in the order of ν_i
+    int nv = 0;                 ///< n_i
+    bool rotated = false;       ///< R ≠ 1
+    bool universal = false;     ///< R and Ŝ depend on q
+    Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
+    Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
+    bool gather = false;           ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
+    std::array<int, 6> index{};    ///< (gather) the coordinate of f in λ_k
+    std::array<double, 6> sign{};  ///< (gather) ±1
+  };
+  /// Per-body work, one record per body (read and written in index order).
+  struct BodyWork {
+    Xform XJ;    ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
+    Mat6 Psi;    ///< Ψ_i, joint frame
+    Vec6 alpha;  ///< α_i, joint frame
+    Vec6 fBias;  ///< f^bias_i, body frame
+    Vec6 fRest;  ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
+    Mat6 Gt;     ///< G_iᵀ, G_i = A_ii⁻¹ T_iᵀ ⁱX_p Ψ_p (padded rows), joint frames
+    Vec6 g;      ///< g_i = A_ii⁻¹ b_i
+    Vec6 rho;    ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;      ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+  };
 
-  Mat6& siblingBlock(int i, int pos) { return sibling_[siblingOffset_[i] + pos]; }
+  Kinematics kin_;  ///< X_p, X_0 and v only
+  std::vector<JointFrame> frames_;
+  std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
+  std::vector<Mat6> IinvJ_;  ///< (nb) I_i⁻¹, joint frame
+  std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
+                             ///< (read only where T_i is not a signed selection)
+  std::vector<BodyWork> w_;  ///< (nb)
+
+  void updateUniversal(int i, const double* qi);
+  void eliminate(int c, Mat6& Psi, Vec6& alpha);
 };
 
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree);
