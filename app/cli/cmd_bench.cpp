@@ -112,6 +112,14 @@ double timeSimulation(const Model& model, const std::string& solver) {
 // Solvers whose cost grows as N³ in memory or time; left out of the default list on big models.
 bool isDense(const std::string& name) { return name == "crba" || name == "cfa-dense"; }
 
+// Branching bodies (two or more children): cfa-oddeven solves a dense system over their joints,
+// (6 × branches)² doubles, so bushy trees leave it out of the default list too.
+int branchingBodies(const Tree& tree) {
+  int n = 0;
+  for (const auto& children : tree.children) n += children.size() >= 2 ? 1 : 0;
+  return n;
+}
+
 }  // namespace
 
 int cmdBench(const std::vector<std::string>& args) {
@@ -205,11 +213,13 @@ int cmdBench(const std::vector<std::string>& args) {
     return 1;
   }
 
-  // the solvers: the given list, or every registered one (O(N³) ones only up to 1,000 bodies)
+  // the solvers: the given list, or every registered one (O(N³) ones only up to 1,000 bodies,
+  // cfa-oddeven only up to 500 branching bodies)
   std::vector<std::string> solvers = splitList(solverList);
   if (solvers.empty()) {
     for (const SolverInfo& info : solverRegistry())
-      if (tree.nb <= 1000 || !isDense(info.name)) solvers.push_back(info.name);
+      if ((tree.nb <= 1000 || !isDense(info.name)) && (info.name != "cfa-oddeven" || branchingBodies(tree) <= 500))
+        solvers.push_back(info.name);
   }
   for (const std::string& s : solvers)
     if (!isSolverName(s)) {
