@@ -1,0 +1,625 @@
+// The editor's dialogs and the problems dock, driven through their widgets: the template dialog
+// builds the same bodies as the core templates with the parameters typed into it and refuses bad
+// parameters with a reason; the mirror dialog gives the same model as edit::mirrorSubtree with
+// the options its widgets show; the problems dock lists the model's problems, announces where a
+// clicked one is, and empties when they are fixed. Screenshots go to /tmp/dlg-*.png.
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QtTest>
+#include <numbers>
+
+#include "core/io/model_yaml.hpp"
+#include "core/model/edit_ops.hpp"
+#include "core/model/tree.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
+#include "ui/document/problems_model.hpp"
+#include "ui/mirror_dialog.hpp"
+#include "ui/problems_dock.hpp"
+#include "ui/template_dialog.hpp"
+
+using namespace kt;
+using namespace kt::ui;
+
+namespace {
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+const QString kSpaceRobot = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+
+std::string yamlOf(const Document& d) { return saveModelToString(d.model()); }
+
+template <class W>
+W* child(QWidget& parent, const char* name) {
+  W* w = parent.findChild<W*>(QString::fromLatin1(name));
+  if (!w) qWarning("no widget %s", name);
+  return w;
+}
+
+void setSpin(QWidget& dlg, const char* name, double value) {
+  if (auto* d = dlg.findChild<QDoubleSpinBox*>(QString::fromLatin1(name))) {
+    d->setValue(value);
+    QCOMPARE(d->value(), value);  // accepted as typed, not clamped
+    return;
+  }
+  auto* i = child<QSpinBox>(dlg, name);
+  QVERIFY(i);
+  i->setValue(static_cast<int>(value));
+  QCOMPARE(i->value(), static_cast<int>(value));
+}
+
+void setVec(QWidget& dlg, const char* name, const Vec3& v) {
+  const QString base = QString::fromLatin1(name);
+  for (int k = 0; k < 3; ++k) {
+    const QString part = base + QLatin1Char('.') + QLatin1Char("xyz"[k]);
+    auto* box = dlg.findChild<QDoubleSpinBox*>(part);
+    QVERIFY2(box, qPrintable(part));
+    box->setValue(v[k]);
+  }
+}
+
+void setRpyDegrees(QWidget& dlg, const Vec3& deg) {
+  const char* names[3] = {"base.rpy.roll", "base.rpy.pitch", "base.rpy.yaw"};
+  for (int k = 0; k < 3; ++k) setSpin(dlg, names[k], deg[k]);
+}
+
+void setJoint(QWidget& dlg, const char* name, JointType type) {
+  auto* combo = child<QComboBox>(dlg, name);
+  QVERIFY(combo);
+  const int i = combo->findText(QString::fromUtf8(jointTypeName(type).data()));
+  QVERIFY(i >= 0);
+  combo->setCurrentIndex(i);
+}
+
+void setText(QWidget& dlg, const char* name, const QString& text) {
+  auto* edit = child<QLineEdit>(dlg, name);
+  QVERIFY(edit);
+  edit->setText(text);
+}
+
+void setParentBody(QWidget& dlg, const QString& parent) {
+  auto* combo = child<QComboBox>(dlg, "parent");
+  QVERIFY(combo);
+  const int i = combo->findText(parent);
+  QVERIFY(i >= 0);
+  combo->setCurrentIndex(i);
+}
+
+// A document holding a floating prism base with one arm (names "base", "left_1" …).
+Model smallRobot() {
+  Model m;
+  m.name = "small";
+  PrismBaseTemplate base;
+  insertPrismBase(m, "world", base);
+  ArmTemplate arm;
+  arm.prefix = "left";
+  arm.base.xyz = Vec3(0.0, 0.5, 0.0);
+  insertArm(m, "base", arm);
+  return m;
+}
+
+void grabTo(QWidget& w, const QString& name) {
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(w.grab().save(QStringLiteral("/tmp/dlg-%1.png").arg(name)));
+}
+
+// Runs the dialog's command and the expected core edit on copies of `start`; the YAML of both
+// must match, and undo must restore the document's bytes.
+void pushAndCompare(Document& doc, QUndoCommand* command, const Model& expected) {
+  const std::string before = yamlOf(doc);
+  QVERIFY(command);
+  doc.push(command);
+  QCOMPARE(yamlOf(doc), saveModelToString(expected));
+  doc.undoStack()->undo();
+  QCOMPARE(yamlOf(doc), before);
+  doc.undoStack()->redo();
+  QCOMPARE(yamlOf(doc), saveModelToString(expected));
+}
+
+}  // namespace
+
+class TestEditorDialogs : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // ---- template dialog ----
+
+  void templateDefaultsAndParents() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog dlg(&doc, QStringLiteral("left_2"));
+    auto* parent = child<QComboBox>(dlg, "parent");
+    QVERIFY(parent);
+    QCOMPARE(parent->count(), static_cast<int>(doc.model().bodies.size()) + 1);
+    QCOMPARE(parent->itemText(0), QStringLiteral("world"));
+    for (std::size_t i = 0; i < doc.model().bodies.size(); ++i)
+      QCOMPARE(parent->itemText(static_cast<int>(i) + 1).toStdString(), doc.model().bodies[i].name);
+    QCOMPARE(dlg.parentBody(), QStringLiteral("left_2"));
+    QCOMPARE(dlg.kind(), TemplateDialog::Kind::Arm);
+    // The defaults: 3 revolute links about y, 0.5 m, 1 kg each, named link_1 … link_3.
+    auto* preview = child<QLabel>(dlg, "preview");
+    QVERIFY(preview);
+    QVERIFY2(preview->text().contains(QStringLiteral("3 bodies")), qPrintable(preview->text()));
+    QVERIFY2(preview->text().contains(QStringLiteral("link_1 … link_3")), qPrintable(preview->text()));
+    QVERIFY2(preview->text().contains(QStringLiteral("3 kg")), qPrintable(preview->text()));
+    // Axis fields are off for joints without an axis.
+    auto* axisX = child<QDoubleSpinBox>(dlg, "arm.axis.x");
+    QVERIFY(axisX->isEnabled());
+    setJoint(dlg, "arm.joint", JointType::Spherical);
+    QVERIFY(!axisX->isEnabled());
+    setJoint(dlg, "arm.joint", JointType::Planar);
+    QVERIFY(axisX->isEnabled());
+    // Kind switches the page and the preview.
+    dlg.setKind(TemplateDialog::Kind::PrismBase);
+    QCOMPARE(dlg.kind(), TemplateDialog::Kind::PrismBase);
+    QCOMPARE(child<QLineEdit>(dlg, "prism.name")->text(), QStringLiteral("base_2"));  // "base" is taken
+    QVERIFY2(preview->text().contains(QStringLiteral("base_2")), qPrintable(preview->text()));
+    QVERIFY2(preview->text().contains(QStringLiteral("100 kg")), qPrintable(preview->text()));
+  }
+
+  void templateArm() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog dlg(&doc, QStringLiteral("world"));
+    dlg.setKind(TemplateDialog::Kind::Arm);
+    setParentBody(dlg, QStringLiteral("base"));
+    setSpin(dlg, "arm.links", 4);
+    setJoint(dlg, "arm.joint", JointType::Prismatic);
+    setVec(dlg, "arm.axis", Vec3(1.0, 0.0, 0.0));
+    setSpin(dlg, "arm.length", 0.25);
+    setSpin(dlg, "arm.radius", 0.02);
+    setSpin(dlg, "arm.mass", 2.5);
+    setText(dlg, "arm.prefix", QStringLiteral("right"));
+    setVec(dlg, "base.xyz", Vec3(0.1, -0.5, 0.3));
+    setRpyDegrees(dlg, Vec3(90.0, 0.0, 45.0));
+
+    ArmTemplate t;
+    t.links = 4;
+    t.joint = JointType::Prismatic;
+    t.axis = Vec3::UnitX();
+    t.linkLength = 0.25;
+    t.linkRadius = 0.02;
+    t.linkMass = 2.5;
+    t.prefix = "right";
+    t.base.xyz = Vec3(0.1, -0.5, 0.3);
+    t.base.rpy = Vec3(90.0, 0.0, 45.0) * kDegree;
+    Model expected = doc.model();
+    QVERIFY(!insertArm(expected, "base", t));
+
+    QString error;
+    QUndoCommand* command = dlg.makeCommand(&error);
+    QVERIFY2(command, qPrintable(error));
+    QVERIFY(error.isEmpty());
+    const std::size_t first = doc.model().bodies.size();
+    pushAndCompare(doc, command, expected);
+    if (QTest::currentTestFailed()) return;
+    const Model& m = doc.model();
+    QCOMPARE(m.bodies.size(), first + 4);
+    for (int i = 0; i < 4; ++i) {
+      const BodySpec& b = m.bodies[first + static_cast<std::size_t>(i)];
+      QCOMPARE(b.name, "right_" + std::to_string(i + 1));
+      QCOMPARE(b.parent, i == 0 ? std::string("base") : "right_" + std::to_string(i));
+      QCOMPARE(b.joint.type, JointType::Prismatic);
+      QCOMPARE(b.inertial.mass, 2.5);
+      QCOMPARE(b.shapes.at(0).length, 0.25);
+      QCOMPARE(b.shapes.at(0).radius, 0.02);
+    }
+    QVERIFY(m.bodies[first].joint.origin.rpy.isApprox(Vec3(std::numbers::pi / 2, 0.0, std::numbers::pi / 4)));
+    QVERIFY(validate(m).empty());
+  }
+
+  void templateChain() {
+    Document doc;  // an empty document: the chain hangs from the world
+    TemplateDialog dlg(&doc, QStringLiteral("world"));
+    dlg.setKind(TemplateDialog::Kind::Chain);
+    setSpin(dlg, "chain.bodies", 6);
+    setJoint(dlg, "chain.joint", JointType::Universal);
+    setVec(dlg, "chain.axis", Vec3(0.0, 0.0, 1.0));
+    setSpin(dlg, "chain.spacing", 0.4);
+    setSpin(dlg, "chain.mass", 0.7);
+    setVec(dlg, "chain.box", Vec3(0.05, 0.06, 0.07));
+    setText(dlg, "chain.prefix", QStringLiteral("rope"));
+    setVec(dlg, "base.xyz", Vec3(0.0, 0.0, 2.0));
+    setRpyDegrees(dlg, Vec3(0.0, -30.0, 0.0));
+
+    ChainTemplate t;
+    t.bodies = 6;
+    t.joint = JointType::Universal;
+    t.axis = Vec3::UnitZ();
+    t.spacing = 0.4;
+    t.bodyMass = 0.7;
+    t.boxSize = Vec3(0.05, 0.06, 0.07);
+    t.prefix = "rope";
+    t.base.xyz = Vec3(0.0, 0.0, 2.0);
+    t.base.rpy = Vec3(0.0, -30.0 * kDegree, 0.0);
+    Model expected = doc.model();
+    QVERIFY(!insertChain(expected, "world", t));
+
+    QString error;
+    pushAndCompare(doc, dlg.makeCommand(&error), expected);
+    if (QTest::currentTestFailed()) return;
+    const Model& m = doc.model();
+    QCOMPARE(m.bodies.size(), std::size_t{6});
+    double total = 0.0;
+    for (const BodySpec& b : m.bodies) total += b.inertial.mass;
+    QCOMPARE(total, 6 * 0.7);
+    QCOMPARE(m.bodies.back().name, std::string("rope_6"));
+    QCOMPARE(m.bodies.back().joint.type, JointType::Universal);
+    QVERIFY(doc.problems()->isEmpty());
+  }
+
+  void templatePrismBase() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog dlg(&doc, QStringLiteral("left_3"));
+    dlg.setKind(TemplateDialog::Kind::PrismBase);
+    setSpin(dlg, "prism.sides", 8);
+    setSpin(dlg, "prism.radius", 0.7);
+    setSpin(dlg, "prism.height", 0.3);
+    setSpin(dlg, "prism.mass", 50.0);
+    setJoint(dlg, "prism.joint", JointType::Fixed);
+    setText(dlg, "prism.name", QStringLiteral("tool_plate"));
+    setVec(dlg, "base.xyz", Vec3(0.0, 0.0, 0.5));
+
+    PrismBaseTemplate t;
+    t.sides = 8;
+    t.radius = 0.7;
+    t.height = 0.3;
+    t.mass = 50.0;
+    t.joint = JointType::Fixed;
+    t.name = "tool_plate";
+    t.base.xyz = Vec3(0.0, 0.0, 0.5);
+    Model expected = doc.model();
+    QVERIFY(!insertPrismBase(expected, "left_3", t));
+
+    pushAndCompare(doc, dlg.makeCommand(), expected);
+    if (QTest::currentTestFailed()) return;
+    const BodySpec& b = doc.model().bodies.back();
+    QCOMPARE(b.name, std::string("tool_plate"));
+    QCOMPARE(b.parent, std::string("left_3"));
+    QCOMPARE(b.inertial.mass, 50.0);
+    QCOMPARE(b.shapes.at(0).sides, 8);
+  }
+
+  void templateRefusals_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("widget");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("reason");
+    const int arm = static_cast<int>(TemplateDialog::Kind::Arm);
+    const int chain = static_cast<int>(TemplateDialog::Kind::Chain);
+    const int prism = static_cast<int>(TemplateDialog::Kind::PrismBase);
+    QTest::newRow("arm with 0 links") << arm << "arm.links" << 0.0 << "number of links";
+    QTest::newRow("arm with too many links") << arm << "arm.links" << 20000.0 << "number of links";
+    QTest::newRow("arm with negative mass") << arm << "arm.mass" << -1.0 << "mass";
+    QTest::newRow("arm with zero length") << arm << "arm.length" << 0.0 << "length";
+    QTest::newRow("arm with zero axis") << arm << "arm.axis" << 0.0 << "axis";
+    QTest::newRow("chain with 0 bodies") << chain << "chain.bodies" << 0.0 << "number of bodies";
+    QTest::newRow("chain with negative mass") << chain << "chain.mass" << -2.0 << "mass";
+    QTest::newRow("chain with a flat box") << chain << "chain.box.y" << 0.0 << "box";
+    QTest::newRow("prism with 2 sides") << prism << "prism.sides" << 2.0 << "sides";
+    QTest::newRow("prism with zero mass") << prism << "prism.mass" << 0.0 << "mass";
+    QTest::newRow("prism with negative height") << prism << "prism.height" << -0.1 << "height";
+  }
+
+  void templateRefusals() {
+    QFETCH(int, kind);
+    QFETCH(QString, widget);
+    QFETCH(double, value);
+    QFETCH(QString, reason);
+    Document doc;
+    doc.setModel(smallRobot());
+    const std::string before = yamlOf(doc);
+    TemplateDialog dlg(&doc, QStringLiteral("base"));
+    dlg.setKind(static_cast<TemplateDialog::Kind>(kind));
+    QString error;
+    QUndoCommand* ok = dlg.makeCommand(&error);  // the defaults are accepted
+    QVERIFY2(ok, qPrintable(error));
+    delete ok;
+    if (widget.endsWith(QStringLiteral(".axis")))
+      setVec(dlg, widget.toLatin1().constData(), Vec3::Zero());
+    else
+      setSpin(dlg, widget.toLatin1().constData(), value);
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY2(error.contains(reason), qPrintable(error));
+    // OK keeps the dialog open and shows the reason.
+    dlg.show();
+    dlg.accept();
+    QVERIFY(dlg.isVisible());
+    QCOMPARE(dlg.result(), int(QDialog::Rejected));
+    QVERIFY(!dlg.takeCommand());
+    auto* preview = child<QLabel>(dlg, "preview");
+    QVERIFY2(preview->text().contains(error), qPrintable(preview->text()));
+    QCOMPARE(yamlOf(doc), before);
+    QCOMPARE(doc.undoStack()->count(), 0);
+  }
+
+  void templateNameRefusalsAndAccept() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog dlg(&doc, QStringLiteral("base"));
+    QString error;
+    for (const char* bad : {"my arm", "", "2nd"}) {
+      setText(dlg, "arm.prefix", QString::fromLatin1(bad));
+      QVERIFY2(!dlg.makeCommand(&error), bad);
+      QVERIFY2(error.contains(QStringLiteral("prefix")), qPrintable(error));
+    }
+    dlg.setKind(TemplateDialog::Kind::PrismBase);
+    setText(dlg, "prism.name", QStringLiteral("world"));
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY(error.contains(QStringLiteral("world")));
+    // A valid set of parameters: OK closes and hands over the command, once.
+    setText(dlg, "prism.name", QStringLiteral("deck"));
+    dlg.show();
+    dlg.accept();
+    QVERIFY(!dlg.isVisible());
+    QCOMPARE(dlg.result(), int(QDialog::Accepted));
+    QUndoCommand* command = dlg.takeCommand();
+    QVERIFY(command);
+    QVERIFY(!dlg.takeCommand());
+    doc.push(command);
+    QCOMPARE(doc.model().bodies.back().name, std::string("deck"));
+    QCOMPARE(doc.model().bodies.back().parent, std::string("base"));
+  }
+
+  // ---- mirror dialog ----
+
+  void mirrorMatchesEditCommand_data() {
+    QTest::addColumn<QString>("plane");
+    QTest::addColumn<bool>("copy");
+    QTest::addColumn<bool>("mountOnly");
+    QTest::newRow("zx copy mount only") << "ZX" << true << true;
+    QTest::newRow("zx copy mirror image") << "ZX" << true << false;
+    QTest::newRow("yz copy mirror image") << "YZ" << true << false;
+    QTest::newRow("xy in place mirror image") << "XY" << false << false;
+    QTest::newRow("zx in place mount only") << "ZX" << false << true;
+  }
+
+  void mirrorMatchesEditCommand() {
+    QFETCH(QString, plane);
+    QFETCH(bool, copy);
+    QFETCH(bool, mountOnly);
+    if (!QFile::exists(kSpaceRobot)) QSKIP("examples/space_robot.yaml is not in the tree");
+    Document doc;
+    QString error;
+    QVERIFY2(doc.open(kSpaceRobot, &error), qPrintable(error));
+    const int arm = doc.model().findBody("L11");
+    QVERIFY(arm >= 0);
+    const std::string before = yamlOf(doc);
+
+    MirrorDialog dlg(&doc, arm);
+    // Two replacements typed into the table, then the suffix (while the copy is chosen: the names
+    // group is disabled for an in-place mirror).
+    auto* table = child<QTableWidget>(dlg, "renames");
+    QVERIFY(table);
+    while (table->rowCount() > 0) table->removeRow(0);
+    for (const auto& [from, to] : {std::pair{"L1", "L3"}, {"J1", "J3"}}) {
+      child<QPushButton>(dlg, "addRename")->click();
+      const int row = table->rowCount() - 1;
+      QVERIFY(row >= 0 && table->item(row, 0) && table->item(row, 1));
+      table->item(row, 0)->setText(QString::fromLatin1(from));
+      table->item(row, 1)->setText(QString::fromLatin1(to));
+    }
+    setText(dlg, "suffix", QStringLiteral("_m"));
+
+    auto* planeButton = child<QRadioButton>(dlg, qPrintable(QStringLiteral("plane") + plane));
+    QVERIFY(planeButton);
+    planeButton->click();
+    child<QRadioButton>(dlg, copy ? "copy" : "inPlace")->click();
+    child<QRadioButton>(dlg, mountOnly ? "mountOnly" : "mirrorImage")->click();
+    MirrorOptions o;
+    o.plane = plane == QStringLiteral("XY")   ? MirrorPlane::XY
+              : plane == QStringLiteral("YZ") ? MirrorPlane::YZ
+                                              : MirrorPlane::ZX;
+    o.copy = copy;
+    o.mountOnly = mountOnly;
+    o.renames = {{"L1", "L3"}, {"J1", "J3"}};
+    o.suffix = "_m";
+    const MirrorOptions shown = dlg.options();
+    QCOMPARE(shown.plane, o.plane);
+    QCOMPARE(shown.copy, o.copy);
+    QCOMPARE(shown.mountOnly, o.mountOnly);
+    QVERIFY(shown.renames == o.renames);
+    QCOMPARE(shown.suffix, o.suffix);
+
+    Document reference;
+    QVERIFY(reference.open(kSpaceRobot));
+    QVERIFY(edit::apply(reference, edit::mirrorSubtree(reference, arm, o, &error)));
+
+    QUndoCommand* command = dlg.makeCommand(&error);
+    QVERIFY2(command, qPrintable(error));
+    doc.push(command);
+    QCOMPARE(yamlOf(doc), yamlOf(reference));
+    QVERIFY(yamlOf(doc) != before);
+    if (copy) {
+      QCOMPARE(doc.model().bodies.size(), std::size_t{19});
+      QVERIFY(doc.model().findBody("L31") >= 0);
+      QVERIFY(doc.model().findBody("L36") >= 0);
+    }
+    doc.undoStack()->undo();
+    QCOMPARE(yamlOf(doc), before);
+    doc.undoStack()->redo();
+    QCOMPARE(yamlOf(doc), yamlOf(reference));
+  }
+
+  void mirrorDefaultsPreviewAndRefusals() {
+    if (!QFile::exists(kSpaceRobot)) QSKIP("examples/space_robot.yaml is not in the tree");
+    Document doc;
+    QVERIFY(doc.open(kSpaceRobot));
+    const int arm = doc.model().findBody("L21");
+    MirrorDialog dlg(&doc, arm);
+    // The initial plane sends the arm's mount to the other side: its largest offset flips.
+    int axis = 0;
+    doc.model().bodies[arm].joint.origin.xyz.cwiseAbs().maxCoeff(&axis);
+    const MirrorPlane expectedPlane = axis == 0 ? MirrorPlane::YZ : axis == 1 ? MirrorPlane::ZX : MirrorPlane::XY;
+    QCOMPARE(dlg.options().plane, expectedPlane);
+    QVERIFY(dlg.options().copy);
+    QVERIFY(!dlg.options().mountOnly);
+    QCOMPARE(dlg.options().suffix, std::string("_mirror"));
+    auto* preview = child<QLabel>(dlg, "preview");
+    QVERIFY2(preview->text().contains(QStringLiteral("6 bodies")), qPrintable(preview->text()));
+    QVERIFY2(preview->text().contains(QStringLiteral("L21_mirror … L26_mirror")), qPrintable(preview->text()));
+    // The names group only matters for copies.
+    auto* suffix = child<QLineEdit>(dlg, "suffix");
+    QVERIFY(suffix->isEnabled());
+    child<QRadioButton>(dlg, "inPlace")->click();
+    QVERIFY(!suffix->isEnabled());
+    QVERIFY2(preview->text().contains(QStringLiteral("in place")), qPrintable(preview->text()));
+    child<QRadioButton>(dlg, "copy")->click();
+
+    // Refused names: a replacement of nothing, characters a name cannot hold.
+    QString error;
+    dlg.addRename({}, QStringLiteral("x"));
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY2(error.contains(QStringLiteral("empty")), qPrintable(error));
+    QVERIFY2(preview->text().contains(error), qPrintable(preview->text()));
+    auto* table = child<QTableWidget>(dlg, "renames");
+    table->removeRow(table->rowCount() - 1);
+    setText(dlg, "suffix", QStringLiteral("a copy"));
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY2(error.contains(QStringLiteral("suffix")), qPrintable(error));
+    dlg.show();
+    dlg.accept();
+    QVERIFY(dlg.isVisible());
+    QVERIFY(!dlg.takeCommand());
+    QCOMPARE(doc.undoStack()->count(), 0);
+    setText(dlg, "suffix", QStringLiteral("_b"));
+    dlg.accept();
+    QCOMPARE(dlg.result(), int(QDialog::Accepted));
+    QUndoCommand* command = dlg.takeCommand();
+    QVERIFY(command);
+    doc.push(command);
+    QVERIFY(doc.model().findBody("L26_b") >= 0);
+  }
+
+  void mirrorProposesLeftRight() {
+    Document doc;
+    doc.setModel(smallRobot());
+    MirrorDialog dlg(&doc, doc.model().findBody("left_1"));
+    const MirrorOptions o = dlg.options();
+    QCOMPARE(o.renames.size(), std::size_t{1});
+    QCOMPARE(o.renames[0].first, std::string("left"));
+    QCOMPARE(o.renames[0].second, std::string("right"));
+    QCOMPARE(o.plane, MirrorPlane::ZX);  // the arm is mounted at +y
+    QUndoCommand* command = dlg.makeCommand();
+    QVERIFY(command);
+    doc.push(command);
+    QVERIFY(doc.model().findBody("right_3") >= 0);
+    QCOMPARE(doc.model().bodies[doc.model().findBody("right_1")].joint.origin.xyz.y(), -0.5);
+  }
+
+  // ---- problems dock ----
+
+  void problemsDock() {
+    Document doc;
+    doc.setModel(smallRobot());
+    ProblemsDock dock(&doc);
+    QCOMPARE(dock.objectName(), QStringLiteral("problemsDock"));
+    QCOMPARE(dock.windowTitle(), QStringLiteral("Problems"));
+    QAbstractItemModelTester tester(dock.view()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(dock.view()->model()->rowCount(), 0);
+    QCOMPARE(dock.summary(), QStringLiteral("No problems"));
+
+    // An invalid model: a zero mass, a zero shape radius and a gravity that is not a number.
+    Model bad = smallRobot();
+    const int massBody = bad.findBody("left_2");
+    bad.bodies[static_cast<std::size_t>(massBody)].inertial.mass = 0.0;
+    bad.bodies[0].shapes[0].radius = 0.0;
+    const Vec3 gravity = bad.gravity;
+    bad.gravity.x() = std::nan("");
+    const std::size_t expected = validate(bad).size();
+    QVERIFY(expected >= 3);
+    QSignalSpy count(doc.problems(), &ProblemsModel::countChanged);
+    doc.setModel(bad);
+    QCOMPARE(count.count(), 1);
+    QCOMPARE(dock.view()->model()->rowCount(), static_cast<int>(expected));
+    QCOMPARE(dock.summary(), QStringLiteral("%1 problems — the model cannot be run").arg(expected));
+    QVERIFY(!dock.view()->model()->data(dock.view()->model()->index(0, 0), Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY(dock.view()
+                ->model()
+                ->data(dock.view()->model()->index(0, 1), Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("must be")));
+
+    dock.resize(720, 220);
+    grabTo(dock, QStringLiteral("problems"));
+
+    // Clicking the mass problem announces body and field.
+    int massRow = -1;
+    for (int r = 0; r < dock.view()->model()->rowCount(); ++r)
+      if (dock.view()->model()->index(r, 0).data().toString() ==
+          QStringLiteral("bodies[%1].inertial.mass").arg(massBody))
+        massRow = r;
+    QVERIFY(massRow >= 0);
+    QVERIFY(
+        dock.view()->model()->index(massRow, 1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("left_2")));
+    QSignalSpy activated(&dock, &ProblemsDock::problemActivated);
+    const QModelIndex cell = dock.view()->model()->index(massRow, 1);
+    dock.view()->scrollTo(cell);
+    QTest::mouseClick(dock.view()->viewport(), Qt::LeftButton, {}, dock.view()->visualRect(cell).center());
+    QCOMPARE(activated.count(), 1);
+    const auto loc = activated.at(0).at(0).value<FieldLocation>();
+    QCOMPARE(loc.body, massBody);
+    QCOMPARE(loc.field, QStringLiteral("inertial.mass"));
+    QCOMPARE(loc.topField, QStringLiteral("inertial"));
+    // Keyboard activation of another row (the gravity problem: a model-level field).
+    int gravityRow = -1;
+    for (int r = 0; r < dock.view()->model()->rowCount(); ++r)
+      if (dock.view()->model()->index(r, 0).data().toString().startsWith(QStringLiteral("gravity"))) gravityRow = r;
+    QVERIFY(gravityRow >= 0);
+    dock.view()->setCurrentIndex(dock.view()->model()->index(gravityRow, 0));
+    emit dock.view()->activated(dock.view()->currentIndex());
+    QCOMPARE(activated.count(), 2);
+    QCOMPARE(activated.at(1).at(0).value<FieldLocation>().body, -1);
+    QCOMPARE(activated.at(1).at(0).value<FieldLocation>().topField, QStringLiteral("gravity"));
+
+    // Fixing every problem through edits empties the list.
+    QString error;
+    QVERIFY2(edit::apply(doc, edit::setMass(doc, massBody, 1.0, &error)), qPrintable(error));
+    QCOMPARE(dock.view()->model()->rowCount(), static_cast<int>(expected) - 1);
+    Shape shape = doc.model().bodies[0].shapes[0];
+    shape.radius = 0.5;
+    QVERIFY2(edit::apply(doc, edit::setShape(doc, 0, 0, shape, &error)), qPrintable(error));
+    QVERIFY(dock.summary().startsWith(QStringLiteral("1 problem —")));
+    QVERIFY2(edit::apply(doc, edit::setGravity(doc, gravity, &error)), qPrintable(error));
+    QCOMPARE(dock.view()->model()->rowCount(), 0);
+    QCOMPARE(dock.summary(), QStringLiteral("No problems"));
+    grabTo(dock, QStringLiteral("problems-none"));
+    // Undo brings the last problem back.
+    doc.undoStack()->undo();
+    QCOMPARE(dock.view()->model()->rowCount(), 1);
+    QCOMPARE(dock.summary(), QStringLiteral("1 problem — the model cannot be run"));
+  }
+
+  // ---- screenshots ----
+
+  void screenshots() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog arm(&doc, QStringLiteral("base"));
+    grabTo(arm, QStringLiteral("template-arm"));
+    TemplateDialog chain(&doc, QStringLiteral("world"));
+    chain.setKind(TemplateDialog::Kind::Chain);
+    setSpin(chain, "chain.mass", -1.0);  // the refusal line
+    grabTo(chain, QStringLiteral("template-chain"));
+    TemplateDialog prism(&doc, QStringLiteral("world"));
+    prism.setKind(TemplateDialog::Kind::PrismBase);
+    grabTo(prism, QStringLiteral("template-prism"));
+    MirrorDialog mirror(&doc, doc.model().findBody("left_1"));
+    grabTo(mirror, QStringLiteral("mirror"));
+  }
+};
+
+QTEST_MAIN(TestEditorDialogs)
+#include "test_editor_dialogs.moc"
