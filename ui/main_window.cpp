@@ -4,69 +4,124 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
 #include <QMenuBar>
-#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
+#include <QTreeView>
+#include <QUndoView>
+#include <QUrl>
 
+#include "core/model/edit_ops.hpp"
 #include "core/version.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
-#include "ui/model_document.hpp"
+#include "ui/document/body_tree_model.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/document/problems_model.hpp"
+#include "ui/document/recovery.hpp"
+#include "ui/mirror_dialog.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/problems_dock.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/template_dialog.hpp"
 
 namespace kt::ui {
 
+namespace {
+
+constexpr int kMessageMs = 10'000;
+
+QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
+
+bool isModelFile(const QUrl& url) {
+  if (!url.isLocalFile()) return false;
+  const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+  return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml");
+}
+
+}  // namespace
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
-      document_(new ModelDocument(this)),
+      doc_(new Document(this)),
       view_(new render::SceneView(this)),
-      treeDock_(new ModelTreeDock(this)),
-      propertiesDock_(new PropertiesDock(this)) {
+      treeDock_(new ModelTreeDock(doc_, this)),
+      propertiesDock_(new PropertiesDock(doc_, this)),
+      problemsDock_(new ProblemsDock(doc_, this)),
+      historyDock_(new QDockWidget(tr("History"), this)),
+      historyView_(new QUndoView(doc_->undoStack(), historyDock_)) {
   setObjectName(QStringLiteral("mainWindow"));
-  setWindowTitle(QStringLiteral("Kinetree"));
   setWindowIcon(QIcon(resources::kIcon));
   setCentralWidget(view_);
   setDockNestingEnabled(true);
+  setAcceptDrops(true);
+
+  historyDock_->setObjectName(QStringLiteral("historyDock"));
+  historyView_->setObjectName(QStringLiteral("historyView"));
+  historyView_->setEmptyLabel(tr("<as opened>"));
+  historyDock_->setWidget(historyView_);
+
   addDockWidget(Qt::LeftDockWidgetArea, treeDock_);
   addDockWidget(Qt::LeftDockWidgetArea, propertiesDock_);
   splitDockWidget(treeDock_, propertiesDock_, Qt::Vertical);
+  addDockWidget(Qt::RightDockWidgetArea, problemsDock_);
+  tabifyDockWidget(problemsDock_, historyDock_);
+  problemsDock_->raise();
 
   createFileMenu();
+  createEditMenu();
   createViewMenu();
   createHelpMenu();
   statusBar()->showMessage(tr("Ready"));
 
-  connect(document_, &ModelDocument::modelReplaced, this, &MainWindow::onModelReplaced);
-  connect(view_, &render::SceneView::bodyPicked, treeDock_, &ModelTreeDock::selectBody);
-  connect(treeDock_, &ModelTreeDock::bodySelected, this, &MainWindow::onBodySelected);
-  connect(treeDock_, &ModelTreeDock::jointSelected, this, &MainWindow::onJointSelected);
+  // A replacement (open, new, recover) emits modelReplaced and then changed; edits only changed.
+  connect(doc_, &Document::modelReplaced, this, &MainWindow::onDocumentReplaced);
+  connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);
+  connect(doc_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+  connect(doc_, &Document::filePathChanged, this, &MainWindow::updateTitle);
+  connect(doc_->bodyTree(), &BodyTreeModel::editRefused, this,
+          [this](const QString& reason) { statusBar()->showMessage(reason, kMessageMs); });
+  connect(propertiesDock_, &PropertiesDock::editRefused, this,
+          [this](const QString& reason) { statusBar()->showMessage(reason, kMessageMs); });
+  connect(treeDock_, &ModelTreeDock::bodySelected, this, &MainWindow::onTreeSelection);
+  connect(view_, &render::SceneView::bodyPicked, this, &MainWindow::onBodyPicked);
+  connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
 
-  new SimulationController(this);  // Simulation menu, toolbar and status figures
+  new SimulationController(this);  // Simulation menu, toolbar, plots dock and status figures
 
   resize(1280, 800);
-  resizeDocks({treeDock_}, {300}, Qt::Horizontal);
+  resizeDocks({treeDock_, problemsDock_}, {300, 260}, Qt::Horizontal);
   restoreSettings();
+  refreshModel(true);
+  updateTitle();
+  updateEditActions();
 }
 
 MainWindow::~MainWindow() = default;
 
+// ---- menus ----
+
 void MainWindow::createFileMenu() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::showOpenDialog);
-  open->setShortcut(QKeySequence::Open);
+  file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newModel);
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::showOpenDialog);
 
   QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
   recent_ = new RecentFiles(recentMenu, this);
   connect(recent_, &RecentFiles::openRequested, this, [this](const QString& path) {
     if (!QFileInfo::exists(path)) {
-      QMessageBox::warning(this, tr("Open Recent"), tr("%1 no longer exists.").arg(path));
+      QMessageBox::warning(this, tr("Open Recent"), tr("%1 no longer exists.").arg(QDir::toNativeSeparators(path)));
       recent_->remove(path);
       return;
     }
@@ -83,8 +138,81 @@ void MainWindow::createFileMenu() {
   examples->setEnabled(!models.isEmpty());
 
   file->addSeparator();
+  saveAction_ = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::createEditMenu() {
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+
+  QMenu* add = edit->addMenu(tr("&Add Body"));
+  add->setToolTip(tr("Adds a body under the selected one (or at the top) with a joint of this type"));
+  for (kt::JointType type : kt::kAllJointTypes) {
+    const int t = static_cast<int>(type);
+    QAction* a = add->addAction(tr("with a %1 Joint").arg(text(kt::jointTypeName(type))));
+    a->setObjectName(QStringLiteral("addBody_") + text(kt::jointTypeName(type)));
+    connect(a, &QAction::triggered, this, [this, t] { addBody(t); });
+  }
+  QMenu* templates = edit->addMenu(tr("Insert &Template"));
+  const struct {
+    const char* label;
+    TemplateDialog::Kind kind;
+  } kinds[] = {{QT_TR_NOOP("Serial &Arm…"), TemplateDialog::Kind::Arm},
+               {QT_TR_NOOP("&Chain…"), TemplateDialog::Kind::Chain},
+               {QT_TR_NOOP("&Prism Base…"), TemplateDialog::Kind::PrismBase}};
+  for (const auto& k : kinds) {
+    const int kind = static_cast<int>(k.kind);
+    templates->addAction(tr(k.label), this, [this, kind] { insertTemplate(kind); });
+  }
+  edit->addSeparator();
+
+  renameAction_ = edit->addAction(tr("Re&name Body"), treeDock_, &ModelTreeDock::renameSelected);
+  renameAction_->setShortcut(Qt::Key_F2);
+  duplicateAction_ = edit->addAction(tr("&Duplicate Subtree"), this, [this] {
+    QString error;
+    const int root = selectedBody();
+    const int copied = root >= 0 ? static_cast<int>(kt::subtreeOf(doc_->model(), root).size()) : 0;
+    if (applyEdit(edit::duplicateSubtree(*doc_, root, QStringLiteral("_copy"), &error), error)) {
+      selectBody(static_cast<int>(doc_->model().bodies.size()) - copied);  // the copy is appended, root first
+    }
+  });
+  duplicateAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+  mirrorAction_ = edit->addAction(tr("&Mirror Subtree…"), this, [this] {
+    MirrorDialog dialog(doc_, selectedBody(), this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    if (QUndoCommand* c = dialog.takeCommand()) doc_->push(c);
+  });
+  edit->addSeparator();
+  deleteAction_ = edit->addAction(tr("De&lete Body"), this, [this] {
+    QString error;
+    applyEdit(edit::deleteBody(*doc_, selectedBody(), &error), error);
+  });
+  deleteAction_->setToolTip(tr("Deletes the selected body; its children move up to its parent"));
+  deleteAction_->setShortcut(QKeySequence::Delete);
+  deleteSubtreeAction_ = edit->addAction(tr("Delete &Subtree"), this, [this] {
+    QString error;
+    applyEdit(edit::deleteSubtree(*doc_, selectedBody(), &error), error);
+  });
+  deleteSubtreeAction_->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete));
+
+  // Rename and Delete act on the tree or the 3D view; in a text field the keys edit the text.
+  for (QAction* a : {renameAction_, deleteAction_, deleteSubtreeAction_}) {
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    treeDock_->treeView()->addAction(a);
+    view_->addAction(a);
+  }
+  treeDock_->setContextActions({add->menuAction(), templates->menuAction(), renameAction_, duplicateAction_,
+                                mirrorAction_, deleteAction_, deleteSubtreeAction_});
 }
 
 void MainWindow::createViewMenu() {
@@ -127,8 +255,52 @@ void MainWindow::createViewMenu() {
   connect(gridAction_, &QAction::toggled, view_, &render::SceneView::setGridVisible);
 
   viewMenu_->addSeparator();
+  followAction_ = viewMenu_->addAction(tr("&Follow Floating Base"));
+  followAction_->setCheckable(true);
+  followAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+  followAction_->setToolTip(tr("Keep the floating base in the centre while it moves"));
+  connect(followAction_, &QAction::triggered, this, [this](bool on) {
+    view_->setFollowBody(on ? render::SceneView::defaultFollowBody(tree_) : -1);
+    followAction_->setChecked(view_->followBody() >= 0);
+    if (on && view_->followBody() < 0)
+      statusBar()->showMessage(tr("This model has no floating base: select a body and use Follow Selected Body"),
+                               kMessageMs);
+  });
+  QAction* followSelected = viewMenu_->addAction(tr("Follow &Selected Body"), this, [this] {
+    const int body = treeIndexOf(selectedBody());
+    if (body < 0) {
+      statusBar()->showMessage(tr("Select the body to follow first"), kMessageMs);
+      return;
+    }
+    view_->setFollowBody(body);
+  });
+  followSelected->setObjectName(QStringLiteral("followSelected"));
+  connect(view_, &render::SceneView::followBodyChanged, this, [this](int body) {
+    followAction_->setChecked(body >= 0);
+    if (body >= 0 && body < tree_.nb)
+      statusBar()->showMessage(
+          tr("Following %1").arg(QString::fromStdString(tree_.bodyNames[static_cast<std::size_t>(body)])), kMessageMs);
+  });
+  trailsAction_ = viewMenu_->addAction(tr("Motion &Trails"));
+  trailsAction_->setCheckable(true);
+  trailsAction_->setToolTip(tr("Paths of the end bodies and the base (View ▸ Trails of Selected Body to choose)"));
+  connect(trailsAction_, &QAction::toggled, view_, &render::SceneView::setTrailsVisible);
+  viewMenu_->addAction(tr("Trails of Selected &Body"), this, [this] {
+    const int body = treeIndexOf(selectedBody());
+    view_->setTrailBodies(body >= 0 ? std::vector<int>{body} : render::SceneView::defaultTrailBodies(tree_));
+    trailsAction_->setChecked(true);
+  });
+  viewMenu_->addAction(tr("C&lear Trails"), view_, &render::SceneView::clearTrails);
+  statisticsAction_ = viewMenu_->addAction(tr("Frame &Statistics"));
+  statisticsAction_->setCheckable(true);
+  statisticsAction_->setToolTip(tr("Frames per second and render time in the 3D view"));
+  connect(statisticsAction_, &QAction::toggled, view_, &render::SceneView::setStatisticsVisible);
+
+  viewMenu_->addSeparator();
   viewMenu_->addAction(treeDock_->toggleViewAction());
   viewMenu_->addAction(propertiesDock_->toggleViewAction());
+  viewMenu_->addAction(problemsDock_->toggleViewAction());
+  viewMenu_->addAction(historyDock_->toggleViewAction());
 }
 
 void MainWindow::createHelpMenu() {
@@ -143,23 +315,38 @@ QMenu* MainWindow::addMenuBeforeHelp(const QString& title) {
   return menu;
 }
 
+// ---- files ----
+
 void MainWindow::showOpenDialog() {
+  if (!maybeSave()) return;
   QSettings settings;
   const QString dir = settings.value(QStringLiteral("lastOpenDirectory")).toString();
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Model"), dir, tr("Kinetree models (*.yaml *.yml);;All files (*)"));
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
-  openModel(path);
+  QString error;
+  if (!loadModel(path, error)) {
+    QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
+                    tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
+    box.setInformativeText(error);
+    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box.exec();
+  }
 }
 
 bool MainWindow::loadModel(const QString& path, QString& error) {
-  if (!document_->load(path, error)) return false;
+  error.clear();
+  if (!doc_->open(path, &error)) {
+    statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)), kMessageMs);
+    return false;
+  }
   recent_->add(path);
   return true;
 }
 
 bool MainWindow::openModel(const QString& path) {
+  if (!maybeSave()) return false;
   QString error;
   if (loadModel(path, error)) return true;
   QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
@@ -167,44 +354,277 @@ bool MainWindow::openModel(const QString& path) {
   box.setInformativeText(error);
   box.setTextInteractionFlags(Qt::TextSelectableByMouse);
   box.exec();
-  statusBar()->showMessage(tr("Could not open %1").arg(path));
   return false;
 }
 
-void MainWindow::onModelReplaced() {
-  const kt::Tree& tree = document_->tree();
-  view_->showModel(document_->model(), tree, document_->directory().toStdString());
-  view_->setJointFramesVisible(jointFramesAction_->isChecked());
-  view_->setCentresOfMassVisible(comAction_->isChecked());
-  view_->setGridVisible(gridAction_->isChecked());
-  treeDock_->setTree(tree);
-  propertiesDock_->showModel(document_->model(), tree);
-  setWindowTitle(QStringLiteral("%1 — Kinetree").arg(document_->displayName()));
-
-  QString message = tr("%1: %2 bodies, nq %3, nv %4, mass %5 kg")
-                        .arg(document_->displayName())
-                        .arg(tree.nb)
-                        .arg(tree.nq)
-                        .arg(tree.nv)
-                        .arg(tree.totalMass(), 0, 'g', 6);
-  const auto& warnings = view_->scene().warnings();
-  if (!warnings.empty()) message += QStringLiteral(" — ") + QString::fromStdString(warnings.front());
-  statusBar()->showMessage(message);
+bool MainWindow::newModel() {
+  if (!maybeSave()) return false;
+  doc_->newDocument();
+  statusBar()->showMessage(tr("New model: add a body (Edit ▸ Add Body) or insert a template"), kMessageMs);
+  return true;
 }
 
-void MainWindow::onBodySelected(int body) {
-  view_->selectBody(body);
-  if (body < 0) {
-    propertiesDock_->showModel(document_->model(), document_->tree());
-  } else {
-    propertiesDock_->showBody(document_->model(), document_->tree(), body);
+bool MainWindow::saveTo(const QString& path, QString& error) {
+  error.clear();
+  if (!doc_->saveAs(path, &error)) return false;
+  recent_->add(path);
+  statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), kMessageMs);
+  return true;
+}
+
+bool MainWindow::save() {
+  const QString path = doc_->filePath();
+  if (path.isEmpty() || path.startsWith(QLatin1Char(':'))) return saveAs();
+  QString error;
+  if (saveTo(path, error)) return true;
+  QMessageBox::critical(this, tr("Cannot save"),
+                        tr("The model was not saved; the file on disk is unchanged.\n\n%1").arg(error));
+  return false;
+}
+
+bool MainWindow::saveAs() {
+  QSettings settings;
+  const QString current = doc_->filePath();
+  QString dir = current.isEmpty() || current.startsWith(QLatin1Char(':'))
+                    ? settings.value(QStringLiteral("lastOpenDirectory"), QDir::homePath()).toString()
+                    : QFileInfo(current).absolutePath();
+  const QString name = QString::fromStdString(doc_->model().name) + QStringLiteral(".yaml");
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Model As"), QDir(dir).filePath(name),
+                                              tr("Kinetree models (*.yaml *.yml)"));
+  if (path.isEmpty()) return false;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".yaml");
+  settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
+  QString error;
+  if (saveTo(path, error)) return true;
+  QMessageBox::critical(this, tr("Cannot save"), tr("The model was not saved.\n\n%1").arg(error));
+  return false;
+}
+
+bool MainWindow::maybeSave() {
+  if (!doc_->isModified()) return true;
+  const QMessageBox::StandardButton answer =
+      unsavedAnswer_
+          ? unsavedAnswer_()
+          : QMessageBox::warning(this, tr("Unsaved changes"),
+                                 tr("%1 has changes that are not saved. Save them?").arg(displayName()),
+                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  switch (answer) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
   }
 }
 
-void MainWindow::onJointSelected(int joint) {
-  view_->selectBody(joint);  // joint i moves body i
-  propertiesDock_->showJoint(document_->model(), document_->tree(), joint);
+void MainWindow::offerRecovery() {
+  const QList<RecoveryEntry> entries = Autosaver::findRecoveries(doc_->autosaver()->directory());
+  for (const RecoveryEntry& entry : entries) {
+    const QString what = entry.originalPath.isEmpty() ? tr("an unsaved model \"%1\"").arg(entry.modelName)
+                                                      : QDir::toNativeSeparators(entry.originalPath);
+    QMessageBox box(QMessageBox::Question, tr("Recover unsaved changes"),
+                    tr("Kinetree did not close normally. Changes to %1 were autosaved at %2.")
+                        .arg(what, QLocale().toString(entry.saved, QLocale::ShortFormat)),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(tr("Recover them? Discarding deletes the autosaved copy."));
+    QPushButton* recover = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    box.addButton(tr("&Not Now"), QMessageBox::RejectRole);
+    box.setDefaultButton(recover);
+    box.exec();
+    if (box.clickedButton() == discard) {
+      Autosaver::discardRecovery(entry);
+    } else if (box.clickedButton() == recover) {
+      if (!maybeSave()) return;
+      QString error;
+      if (Autosaver::restore(*doc_, entry, &error)) {
+        statusBar()->showMessage(tr("Recovered %1: save it to keep the changes").arg(what), kMessageMs);
+        return;  // one document at a time; the others are offered next time
+      }
+      QMessageBox::critical(this, tr("Cannot recover"), error);
+    }
+  }
 }
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (mime->hasUrls() && !mime->urls().isEmpty() && isModelFile(mime->urls().front())) {
+    event->acceptProposedAction();
+    return;
+  }
+  QMainWindow::dragEnterEvent(event);
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QMimeData* mime = event->mimeData();
+  if (!mime->hasUrls() || mime->urls().isEmpty() || !isModelFile(mime->urls().front())) {
+    QMainWindow::dropEvent(event);
+    return;
+  }
+  const QString path = mime->urls().front().toLocalFile();
+  event->acceptProposedAction();
+  // Not inside the drop: the unsaved-changes question and errors are modal.
+  QTimer::singleShot(0, this, [this, path] { openModel(path); });
+}
+
+// ---- the model ----
+
+QString MainWindow::displayName() const {
+  const std::string& name = doc_->model().name;
+  if (!name.empty() && name != "untitled") return QString::fromStdString(name);
+  const QString path = doc_->filePath();
+  return path.isEmpty() ? tr("untitled") : QFileInfo(path).fileName();
+}
+
+QString MainWindow::modelDirectory() const {
+  const QString path = doc_->filePath();
+  if (path.isEmpty() || path.startsWith(QLatin1Char(':'))) return {};
+  return QFileInfo(path).absolutePath();
+}
+
+void MainWindow::onDocumentReplaced() {
+  // changed() follows at once and does the work; remember that it is a replacement.
+  selectedId_ = 0;
+  replacing_ = true;
+}
+
+void MainWindow::onDocumentChanged() {
+  const bool replaced = replacing_;
+  replacing_ = false;
+  refreshModel(replaced);
+  if (replaced) {
+    const kt::Model& m = doc_->model();
+    QString message;
+    if (m.bodies.empty()) {
+      message = tr("%1: no bodies yet").arg(displayName());
+    } else {
+      message = tr("%1: %2 bodies, nq %3, nv %4, mass %5 kg")
+                    .arg(displayName())
+                    .arg(m.bodies.size())
+                    .arg(tree_.nq)
+                    .arg(tree_.nv)
+                    .arg(tree_.totalMass(), 0, 'g', 6);
+    }
+    const int problems = static_cast<int>(doc_->problems()->diagnostics().size());
+    if (problems > 0 && !m.bodies.empty()) {
+      message = tr("%1 opened with %n problem(s): fix them to run it (View ▸ Problems)", nullptr, problems)
+                    .arg(displayName());
+      problemsDock_->show();
+      problemsDock_->raise();
+    }
+    const auto& warnings = view_->scene().warnings();
+    if (!warnings.empty()) message += QStringLiteral(" — ") + QString::fromStdString(warnings.front());
+    statusBar()->showMessage(message);
+    selectBody(-1);
+    emit modelReplaced();
+  } else {
+    // The selection follows its body through edits (its index may have moved), or goes.
+    selectBody(selectedId_ != 0 ? doc_->indexOfId(selectedId_) : -1);
+    emit modelEdited();
+  }
+  updateTitle();
+}
+
+void MainWindow::refreshModel(bool reframe) {
+  const kt::Model& model = doc_->model();
+  kt::Tree tree;
+  std::vector<kt::Diagnostic> problems;
+  runnable_ = !model.bodies.empty() && doc_->problems()->isEmpty() && kt::finalize(model, tree, problems);
+  // With problems the last valid picture stays (the problems dock says what is wrong).
+  if (!runnable_ && !model.bodies.empty() && !reframe) return;
+  tree_ = runnable_ ? std::move(tree) : kt::Tree{};
+  treeIndexByName_.clear();
+  for (int i = 0; i < tree_.nb; ++i) treeIndexByName_.insert(QString::fromStdString(tree_.bodyNames[i]), i);
+  const kt::Model shown = runnable_ ? model : kt::Model{};
+  view_->showModel(shown, tree_, modelDirectory().toStdString(), reframe);
+  view_->setJointFramesVisible(jointFramesAction_->isChecked());
+  view_->setCentresOfMassVisible(comAction_->isChecked());
+  view_->setGridVisible(gridAction_->isChecked());
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(QStringLiteral("%1[*] — Kinetree").arg(displayName()));
+  setWindowModified(doc_->isModified());
+}
+
+// ---- selection ----
+
+int MainWindow::selectedBody() const { return selectedId_ != 0 ? doc_->indexOfId(selectedId_) : -1; }
+
+int MainWindow::treeIndexOf(int body) const {
+  if (body < 0 || body >= static_cast<int>(doc_->model().bodies.size())) return -1;
+  return treeIndexByName_.value(QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(body)].name), -1);
+}
+
+int MainWindow::bodyOfTreeIndex(int treeIndex) const {
+  if (treeIndex < 0 || treeIndex >= tree_.nb) return -1;
+  return doc_->model().findBody(tree_.bodyNames[static_cast<std::size_t>(treeIndex)]);
+}
+
+void MainWindow::selectBody(int body) {
+  if (body < 0 || body >= static_cast<int>(doc_->model().bodies.size())) body = -1;
+  selectedId_ = body >= 0 ? doc_->bodyId(body) : 0;
+  const int treeIndex = treeIndexOf(body);
+  treeDock_->selectBody(body);
+  view_->selectBody(treeIndex);
+  // The dock follows edits of the body it shows by itself; re-showing it would rebuild its page.
+  if (propertiesDock_->body() != body) propertiesDock_->showBody(body);
+  updateEditActions();
+  emit selectionChanged(body, treeIndex);
+}
+
+void MainWindow::onTreeSelection(int body) {
+  if (body == selectedBody()) return;
+  selectBody(body);
+}
+
+void MainWindow::onBodyPicked(int treeIndex) { selectBody(bodyOfTreeIndex(treeIndex)); }
+
+void MainWindow::onProblemActivated(const FieldLocation& location) {
+  if (location.body >= 0) selectBody(location.body);
+  propertiesDock_->show();
+  propertiesDock_->raise();
+  propertiesDock_->focusField(location);
+}
+
+void MainWindow::updateEditActions() {
+  const bool have = selectedBody() >= 0;
+  for (QAction* a : {renameAction_, duplicateAction_, mirrorAction_, deleteAction_, deleteSubtreeAction_})
+    a->setEnabled(have);
+}
+
+// ---- edits ----
+
+bool MainWindow::applyEdit(QUndoCommand* command, const QString& error) {
+  if (command == nullptr) {
+    statusBar()->showMessage(tr("Not done: %1").arg(error), kMessageMs);
+    return false;
+  }
+  doc_->push(command);
+  return true;
+}
+
+void MainWindow::addBody(int jointType) {
+  const int parent = selectedBody();
+  const QString parentName = parent >= 0
+                                 ? QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(parent)].name)
+                                 : QStringLiteral("world");
+  QString error;
+  if (applyEdit(edit::addBody(*doc_, parentName, static_cast<kt::JointType>(jointType), {}, &error), error)) {
+    selectBody(static_cast<int>(doc_->model().bodies.size()) - 1);  // appended
+  }
+}
+
+void MainWindow::insertTemplate(int kind) {
+  const int parent = selectedBody();
+  const QString parentName = parent >= 0
+                                 ? QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(parent)].name)
+                                 : QStringLiteral("world");
+  TemplateDialog dialog(doc_, parentName, this);
+  dialog.setKind(static_cast<TemplateDialog::Kind>(kind));
+  if (dialog.exec() != QDialog::Accepted) return;
+  if (QUndoCommand* c = dialog.takeCommand()) doc_->push(c);
+}
+
+// ---- window ----
 
 void MainWindow::showAbout() {
   QMessageBox::about(this, tr("About Kinetree"),
@@ -221,6 +641,7 @@ void MainWindow::restoreSettings() {
   jointFramesAction_->setChecked(settings.value(QStringLiteral("view/jointFrames"), false).toBool());
   comAction_->setChecked(settings.value(QStringLiteral("view/centresOfMass"), false).toBool());
   gridAction_->setChecked(settings.value(QStringLiteral("view/grid"), true).toBool());
+  trailsAction_->setChecked(settings.value(QStringLiteral("view/trails"), false).toBool());
 }
 
 void MainWindow::saveSettings() const {
@@ -230,10 +651,16 @@ void MainWindow::saveSettings() const {
   settings.setValue(QStringLiteral("view/jointFrames"), jointFramesAction_->isChecked());
   settings.setValue(QStringLiteral("view/centresOfMass"), comAction_->isChecked());
   settings.setValue(QStringLiteral("view/grid"), gridAction_->isChecked());
+  settings.setValue(QStringLiteral("view/trails"), trailsAction_->isChecked());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
   saveSettings();
+  emit closing();
   QMainWindow::closeEvent(event);
 }
 

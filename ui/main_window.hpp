@@ -1,11 +1,26 @@
-// The main window: the 3D view in the centre, the model-tree and properties docks, and the
-// File / View / Help menus. Wiring only; each dock is its own class.
+// The main window: the 3D view in the centre; the model tree, properties, problems and undo
+// history docks; the File, Edit, View and Help menus (the simulation controller adds its own
+// menu, toolbar and the plots dock). Wiring only; each dock and dialog is its own class.
 //
-// Seams for the simulation work: addMenuBeforeHelp() for the Simulation menu, addDockWidget()
-// plus viewMenu() for the plots dock, and sceneView()->showState(q) for snapshots.
+// The document (ui/document/Document) is the model being edited. After every change the window
+// finalizes it into a kt::Tree: when the model is valid the 3D view rebuilds and modelEdited()
+// tells the simulation to stop and reset; when it has problems the last valid picture stays, the
+// problems dock lists them and the model cannot be run.
+//
+// Selection is one thing: a body picked in the 3D view, clicked in the tree or reached through a
+// problem is shown in all three (and in the plots and the load arrows, which use tree indices).
+// Body numbers of the window's API are indices into Document::model().bodies; tree() maps them.
 #pragma once
 
+#include <QHash>
 #include <QMainWindow>
+#include <QMessageBox>
+#include <functional>
+
+#include "core/model/tree.hpp"
+
+class QUndoCommand;
+class QUndoView;
 
 namespace kt::render {
 class SceneView;
@@ -13,10 +28,12 @@ class SceneView;
 
 namespace kt::ui {
 
-class ModelDocument;
+class Document;
 class ModelTreeDock;
 class PropertiesDock;
+class ProblemsDock;
 class RecentFiles;
+struct FieldLocation;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -25,18 +42,57 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Opens a model file or an embedded example (":/examples/…"). On failure the current model
-  /// stays and a message box shows the loader's diagnostics.
+  // ---- files ----
+  /// Opens a model file or an embedded example (":/examples/…"), after asking about unsaved
+  /// changes. On failure the current model stays and a message box shows the loader's
+  /// diagnostics. A model that reads but has problems opens (to be fixed) and says so.
   bool openModel(const QString& path);
-  /// As openModel() without any dialog: on failure returns false and sets `error`.
+  /// As openModel() without any dialog or question: on failure returns false and sets `error`.
   bool loadModel(const QString& path, QString& error);
+  /// File ▸ New: an empty model (after asking about unsaved changes).
+  bool newModel();
+  /// File ▸ Save (Save As for a model without a file or an embedded example). False when
+  /// cancelled or failed (a message box says why; the file on disk is untouched).
+  bool save();
+  bool saveAs();
+  /// Writes the document to `path` without dialogs (false and `error` on failure).
+  bool saveTo(const QString& path, QString& error);
+  /// Asks what to do with unsaved changes (Save, Discard, Cancel); true when it is fine to go on.
+  bool maybeSave();
+  /// Test hook: answers the unsaved-changes question instead of the message box.
+  void setUnsavedChangesAnswerForTesting(std::function<QMessageBox::StandardButton()> answer) {
+    unsavedAnswer_ = std::move(answer);
+  }
+  /// Offers to recover documents autosaved by a session that did not end normally.
+  void offerRecovery();
 
-  ModelDocument& document() const { return *document_; }
+  // ---- the model ----
+  Document& document() const { return *doc_; }
+  /// The finalized current model (the last valid one while the model has problems).
+  const kt::Tree& tree() const { return tree_; }
+  /// True when the model has bodies and no problems (it can be run).
+  bool isRunnable() const { return runnable_; }
+  /// The model's name, or the file name.
+  QString displayName() const;
+  /// Folder that relative mesh paths refer to (empty for embedded and new models).
+  QString modelDirectory() const;
+
+  // ---- selection ----
+  /// The selected body (index into the document's bodies), or −1.
+  int selectedBody() const;
+  /// Selects a body everywhere (−1: none).
+  void selectBody(int body);
+  /// Tree index of a document body in tree() (−1 if it is not in it), and back.
+  int treeIndexOf(int body) const;
+  int bodyOfTreeIndex(int treeIndex) const;
+
+  // ---- parts ----
   render::SceneView* sceneView() const { return view_; }
   ModelTreeDock* modelTreeDock() const { return treeDock_; }
   PropertiesDock* propertiesDock() const { return propertiesDock_; }
+  ProblemsDock* problemsDock() const { return problemsDock_; }
+  QDockWidget* historyDock() const { return historyDock_; }
   RecentFiles* recentFiles() const { return recent_; }
-
   /// A new top-level menu inserted before Help.
   QMenu* addMenuBeforeHelp(const QString& title);
   /// The View menu (dock toggles belong here).
@@ -46,29 +102,71 @@ class MainWindow : public QMainWindow {
   void showOpenDialog();
   void showAbout();
 
+ signals:
+  /// Another model replaced the document (open, new, recover): settings come from its file.
+  void modelReplaced();
+  /// The document was edited: the simulation stops and resets to its initial state (when it can
+  /// run: isRunnable()).
+  void modelEdited();
+  /// The selection changed: document body and tree index (−1 for none).
+  void selectionChanged(int body, int treeIndex);
+  /// The window is closing (after the unsaved-changes question was answered): stop the work.
+  void closing();
+
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void createFileMenu();
+  void createEditMenu();
   void createViewMenu();
   void createHelpMenu();
-  void onModelReplaced();
-  void onBodySelected(int body);
-  void onJointSelected(int joint);
+  void onDocumentReplaced();
+  void onDocumentChanged();
+  /// Finalizes the document; rebuilds the scene when valid. `reframe`: reset the camera.
+  void refreshModel(bool reframe);
+  void updateTitle();
+  void updateEditActions();
+  void onTreeSelection(int body);
+  void onBodyPicked(int treeIndex);
+  void onProblemActivated(const FieldLocation& location);
+  /// Pushes an edit command, or shows why it was refused.
+  bool applyEdit(QUndoCommand* command, const QString& error);
+  void addBody(int jointType);
+  void insertTemplate(int kind);
   void restoreSettings();
   void saveSettings() const;
 
-  ModelDocument* document_;
+  Document* doc_;
+  kt::Tree tree_;
+  bool runnable_ = false;
+  bool replacing_ = false;
+  QHash<QString, int> treeIndexByName_;
+  quint64 selectedId_ = 0;  // Document::bodyId of the selection, 0 for none
   render::SceneView* view_;
   ModelTreeDock* treeDock_;
   PropertiesDock* propertiesDock_;
+  ProblemsDock* problemsDock_;
+  QDockWidget* historyDock_;
+  QUndoView* historyView_;
   RecentFiles* recent_ = nullptr;
+  std::function<QMessageBox::StandardButton()> unsavedAnswer_;
   QMenu* viewMenu_ = nullptr;
   QMenu* helpMenu_ = nullptr;
+  QAction* saveAction_ = nullptr;
+  QAction* deleteAction_ = nullptr;
+  QAction* deleteSubtreeAction_ = nullptr;
+  QAction* duplicateAction_ = nullptr;
+  QAction* mirrorAction_ = nullptr;
+  QAction* renameAction_ = nullptr;
   QAction* jointFramesAction_ = nullptr;
   QAction* comAction_ = nullptr;
   QAction* gridAction_ = nullptr;
+  QAction* followAction_ = nullptr;
+  QAction* trailsAction_ = nullptr;
+  QAction* statisticsAction_ = nullptr;
 };
 
 }  // namespace kt::ui

@@ -1,77 +1,86 @@
 #include "ui/model_tree_dock.hpp"
 
+#include <QAction>
 #include <QHeaderView>
-#include <QTreeWidget>
+#include <QMenu>
+#include <QTreeView>
 
-#include "core/model/tree.hpp"
+#include "ui/document/body_tree_model.hpp"
+#include "ui/document/document.hpp"
 
 namespace kt::ui {
 
-ModelTreeDock::ModelTreeDock(QWidget* parent) : QDockWidget(tr("Model"), parent), tree_(new QTreeWidget(this)) {
+ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
+    : QDockWidget(tr("Model"), parent), doc_(document), view_(new QTreeView(this)) {
   setObjectName(QStringLiteral("modelTreeDock"));
-  tree_->setColumnCount(2);
-  tree_->setHeaderLabels({tr("Name"), tr("Type")});
-  tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-  tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-  tree_->header()->setStretchLastSection(false);
-  tree_->setSelectionMode(QAbstractItemView::SingleSelection);
-  tree_->setUniformRowHeights(true);
-  tree_->setIndentation(14);
-  setWidget(tree_);
-  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &ModelTreeDock::onSelectionChanged);
+  BodyTreeModel* model = doc_->bodyTree();
+  view_->setObjectName(QStringLiteral("modelTreeView"));
+  view_->setModel(model);
+  view_->header()->setSectionResizeMode(BodyTreeModel::NameColumn, QHeaderView::Stretch);
+  view_->header()->setSectionResizeMode(BodyTreeModel::JointTypeColumn, QHeaderView::ResizeToContents);
+  view_->header()->setSectionResizeMode(BodyTreeModel::JointNameColumn, QHeaderView::ResizeToContents);
+  view_->header()->setStretchLastSection(false);
+  view_->setSelectionMode(QAbstractItemView::SingleSelection);
+  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view_->setUniformRowHeights(true);
+  view_->setIndentation(14);
+  view_->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+  // Re-parenting by drag and drop (the model refuses cycles and says why).
+  view_->setDragEnabled(true);
+  view_->setAcceptDrops(true);
+  view_->setDropIndicatorShown(true);
+  view_->setDragDropMode(QAbstractItemView::DragDrop);
+  view_->setDefaultDropAction(Qt::MoveAction);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  setWidget(view_);
+
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ModelTreeDock::onCurrentChanged);
+  // New bodies and opened models show expanded.
+  connect(model, &QAbstractItemModel::modelReset, view_, &QTreeView::expandAll);
+  connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
+    view_->expand(parent);
+    for (int r = first; r <= last; ++r) view_->expandRecursively(doc_->bodyTree()->index(r, 0, parent));
+  });
+  connect(model, &QAbstractItemModel::rowsMoved, this,
+          [this](const QModelIndex&, int, int, const QModelIndex& destination, int) { view_->expand(destination); });
+  connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    if (contextActions_.isEmpty()) return;
+    const QModelIndex index = view_->indexAt(at);
+    selectBody(doc_->bodyTree()->bodyOf(index));
+    emit bodySelected(selectedBody());
+    QMenu menu(this);
+    menu.addActions(contextActions_);
+    menu.exec(view_->viewport()->mapToGlobal(at));
+  });
+  view_->expandAll();
 }
 
-void ModelTreeDock::setTree(const kt::Tree& tree) {
-  const QSignalBlocker blocker(tree_);
-  tree_->clear();
-  bodyItems_.assign(tree.nb, nullptr);
-  // parent[i] < i: every parent item exists before its children.
-  for (int i = 0; i < tree.nb; ++i) {
-    auto* body = new QTreeWidgetItem({QString::fromStdString(tree.bodyNames[i]), tr("body")});
-    body->setData(0, kKindRole, BodyItem);
-    body->setData(0, kIndexRole, i);
-    const int p = tree.parent[i];
-    if (p < 0) {
-      tree_->addTopLevelItem(body);
-    } else {
-      bodyItems_[p]->addChild(body);
-    }
-    bodyItems_[i] = body;
+int ModelTreeDock::selectedBody() const {
+  const QModelIndexList rows = view_->selectionModel()->selectedRows();
+  return rows.isEmpty() ? -1 : doc_->bodyTree()->bodyOf(rows.front());
+}
 
-    const auto type = QString::fromUtf8(kt::jointTypeName(tree.joints[i].type).data(),
-                                        static_cast<int>(kt::jointTypeName(tree.joints[i].type).size()));
-    auto* joint = new QTreeWidgetItem({tr("joint %1").arg(QString::fromStdString(tree.jointNames[i])), type});
-    joint->setData(0, kKindRole, JointItem);
-    joint->setData(0, kIndexRole, i);
-    joint->setForeground(0, tree_->palette().brush(QPalette::Disabled, QPalette::Text));
-    body->addChild(joint);
-  }
-  tree_->expandAll();
-  emit bodySelected(-1);
+void ModelTreeDock::renameSelected() {
+  const QModelIndexList rows = view_->selectionModel()->selectedRows();
+  if (!rows.isEmpty()) view_->edit(rows.front());
 }
 
 void ModelTreeDock::selectBody(int body) {
-  if (body < 0 || body >= static_cast<int>(bodyItems_.size())) {
-    tree_->clearSelection();
-    return;
+  const QModelIndex index = doc_->bodyTree()->indexOfBody(body);
+  selecting_ = true;
+  if (!index.isValid()) {
+    view_->selectionModel()->clear();
+  } else {
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) view_->expand(p);
+    view_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(index);
   }
-  tree_->setCurrentItem(bodyItems_[body]);
-  tree_->scrollToItem(bodyItems_[body]);
+  selecting_ = false;
 }
 
-void ModelTreeDock::onSelectionChanged() {
-  const QList<QTreeWidgetItem*> selected = tree_->selectedItems();
-  if (selected.isEmpty()) {
-    emit bodySelected(-1);
-    return;
-  }
-  const QTreeWidgetItem* item = selected.front();
-  const int index = item->data(0, kIndexRole).toInt();
-  if (item->data(0, kKindRole).toInt() == BodyItem) {
-    emit bodySelected(index);
-  } else {
-    emit jointSelected(index);
-  }
+void ModelTreeDock::onCurrentChanged() {
+  if (selecting_) return;
+  emit bodySelected(selectedBody());
 }
 
 }  // namespace kt::ui

@@ -1,46 +1,51 @@
-// The model-tree dock: bodies nested under their parents, each with its joint as the first
-// child. Selecting an item announces the body or joint; selectBody() follows picks in the 3D view.
+// The model-tree dock: the document's bodies nested under their parents (BodyTreeModel), with
+// the joint type and joint name of each body in the next columns (a body and the joint to its
+// parent are one item: selecting one selects both). Names are edited in place (F2 or a double
+// click: a rename command; refused names say why), bodies are re-parented by drag and drop
+// (cycles refused), and the context menu offers the Edit menu's actions.
+//
+// Body numbers here are indices into Document::model().bodies (not tree indices).
 #pragma once
 
 #include <QDockWidget>
-#include <vector>
+#include <QList>
 
-class QTreeWidget;
-class QTreeWidgetItem;
-
-namespace kt {
-struct Tree;
-}
+class QAction;
+class QTreeView;
 
 namespace kt::ui {
+
+class Document;
 
 class ModelTreeDock : public QDockWidget {
   Q_OBJECT
 
  public:
-  enum ItemKind { BodyItem = 1, JointItem = 2 };
-  static constexpr int kKindRole = Qt::UserRole + 1;
-  static constexpr int kIndexRole = Qt::UserRole + 2;
+  explicit ModelTreeDock(Document* document, QWidget* parent = nullptr);
 
-  explicit ModelTreeDock(QWidget* parent = nullptr);
-
-  void setTree(const kt::Tree& tree);
-  QTreeWidget* treeWidget() const { return tree_; }
+  QTreeView* treeView() const { return view_; }
+  /// The selected body, or −1.
+  int selectedBody() const;
+  /// Actions of the context menu (the Edit menu's).
+  void setContextActions(const QList<QAction*>& actions) { contextActions_ = actions; }
+  /// Starts editing the name of the selected body.
+  void renameSelected();
 
  public slots:
-  /// Selects the item of a body (tree index; -1 clears the selection).
+  /// Selects a body (−1 clears the selection), expanding its ancestors; emits nothing.
   void selectBody(int body);
 
  signals:
-  /// -1 when nothing (or a joint) is selected.
+  /// The user selected a body (−1: none).
   void bodySelected(int body);
-  void jointSelected(int joint);
 
  private:
-  void onSelectionChanged();
+  void onCurrentChanged();
 
-  QTreeWidget* tree_;
-  std::vector<QTreeWidgetItem*> bodyItems_;
+  Document* doc_;
+  QTreeView* view_;
+  QList<QAction*> contextActions_;
+  bool selecting_ = false;
 };
 
 }  // namespace kt::ui

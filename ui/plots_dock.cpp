@@ -38,7 +38,6 @@
 #include "core/sim/signals.hpp"
 #include "render/vtk_widget.hpp"
 #include "ui/main_window.hpp"
-#include "ui/model_tree_dock.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {

@@ -27,9 +27,8 @@
 #include "core/integrate/integrator.hpp"
 #include "render/load_arrows.hpp"
 #include "render/scene_view.hpp"
+#include "ui/document/document.hpp"
 #include "ui/main_window.hpp"
-#include "ui/model_document.hpp"
-#include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
 
 namespace kt::ui {
@@ -232,14 +231,15 @@ SimulationController::SimulationController(MainWindow* window) : QObject(window)
   plots_->hide();  // View ▸ Plots (Ctrl+Shift+P) shows it; a saved window state restores it
   plots_->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   window_->viewMenu()->addAction(plots_->toggleViewAction());
-  connect(window_->modelTreeDock(), &ModelTreeDock::bodySelected, plots_, &PlotsDock::setSelectedJoint);
-  connect(window_->modelTreeDock(), &ModelTreeDock::jointSelected, plots_, &PlotsDock::setSelectedJoint);
+  connect(window_, &MainWindow::selectionChanged, plots_,
+          [this](int, int treeIndex) { plots_->setSelectedJoint(treeIndex); });
   timer_ = new QTimer(this);
   timer_->setInterval(16);
   timer_->setTimerType(Qt::PreciseTimer);
   connect(timer_, &QTimer::timeout, this, &SimulationController::poll);
-  connect(&window_->document(), &ModelDocument::modelReplaced, this, &SimulationController::onModelReplaced);
-  window_->installEventFilter(this);
+  connect(window_, &MainWindow::modelReplaced, this, &SimulationController::onModelReplaced);
+  connect(window_, &MainWindow::modelEdited, this, &SimulationController::onModelEdited);
+  connect(window_, &MainWindow::closing, this, &SimulationController::shutdown);
   statusClock_.start();
   updateActions();
 }
@@ -506,13 +506,41 @@ const kt::Tree* SimulationController::tree() const { return worker_ ? &worker_->
 
 void SimulationController::onModelReplaced() {
   const kt::SimulationSettings& settings = window_->document().model().simulation;
+  fileSettings_ = settings;
   pending_ = kt::SimulatorOptions::fromSettings(settings);
   duration_ = settings.duration > 0.0 ? settings.duration : 10.0;  // "until stopped" stays the user's choice
   syncControls();
+  rebuildArrows();
+  rebuild();
+}
+
+void SimulationController::onModelEdited() {
+  // The worker simulates its own copy of the old model: stop it and start over from the edited
+  // model's initial state. Nothing is shared with the worker, so there is nothing to race.
+  const bool hadRun = worker_ && (worker_->running() || latest_.t > 0.0);
+  const kt::SimulationSettings& settings = window_->document().model().simulation;
+  if (!(settings == fileSettings_)) {  // the model's default settings were edited: they apply now
+    fileSettings_ = settings;
+    pending_ = kt::SimulatorOptions::fromSettings(settings);
+    duration_ = settings.duration > 0.0 ? settings.duration : 10.0;
+    syncControls();
+  }
+  rebuildArrows();
+  rebuild();
+  if (hadRun) {
+    window_->statusBar()->showMessage(
+        window_->isRunnable()
+            ? tr("The model was edited: the simulation stopped and was reset to its initial state")
+            : tr("The model was edited: the simulation stopped (%1)").arg(window_->document().runBlocker()),
+        10'000);
+  }
+}
+
+void SimulationController::rebuildArrows() {
   render::SceneView* view = window_->sceneView();
   if (!arrows_) arrows_ = std::make_unique<render::LoadArrows>(view->overlayRenderer());
-  arrows_->build(window_->document().tree(), view->scene().characteristicLength());
-  rebuild();
+  arrows_->build(window_->tree(), view->scene().characteristicLength());
+  arrows_->setSelectedJoint(window_->treeIndexOf(window_->selectedBody()));
 }
 
 void SimulationController::stopWorker() {
@@ -534,7 +562,8 @@ bool SimulationController::rebuild() {
   stopWorker();
   timer_->stop();
   error_.clear();
-  if (window_->document().isEmpty()) {
+  if (!window_->isRunnable()) {
+    error_ = window_->document().runBlocker();
     updateActions();
     updateStatus(true);
     return false;
@@ -565,6 +594,7 @@ bool SimulationController::rebuild() {
   }
   wrench_.assign(loadColumns_.size(), kt::Vec6::Zero());
   if (arrows_) arrows_->resetAutoScale();
+  window_->sceneView()->clearTrails();
   worker_ = std::make_unique<SimulationWorker>(std::move(sim), speed_, effectiveDuration());
   statusWall_ = statusClock_.elapsed();
   statusSim_ = 0.0;
@@ -583,7 +613,10 @@ bool SimulationController::rebuild() {
 void SimulationController::run() {
   const bool finished = worker_ && haveLatest_ && !untilStopped_ && latest_.t >= duration_ - 0.5 * active_.step;
   if (!worker_ || worker_->failed() || !sameOptions(pending_, active_) || finished) {
-    if (!rebuild()) return;
+    if (!rebuild()) {
+      if (!error_.isEmpty()) window_->statusBar()->showMessage(error_, 10'000);
+      return;
+    }
   }
   worker_->setRunning(true);
   poll();
@@ -610,11 +643,6 @@ void SimulationController::shutdown() {
   timer_->stop();
   stopWorker();
   updateActions();
-}
-
-bool SimulationController::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == window_ && event->type() == QEvent::Close) shutdown();
-  return QObject::eventFilter(watched, event);
 }
 
 void SimulationController::poll() {
@@ -701,8 +729,7 @@ void SimulationController::createLoadMenu() {
     arrows_->setSelectedJoint(joint);
     updateArrows();
   };
-  connect(window_->modelTreeDock(), &ModelTreeDock::bodySelected, this, select);
-  connect(window_->modelTreeDock(), &ModelTreeDock::jointSelected, this, select);
+  connect(window_, &MainWindow::selectionChanged, this, [select](int, int treeIndex) { select(treeIndex); });
 }
 
 void SimulationController::updateArrows() {
@@ -722,8 +749,11 @@ void SimulationController::updateActions() {
   const bool have = worker_ != nullptr;
   const bool running = have && worker_->running();
   const bool failed = have && worker_->failed();
-  const bool canBuild = !window_->document().isEmpty();
+  const bool canBuild = window_->isRunnable();
   runAction_->setEnabled(canBuild && !running);
+  const QString blocker = canBuild ? QString() : window_->document().runBlocker();
+  runAction_->setToolTip(blocker.isEmpty() ? tr("Run the simulation (F5)") : blocker);
+  resetAction_->setToolTip(blocker.isEmpty() ? tr("Back to the initial state") : blocker);
   pauseAction_->setEnabled(running);
   stepAction_->setEnabled(have && !failed);
   resetAction_->setEnabled(canBuild);

@@ -127,15 +127,14 @@ class SimulationController : public QObject {
   /// A run stopped on a failure (divergence); the message says when and what.
   void failed(const QString& message);
 
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
-
  private:
   void createActions();
   void createLoadMenu();
   /// Joint wrenches of latestRow() into the arrows, and a repaint.
   void updateArrows();
   void onModelReplaced();
+  void onModelEdited();
+  void rebuildArrows();
   bool rebuild();
   void stopWorker();
   void syncControls();
@@ -146,6 +145,7 @@ class SimulationController : public QObject {
   MainWindow* window_;
   std::unique_ptr<SimulationWorker> worker_;
   kt::SimulatorOptions pending_;
+  kt::SimulationSettings fileSettings_;  ///< the model's own settings when last applied
   kt::SimulatorOptions active_;
   double duration_ = 10.0;
   bool untilStopped_ = false;

@@ -1,7 +1,8 @@
 // The main window: every embedded example opens with one actor per shape and a non-blank
 // picture (saved as screenshot_<example>.png in the working directory); the model tree, the
-// properties dock and picking in the 3D view stay in sync; load errors carry file:line:col;
-// recent files and window state persist. Runs under xvfb-run.
+// properties dock and picking in the 3D view stay in sync; read errors carry file:line:col and
+// keep the open model; a model with problems opens but cannot run; recent files and window state
+// persist. Runs under xvfb-run.
 #include <vtkActor.h>
 #include <vtkRenderer.h>
 #include <QApplication>
@@ -10,19 +11,25 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 
 #include "render/offscreen.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "ui/document/body_tree_model.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
+#include "ui/document/problems_model.hpp"
 #include "ui/main_window.hpp"
-#include "ui/model_document.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
+#include "ui/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
 
@@ -34,15 +41,10 @@ int shapeCount(const kt::Model& model) {
   return n;
 }
 
-int countItems(QTreeWidgetItem* item, int kind) {
-  int n = item->data(0, kt::ui::ModelTreeDock::kKindRole).toInt() == kind ? 1 : 0;
-  for (int i = 0; i < item->childCount(); ++i) n += countItems(item->child(i), kind);
-  return n;
-}
-
-int countItems(QTreeWidget* tree, int kind) {
+// Items under `parent` in an item model, recursively.
+int countRows(const QAbstractItemModel* model, const QModelIndex& parent = {}) {
   int n = 0;
-  for (int i = 0; i < tree->topLevelItemCount(); ++i) n += countItems(tree->topLevelItem(i), kind);
+  for (int r = 0; r < model->rowCount(parent); ++r) n += 1 + countRows(model, model->index(r, 0, parent));
   return n;
 }
 
@@ -92,7 +94,8 @@ class TestMainWindow : public QObject {
     QString error;
     QVERIFY2(w->loadModel(path, error), qPrintable(error));
     const kt::Model& model = w->document().model();
-    const kt::Tree& tree = w->document().tree();
+    const kt::Tree& tree = w->tree();
+    QVERIFY(w->isRunnable());
 
     // One actor per shape, each belonging to a body of the tree.
     const kt::render::ModelScene& scene = w->sceneView()->scene();
@@ -102,10 +105,10 @@ class TestMainWindow : public QObject {
       QVERIFY(s.body >= 0 && s.body < tree.nb);
       QVERIFY(w->sceneView()->renderer()->HasViewProp(s.actor));
     }
-    // The tree dock lists every body and every joint.
-    QCOMPARE(countItems(w->modelTreeDock()->treeWidget(), kt::ui::ModelTreeDock::BodyItem), tree.nb);
-    QCOMPARE(countItems(w->modelTreeDock()->treeWidget(), kt::ui::ModelTreeDock::JointItem), tree.nb);
-    QVERIFY(w->windowTitle().startsWith(w->document().displayName()));
+    // The tree dock lists every body (each with its joint), the title names the model, unmodified.
+    QCOMPARE(countRows(w->modelTreeDock()->treeView()->model()), tree.nb);
+    QVERIFY(w->windowTitle().startsWith(w->displayName()));
+    QVERIFY(!w->isWindowModified());
 
     // The screenshot is kept as a test artifact and is not blank.
     QTest::qWait(50);
@@ -138,49 +141,39 @@ class TestMainWindow : public QObject {
     QTest::mouseClick(view, Qt::LeftButton, {}, at);
 
     QCOMPARE(view->scene().selectedBody(), expected);
-    QTreeWidgetItem* current = w->modelTreeDock()->treeWidget()->currentItem();
-    QVERIFY(current != nullptr);
-    QCOMPARE(current->data(0, kt::ui::ModelTreeDock::kKindRole).toInt(), int(kt::ui::ModelTreeDock::BodyItem));
-    QCOMPARE(current->data(0, kt::ui::ModelTreeDock::kIndexRole).toInt(), expected);
-    QTreeWidget* properties = w->propertiesDock()->treeWidget();
-    QVERIFY(properties->topLevelItemCount() > 0);
-    QCOMPARE(properties->topLevelItem(0)->text(1), QString::fromStdString(w->document().tree().bodyNames[expected]));
+    const int body = w->bodyOfTreeIndex(expected);
+    QVERIFY(body >= 0);
+    QCOMPARE(w->selectedBody(), body);
+    QCOMPARE(w->modelTreeDock()->selectedBody(), body);
+    QCOMPARE(w->propertiesDock()->body(), body);
 
-    // Clicking empty space clears the selection everywhere; the dock shows the model summary.
+    // Clicking empty space clears the selection everywhere; the dock shows the model's page.
     QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(3, 3));
     QCOMPARE(view->scene().selectedBody(), -1);
-    QVERIFY(w->modelTreeDock()->treeWidget()->selectedItems().isEmpty());
-    QCOMPARE(properties->topLevelItem(0)->text(0), QStringLiteral("Model"));
+    QCOMPARE(w->modelTreeDock()->selectedBody(), -1);
+    QCOMPARE(w->propertiesDock()->body(), -1);
   }
 
-  void selectingAJointShowsItsFields() {
+  void selectingInTheTreeSelectsEverywhere() {
     auto w = shownWindow();
     QString error;
     QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    const kt::Tree& tree = w->document().tree();
-    const int last = tree.nb - 1;
-    QTreeWidget* t = w->modelTreeDock()->treeWidget();
-    QTreeWidgetItem* joint = nullptr;
-    for (QTreeWidgetItemIterator it(t); *it; ++it) {
-      if ((*it)->data(0, kt::ui::ModelTreeDock::kKindRole).toInt() == kt::ui::ModelTreeDock::JointItem &&
-          (*it)->data(0, kt::ui::ModelTreeDock::kIndexRole).toInt() == last) {
-        joint = *it;
-      }
-    }
-    QVERIFY(joint != nullptr);
-    t->setCurrentItem(joint);
-    QTreeWidget* properties = w->propertiesDock()->treeWidget();
-    QVERIFY(properties->topLevelItemCount() > 3);
-    QCOMPARE(properties->topLevelItem(0)->text(0), QStringLiteral("Joint"));
-    QCOMPARE(properties->topLevelItem(0)->text(1), QString::fromStdString(tree.jointNames[last]));
-    QCOMPARE(w->sceneView()->scene().selectedBody(), last);
+    const int last = static_cast<int>(w->document().model().bodies.size()) - 1;
+    QSignalSpy spy(w.get(), &MainWindow::selectionChanged);
+    QTreeView* t = w->modelTreeDock()->treeView();
+    t->setCurrentIndex(w->document().bodyTree()->indexOfBody(last));
+    QCOMPARE(w->selectedBody(), last);
+    QCOMPARE(w->propertiesDock()->body(), last);
+    QCOMPARE(w->sceneView()->scene().selectedBody(), w->treeIndexOf(last));
+    QVERIFY(!spy.isEmpty());
+    QCOMPARE(spy.last().at(1).toInt(), w->treeIndexOf(last));
   }
 
   void loadErrorsKeepTheModelAndNameTheLine() {
     auto w = shownWindow();
     QString error;
     QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    const int bodies = w->document().tree().nb;
+    const int bodies = w->tree().nb;
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("broken.yaml"));
@@ -188,14 +181,52 @@ class TestMainWindow : public QObject {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(
         "kinetree: 1\nname: broken\nbodies:\n  - name: a\n    parent: world\n    joint: {type: revolute}\n"
-        "    inertial: {mass: -1, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n");
+        "    inertial: {mass: heavy, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n");
     file.close();
     QVERIFY(!w->loadModel(path, error));
-    QVERIFY2(QRegularExpression(QStringLiteral("broken\\.yaml:\\d+:\\d+: error: ")).match(error).hasMatch(),
+    QVERIFY2(QRegularExpression(QStringLiteral("broken\\.yaml:7:\\d+: error: ")).match(error).hasMatch(),
              qPrintable(error));
-    QCOMPARE(w->document().tree().nb, bodies);
+    QCOMPARE(w->tree().nb, bodies);
     QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(w->document().model()));
     QVERIFY(!w->recentFiles()->files().contains(QFileInfo(path).absoluteFilePath()));
+  }
+
+  void aModelWithProblemsOpensButCannotRun() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("negative.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "kinetree: 1\nname: negative\nbodies:\n  - name: a\n    parent: world\n    joint: {type: revolute}\n"
+        "    inertial: {mass: -1, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+        "    shapes: [{type: box, size: [0.1, 0.1, 0.4]}]\n");
+    file.close();
+    QString error;
+    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY(!w->isRunnable());
+    kt::ui::ProblemsModel* problems = w->document().problems();
+    QCOMPARE(problems->rowCount(), 1);
+    QCOMPARE(problems->data(problems->index(0, kt::ui::ProblemsModel::PathColumn), kt::ui::ProblemsModel::PathRole)
+                 .toString(),
+             QStringLiteral("bodies[0].inertial.mass"));
+    auto* sim = w->findChild<kt::ui::SimulationController*>();
+    QVERIFY(sim);
+    QVERIFY(!sim->hasSimulator());
+    sim->run();
+    QVERIFY(!sim->isRunning());
+    QVERIFY2(sim->errorMessage().contains(QStringLiteral("cannot run")), qPrintable(sim->errorMessage()));
+    QCOMPARE(w->modelTreeDock()->treeView()->model()->rowCount(), 1);  // still editable
+
+    // Fixing the problem through an edit makes it runnable: scene, simulator and all.
+    QVERIFY2(kt::ui::edit::apply(w->document(), kt::ui::edit::setMass(w->document(), 0, 2.0, &error)),
+             qPrintable(error));
+    QVERIFY(problems->isEmpty());
+    QVERIFY(w->isRunnable());
+    QCOMPARE(w->tree().nb, 1);
+    QCOMPARE(w->sceneView()->scene().shapeActorCount(), 1);
+    QVERIFY(sim->hasSimulator());
+    QVERIFY(w->isWindowModified());
   }
 
   void recentFilesAndWindowStatePersist() {

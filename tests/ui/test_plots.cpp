@@ -24,9 +24,8 @@
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
+#include "ui/document/document.hpp"
 #include "ui/main_window.hpp"
-#include "ui/model_document.hpp"
-#include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/simulation_controller.hpp"
 
@@ -102,9 +101,9 @@ class TestPlots : public QObject {
     QVERIFY(plots->paneSignals(1).isEmpty());
 
     // Select the last joint in the model tree: its coordinates and its six load components.
-    const kt::Tree& tree = w->document().tree();
+    const kt::Tree& tree = w->tree();
     const int joint = tree.nb - 1;
-    w->modelTreeDock()->selectBody(joint);
+    w->selectBody(w->bodyOfTreeIndex(joint));
     QTRY_COMPARE(plots->paneSignals(2).size(), 6);
     const QString name = QString::fromStdString(tree.jointNames[static_cast<std::size_t>(joint)]);
     QCOMPARE(plots->paneSignals(2).front(), QStringLiteral("load:%1.fx").arg(name));
@@ -211,7 +210,7 @@ class TestPlots : public QObject {
     kt::render::LoadArrowOptions o;
     o.visible = true;
     arrows->setOptions(o);
-    const kt::Tree& tree = w->document().tree();
+    const kt::Tree& tree = w->tree();
     const kt::SignalLayout& layout = *sim->signalLayout();
     sim->poll();
     const std::vector<double> row = sim->latestRow();
@@ -257,7 +256,7 @@ class TestPlots : public QObject {
 
     // The selected joint's numbers; selected-only hides the others.
     const int joint = tree.nb - 1;
-    w->modelTreeDock()->selectBody(joint);
+    w->selectBody(w->bodyOfTreeIndex(joint));
     QTRY_COMPARE(arrows->selectedJoint(), joint);
     QVERIFY(QString::fromStdString(arrows->label()).contains(QString::fromStdString(tree.jointNames.back())));
     o.selectedOnly = true;

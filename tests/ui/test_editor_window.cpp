@@ -1,0 +1,341 @@
+// The editor in the main window: File ▸ New / Save / Save As with the modified mark, the
+// unsaved-changes question on open and close, opening a dropped file, the recovery offer after a
+// crash, the Edit menu's tree edits with undo, a problem click selecting the body and its field,
+// and an edit while the simulation runs stopping and resetting it. Runs under xvfb-run.
+#include <QAbstractItemView>
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUrl>
+
+#include "core/io/model_yaml.hpp"
+#include "core/model/edit_ops.hpp"
+#include "render/offscreen.hpp"
+#include "render/scene_view.hpp"
+#include "render/vtk_widget.hpp"
+#include "resources/resources.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
+#include "ui/document/problems_model.hpp"
+#include "ui/document/recovery.hpp"
+#include "ui/main_window.hpp"
+#include "ui/model_tree_dock.hpp"
+#include "ui/problems_dock.hpp"
+#include "ui/properties_dock.hpp"
+#include "ui/simulation_controller.hpp"
+
+using kt::ui::Document;
+using kt::ui::MainWindow;
+namespace edit = kt::ui::edit;
+
+namespace {
+
+std::unique_ptr<MainWindow> shownWindow() {
+  auto w = std::make_unique<MainWindow>();
+  w->resize(1280, 800);
+  w->show();
+  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
+  return w;
+}
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::string yamlOf(const Document& doc) { return kt::saveModelToString(doc.model()); }
+
+QAction* findAction(QWidget* w, const QString& text) {
+  for (QAction* a : w->findChildren<QAction*>()) {
+    if (a->text() == text || a->objectName() == text) return a;
+  }
+  return nullptr;
+}
+
+QString pendulum() { return QStringLiteral(":/examples/pendulum.yaml"); }
+
+}  // namespace
+
+class TestEditorWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void newAddUndoSave() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    QVERIFY(w->newModel());
+    Document& doc = w->document();
+    QVERIFY(doc.model().bodies.empty());
+    QVERIFY(!w->isRunnable());
+
+    QAction* addFree = findAction(w.get(), QStringLiteral("addBody_free"));
+    QAction* addRevolute = findAction(w.get(), QStringLiteral("addBody_revolute"));
+    QVERIFY(addFree && addRevolute);
+    addFree->trigger();
+    QCOMPARE(doc.model().bodies.size(), std::size_t{1});
+    QCOMPARE(w->selectedBody(), 0);
+    QVERIFY(w->isRunnable());
+    QVERIFY(w->isWindowModified());
+    addRevolute->trigger();  // under the selected body
+    QCOMPARE(doc.model().bodies.size(), std::size_t{2});
+    QCOMPARE(doc.model().bodies[1].parent, doc.model().bodies[0].name);
+    QCOMPARE(w->selectedBody(), 1);
+    QCOMPARE(w->tree().nb, 2);
+    QCOMPARE(w->sceneView()->scene().bodyCount(), 2);
+
+    doc.undoStack()->undo();
+    QCOMPARE(doc.model().bodies.size(), std::size_t{1});
+    // The selected body went away: the tree moves the selection to its parent, everywhere.
+    QCOMPARE(w->selectedBody(), 0);
+    QCOMPARE(w->propertiesDock()->body(), 0);
+    QCOMPARE(w->sceneView()->scene().selectedBody(), w->treeIndexOf(0));
+    doc.undoStack()->redo();
+    QCOMPARE(doc.model().bodies.size(), std::size_t{2});
+
+    const QString path = dir.filePath(QStringLiteral("built.yaml"));
+    QString error;
+    QVERIFY2(w->saveTo(path, error), qPrintable(error));
+    QCOMPARE(readAll(path).toStdString(), yamlOf(doc));
+    QVERIFY(!w->isWindowModified());
+    QVERIFY2(w->windowTitle().startsWith(QStringLiteral("built.yaml[*]")), qPrintable(w->windowTitle()));
+    doc.undoStack()->undo();  // undo after save: modified again
+    QVERIFY(w->isWindowModified());
+    doc.undoStack()->redo();
+    QVERIFY(!w->isWindowModified());
+  }
+
+  void unsavedChangesAreAskedAbout() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    Document& doc = w->document();
+    const QString path = dir.filePath(QStringLiteral("pendulum.yaml"));
+    QVERIFY(QFile::copy(pendulum(), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    QString error;
+    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY(edit::apply(doc, edit::setMass(doc, 0, 7.5, &error)));
+    const std::string edited = yamlOf(doc);
+
+    int asked = 0;
+    QMessageBox::StandardButton answer = QMessageBox::Cancel;
+    w->setUnsavedChangesAnswerForTesting([&] {
+      ++asked;
+      return answer;
+    });
+    // Cancel keeps everything: open, new and close all stop.
+    QVERIFY(!w->openModel(kt::resources::kDefaultModel));
+    QVERIFY(!w->newModel());
+    QVERIFY(!w->close());
+    QVERIFY(w->isVisible());
+    QCOMPARE(asked, 3);
+    QCOMPARE(yamlOf(doc), edited);
+
+    // Save writes the file, then opens the other model.
+    answer = QMessageBox::Save;
+    QVERIFY(w->openModel(kt::resources::kDefaultModel));
+    QCOMPARE(readAll(path).toStdString(), edited);
+    QCOMPARE(asked, 4);
+
+    // Discard drops the changes; nothing unsaved: no question.
+    QVERIFY(edit::apply(doc, edit::setGravity(doc, kt::Vec3(0, 0, -1.62), &error)));
+    answer = QMessageBox::Discard;
+    QVERIFY(w->newModel());
+    QCOMPARE(asked, 5);
+    QVERIFY(w->openModel(path));
+    QCOMPARE(asked, 5);
+    QCOMPARE(yamlOf(doc), edited);
+  }
+
+  void droppedModelFilesOpen() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dropped.yaml"));
+    QVERIFY(QFile::copy(pendulum(), path));
+    const QString other = dir.filePath(QStringLiteral("notes.txt"));
+    QVERIFY(QFile::copy(pendulum(), other));
+
+    auto drop = [&](const QString& file) {
+      QMimeData mime;
+      mime.setUrls({QUrl::fromLocalFile(file)});
+      const QPoint at(w->width() / 2, w->height() / 2);
+      QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(w.get(), &enter);
+      if (!enter.isAccepted()) return false;
+      QDropEvent dropEvent(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(w.get(), &dropEvent);
+      return dropEvent.isAccepted();
+    };
+    QVERIFY(!drop(other));  // not a model file
+    QVERIFY(drop(path));
+    QTRY_COMPARE(w->document().filePath(), path);
+    QVERIFY(w->isRunnable());
+  }
+
+  void recoveryIsOfferedAfterACrash() {
+    QTemporaryDir dir;
+    const QString recoveryDir = dir.filePath(QStringLiteral("recovery"));
+    std::string edited;
+    QString recoveryFile;
+    {
+      // A document of a session that crashed: its autosaved copy stays behind.
+      auto* doc = new Document;
+      doc->autosaver()->setDirectory(recoveryDir);
+      QVERIFY(doc->open(pendulum()));
+      QVERIFY(edit::apply(*doc, edit::setMass(*doc, 0, 3.25)));
+      QVERIFY(doc->autosaver()->autosaveNow());
+      recoveryFile = doc->autosaver()->recoveryFile();
+      edited = yamlOf(*doc);
+      QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+      delete doc;
+      QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+      // The session's process is gone: a pid that no process has.
+      QByteArray text = readAll(recoveryFile);
+      const qsizetype at = text.indexOf("# pid: ");
+      QVERIFY(at >= 0);
+      text.replace(at, text.indexOf('\n', at) - at, "# pid: 2147483646");
+      QFile f(recoveryFile);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+
+    auto w = shownWindow();
+    w->document().autosaver()->setDirectory(recoveryDir);
+    QString seen;
+    QTimer::singleShot(200, this, [&seen] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (!box) return;
+      seen = box->text();
+      for (QAbstractButton* b : box->buttons()) {
+        if (b->text().remove(QLatin1Char('&')) == QStringLiteral("Recover")) b->click();
+      }
+    });
+    w->offerRecovery();
+    QVERIFY2(seen.contains(QStringLiteral("did not close normally")), qPrintable(seen));
+    QCOMPARE(yamlOf(w->document()), edited);
+    QVERIFY(w->isWindowModified());
+    QVERIFY(w->isRunnable());
+    QVERIFY(!QFile::exists(recoveryFile));
+  }
+
+  void editMenuEditsTheTree() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    Document& doc = w->document();
+    const std::string before = yamlOf(doc);
+    const int bodies = static_cast<int>(doc.model().bodies.size());
+    // The first arm's root: the first child of the base.
+    const int base = 0;
+    const int arm = kt::childrenOf(doc.model(), doc.model().bodies[base].name).front();
+    const int armSize = static_cast<int>(kt::subtreeOf(doc.model(), arm).size());
+    w->selectBody(arm);
+
+    findAction(w.get(), QStringLiteral("&Duplicate Subtree"))->trigger();
+    QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies + armSize);
+    const int copy = w->selectedBody();
+    QCOMPARE(copy, bodies);
+    QVERIFY(QString::fromStdString(doc.model().bodies[static_cast<std::size_t>(copy)].name).endsWith("_copy"));
+    QCOMPARE(w->tree().nb, bodies + armSize);
+
+    findAction(w.get(), QStringLiteral("Delete &Subtree"))->trigger();
+    QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies);
+    QCOMPARE(yamlOf(doc), before);
+    w->selectBody(arm);
+    const std::string armName = doc.model().bodies[static_cast<std::size_t>(arm)].name;
+    findAction(w.get(), QStringLiteral("De&lete Body"))->trigger();  // its children move up
+    QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies - 1);
+    QCOMPARE(doc.model().findBody(armName), -1);
+    QCOMPARE(w->modelTreeDock()->selectedBody(), w->selectedBody());  // one selection, wherever it went
+    QCOMPARE(w->propertiesDock()->body(), w->selectedBody());
+
+    while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
+    QCOMPARE(yamlOf(doc), before);
+    QVERIFY(!w->isWindowModified());
+  }
+
+  void problemClickSelectsTheField() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    kt::Model bad = w->document().model();
+    bad.bodies[2].inertial.mass = -4.0;
+    w->document().setModel(bad);
+    QVERIFY(!w->isRunnable());
+    QCOMPARE(w->tree().nb, 0);  // nothing valid to show yet
+    QAbstractItemView* view = w->problemsDock()->view();
+    QCOMPARE(view->model()->rowCount(), 1);
+    const QModelIndex row = view->model()->index(0, 1);
+    view->scrollTo(row);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(row).center());
+    QCOMPARE(w->selectedBody(), 2);
+    QCOMPARE(w->propertiesDock()->body(), 2);
+    QWidget* focus = w->propertiesDock()->focusWidget();
+    QVERIFY(focus != nullptr);
+    QCOMPARE(focus->objectName(), QStringLiteral("inertial.mass"));
+  }
+
+  void editingWhileRunningStopsAndResets() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    auto* sim = w->findChild<kt::ui::SimulationController*>();
+    QVERIFY(sim);
+    sim->setSpeed(0.0);  // as fast as possible
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.05, 10000);
+    QVERIFY(sim->isRunning());
+
+    Document& doc = w->document();
+    const double mass = doc.model().bodies[0].inertial.mass + 10.0;
+    QVERIFY(edit::apply(doc, edit::setMass(doc, 0, mass, &error)));
+    QVERIFY(!sim->isRunning());
+    QVERIFY(sim->hasSimulator());
+    QCOMPARE(sim->simulationTime(), 0.0);
+    QVERIFY(std::abs(sim->tree()->totalMass() - w->tree().totalMass()) < 1e-12);
+    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("edited")),
+             qPrintable(w->statusBar()->currentMessage()));
+    // And it runs again from there.
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 10000);
+    sim->pause();
+  }
+
+  void screenshotOfTheEditor() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    w->selectBody(3);
+    QTest::qWait(50);
+    const QImage shot = w->grab().toImage();
+    QVERIFY(shot.save(QStringLiteral("screenshot_editor.png")));
+    QVERIFY(kt::render::greyVariance(shot) > 100.0);
+  }
+};
+
+int main(int argc, char* argv[]) {
+  QTemporaryDir config;
+  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
+  QTemporaryDir data;
+  qputenv("XDG_DATA_HOME", data.path().toLocal8Bit());
+  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
+  QApplication::setApplicationName(QStringLiteral("test_editor_window"));
+  TestEditorWindow test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_editor_window.moc"
