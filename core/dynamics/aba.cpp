@@ -1,8 +1,77 @@
 #include "core/dynamics/aba.hpp"
 
+#include <cmath>
+
 #include "core/dynamics/rnea.hpp"
 
 namespace kt {
+namespace {
+
+// D⁻¹ of a symmetric positive definite N×N matrix: D = L Lᵀ, D⁻¹ = L⁻ᵀ L⁻¹, in plain loops the
+// compiler unrolls (Eigen's solve with a matrix right-hand side takes its blocked path even here).
+template <int N>
+Eigen::Matrix<double, N, N> inverseSpd(const Eigen::Matrix<double, N, N>& D) {
+  Eigen::Matrix<double, N, N> L = Eigen::Matrix<double, N, N>::Zero();
+  for (int j = 0; j < N; ++j) {
+    double d = D(j, j);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    L(j, j) = std::sqrt(d);
+    const double inv = 1.0 / L(j, j);
+    for (int i = j + 1; i < N; ++i) {
+      double x = D(i, j);
+      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
+      L(i, j) = x * inv;
+    }
+  }
+  Eigen::Matrix<double, N, N> Li = Eigen::Matrix<double, N, N>::Zero();  // L⁻¹, lower triangular
+  for (int j = 0; j < N; ++j) {
+    Li(j, j) = 1.0 / L(j, j);
+    for (int i = j + 1; i < N; ++i) {
+      double x = 0.0;
+      for (int k = j; k < i; ++k) x -= L(i, k) * Li(k, j);
+      Li(i, j) = x / L(i, i);
+    }
+  }
+  return Li.transpose() * Li;
+}
+
+// Pass 2 for a joint of N > 1 degrees of freedom, in fixed-size arithmetic (the dynamic-size
+// kernels Eigen picks for Mat6N/MatN cost more than the arithmetic at these sizes):
+//   U = IA S,  D = Sᵀ U,  u = τ − Sᵀ pA,  IA −= U D⁻¹ Uᵀ,  pA += IA c + U D⁻¹ u.
+template <int N>
+void articulateJoint(const Mat6N& S_, const double* tau, const Vec6& c, Mat6& Ia, Vec6& pa, Mat6N& U_out,
+                     MatN& Dinv_out, VecN& u_out) {
+  using Mat6n = Eigen::Matrix<double, 6, N>;
+  using Matn = Eigen::Matrix<double, N, N>;
+  using Vecn = Eigen::Matrix<double, N, 1>;
+  const Mat6n S = S_;
+  const Mat6n U = Ia * S;
+  const Matn D = S.transpose() * U;
+  const Matn Dinv = inverseSpd<N>(D);
+  const Vecn u = Eigen::Map<const Vecn>(tau) - S.transpose() * pa;
+  const Mat6n UDinv = U * Dinv;
+  Ia.noalias() -= UDinv * U.transpose();
+  pa += Ia * c + UDinv * u;
+  U_out = U;
+  Dinv_out = Dinv;
+  u_out = u;
+}
+
+// Pass 3 for the same joint: q̈ = D⁻¹ (u − Uᵀ a),  a += S q̈.
+template <int N>
+void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const VecN& u_, Vec6& a, double* qdd) {
+  using Mat6n = Eigen::Matrix<double, 6, N>;
+  using Matn = Eigen::Matrix<double, N, N>;
+  using Vecn = Eigen::Matrix<double, N, 1>;
+  const Mat6n U = U_;
+  const Matn Dinv = Dinv_;
+  const Vecn qdd_i = Dinv * (Vecn(u_) - U.transpose() * a);
+  Eigen::Map<Vecn> out(qdd);
+  out = qdd_i;
+  a += Mat6n(S_) * qdd_i;
+}
+
+}  // namespace
 
 AbaSolver::AbaSolver(const Tree& tree)
     : Solver(tree), IA_(tree.nb), pA_(tree.nb), U_(tree.nb), Dinv_(tree.nb), u_(tree.nb), a_(tree.nb) {
@@ -43,13 +112,15 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       Ia.noalias() -= (Dinv * U) * U.transpose();
       pa += Ia * kin_.c[i] + (Dinv * u) * U;
     } else if (nv > 1) {
-      U_[i].noalias() = Ia * kin_.S[i];
-      const MatN D = kin_.S[i].transpose() * U_[i];
-      Dinv_[i] = D.llt().solve(MatN::Identity(nv, nv));
-      u_[i] = tau.segment(t.vOffset[i], nv) - kin_.S[i].transpose() * pa;
-      const Mat6N UDinv = U_[i] * Dinv_[i];
-      Ia.noalias() -= UDinv * U_[i].transpose();
-      pa += Ia * kin_.c[i] + UDinv * u_[i];
+      const double* tau_i = tau.data() + t.vOffset[i];
+      const Vec6& c = kin_.c[i];
+      switch (nv) {
+        case 2: articulateJoint<2>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
+        case 3: articulateJoint<3>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
+        case 4: articulateJoint<4>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
+        case 5: articulateJoint<5>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
+        default: articulateJoint<6>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
+      }
     } else {
       pa += Ia * kin_.c[i];
     }
@@ -71,9 +142,14 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       qdd[t.vOffset[i]] = qdd_i;
       a_[i] += kin_.S[i].col(0) * qdd_i;
     } else if (nv > 1) {
-      auto qdd_i = qdd.segment(t.vOffset[i], nv);
-      qdd_i.noalias() = Dinv_[i] * (u_[i] - U_[i].transpose() * a_[i]);
-      a_[i] += kin_.S[i] * qdd_i;
+      double* qdd_i = qdd.data() + t.vOffset[i];
+      switch (nv) {
+        case 2: accelerateJoint<2>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+        case 3: accelerateJoint<3>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+        case 4: accelerateJoint<4>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+        case 5: accelerateJoint<5>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+        default: accelerateJoint<6>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+      }
     }
   }
 

@@ -143,15 +143,27 @@ struct Inertia {
 /// instead of two 6×6 ones.
 inline Mat6 transformInertiaToParent(const Xform& X_B_A, const Mat6& I_B) {
   const Mat3& E = X_B_A.E;
-  const Mat3 rx = skew(X_B_A.r);
-  const Mat3 A = E.transpose() * I_B.topLeftCorner<3, 3>() * E;
-  const Mat3 B = E.transpose() * I_B.topRightCorner<3, 3>() * E;
-  const Mat3 C = E.transpose() * I_B.bottomRightCorner<3, 3>() * E;
-  const Mat3 rxC = rx * C;
+  const Vec3& r = X_B_A.r;
+  // Eᵀ M E as two coefficient-wise 3×3 products (no temporaries of the general product kernel)
+  const auto rotate = [&E](const auto& M) {
+    Mat3 ME, out;
+    ME.noalias() = M.lazyProduct(E);
+    out.noalias() = E.transpose().lazyProduct(ME);
+    return out;
+  };
+  const Mat3 A = rotate(I_B.template topLeftCorner<3, 3>());
+  const Mat3 B = rotate(I_B.template topRightCorner<3, 3>());
+  const Mat3 C = rotate(I_B.template bottomRightCorner<3, 3>());
+  // products with r̃ as cross products: (r̃M).col(k) = r × M.col(k), (M r̃).row(k) = −(r × M.row(k)ᵀ)ᵀ
+  Mat3 rxC, rxBt, rxCrx;
+  for (int k = 0; k < 3; ++k) {
+    rxC.col(k) = r.cross(C.col(k));
+    rxBt.col(k) = r.cross(B.row(k).transpose());
+  }
+  for (int k = 0; k < 3; ++k) rxCrx.row(k) = -r.cross(rxC.row(k).transpose()).transpose();
   const Mat3 Bn = B + rxC;
-  const Mat3 rxBt = rx * B.transpose();
   Mat6 out;
-  out.topLeftCorner<3, 3>() = A + rxBt + rxBt.transpose() - rxC * rx;
+  out.topLeftCorner<3, 3>() = A + rxBt + rxBt.transpose() - rxCrx;
   out.topRightCorner<3, 3>() = Bn;
   out.bottomLeftCorner<3, 3>() = Bn.transpose();
   out.bottomRightCorner<3, 3>() = C;
