@@ -29,6 +29,9 @@ class Simulator::System final : public OdeSystem {
     rate_.setZero(tree.nv);
     tau_.setZero(tree.nv);
     zero_.setZero(tree.nv);
+    xPrimed_.setZero(tree.nq + tree.nv);
+    vPrimed_.setZero(tree.nv);
+    ratePrimed_.setZero(tree.nv);
     for (int i = 0; i < tree.nb; ++i)
       if (tree.joints[i].type == JointType::Spherical || tree.joints[i].type == JointType::Free)
         quaternionJoints_.push_back(i);
@@ -40,6 +43,12 @@ class Simulator::System final : public OdeSystem {
     const int nq = tree_.nq, nv = tree_.nv;
     q_ = x.head(nq);
     y_ = x.tail(nv);
+    if (primed_ && t == tPrimed_ && x == xPrimed_) {
+      // the state of the last output: its solver call already gave this derivative (RK4's k₁)
+      positionDerivative(q_, impulse_ ? vPrimed_ : y_, xdot);
+      xdot.tail(nv) = ratePrimed_;
+      return;
+    }
     if (!impulse_) {
       drives_.evaluate(t, q_, y_, tau_);
       solver_.forwardDynamics(q_, y_, tau_, {}, rate_, nullptr);
@@ -52,6 +61,19 @@ class Simulator::System final : public OdeSystem {
       xdot.tail(nv) = rate_ + tau_;
     }
   }
+
+  /// The derivative at (t, x) as an output evaluation found it: q̈ (velocity form) or the
+  /// velocity ν and ṗ with the drive forces (impulse form). The next derivative() at exactly this
+  /// (t, x), the first stage of the next fixed step, takes it instead of calling the solver again.
+  void prime(double t, const VectorXd& x, const VectorXd& v, const VectorXd& rate, const VectorXd* tau = nullptr) {
+    tPrimed_ = t;
+    xPrimed_ = x;
+    vPrimed_ = v;
+    ratePrimed_ = rate;
+    if (tau) ratePrimed_ += *tau;
+    primed_ = true;
+  }
+  void forgetPrimed() { primed_ = false; }
 
   void normalize(VectorXd& x) override {
     for (int i : quaternionJoints_) tree_.joints[i].normalize(x.data() + tree_.qOffset[i]);
@@ -74,6 +96,9 @@ class Simulator::System final : public OdeSystem {
   bool impulse_;
   std::vector<int> quaternionJoints_;
   VectorXd q_, y_, v_, rate_, tau_, zero_;  ///< (nq), (nv)…: scratch, sized once
+  bool primed_ = false;
+  double tPrimed_ = 0.0;
+  VectorXd xPrimed_, vPrimed_, ratePrimed_;  ///< (nq + nv), (nv), (nv): see prime()
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +195,7 @@ void Simulator::reset() {
 
 void Simulator::setDrive(int joint, const Drive& drive) {
   drives_->setDrive(joint, drive);
+  system_->forgetPrimed();  // τ changed: the last output's derivative no longer holds
   if (!ok()) return;
   x_ = xLast_;
   tInt_ = t_;
@@ -220,11 +246,13 @@ bool Simulator::evaluate(double t, const VectorXd& x) {
     pS_ = x.tail(tree.nv);
     solver_->impulseDynamics(qS_, pS_, zeroTau_, {}, vS_, pdot_, nullptr, nullptr);
     drives_->evaluate(t, qS_, vS_, tauS_);
+    system_->prime(t, x, vS_, pdot_, &tauS_);
     solver_->impulseDynamics(qS_, pS_, tauS_, {}, vS_, pdot_, &qddS_, &loadsS_);
   } else {
     vS_ = x.tail(tree.nv);
     drives_->evaluate(t, qS_, vS_, tauS_);
     solver_->forwardDynamics(qS_, vS_, tauS_, {}, qddS_, &loadsS_);
+    system_->prime(t, x, vS_, qddS_);
   }
   computeKinematics(tree, qS_, vS_, kin_);
   unwrapS_ = unwrappers_;
