@@ -111,6 +111,15 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       u_[i](0) = u;
       Ia.noalias() -= (Dinv * U) * U.transpose();
       pa += Ia * kin_.c[i] + (Dinv * u) * U;
+    } else if (t.joints[i].type == JointType::Free) {
+      // S = 1: U = IA, D = IA, u = τ − pA. Nothing of the body's inertia passes to the parent
+      // (IA − IA IA⁻¹ IA = 0) and the bias that does is pA + IA IA⁻¹ u = τ.
+      const Eigen::Map<const Vec6> tau_i(tau.data() + t.vOffset[i]);
+      U_[i] = Ia;
+      Dinv_[i] = inverseSpd<6>(Ia);
+      u_[i] = tau_i - pa;
+      Ia.setZero();
+      pa = tau_i;
     } else if (nv > 1) {
       const double* tau_i = tau.data() + t.vOffset[i];
       const Vec6& c = kin_.c[i];
