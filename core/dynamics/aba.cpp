@@ -76,8 +76,14 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
 AbaSolver::AbaSolver(const Tree& tree)
     : Solver(tree), IA_(tree.nb), pA_(tree.nb), U_(tree.nb), Dinv_(tree.nb), u_(tree.nb), a_(tree.nb) {
   kin_.resize(tree);
+  unitAxis_.assign(tree.nb, -1);
   for (int i = 0; i < tree.nb; ++i) {
-    const int nv = tree.joints[i].nv;
+    const JointModel& joint = tree.joints[i];
+    const int nv = joint.nv;
+    // revolute or prismatic joints along a coordinate axis: S_i = e_k, constant
+    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
+      for (int k = 0; k < 3; ++k)
+        if (joint.axis == Vec3::Unit(k)) unitAxis_[i] = joint.type == JointType::Revolute ? k : 3 + k;
     U_[i].setZero(6, nv);
     Dinv_[i].setZero(nv, nv);
     u_[i].setZero(nv);
@@ -102,10 +108,11 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     Mat6& Ia = IA_[i];
     Vec6& pa = pA_[i];
     if (nv == 1) {  // the common case, in fixed-size arithmetic
+      const int k = unitAxis_[i];
       const Vec6 s = kin_.S[i].col(0);
-      const Vec6 U = Ia * s;
-      const double Dinv = 1.0 / s.dot(U);
-      const double u = tau[t.vOffset[i]] - s.dot(pa);
+      const Vec6 U = k >= 0 ? Vec6(Ia.col(k)) : Vec6(Ia * s);  // S = e_k: a column of IA
+      const double Dinv = 1.0 / (k >= 0 ? U[k] : s.dot(U));
+      const double u = tau[t.vOffset[i]] - (k >= 0 ? pa[k] : s.dot(pa));
       U_[i].col(0) = U;
       Dinv_[i](0, 0) = Dinv;
       u_[i](0) = u;
@@ -149,7 +156,11 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     if (nv == 1) {
       const double qdd_i = Dinv_[i](0, 0) * (u_[i](0) - U_[i].col(0).dot(a_[i]));
       qdd[t.vOffset[i]] = qdd_i;
-      a_[i] += kin_.S[i].col(0) * qdd_i;
+      if (unitAxis_[i] >= 0) {
+        a_[i][unitAxis_[i]] += qdd_i;
+      } else {
+        a_[i] += kin_.S[i].col(0) * qdd_i;
+      }
     } else if (nv > 1) {
       double* qdd_i = qdd.data() + t.vOffset[i];
       switch (nv) {

@@ -17,12 +17,13 @@ class AbaSolver final : public Solver {
 
  private:
   Kinematics kin_;
-  std::vector<Mat6> IA_;    ///< (nb) articulated inertias
-  std::vector<Vec6> pA_;    ///< (nb) articulated bias forces
-  std::vector<Mat6N> U_;    ///< (nb) IA_i S_i
-  std::vector<MatN> Dinv_;  ///< (nb) (S_iᵀ U_i)⁻¹
-  std::vector<VecN> u_;     ///< (nb) τ_i − S_iᵀ pA_i
-  std::vector<Vec6> a_;     ///< (nb) body accelerations (with −g)
+  std::vector<Mat6> IA_;       ///< (nb) articulated inertias
+  std::vector<Vec6> pA_;       ///< (nb) articulated bias forces
+  std::vector<Mat6N> U_;       ///< (nb) IA_i S_i
+  std::vector<MatN> Dinv_;     ///< (nb) (S_iᵀ U_i)⁻¹
+  std::vector<VecN> u_;        ///< (nb) τ_i − S_iᵀ pA_i
+  std::vector<Vec6> a_;        ///< (nb) body accelerations (with −g)
+  std::vector<int> unitAxis_;  ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
 };
 
 std::unique_ptr<Solver> makeAbaSolver(const Tree& tree);

@@ -99,6 +99,8 @@ Model makeBinaryTree(int depth) {
 
 Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   SplitMix64 rng(seed);
+  // a second stream, so that coordinateAxes leaves every other draw as it was
+  SplitMix64 axisRng(seed ^ 0x9e3779b97f4a7c15ULL);
   Model m;
   m.name = "random" + std::to_string(seed);
   m.gravity = options.gravity ? Vec3(0, 0, -9.81) : Vec3::Zero();
@@ -137,6 +139,10 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
     b.joint.origin.rpy = Vec3(rng.uniform(-3, 3), rng.uniform(-1.5, 1.5), rng.uniform(-3, 3));
     b.joint.axis = rng.unitVector();
     b.joint.axis2 = b.joint.axis.cross(rng.unitVector()).normalized();
+    if (options.coordinateAxes > 0.0 && axisRng.uniform() < options.coordinateAxes) {
+      b.joint.axis = Vec3::Unit(axisRng.uniformInt(0, 2));
+      b.joint.axis2 = b.joint.axis.cross(axisRng.unitVector()).normalized();
+    }
 
     const int nq = jointNq(type), nv = jointNv(type);
     b.joint.q0.resize(nq);

@@ -27,6 +27,7 @@ struct RandomTreeOptions {
   double chainBias = 0.5;     ///< probability that a new body extends the most recent one (long chains)
   bool allJointTypes = true;  ///< otherwise revolute only
   bool gravity = true;
+  double coordinateAxes = 0.0;  ///< fraction of joints whose axis is x, y or z (the solvers' special cases)
 };
 
 /// A seeded random tree: every joint type (the first root free or not), random placements,

@@ -24,6 +24,7 @@ RandomTreeOptions treeOptions(std::uint64_t seed) {
   o.maxChildren = 1 + static_cast<int>(seed % 5);
   o.floatingBaseProbability = 0.5;
   o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
+  o.coordinateAxes = 1.0 / 3.0;  // joints along x, y, z take the solvers' special cases
   return o;
 }
 
