@@ -237,7 +237,7 @@ bool SceneView::trailsVisible() const { return trails_->visible(); }
 
 void SceneView::initializeGL() {
   VtkWidget::initializeGL();
-  const auto* name = reinterpret_cast<const char*>(context()->functions()->glGetString(GL_RENDERER));
+  const auto* name = reinterpret_cast<const char*>(glContext()->functions()->glGetString(GL_RENDERER));
   const QByteArray renderer = QByteArray(name != nullptr ? name : "").toLower();
   softwareRendering_ = renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("swrast");
   bool forced = false;

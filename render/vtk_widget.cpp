@@ -11,9 +11,14 @@
 #include <QCursor>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
+#include <QOpenGLWidget>
+#include <QPainter>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace kt::render {
@@ -21,6 +26,21 @@ namespace kt::render {
 namespace {
 // A press and release closer than this (logical pixels) is a click, not a drag.
 constexpr int kClickSlop = 4;
+
+// True when OpenGL rasterizes on the CPU (Mesa llvmpipe/softpipe, e.g. under Xvfb). False also
+// when no context can be made (the widget then tries Qt's OpenGL composition).
+bool softwareRasterizer() {
+  QOffscreenSurface surface;
+  surface.setFormat(VtkWidget::defaultFormat());
+  surface.create();
+  QOpenGLContext context;
+  context.setFormat(VtkWidget::defaultFormat());
+  if (!context.create() || !context.makeCurrent(&surface)) return false;
+  const auto* name = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+  const QByteArray renderer = QByteArray(name != nullptr ? name : "").toLower();
+  context.doneCurrent();
+  return renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("swrast");
+}
 }  // namespace
 
 QSurfaceFormat VtkWidget::defaultFormat() {
@@ -41,17 +61,50 @@ QSurfaceFormat VtkWidget::defaultFormat() {
   return format;
 }
 
-VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent) {
-  setFormat(defaultFormat());
+// Shows the frames of a VtkWidget that Qt composes with OpenGL: covers the widget, lets every mouse
+// event through to it, and renders in paintGL with Qt's framebuffer bound.
+class VtkWidget::GlView : public QOpenGLWidget {
+ public:
+  explicit GlView(VtkWidget* owner) : QOpenGLWidget(owner), owner_(owner) {
+    setFormat(defaultFormat());
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setFocusPolicy(Qt::NoFocus);
+    connect(this, &QOpenGLWidget::frameSwapped, owner, &VtkWidget::frameSwapped);
+  }
+
+ protected:
+  void initializeGL() override {
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, owner_, &VtkWidget::releaseGL, Qt::UniqueConnection);
+    owner_->initializeVtk();
+    owner_->initializeGL();
+  }
+  void resizeGL(int, int) override { owner_->updateDeviceSize(); }
+  void paintGL() override { owner_->paintGL(); }
+
+ private:
+  VtkWidget* owner_;
+};
+
+bool VtkWidget::paintsImages() {
+  static const bool images = [] {
+    bool forced = false;
+    const int value = qEnvironmentVariableIntValue("KINETREE_VIEW_IMAGES", &forced);
+    return forced ? value != 0 : softwareRasterizer();
+  }();
+  return images;
+}
+
+VtkWidget::VtkWidget(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(64, 64);
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
+  renderer_->SetBackgroundAlpha(1.0);  // an opaque frame: nothing behind the view shows through
 
   renderWindow_ = vtkSmartPointer<vtkGenericOpenGLRenderWindow>::New();
   renderWindow_->AddRenderer(renderer_);
   renderWindow_->SetMultiSamples(4);  // anti-aliased edges and grid lines
-  // Nothing renders until Qt has a context for us (initializeGL).
+  // Nothing renders until there is a context for us (initializeVtk).
   renderWindow_->SetReadyForRendering(false);
   renderWindow_->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &VtkWidget::handleRenderWindowEvent);
   renderWindow_->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkWidget::handleRenderWindowEvent);
@@ -65,12 +118,21 @@ VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent) {
   vtkNew<vtkInteractorStyleTrackballCamera> style;
   interactor_->SetInteractorStyle(style);
   interactor_->Initialize();
+
+  if (paintsImages()) {
+    // paintEvent() covers every pixel with the frame.
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setAttribute(Qt::WA_NoSystemBackground);
+  } else {
+    glView_ = new GlView(this);
+    glView_->setGeometry(rect());
+  }
 }
 
 VtkWidget::~VtkWidget() {
-  // The base class destroys the context after this body: release VTK's resources while the
-  // members still exist, and stop listening to the context.
-  if (context() != nullptr) disconnect(context(), nullptr, this, nullptr);
+  // The child's context goes after this body: release VTK's resources while the members still
+  // exist, and stop listening to the context.
+  if (glView_ != nullptr && glView_->context() != nullptr) disconnect(glView_->context(), nullptr, this, nullptr);
   releaseGL();
   renderWindow_->RemoveAllObservers();
   interactor_->RemoveAllObservers();
@@ -80,12 +142,21 @@ vtkRenderer* VtkWidget::renderer() const { return renderer_; }
 vtkGenericOpenGLRenderWindow* VtkWidget::renderWindow() const { return renderWindow_; }
 vtkGenericRenderWindowInteractor* VtkWidget::interactor() const { return interactor_; }
 
-void VtkWidget::initializeGL() {
+void VtkWidget::update() {
+  if (glView_ != nullptr) {
+    glView_->update();
+  } else {
+    QWidget::update();
+  }
+}
+
+QOpenGLContext* VtkWidget::glContext() const { return glView_ != nullptr ? glView_->context() : imageContext_.get(); }
+
+void VtkWidget::initializeVtk() {
   if (glInitialized_) {
     // A new context (the widget was re-parented): VTK's resources of the old one are gone.
     renderWindow_->Finalize();
   }
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkWidget::releaseGL, Qt::UniqueConnection);
   renderWindow_->SetOwnContext(0);
   renderWindow_->SetFrameBlitModeToBlitToCurrent();
   renderWindow_->SetForceMaximumHardwareLineWidth(1);
@@ -97,16 +168,27 @@ void VtkWidget::initializeGL() {
   updateDeviceSize();
 }
 
+void VtkWidget::initializeGL() {}
+
 void VtkWidget::releaseGL() {
   if (!glInitialized_) return;
-  makeCurrent();
+  bool current = true;
+  if (glView_ != nullptr) {
+    glView_->makeCurrent();
+  } else {
+    current = makeImageContextCurrent();
+  }
   renderWindow_->Finalize();
   renderWindow_->SetReadyForRendering(false);
-  doneCurrent();
+  target_.reset();  // needs the context current
+  if (current) glContext()->doneCurrent();
   glInitialized_ = false;
 }
 
-void VtkWidget::resizeGL(int, int) { updateDeviceSize(); }
+void VtkWidget::resizeEvent(QResizeEvent* event) {
+  if (glView_ != nullptr) glView_->setGeometry(rect());
+  QWidget::resizeEvent(event);
+}
 
 void VtkWidget::updateDeviceSize() {
   const double dpr = devicePixelRatioF();
@@ -120,13 +202,17 @@ void VtkWidget::paintGL() {
   if (!glInitialized_) return;
   updateDeviceSize();
   inPaint_ = true;
-  // Renders into VTK's framebuffer and blits to the framebuffer bound by Qt (blit to current).
+  // Renders into VTK's framebuffer and blits to the framebuffer bound by Qt or renderImage().
   renderWindow_->Render();
   inPaint_ = false;
+  if (glView_ == nullptr) {
+    readBackImage();
+    return;
+  }
 
   // Force an opaque alpha channel: Qt composites this widget's texture with blending, and a
   // transparent background would show through (seen with Mesa).
-  QOpenGLFunctions* f = context()->functions();
+  QOpenGLFunctions* f = glView_->context()->functions();
   GLboolean mask[4];
   f->glGetBooleanv(GL_COLOR_WRITEMASK, mask);
   GLfloat clear[4];
@@ -138,15 +224,89 @@ void VtkWidget::paintGL() {
   f->glClearColor(clear[0], clear[1], clear[2], clear[3]);
 }
 
+// ---- image mode ----
+
+bool VtkWidget::makeImageContextCurrent() {
+  if (!imageContext_) {
+    surface_ = std::make_unique<QOffscreenSurface>();
+    surface_->setFormat(defaultFormat());
+    surface_->create();
+    imageContext_ = std::make_unique<QOpenGLContext>();
+    imageContext_->setFormat(defaultFormat());
+    imageContext_->create();
+  }
+  return imageContext_->isValid() && imageContext_->makeCurrent(surface_.get());
+}
+
+void VtkWidget::renderImage() {
+  if (!makeImageContextCurrent()) return;
+  if (!glInitialized_) {
+    initializeVtk();
+    initializeGL();
+  }
+  const double dpr = devicePixelRatioF();
+  const QSize size(std::max(1, static_cast<int>(std::lround(width() * dpr))),
+                   std::max(1, static_cast<int>(std::lround(height() * dpr))));
+  if (!target_ || target_->size() != size) {
+    target_ = std::make_unique<QOpenGLFramebufferObject>(size, QOpenGLFramebufferObject::NoAttachment, GL_TEXTURE_2D,
+                                                         GL_RGBA8);
+  }
+  target_->bind();
+  paintGL();
+  target_->release();
+}
+
+void VtkWidget::readBackImage() {
+  const int* size = renderWindow_->GetSize();
+  const int w = size[0];
+  const int h = size[1];
+  if (!target_ || target_->width() != w || target_->height() != h) return;
+  if (image_.width() != w || image_.height() != h) image_ = QImage(w, h, QImage::Format_RGB32);
+  image_.setDevicePixelRatio(devicePixelRatioF());
+  target_->bind();
+  QOpenGLFunctions* f = imageContext_->functions();
+  f->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  // 0xAARRGGBB words, the layout of Format_RGB32 (alpha is 1: the background is opaque).
+  uchar* bits = image_.bits();
+  f->glReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, bits);
+  // OpenGL's rows run bottom to top, QImage's top to bottom.
+  const qsizetype stride = image_.bytesPerLine();
+  for (int y = 0; y < h / 2; ++y) {
+    std::swap_ranges(bits + y * stride, bits + (y + 1) * stride, bits + (h - 1 - y) * stride);
+  }
+}
+
+void VtkWidget::paintEvent(QPaintEvent* event) {
+  if (glView_ != nullptr) {
+    QWidget::paintEvent(event);
+    return;
+  }
+  renderImage();
+  QPainter painter(this);
+  if (image_.isNull()) {
+    painter.fillRect(rect(), palette().window());
+    return;
+  }
+  painter.setCompositionMode(QPainter::CompositionMode_Source);
+  painter.drawImage(QPointF(0.0, 0.0), image_);
+  painter.end();
+  // Qt flushes the painted rectangle to the window system right after this paint event.
+  emit frameSwapped();
+}
+
 void VtkWidget::handleRenderWindowEvent(vtkObject*, unsigned long eventId, void* callData) {
   switch (eventId) {
     case vtkCommand::WindowMakeCurrentEvent:
-      // Make Qt's context current without rebinding framebuffers (VTK may have its own bound).
-      if (context() != nullptr) context()->makeCurrent(context()->surface());
+      // Make our context current without rebinding framebuffers (VTK may have its own bound).
+      if (glView_ == nullptr) {
+        makeImageContextCurrent();
+      } else if (glView_->context() != nullptr) {
+        glView_->context()->makeCurrent(glView_->context()->surface());
+      }
       break;
     case vtkCommand::WindowIsCurrentEvent: {
       bool& current = *static_cast<bool*>(callData);
-      current = context() != nullptr && QOpenGLContext::currentContext() == context();
+      current = glContext() != nullptr && QOpenGLContext::currentContext() == glContext();
       break;
     }
     case vtkCommand::WindowFrameEvent:
@@ -221,7 +381,11 @@ vtkProp* VtkWidget::pickProp(const QPoint& position) const {
   return picker->GetViewProp();
 }
 
-QImage VtkWidget::renderToImage() { return grabFramebuffer(); }
+QImage VtkWidget::renderToImage() {
+  if (glView_ != nullptr) return glView_->grabFramebuffer();
+  renderImage();
+  return image_;
+}
 
 void VtkWidget::setEventPosition(const QPointF& position, Qt::KeyboardModifiers modifiers) {
   const double dpr = devicePixelRatioF();
@@ -290,19 +454,19 @@ void VtkWidget::keyPressEvent(QKeyEvent* event) {
     event->accept();
     return;
   }
-  QOpenGLWidget::keyPressEvent(event);
+  QWidget::keyPressEvent(event);
 }
 
-void VtkWidget::keyReleaseEvent(QKeyEvent* event) { QOpenGLWidget::keyReleaseEvent(event); }
+void VtkWidget::keyReleaseEvent(QKeyEvent* event) { QWidget::keyReleaseEvent(event); }
 
 void VtkWidget::enterEvent(QEnterEvent* event) {
   interactor_->EnterEvent();
-  QOpenGLWidget::enterEvent(event);
+  QWidget::enterEvent(event);
 }
 
 void VtkWidget::leaveEvent(QEvent* event) {
   interactor_->LeaveEvent();
-  QOpenGLWidget::leaveEvent(event);
+  QWidget::leaveEvent(event);
 }
 
 }  // namespace kt::render

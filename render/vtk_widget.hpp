@@ -1,11 +1,19 @@
-// The Qt 6 <-> VTK bridge: a QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow.
+// The Qt 6 <-> VTK bridge: a widget hosting a vtkGenericOpenGLRenderWindow.
 //
-// Debian's VTK Qt module is built against Qt 5, so this widget replaces QVTKOpenGLNativeWidget:
-//  - initializeGL: VTK takes over Qt's context (no context of its own) and initializes its state;
-//  - paintGL: VTK renders into its own framebuffer, then blits to the framebuffer Qt has bound
-//    (frame blit mode "blit to current");
-//  - mouse, wheel and keyboard events go to a vtkGenericRenderWindowInteractor with a
-//    trackball-camera style; the interactor never renders itself, it asks Qt for a repaint.
+// Debian's VTK Qt module is built against Qt 5, so this widget replaces QVTKOpenGLNativeWidget.
+// VTK never owns a context: it renders into its own framebuffer inside a context of ours and blits
+// to the framebuffer we have bound (frame blit mode "blit to current"). Two ways to show a frame:
+//  - OpenGL composition (a GPU): a QOpenGLWidget child covering the widget; Qt composes the
+//    window with OpenGL (the widget's texture and the window's raster backing store) and swaps.
+//  - Images (a software rasterizer: Mesa llvmpipe, e.g. under Xvfb): VTK renders in an off-screen
+//    context, the frame is read back into a preallocated QImage and painted into the window's
+//    raster backing store. The window then stays a plain raster window: a frame costs one read
+//    of the view's pixels and a flush of the view's rectangle, where composition cost a full-window
+//    clear, two textured passes over the window and a full-window swap (about half of every frame
+//    of the space robot under Xvfb).
+//  KINETREE_VIEW_IMAGES=1 or 0 in the environment forces one or the other.
+// Mouse, wheel and keyboard events go to a vtkGenericRenderWindowInteractor with a trackball-camera
+// style; the interactor never renders itself, it asks Qt for a repaint.
 // Sizes are in device pixels (logical size × devicePixelRatio), so high-DPI screens are sharp and
 // picking hits what is under the cursor.
 #pragma once
@@ -16,18 +24,22 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <QImage>
-#include <QOpenGLWidget>
 #include <QPoint>
 #include <QSurfaceFormat>
+#include <QWidget>
+#include <memory>
 
 class vtkProp;
 class vtkObject;
+class QOpenGLContext;
+class QOpenGLFramebufferObject;
+class QOffscreenSurface;
 
 namespace kt::render {
 
 enum class StandardView { PlusX, MinusX, PlusY, MinusY, PlusZ, MinusZ, Isometric };
 
-class VtkWidget : public QOpenGLWidget {
+class VtkWidget : public QWidget {
   Q_OBJECT
 
  public:
@@ -53,14 +65,32 @@ class VtkWidget : public QOpenGLWidget {
   /// Renders once and returns the image in device pixels (also works for hidden widgets).
   QImage renderToImage();
 
+  using QWidget::update;
+  /// Schedules a new frame (in OpenGL composition mode the child that shows it repaints).
+  void update();
+
+  /// True when frames are painted as images into the window's raster backing store (software
+  /// rasterizer), false when Qt composes them with OpenGL. Decided once per process.
+  static bool paintsImages();
+  /// The OpenGL context VTK renders in (nullptr before the first frame).
+  QOpenGLContext* glContext() const;
+
  signals:
   /// A click (press and release without dragging) on a prop; nullptr when nothing was hit.
   void propClicked(vtkProp* prop);
+  /// A frame reached the window system (after Qt's composition and swap, or the flush of the
+  /// painted image).
+  void frameSwapped();
 
  protected:
-  void initializeGL() override;
-  void resizeGL(int w, int h) override;
-  void paintGL() override;
+  /// The context is current and VTK initialized in it (called again for a new context).
+  virtual void initializeGL();
+  /// Renders the frame: VTK renders and blits to the bound framebuffer; in image mode the
+  /// frame is also read back into the widget's image.
+  virtual void paintGL();
+
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
@@ -75,11 +105,24 @@ class VtkWidget : public QOpenGLWidget {
   virtual bool sceneBounds(double bounds[6]) const;
 
  private:
+  class GlView;
+
   void handleRenderWindowEvent(vtkObject* caller, unsigned long eventId, void* callData);
   void setEventPosition(const QPointF& position, Qt::KeyboardModifiers modifiers);
   void updateDeviceSize();
+  /// VTK takes over the current context (Qt's, or ours in image mode).
+  void initializeVtk();
   void releaseGL();
+  // image mode
+  bool makeImageContextCurrent();
+  void renderImage();
+  void readBackImage();
 
+  GlView* glView_ = nullptr;                          ///< OpenGL composition mode: the child showing the frames
+  std::unique_ptr<QOffscreenSurface> surface_;        ///< image mode: the context's surface
+  std::unique_ptr<QOpenGLContext> imageContext_;      ///< image mode: VTK's context
+  std::unique_ptr<QOpenGLFramebufferObject> target_;  ///< image mode: VTK blits here (device size)
+  QImage image_;                                      ///< image mode: the last frame, top row first
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> renderWindow_;
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkRenderer> renderer_;

@@ -73,7 +73,7 @@ class Measurement : public QObject {
       if (measuring_ && lastPoll_ >= 0) polls_.push_back(1e-6 * static_cast<double>(now - lastPoll_));
       lastPoll_ = now;
     });
-    connect(view_, &QOpenGLWidget::frameSwapped, this, [this] {
+    connect(view_, &kt::render::VtkWidget::frameSwapped, this, [this] {
       const qint64 now = clock_.nsecsElapsed();
       if (measuring_) {
         renders_.push_back(view_->lastRenderMilliseconds());
@@ -112,8 +112,9 @@ class Measurement : public QObject {
                 controller_->activeOptions().solver.c_str(), controller_->activeOptions().integrator.c_str(),
                 controller_->activeOptions().step, speed_ > 0.0 ? qPrintable(QString::number(speed_)) : "max");
     const int* size = view_->renderWindow()->GetSize();
-    std::printf("3D view %d x %d device pixels, %d samples per pixel%s\n", size[0], size[1],
-                view_->renderWindow()->GetMultiSamples(), view_->softwareRendering() ? " (software rendering)" : "");
+    std::printf("3D view %d x %d device pixels, %d samples per pixel%s, %s\n", size[0], size[1],
+                view_->renderWindow()->GetMultiSamples(), view_->softwareRendering() ? " (software rendering)" : "",
+                kt::render::VtkWidget::paintsImages() ? "frames painted as images" : "frames composed by OpenGL");
     std::printf("wall %.2f s, simulated %.3f s: real-time factor %.1f; %.0f ns per output step (worker)\n", wall,
                 simulated, wall > 0.0 ? simulated / wall : 0.0, nsPerStep);
     std::printf("process CPU time %.2f s: %.2f cores busy on average (the machine has %d)\n", cpu,
