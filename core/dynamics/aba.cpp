@@ -95,7 +95,7 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
   const Tree& t = *tree_;
 
   // pass 1, base to tip: transforms, velocities, velocity products; IA_i = I_i, pA_i = v ×* I v − f^ext
-  computeKinematics(t, q, v, kin_);
+  computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);  // X_0 only for the loads' world axes
   for (int i = 0; i < t.nb; ++i) {
     IA_[i] = t.I[i].matrix();
     pA_[i] = crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);

@@ -213,7 +213,7 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
     const double* qi = q.data() + t.qOffset[i];
     const double* vi = v.data() + t.vOffset[i];
     const int p = t.parent[i];
-    const Xform& Xp = kin_.X_p[i] = joint.transform(qi) * t.X_T[i];
+    const Xform& Xp = kin_.X_p[i] = joint.placement(qi, t.X_T[i]);
     kin_.X_0[i] = p < 0 ? Xp : Xp * kin_.X_0[p];
     const Vec6 vJ = joint.jointVelocity(qi, vi);
     const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(kin_.v[p]) + vJ);

@@ -11,19 +11,20 @@ void Kinematics::resize(const Tree& tree) {
   for (int i = 0; i < tree.nb; ++i) S[i].setZero(6, tree.joints[i].nv);
 }
 
-void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin) {
+void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin, bool worldPoses) {
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const double* qi = q.data() + tree.qOffset[i];
-    kin.X_p[i] = joint.transform(qi) * tree.X_T[i];
+    kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
     const int p = tree.parent[i];
-    kin.X_0[i] = p < 0 ? kin.X_p[i] : kin.X_p[i] * kin.X_0[p];
+    if (worldPoses) kin.X_0[i] = p < 0 ? kin.X_p[i] : kin.X_p[i] * kin.X_0[p];
     joint.motionSubspace(qi, kin.S[i]);
   }
 }
 
-void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin) {
-  computePositionKinematics(tree, q, kin);
+void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin,
+                       bool worldPoses) {
+  computePositionKinematics(tree, q, kin, worldPoses);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const double* qi = q.data() + tree.qOffset[i];

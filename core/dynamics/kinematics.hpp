@@ -21,10 +21,12 @@ struct Kinematics {
   void resize(const Tree& tree);
 };
 
-/// Positions only: X_p, X_0 and S.
-void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin);
-/// Positions and velocities: everything in Kinematics.
-void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin);
+/// Positions only: X_p, X_0 (unless `worldPoses` is false) and S.
+void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin, bool worldPoses = true);
+/// Positions and velocities: everything in Kinematics (X_0 only when `worldPoses`: the dynamics
+/// themselves need the relative transforms alone).
+void computeKinematics(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Kinematics& kin,
+                       bool worldPoses = true);
 
 /// Gravity as a fictitious base acceleration, a_0 = −g, as a spatial motion vector in world coordinates.
 inline Vec6 baseAcceleration(const Tree& tree) { return spatial(Vec3::Zero(), -tree.gravity); }

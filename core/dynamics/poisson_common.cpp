@@ -82,7 +82,7 @@ void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool in
     const JointModel& joint = t.joints[i];
     const double* qi = q.data() + t.qOffset[i];
     const int p = t.parent[i];
-    X_[i] = joint.transform(qi) * t.X_T[i];
+    X_[i] = joint.placement(qi, t.X_T[i]);
     if (joint.nv > 0) {
       joint.motionSubspace(qi, S);
       std::copy(S.data(), S.data() + 6 * joint.nv, Spool_.data() + 6 * t.vOffset[i]);
@@ -141,7 +141,7 @@ void PoissonSolverBase::impulseFromVelocity(const VectorX& q, const VectorX& v, 
     const JointModel& joint = t.joints[i];
     const double* qi = q.data() + t.qOffset[i];
     const int par = t.parent[i];
-    X_[i] = joint.transform(qi) * t.X_T[i];
+    X_[i] = joint.placement(qi, t.X_T[i]);
     const Vec6 vJ = joint.jointVelocity(qi, v.data() + t.vOffset[i]);
     vel_[i] = par < 0 ? vJ : Vec6(X_[i].applyMotion(vel_[par]) + vJ);
     phi_[i] = t.I[i] * vel_[i];

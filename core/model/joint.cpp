@@ -64,7 +64,24 @@ JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2)
   if (axis2.norm() > 0.0) j.axis2 = axis2.normalized();
   j.perp1 = perpendicularTo(j.axis);
   j.perp2 = j.axis.cross(j.perp1);
+  for (int k = 0; k < 3; ++k)
+    if (j.axis == Vec3::Unit(k)) j.unitAxis = k;
   return j;
+}
+
+Xform JointModel::placement(const double* q, const Xform& X_T) const {
+  if (type != JointType::Revolute || unitAxis < 0) return transform(q) * X_T;
+  // X_J = rotation by Eᵀ, E the rotation by q about e_k: with (a, b) the next two axes in cyclic
+  // order, Eᵀ's rows are e_a c + e_b s, −e_a s + e_b c and e_k, so Eᵀ E_T mixes two rows of E_T;
+  // X_J has no translation, so the origin is X_T's.
+  const int k = unitAxis, a = (k + 1) % 3, b = (k + 2) % 3;
+  const double c = std::cos(q[0]), s = std::sin(q[0]);
+  Xform X;
+  X.E.row(k) = X_T.E.row(k);
+  X.E.row(a) = c * X_T.E.row(a) + s * X_T.E.row(b);
+  X.E.row(b) = c * X_T.E.row(b) - s * X_T.E.row(a);
+  X.r = X_T.r;
+  return X;
 }
 
 Xform JointModel::transform(const double* q) const {

@@ -23,12 +23,16 @@ struct JointModel {
   Vec3 axis2 = Vec3::UnitY();  ///< unit; universal axis 2 (child side)
   Vec3 perp1 = Vec3::UnitX();  ///< unit, ⊥ axis
   Vec3 perp2 = Vec3::UnitY();  ///< axis × perp1
+  int unitAxis = -1;           ///< k when axis is exactly the coordinate axis e_k (k = 0, 1, 2), else −1
 
   /// Builds the joint and its perpendicular basis; axes are normalized here.
   static JointModel make(JointType type, const Vec3& axis, const Vec3& axis2);
 
   /// ᶜX_J = X_J(q).
   Xform transform(const double* q) const;
+  /// X_J(q) X_T: the body's placement relative to its parent, ⁱX_p, for the joint's placement
+  /// X_T in the parent. The same as transform(q) * X_T, cheaper for rotations about x, y or z.
+  Xform placement(const double* q, const Xform& X_T) const;
   /// Motion subspace S (6×nv) in child coordinates.
   void motionSubspace(const double* q, Mat6N& S) const;
   /// Constraint-force subspace T (6×(6−nv)), orthonormal columns, Sᵀ T = 0.

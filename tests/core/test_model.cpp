@@ -250,6 +250,22 @@ class TestModel : public QObject {
     }
   }
 
+  // JointModel::placement (the solvers' X_J(q) X_T, with a shortcut for rotations about x, y, z)
+  // equals the product of the two transforms, for every joint type and coordinate axis.
+  void placementMatchesTransformProduct() {
+    const Xform XT{rotationFromRpy(Vec3(0.3, -1.1, 2.0)), Vec3(0.2, -0.4, 0.7)};
+    const Vec3 axes[] = {Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ(), Vec3(1, 2, -2).normalized(), -Vec3::UnitZ()};
+    const double q[7] = {0.8, 0.1, -0.3, 0.2, 0.5, -0.7, 0.4};  // a unit quaternion is normalized inside
+    for (const JointType type : kAllJointTypes)
+      for (const Vec3& a : axes) {
+        const JointModel j = JointModel::make(type, a, Vec3::UnitY());
+        const Xform fast = j.placement(q, XT), ref = j.transform(q) * XT;
+        QVERIFY((fast.E - ref.E).norm() <= 1e-15 && (fast.r - ref.r).norm() <= 1e-15);
+      }
+    QCOMPARE(JointModel::make(JointType::Revolute, Vec3::UnitY(), Vec3::UnitX()).unitAxis, 1);
+    QCOMPARE(JointModel::make(JointType::Revolute, -Vec3::UnitY(), Vec3::UnitX()).unitAxis, -1);
+  }
+
   void primitiveClosedForms() {
     const double rho = 850.0;
     Shape box;
