@@ -15,17 +15,6 @@ Mat6 rotateSymmetric(const Mat6& M, const Mat3& R) {
   return out;
 }
 
-/// Tᵀ Q T padded to 6×6 in place: Q on the constraint coordinates, the motion coordinates' rows and
-/// columns replaced by those of the identity.
-void constraintBlock(Mat6& Q, const std::array<int, 6>& dims, int nv) {
-  for (int k = 0; k < nv; ++k) {
-    const int d = dims[k];
-    Q.row(d).setZero();
-    Q.col(d).setZero();
-    Q(d, d) = 1.0;
-  }
-}
-
 /// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
 /// blocks (half the work of a 6×6 product with X's matrix).
 Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
@@ -39,24 +28,6 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
   out.leftCols<3>().noalias() = ML * X.E.transpose();
   out.rightCols<3>().noalias() = MR * X.E.transpose();
   return out;
-}
-
-/// A = L Lᵀ as Cholesky6::compute, with 1/L_jj formed as √d · (1/d): the square root and the
-/// division run side by side instead of one after the other. The pivots are on the critical path
-/// of the tip-to-base sweep (each body's A_cc needs the Ψ its child's elimination just updated).
-void factor(const Mat6& A, Cholesky6& c) {
-  for (int j = 0; j < 6; ++j) {
-    double d = A(j, j);
-    for (int k = 0; k < j; ++k) d -= c.L(j, k) * c.L(j, k);
-    const double ljj = std::sqrt(d), inv = 1.0 / d;
-    c.L(j, j) = ljj;
-    c.invDiag[j] = ljj * inv;
-    for (int i = j + 1; i < 6; ++i) {
-      double x = A(i, j);
-      for (int k = 0; k < j; ++k) x -= c.L(i, k) * c.L(j, k);
-      c.L(i, j) = x * c.invDiag[j];
-    }
-  }
 }
 
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
@@ -122,6 +93,9 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     }
     fr.rotated = fr.universal || fr.R != Mat3::Identity();
     for (int n = 0; n < fr.nv; ++n) fr.cmask[fr.dims[n]] = 0.0;
+    fr.nc = 0;
+    for (int d = 0; d < 6; ++d)
+      if (fr.cmask[d] != 0.0) fr.cdims[fr.nc++] = d;
     Mat6N T;
     joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
     Tphys_[i].setZero();
@@ -163,40 +137,116 @@ void CfaTreeSolver::updateUniversal(int i, const double* qi) {
   IinvJ_[i] = rotateSymmetric(IinvB_[i], fr.R);
 }
 
-// Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header).
+// Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
+// in arithmetic of the joint's n_c constraint coordinates.
 void CfaTreeSolver::eliminate(int c, Mat6& Psi, Vec6& alpha) {
-  const JointFrame& fr = frames_[c];
-  if (fr.nv == 6) return;  // a free joint transmits nothing: no constraint coordinates
-  const BodyWork& C = w_[c];
-  const Xform& X = C.XJ;
-  const Mat6 Bt = timesXTransposed(Psi, X);      // Ψ_p ᶜX_pᵀ = (ᶜX_p Ψ_p)ᵀ
-  Mat6 Q = timesXTransposed(Bt.transpose(), X);  // Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ
-  Q += C.Psi;
-  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (Liu et al. eqs. 32, 37), b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
-  constraintBlock(Q, fr.dims, fr.nv);
-  Cholesky6 L;
-  factor(Q, L);
-  Vec6 z = fr.cmask.cwiseProduct(X.applyMotion(alpha) - C.alpha);
-  // Vᵀ with V = L⁻¹ T_cᵀ ᶜX_p Ψ_p (−A_cp, −A_cj on the parent's columns, eqs. 34, 36), column by column
-  Mat6 Vt;
-  for (int i = 0; i < 6; ++i) {
-    Vec6 col = Bt.col(i) * fr.cmask[i];
-    for (int k = 0; k < i; ++k) col -= L.L(i, k) * Vt.col(k);
-    Vt.col(i) = col * L.invDiag[i];
+  switch (frames_[c].nc) {
+    case 0: return;  // a free joint transmits nothing: no constraint coordinates
+    case 1: eliminateFixed<1>(c, Psi, alpha); return;
+    case 2: eliminateFixed<2>(c, Psi, alpha); return;
+    case 3: eliminateFixed<3>(c, Psi, alpha); return;
+    case 4: eliminateFixed<4>(c, Psi, alpha); return;
+    case 5: eliminateFixed<5>(c, Psi, alpha); return;
+    default: eliminateFixed<6>(c, Psi, alpha); return;
   }
-  L.solveL(z);
+}
+
+template <int NC>
+void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
+  using Mat6c = Eigen::Matrix<double, 6, NC>;
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  const JointFrame& fr = frames_[c];
+  BodyWork& C = w_[c];
+  const Xform& X = C.XJ;
+  const std::array<int, 6>& cd = fr.cdims;
+  // (T_cᵀ ᶜX_p Ψ_p)ᵀ = Ψ_p ᶜX_pᵀ T_c: the constraint columns of Ψ_p ᶜX_pᵀ (−A_cp, −A_cj on the
+  // parent's columns, Liu et al. eqs. 34, 36)
+  const Mat6 Bt = timesXTransposed(Psi, X);
+  Mat6c B;
+  for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
+  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L Lᵀ as
+  // it is formed; the pivots are on the critical path of the tip-to-base sweep (each body's A_cc
+  // needs the Ψ its child's elimination just updated), so 1/L_jj is √d · (1/d): the square root
+  // and the division run side by side
+  Mat6& L = C.L;
+  const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
+  for (int j = 0; j < NC; ++j)
+    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
+  for (int j = 0; j < NC; ++j) {
+    double d = L(j, j);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    const double ljj = std::sqrt(d), inv = 1.0 / d;
+    L(j, j) = ljj;
+    C.invDiag[j] = ljj * inv;
+    for (int i = j + 1; i < NC; ++i) {
+      double x = L(i, j);
+      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
+      L(i, j) = x * C.invDiag[j];
+    }
+  }
+  // Vᵀ = B L⁻ᵀ column by column, and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
+  const Vec6 b = X.applyMotion(alpha) - C.alpha;
+  Mat6c Vt;
+  Veccc z;
+  for (int i = 0; i < NC; ++i) {
+    Vec6 col = B.col(i);
+    double zi = b[cd[i]];
+    for (int k = 0; k < i; ++k) {
+      col -= L(i, k) * Vt.col(k);
+      zi -= L(i, k) * z[k];
+    }
+    Vt.col(i) = col * C.invDiag[i];
+    z[i] = zi * C.invDiag[i];
+  }
   // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ V
   Psi.noalias() -= Vt * Vt.transpose();
   alpha.noalias() -= Vt * z;
-  // what the back substitution needs of this step: Gᵀ = Vᵀ L⁻¹ (G_c = L⁻ᵀ V), g_c = L⁻ᵀ z
-  BodyWork& Cw = w_[c];
-  for (int i = 5; i >= 0; --i) {
-    Vec6 col = Vt.col(i);
-    for (int k = i + 1; k < 6; ++k) col -= L.L(k, i) * Cw.Gt.col(k);
-    Cw.Gt.col(i) = col * L.invDiag[i];
+  // what the back substitution needs: λ_c = A_cc⁻¹ (b_c + T_cᵀ ᶜX_p Ψ_p F_p) = L⁻ᵀ (z + V F_p)
+  C.Vt.template leftCols<NC>() = Vt;
+  C.z.template head<NC>() = z;
+}
+
+// A root joint (no parent body): A_ii = T_iᵀ Ψ_i T_i = L Lᵀ, z = L⁻¹ b_i with b_i = −T_iᵀ α_i.
+template <int NC>
+void CfaTreeSolver::factorRoot(int i) {
+  const std::array<int, 6>& cd = frames_[i].cdims;
+  BodyWork& W = w_[i];
+  Mat6& L = W.L;
+  for (int j = 0; j < NC; ++j) {
+    double d = W.Psi(cd[j], cd[j]);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    L(j, j) = std::sqrt(d);
+    W.invDiag[j] = 1.0 / L(j, j);
+    for (int r = j + 1; r < NC; ++r) {
+      double x = W.Psi(cd[r], cd[j]);
+      for (int k = 0; k < j; ++k) x -= L(r, k) * L(j, k);
+      L(r, j) = x * W.invDiag[j];
+    }
   }
-  L.solveLt(z);
-  Cw.g = z;
+  for (int j = 0; j < NC; ++j) {
+    double zj = -W.alpha[cd[j]];
+    for (int k = 0; k < j; ++k) zj -= L(j, k) * W.z[k];
+    W.z[j] = zj * W.invDiag[j];
+  }
+}
+
+// λ_i = L⁻ᵀ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
+// ones); F_p = ρ_p, the forces on the parent body not yet eliminated when joint i was. A root
+// joint has no V term.
+template <int NC>
+void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  const BodyWork& W = w_[i];
+  const int p = tree_->parent[i];
+  Veccc y = W.z.template head<NC>();
+  if (p >= 0) y.noalias() += W.Vt.template leftCols<NC>().transpose() * w_[p].rho;
+  for (int j = NC - 1; j >= 0; --j) {
+    double x = y[j];
+    for (int k = j + 1; k < NC; ++k) x -= W.L(k, j) * y[k];
+    y[j] = x * W.invDiag[j];
+  }
+  lambda.setZero();
+  for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
 }
 
 void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
@@ -265,12 +315,16 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, alpha);
     W.Psi = Psi;
     W.alpha = alpha;
-    if (p < 0 && fr.nv < 6) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
-      Mat6 A = Psi;
-      constraintBlock(A, fr.dims, fr.nv);
-      Cholesky6 L;
-      L.compute(A);
-      W.g = L.solve(-fr.cmask.cwiseProduct(alpha));
+    if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
+      switch (fr.nc) {
+        case 0: break;
+        case 1: factorRoot<1>(i); break;
+        case 2: factorRoot<2>(i); break;
+        case 3: factorRoot<3>(i); break;
+        case 4: factorRoot<4>(i); break;
+        case 5: factorRoot<5>(i); break;
+        default: factorRoot<6>(i); break;
+      }
     }
   }
 
@@ -281,13 +335,16 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
     const int p = t.parent[i];
     const Vec6 y = p < 0 ? Vec6::Zero() : W.XJ.applyMotion(w_[p].a);  // the world is at rest
     Vec6 lambda = Vec6::Zero();
-    if (fr.nv < 6) {
-      lambda = W.g;
-      if (p >= 0) {
-        lambda.noalias() += W.Gt.transpose() * w_[p].rho;
-        accumulateInverseForce(W.XJ, lambda, -1.0, w_[p].rho);
-      }
+    switch (fr.nc) {
+      case 0: break;
+      case 1: constraintForce<1>(i, lambda); break;
+      case 2: constraintForce<2>(i, lambda); break;
+      case 3: constraintForce<3>(i, lambda); break;
+      case 4: constraintForce<4>(i, lambda); break;
+      case 5: constraintForce<5>(i, lambda); break;
+      default: constraintForce<6>(i, lambda); break;
     }
+    if (p >= 0 && fr.nc > 0) accumulateInverseForce(W.XJ, lambda, -1.0, w_[p].rho);
     W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
     Vec6 a = y;      // T_iᵀ (a_i − y) = 0: only the motion coordinates differ
     if (fr.nv == 1 && !fr.universal) {

@@ -18,18 +18,19 @@
 //
 // (−T_cᵀ ᶜX_p Ψ_p W_r are A_cp and A_cj, eqs. 34, 36, so this is the Schur complement above.)
 // Back substitution, base to tip, is LDLᵀ's λ_c = A_cc⁻¹ (b_c − A_cp λ_p − Σ_{j<c} A_cj λ_j) with the
-// blocks as they were when c was eliminated: λ_c = g_c + G_c F_p, G_c = A_cc⁻¹ T_cᵀ ᶜX_p Ψ_p,
-// g_c = A_cc⁻¹ b_c, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p
-// not yet eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
+// blocks as they were when c was eliminated: λ_c = L⁻ᵀ (L⁻¹ b_c + V F_p) with the L and V of
+// that step, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p not yet
+// eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
 // S_i q̈_i = a_i − ⁱX_p a_p, so Φ is never applied again for q̈ (Liu et al. eq. 28).
 //
 // Structure. Each body's quantities are held in its joint frame J_i (the body frame turned by a
 // rotation R_i): there S_i spans coordinate axes and T_i is the complementary selection of
-// coordinates, so Tᵀ Q T is a submatrix (padded with 1 on the motion diagonal to a fixed 6×6),
-// T λ and D τ' are scatters, and λ and τ' share one 6-vector (disjoint coordinates). R_i is the
-// identity for joints along body axes (the common case: no cost), constant for other axes and
-// q-dependent only for universal joints. Per body and call: two 6×6 transforms, one 6×6
-// Cholesky factor, two triangular solves with six columns, one rank-6 update.
+// coordinates, so Tᵀ Q T is a submatrix of n_c = 6 − n_i rows and columns (the elimination is
+// compiled for each n_c), T λ and D τ' are scatters, and λ and τ' share one 6-vector (disjoint
+// coordinates). R_i is the identity for joints along body axes (the common case: no cost),
+// constant for other axes and q-dependent only for universal joints. Per body and call: two 6×6
+// transforms, one n_c × n_c Cholesky factor, one triangular solve with six columns, one rank-n_c
+// update; the back substitution solves with the stored L and V off the tip-to-base sweep.
 // The bias pass (RNEA with q̈ = 0, τ' = τ − Sᵀ f^bias) runs in the same backward sweep.
 // Workspaces are sized in the constructor; a call allocates nothing.
 #pragma once
@@ -50,12 +51,14 @@ class CfaTreeSolver final : public Solver {
  private:
   /// Constant description of joint i in its joint frame.
   struct JointFrame {
-    Mat3 R = Mat3::Identity();  ///< body axes of the joint frame (columns), constant unless universal
-    Vec6 cmask = Vec6::Ones();  ///< 1 on the constraint coordinates (T_i), 0 on the motion ones (S_i)
-    std::array<int, 6> dims{};  ///< the motion coordinates, in the order of ν_i
-    int nv = 0;                 ///< n_i
-    bool rotated = false;       ///< R ≠ 1
-    bool universal = false;     ///< R and Ŝ depend on q
+    Mat3 R = Mat3::Identity();   ///< body axes of the joint frame (columns), constant unless universal
+    Vec6 cmask = Vec6::Ones();   ///< 1 on the constraint coordinates (T_i), 0 on the motion ones (S_i)
+    std::array<int, 6> dims{};   ///< the motion coordinates, in the order of ν_i
+    std::array<int, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
+    int nv = 0;                  ///< n_i
+    int nc = 6;                  ///< 6 − n_i
+    bool rotated = false;        ///< R ≠ 1
+    bool universal = false;      ///< R and Ŝ depend on q
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
     bool gather = false;           ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
@@ -64,15 +67,17 @@ class CfaTreeSolver final : public Solver {
   };
   /// Per-body work, one record per body (read and written in index order).
   struct BodyWork {
-    Xform XJ;    ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
-    Mat6 Psi;    ///< Ψ_i, joint frame
-    Vec6 alpha;  ///< α_i, joint frame
-    Vec6 fBias;  ///< f^bias_i, body frame
-    Vec6 fRest;  ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
-    Mat6 Gt;     ///< G_iᵀ, G_i = A_ii⁻¹ T_iᵀ ⁱX_p Ψ_p (padded rows), joint frames
-    Vec6 g;      ///< g_i = A_ii⁻¹ b_i
-    Vec6 rho;    ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;      ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+    Xform XJ;      ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
+    Mat6 Psi;      ///< Ψ_i, joint frame
+    Vec6 alpha;    ///< α_i, joint frame
+    Vec6 fBias;    ///< f^bias_i, body frame
+    Vec6 fRest;    ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
+    Mat6 Vt;       ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
+    Mat6 L;        ///< A_ii = L Lᵀ (n_c × n_c, lower)
+    Vec6 invDiag;  ///< 1 / L_kk
+    Vec6 z;        ///< L⁻¹ b_i (n_c)
+    Vec6 rho;      ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;        ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
   };
 
   Kinematics kin_;  ///< X_p, X_0 and v only
@@ -85,6 +90,12 @@ class CfaTreeSolver final : public Solver {
 
   void updateUniversal(int i, const double* qi);
   void eliminate(int c, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void eliminateFixed(int c, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void factorRoot(int i);
+  template <int NC>
+  void constraintForce(int i, Vec6& lambda) const;
 };
 
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree);
