@@ -30,6 +30,26 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
   return out;
 }
 
+/// The leading NC × NC block of A = L Lᵀ in place (the lower triangle of `L` holds A on entry),
+/// with 1/L_jj in invDiag, formed as √d · (1/d): the square root and the division run side by
+/// side. In the elimination the pivots are on the critical path of the tip-to-base sweep (each
+/// body's A_cc needs the Ψ its child's elimination just updated).
+template <int NC>
+void factorInPlace(Mat6& L, Vec6& invDiag) {
+  for (int j = 0; j < NC; ++j) {
+    double d = L(j, j);
+    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    const double ljj = std::sqrt(d), inv = 1.0 / d;
+    L(j, j) = ljj;
+    invDiag[j] = ljj * inv;
+    for (int i = j + 1; i < NC; ++i) {
+      double x = L(i, j);
+      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
+      L(i, j) = x * invDiag[j];
+    }
+  }
+}
+
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
 /// go straight to the parent's record, which is read (as whole vectors) only much later, instead
 /// of through a returned 6-vector read back at once (whose scalar stores cannot be forwarded to the
@@ -164,26 +184,12 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   const Mat6 Bt = timesXTransposed(Psi, X);
   Mat6c B;
   for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
-  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L Lᵀ as
-  // it is formed; the pivots are on the critical path of the tip-to-base sweep (each body's A_cc
-  // needs the Ψ its child's elimination just updated), so 1/L_jj is √d · (1/d): the square root
-  // and the division run side by side
+  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L Lᵀ
   Mat6& L = C.L;
   const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
   for (int j = 0; j < NC; ++j)
     for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
-  for (int j = 0; j < NC; ++j) {
-    double d = L(j, j);
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    const double ljj = std::sqrt(d), inv = 1.0 / d;
-    L(j, j) = ljj;
-    C.invDiag[j] = ljj * inv;
-    for (int i = j + 1; i < NC; ++i) {
-      double x = L(i, j);
-      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-      L(i, j) = x * C.invDiag[j];
-    }
-  }
+  factorInPlace<NC>(L, C.invDiag);
   // Vᵀ = B L⁻ᵀ column by column, and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
   const Vec6 b = X.applyMotion(alpha) - C.alpha;
   Mat6c Vt;
@@ -212,17 +218,9 @@ void CfaTreeSolver::factorRoot(int i) {
   const std::array<int, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
   Mat6& L = W.L;
-  for (int j = 0; j < NC; ++j) {
-    double d = W.Psi(cd[j], cd[j]);
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    L(j, j) = std::sqrt(d);
-    W.invDiag[j] = 1.0 / L(j, j);
-    for (int r = j + 1; r < NC; ++r) {
-      double x = W.Psi(cd[r], cd[j]);
-      for (int k = 0; k < j; ++k) x -= L(r, k) * L(j, k);
-      L(r, j) = x * W.invDiag[j];
-    }
-  }
+  for (int j = 0; j < NC; ++j)
+    for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
+  factorInPlace<NC>(L, W.invDiag);
   for (int j = 0; j < NC; ++j) {
     double zj = -W.alpha[cd[j]];
     for (int k = 0; k < j; ++k) zj -= L(j, k) * W.z[k];
