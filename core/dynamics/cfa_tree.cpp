@@ -249,9 +249,15 @@ void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
 
 void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                     VectorX& qdd, JointLoads* loads) {
-  const Tree& t = *tree_;
-  if (qdd.size() != t.nv) qdd.resize(t.nv);
+  if (qdd.size() != tree_->nv) qdd.resize(tree_->nv);
+  biasPass(q, v, fext);
+  eliminationPass(tau);
+  substitutionPass(qdd, loads != nullptr);
+  if (loads) jointLoads(*loads);
+}
 
+void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
+  const Tree& t = *tree_;
   // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p, ⁱX_0 and v_i),
   // joint-frame transforms, and the bias pass's accelerations
   // (a_0 = −g) and body wrenches f = I a + v ×* I v − f^ext (RNEA with q̈ = 0)
@@ -279,7 +285,10 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
     W.fBias = I * W.a + crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
     W.rho.setZero();
   }
+}
 
+void CfaTreeSolver::eliminationPass(const VectorX& tau) {
+  const Tree& t = *tree_;
   // tip to base: the bias pass's joint wrenches, τ' = τ − Sᵀ f^bias, u = D τ'; then Ψ and α of
   // each body, eliminating its children's joints (header; Liu et al. eqs. 29–37)
   for (int i = t.nb - 1; i >= 0; --i) {
@@ -325,8 +334,11 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
       }
     }
   }
+}
 
-  // base to tip: λ, the at-rest accelerations a_i and q̈; the joint loads f = f^bias + D τ' + T λ
+void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches) {
+  const Tree& t = *tree_;
+  // base to tip: λ, the at-rest accelerations a_i and q̈
   for (int i = 0; i < t.nb; ++i) {
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
@@ -365,28 +377,37 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
       }
     }
     W.a = a;
-    if (loads) {  // f_i, and its parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i (JointModel's T), world axes
-      const Vec6 fJ = W.fRest + lambda;
-      const Vec6 f = W.fBias + (fr.rotated ? spatial(fr.R * fJ.head<3>(), fr.R * fJ.tail<3>()) : fJ);
-      loads->f[i] = f;
-      if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
-        const Vec6 fr6 = fr.rotated ? spatial(fr.R.transpose() * f.head<3>(), fr.R.transpose() * f.tail<3>()) : f;
-        if (fr.universal) {
-          loads->tau.segment<2>(t.vOffset[i]) = fr.Shat.transpose() * fr6.head<2>();
-        } else {
-          for (int k = 0; k < fr.nv; ++k) loads->tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
-        }
-      }
-      double* lam = loads->lambda.data() + t.lambdaOffset[i];
-      if (fr.gather) {
-        for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] * f[fr.index[k]];
+    if (keepWrenches) W.fRest += lambda;  // D_i τ'_i + T_i λ_i, joint frame
+  }
+}
+
+void CfaTreeSolver::jointLoads(JointLoads& loads) const {
+  const Tree& t = *tree_;
+  // the joint loads f = f^bias + D τ' + T λ, and their parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i
+  // (JointModel's T), world axes
+  for (int i = 0; i < t.nb; ++i) {
+    const JointFrame& fr = frames_[i];
+    const BodyWork& W = w_[i];
+    const Vec6& fJ = W.fRest;
+    const Vec6 f = W.fBias + (fr.rotated ? spatial(fr.R * fJ.head<3>(), fr.R * fJ.tail<3>()) : fJ);
+    loads.f[i] = f;
+    if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
+      const Vec6 fr6 = fr.rotated ? spatial(fr.R.transpose() * f.head<3>(), fr.R.transpose() * f.tail<3>()) : f;
+      if (fr.universal) {
+        loads.tau.segment<2>(t.vOffset[i]) = fr.Shat.transpose() * fr6.head<2>();
       } else {
-        const Mat6& T = Tphys_[i];
-        for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+        for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
       }
-      const Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes
-      loads->fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
     }
+    double* lam = loads.lambda.data() + t.lambdaOffset[i];
+    if (fr.gather) {
+      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] * f[fr.index[k]];
+    } else {
+      const Mat6& T = Tphys_[i];
+      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+    }
+    const Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes
+    loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
   }
 }
 

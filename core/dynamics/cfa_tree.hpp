@@ -88,6 +88,17 @@ class CfaTreeSolver final : public Solver {
                              ///< (read only where T_i is not a signed selection)
   std::vector<BodyWork> w_;  ///< (nb)
 
+  // The passes of forwardDynamics, kept out of line: each is small enough for the compiler to
+  // inline the spatial arithmetic into it, which one long function is not.
+  /// Base to tip: kinematics, joint-frame transforms, the bias pass's accelerations and wrenches.
+  [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
+  /// Tip to base: τ' and u = D τ', then Ψ and α of each body, eliminating its children's joints.
+  [[gnu::noinline]] void eliminationPass(const VectorX& tau);
+  /// Base to tip: λ, the at-rest accelerations and q̈; with keepWrenches, D τ' + T λ in fRest.
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, bool keepWrenches);
+  /// The joint loads from f^bias and fRest.
+  [[gnu::noinline]] void jointLoads(JointLoads& loads) const;
+
   void updateUniversal(int i, const double* qi);
   void eliminate(int c, Mat6& Psi, Vec6& alpha);
   template <int NC>
