@@ -30,24 +30,35 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
   return out;
 }
 
-/// The leading NC × NC block of A = L Lᵀ in place (the lower triangle of `L` holds A on entry),
-/// with 1/L_jj in invDiag, formed as √d · (1/d): the square root and the division run side by
-/// side. In the elimination the pivots are on the critical path of the tip-to-base sweep (each
-/// body's A_cc needs the Ψ its child's elimination just updated).
+/// Row-major index of L_ij (j ≤ i) in a packed lower triangle.
+constexpr int packed(int i, int j) { return i * (i + 1) / 2 + j; }
+
+/// A = L Lᵀ of an NC × NC block in place: L holds A's lower triangle on entry and L, with 1/L_jj
+/// on the diagonal, on return. 1/L_jj is formed as √d · (1/d): the square root and the division run
+/// side by side. In the elimination the pivots are on the critical path of the tip-to-base sweep
+/// (each body's A_cc needs the Ψ its child's elimination just updated).
 template <int NC>
-void factorInPlace(Mat6& L, Vec6& invDiag) {
+void factorInPlace(std::array<double, 21>& L) {
   for (int j = 0; j < NC; ++j) {
-    double d = L(j, j);
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
+    double d = L[packed(j, j)];
+    for (int k = 0; k < j; ++k) d -= L[packed(j, k)] * L[packed(j, k)];
     const double ljj = std::sqrt(d), inv = 1.0 / d;
-    L(j, j) = ljj;
-    invDiag[j] = ljj * inv;
+    const double invDiag = ljj * inv;
+    L[packed(j, j)] = invDiag;
     for (int i = j + 1; i < NC; ++i) {
-      double x = L(i, j);
-      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-      L(i, j) = x * invDiag[j];
+      double x = L[packed(i, j)];
+      for (int k = 0; k < j; ++k) x -= L[packed(i, k)] * L[packed(j, k)];
+      L[packed(i, j)] = x * invDiag;
     }
   }
+}
+
+/// e_d, for the one motion coordinate of a 1-DoF joint (read as a whole vector: a scalar store
+/// read back as a vector stalls).
+const Vec6& unitVector(int d) {
+  static const std::array<Vec6, 6> units = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
+                                            Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
+  return units[static_cast<std::size_t>(d)];
 }
 
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
@@ -72,12 +83,13 @@ int axisIndex(const Vec3& a) {
 }  // namespace
 
 CfaTreeSolver::CfaTreeSolver(const Tree& tree)
-    : Solver(tree), frames_(tree.nb), IinvB_(tree.nb), IinvJ_(tree.nb), Tphys_(tree.nb), w_(tree.nb) {
+    : Solver(tree), frames_(tree.nb), axes_(tree.nb), IinvB_(tree.nb), IinvJ_(tree.nb), Tphys_(tree.nb), w_(tree.nb) {
   kin_.resize(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     JointFrame& fr = frames_[i];
-    fr.nv = joint.nv;
+    Mat3& R = axes_[i].R;
+    fr.nv = static_cast<std::int8_t>(joint.nv);
     // the joint frame: columns of R in body axes, and the coordinates S_i spans there
     const Mat3 Rj = (Mat3() << joint.perp1, joint.perp2, joint.axis).finished();  // S along z
     const int k = axisIndex(joint.axis);
@@ -87,10 +99,10 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       case JointType::Prismatic:
       case JointType::Cylindrical: {
         const int d = k >= 0 ? k : 2;
-        if (k < 0) fr.R = Rj;
+        if (k < 0) R = Rj;
         int n = 0;
-        if (joint.type != JointType::Prismatic) fr.dims[n++] = d;
-        if (joint.type != JointType::Revolute) fr.dims[n++] = 3 + d;
+        if (joint.type != JointType::Prismatic) fr.dims[n++] = static_cast<std::int8_t>(d);
+        if (joint.type != JointType::Revolute) fr.dims[n++] = static_cast<std::int8_t>(3 + d);
         break;
       }
       case JointType::Universal:
@@ -99,23 +111,24 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
         fr.dims[1] = 1;
         break;
       case JointType::Spherical:
-        for (int n = 0; n < 3; ++n) fr.dims[n] = n;
+        for (int n = 0; n < 3; ++n) fr.dims[n] = static_cast<std::int8_t>(n);
         break;
       case JointType::Planar:  // S = [axis 0 0; 0 perp1 perp2]
-        fr.R = Rj;
+        R = Rj;
         fr.dims[0] = 2;
         fr.dims[1] = 3;
         fr.dims[2] = 4;
         break;
       case JointType::Free:
-        for (int n = 0; n < 6; ++n) fr.dims[n] = n;
+        for (int n = 0; n < 6; ++n) fr.dims[n] = static_cast<std::int8_t>(n);
         break;
     }
-    fr.rotated = fr.universal || fr.R != Mat3::Identity();
-    for (int n = 0; n < fr.nv; ++n) fr.cmask[fr.dims[n]] = 0.0;
+    fr.rotated = fr.universal || R != Mat3::Identity();
+    std::array<bool, 6> motion{};
+    for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
     fr.nc = 0;
     for (int d = 0; d < 6; ++d)
-      if (fr.cmask[d] != 0.0) fr.cdims[fr.nc++] = d;
+      if (!motion[static_cast<std::size_t>(d)]) fr.cdims[fr.nc++] = static_cast<std::int8_t>(d);
     Mat6N T;
     joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
     Tphys_[i].setZero();
@@ -126,35 +139,36 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       for (int r = 0; r < 6; ++r) {
         if (T(r, c) == 0.0) continue;
         ++nonzero;
-        fr.index[c] = r;
-        fr.sign[c] = T(r, c);
+        fr.index[c] = static_cast<std::int8_t>(r);
+        fr.sign[c] = static_cast<std::int8_t>(T(r, c) > 0.0 ? 1 : -1);
+        fr.gather = std::abs(T(r, c)) == 1.0;
       }
-      fr.gather = nonzero == 1 && std::abs(fr.sign[c]) == 1.0;
+      fr.gather = fr.gather && nonzero == 1;
     }
     IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
-    IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], fr.R) : IinvB_[i];
+    IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
   }
 }
 
 // Joint frame of a universal joint from S = [E₂a₁ a₂; 0 0]: R = [a₂ × n, a₂, n] with n ∥ E₂a₁ × a₂
 // (the constraint moment axis of JointModel::constraintSubspace), so S = R [Ŝ; 0] on coordinates 0, 1.
 void CfaTreeSolver::updateUniversal(int i, const double* qi) {
-  JointFrame& fr = frames_[i];
+  JointAxes& ax = axes_[i];
   Mat6N S;
   tree_->joints[i].motionSubspace(qi, S);
   const Vec3 s1 = S.col(0).head<3>(), s2 = S.col(1).head<3>();
   const Vec3 n = s1.cross(s2).normalized();
   const Vec3 u2 = s2.normalized();
   const Vec3 u1 = u2.cross(n);
-  fr.R << u1, u2, n;
+  ax.R << u1, u2, n;
   Eigen::Matrix2d Shat;
   Shat << u1.dot(s1), u1.dot(s2), u2.dot(s1), u2.dot(s2);
-  fr.Shat = Shat;
-  fr.ShatInv = Shat.inverse();
+  ax.Shat = Shat;
+  ax.ShatInv = Shat.inverse();
   Tphys_[i].setZero();  // JointModel's T for the reported reaction: [n 0; 0 1₃]
   Tphys_[i].col(0).head<3>() = n;
   Tphys_[i].block<3, 3>(3, 1).setIdentity();
-  IinvJ_[i] = rotateSymmetric(IinvB_[i], fr.R);
+  IinvJ_[i] = rotateSymmetric(IinvB_[i], ax.R);
 }
 
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
@@ -178,18 +192,18 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   const JointFrame& fr = frames_[c];
   BodyWork& C = w_[c];
   const Xform& X = C.XJ;
-  const std::array<int, 6>& cd = fr.cdims;
+  const std::array<std::int8_t, 6>& cd = fr.cdims;
   // (T_cᵀ ᶜX_p Ψ_p)ᵀ = Ψ_p ᶜX_pᵀ T_c: the constraint columns of Ψ_p ᶜX_pᵀ (−A_cp, −A_cj on the
   // parent's columns, Liu et al. eqs. 34, 36)
   const Mat6 Bt = timesXTransposed(Psi, X);
   Mat6c B;
   for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
   // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L Lᵀ
-  Mat6& L = C.L;
+  PackedFactor& L = C.L;
   const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
   for (int j = 0; j < NC; ++j)
-    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
-  factorInPlace<NC>(L, C.invDiag);
+    for (int i = j; i < NC; ++i) L[packed(i, j)] = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
+  factorInPlace<NC>(L);
   // Vᵀ = B L⁻ᵀ column by column, and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
   const Vec6 b = X.applyMotion(alpha) - C.alpha;
   Mat6c Vt;
@@ -198,11 +212,11 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
     Vec6 col = B.col(i);
     double zi = b[cd[i]];
     for (int k = 0; k < i; ++k) {
-      col -= L(i, k) * Vt.col(k);
-      zi -= L(i, k) * z[k];
+      col -= L[packed(i, k)] * Vt.col(k);
+      zi -= L[packed(i, k)] * z[k];
     }
-    Vt.col(i) = col * C.invDiag[i];
-    z[i] = zi * C.invDiag[i];
+    Vt.col(i) = col * L[packed(i, i)];
+    z[i] = zi * L[packed(i, i)];
   }
   // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ V
   Psi.noalias() -= Vt * Vt.transpose();
@@ -215,16 +229,16 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
 // A root joint (no parent body): A_ii = T_iᵀ Ψ_i T_i = L Lᵀ, z = L⁻¹ b_i with b_i = −T_iᵀ α_i.
 template <int NC>
 void CfaTreeSolver::factorRoot(int i) {
-  const std::array<int, 6>& cd = frames_[i].cdims;
+  const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
-  Mat6& L = W.L;
+  PackedFactor& L = W.L;
   for (int j = 0; j < NC; ++j)
-    for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
-  factorInPlace<NC>(L, W.invDiag);
+    for (int r = j; r < NC; ++r) L[packed(r, j)] = W.Psi(cd[r], cd[j]);
+  factorInPlace<NC>(L);
   for (int j = 0; j < NC; ++j) {
     double zj = -W.alpha[cd[j]];
-    for (int k = 0; k < j; ++k) zj -= L(j, k) * W.z[k];
-    W.z[j] = zj * W.invDiag[j];
+    for (int k = 0; k < j; ++k) zj -= L[packed(j, k)] * W.z[k];
+    W.z[j] = zj * L[packed(j, j)];
   }
 }
 
@@ -240,8 +254,8 @@ void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
   if (p >= 0) y.noalias() += W.Vt.template leftCols<NC>().transpose() * w_[p].rho;
   for (int j = NC - 1; j >= 0; --j) {
     double x = y[j];
-    for (int k = j + 1; k < NC; ++k) x -= W.L(k, j) * y[k];
-    y[j] = x * W.invDiag[j];
+    for (int k = j + 1; k < NC; ++k) x -= W.L[packed(k, j)] * y[k];
+    y[j] = x * W.L[packed(j, j)];
   }
   lambda.setZero();
   for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
@@ -278,8 +292,8 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     if (fr.universal) updateUniversal(i, qi);
     BodyWork& W = w_[i];
     W.XJ = Xp;
-    if (fr.rotated) W.XJ = Xform::rotation(fr.R.transpose()) * W.XJ;
-    if (p >= 0 && frames_[p].rotated) W.XJ = W.XJ * Xform::rotation(frames_[p].R);
+    if (fr.rotated) W.XJ = Xform::rotation(axes_[i].R.transpose()) * W.XJ;
+    if (p >= 0 && frames_[p].rotated) W.XJ = W.XJ * Xform::rotation(axes_[p].R);
     W.a = Xp.applyMotion(p < 0 ? a0 : w_[p].a) + ci;
     const Inertia& I = t.I[i];
     W.fBias = I * W.a + crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
@@ -299,13 +313,14 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     if (fr.nv > 0) {
       const int off = t.vOffset[i];
       // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
+      const JointAxes& ax = axes_[i];
       const Vec6 fJ =
-          fr.rotated ? spatial(fr.R.transpose() * W.fBias.head<3>(), fr.R.transpose() * W.fBias.tail<3>()) : W.fBias;
+          fr.rotated ? spatial(ax.R.transpose() * W.fBias.head<3>(), ax.R.transpose() * W.fBias.tail<3>()) : W.fBias;
       if (fr.universal) {
-        const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - fr.Shat.transpose() * fJ.head<2>();
-        u.head<2>() = fr.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
+        const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
+        u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
       } else if (fr.nv == 1) {  // as a vector operation: a scalar store read back as a vector stalls
-        u = (Vec6::Ones() - fr.cmask) * (tau[off] - fJ[fr.dims[0]]);
+        u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
       } else {
         for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
       }
@@ -361,7 +376,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches) {
       const int d = fr.dims[0];
       const double rel = W.alpha[d] + W.Psi.col(d).dot(lambda) - y[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
-      a += (Vec6::Ones() - fr.cmask) * rel;
+      a += unitVector(d) * rel;
     } else if (fr.nv > 0) {
       const int off = t.vOffset[i];
       Vec6 rel = Vec6::Zero();
@@ -371,7 +386,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches) {
         rel[k] = a[d] - y[d];
       }
       if (fr.universal) {
-        qdd.segment<2>(off) = fr.ShatInv * rel.head<2>();
+        qdd.segment<2>(off) = axes_[i].ShatInv * rel.head<2>();
       } else {
         for (int k = 0; k < fr.nv; ++k) qdd[off + k] = rel[k];
       }
@@ -389,19 +404,20 @@ void CfaTreeSolver::jointLoads(JointLoads& loads) const {
     const JointFrame& fr = frames_[i];
     const BodyWork& W = w_[i];
     const Vec6& fJ = W.fRest;
-    const Vec6 f = W.fBias + (fr.rotated ? spatial(fr.R * fJ.head<3>(), fr.R * fJ.tail<3>()) : fJ);
+    const JointAxes& ax = axes_[i];
+    const Vec6 f = W.fBias + (fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ);
     loads.f[i] = f;
     if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
-      const Vec6 fr6 = fr.rotated ? spatial(fr.R.transpose() * f.head<3>(), fr.R.transpose() * f.tail<3>()) : f;
+      const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
       if (fr.universal) {
-        loads.tau.segment<2>(t.vOffset[i]) = fr.Shat.transpose() * fr6.head<2>();
+        loads.tau.segment<2>(t.vOffset[i]) = ax.Shat.transpose() * fr6.head<2>();
       } else {
         for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
       }
     }
     double* lam = loads.lambda.data() + t.lambdaOffset[i];
     if (fr.gather) {
-      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] * f[fr.index[k]];
+      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];
     } else {
       const Mat6& T = Tphys_[i];
       for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);

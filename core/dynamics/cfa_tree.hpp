@@ -36,6 +36,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 
 #include "core/dynamics/cfa_common.hpp"
 
@@ -49,39 +50,44 @@ class CfaTreeSolver final : public Solver {
                        JointLoads* loads) override;
 
  private:
-  /// Constant description of joint i in its joint frame.
+  /// Constant description of joint i in its joint frame, read in every pass (32 bytes).
   struct JointFrame {
-    Mat3 R = Mat3::Identity();   ///< body axes of the joint frame (columns), constant unless universal
-    Vec6 cmask = Vec6::Ones();   ///< 1 on the constraint coordinates (T_i), 0 on the motion ones (S_i)
-    std::array<int, 6> dims{};   ///< the motion coordinates, in the order of ν_i
-    std::array<int, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
-    int nv = 0;                  ///< n_i
-    int nc = 6;                  ///< 6 − n_i
-    bool rotated = false;        ///< R ≠ 1
-    bool universal = false;      ///< R and Ŝ depend on q
+    std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
+    std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
+    std::array<std::int8_t, 6> index{};  ///< (gather) the coordinate of f in λ_k
+    std::array<std::int8_t, 6> sign{};   ///< (gather) ±1
+    std::int8_t nv = 0;                  ///< n_i
+    std::int8_t nc = 6;                  ///< 6 − n_i
+    bool rotated = false;                ///< R ≠ 1
+    bool universal = false;              ///< R and Ŝ depend on q
+    bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
+  };
+  /// The joint frame's axes, read only where the frame is rotated.
+  struct JointAxes {
+    Mat3 R = Mat3::Identity();  ///< body axes of the joint frame (columns), constant unless universal
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
-    bool gather = false;           ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
-    std::array<int, 6> index{};    ///< (gather) the coordinate of f in λ_k
-    std::array<double, 6> sign{};  ///< (gather) ±1
   };
+  /// Packed lower triangle of an n_c × n_c Cholesky factor, 1/L_jj in place of L_jj (the only
+  /// form the solves read).
+  using PackedFactor = std::array<double, 21>;
   /// Per-body work, one record per body (read and written in index order).
   struct BodyWork {
-    Xform XJ;      ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
-    Mat6 Psi;      ///< Ψ_i, joint frame
-    Vec6 alpha;    ///< α_i, joint frame
-    Vec6 fBias;    ///< f^bias_i, body frame
-    Vec6 fRest;    ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
-    Mat6 Vt;       ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
-    Mat6 L;        ///< A_ii = L Lᵀ (n_c × n_c, lower)
-    Vec6 invDiag;  ///< 1 / L_kk
-    Vec6 z;        ///< L⁻¹ b_i (n_c)
-    Vec6 rho;      ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;        ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+    Xform XJ;        ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
+    Mat6 Psi;        ///< Ψ_i, joint frame
+    Vec6 alpha;      ///< α_i, joint frame
+    Vec6 fBias;      ///< f^bias_i, body frame
+    Vec6 fRest;      ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
+    Mat6 Vt;         ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
+    PackedFactor L;  ///< A_ii = L Lᵀ
+    Vec6 z;          ///< L⁻¹ b_i (n_c)
+    Vec6 rho;        ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;          ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
   };
 
   Kinematics kin_;  ///< X_p, X_0 and v only
   std::vector<JointFrame> frames_;
+  std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
   std::vector<Mat6> IinvJ_;  ///< (nb) I_i⁻¹, joint frame
   std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
