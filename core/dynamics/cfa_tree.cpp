@@ -272,7 +272,7 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
 
 void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
   const Tree& t = *tree_;
-  // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p, ⁱX_0 and v_i),
+  // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p and v_i),
   // joint-frame transforms, and the bias pass's accelerations
   // (a_0 = −g) and body wrenches f = I a + v ×* I v − f^ext (RNEA with q̈ = 0)
   const Vec6 a0 = baseAcceleration(t);
@@ -282,7 +282,6 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const double* vi = v.data() + t.vOffset[i];
     const int p = t.parent[i];
     const Xform& Xp = kin_.X_p[i] = joint.placement(qi, t.X_T[i]);
-    kin_.X_0[i] = p < 0 ? Xp : Xp * kin_.X_0[p];
     const Vec6 vJ = joint.jointVelocity(qi, vi);
     const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(kin_.v[p]) + vJ);
     kin_.v[i] = vi6;
@@ -330,13 +329,13 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
       accumulateInverseForce(kin_.X_p[i], W.fBias, 1.0, w_[p].fBias);
       if (fr.nv > 0) accumulateInverseForce(W.XJ, u, -1.0, w_[p].rho);
     }
-    Mat6 Psi = IinvJ_[i];
-    Vec6 alpha;
-    alpha.noalias() = Psi * (u + W.rho);
+    // Ψ_i and α_i in place; the copy column by column (a whole-matrix copy compiles to a string
+    // move, slow for 288 bytes)
+    Mat6& Psi = W.Psi;
+    for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
+    W.alpha.noalias() = Psi * (u + W.rho);
     const std::vector<int>& ch = t.children[i];
-    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, alpha);
-    W.Psi = Psi;
-    W.alpha = alpha;
+    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, W.alpha);
     if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
       switch (fr.nc) {
         case 0: break;
@@ -396,7 +395,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches) {
   }
 }
 
-void CfaTreeSolver::jointLoads(JointLoads& loads) const {
+void CfaTreeSolver::jointLoads(JointLoads& loads) {
   const Tree& t = *tree_;
   // the joint loads f = f^bias + D τ' + T λ, and their parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i
   // (JointModel's T), world axes
@@ -422,7 +421,9 @@ void CfaTreeSolver::jointLoads(JointLoads& loads) const {
       const Mat6& T = Tphys_[i];
       for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
     }
-    const Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes
+    const int p = t.parent[i];
+    Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes (only the loads need it)
+    E = p < 0 ? kin_.X_p[i].E : Mat3(kin_.X_p[i].E * kin_.X_0[p].E);
     loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
   }
 }

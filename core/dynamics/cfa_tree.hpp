@@ -85,7 +85,7 @@ class CfaTreeSolver final : public Solver {
     Vec6 a;          ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
   };
 
-  Kinematics kin_;  ///< X_p, X_0 and v only
+  Kinematics kin_;  ///< X_p and v; the rotation of X_0 in the loads pass
   std::vector<JointFrame> frames_;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
@@ -102,8 +102,8 @@ class CfaTreeSolver final : public Solver {
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
   /// Base to tip: λ, the at-rest accelerations and q̈; with keepWrenches, D τ' + T λ in fRest.
   [[gnu::noinline]] void substitutionPass(VectorX& qdd, bool keepWrenches);
-  /// The joint loads from f^bias and fRest.
-  [[gnu::noinline]] void jointLoads(JointLoads& loads) const;
+  /// The joint loads from f^bias and fRest, in world axes through ⁱX_0's rotation.
+  [[gnu::noinline]] void jointLoads(JointLoads& loads);
 
   void updateUniversal(int i, const double* qi);
   void eliminate(int c, Mat6& Psi, Vec6& alpha);
