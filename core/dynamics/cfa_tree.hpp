@@ -61,6 +61,7 @@ class CfaTreeSolver final : public Solver {
     bool rotated = false;                ///< R ≠ 1
     bool universal = false;              ///< R and Ŝ depend on q
     bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
+    bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
   };
   /// The joint frame's axes, read only where the frame is rotated.
   struct JointAxes {
@@ -73,7 +74,7 @@ class CfaTreeSolver final : public Solver {
   using PackedFactor = std::array<double, 21>;
   /// Per-body work, one record per body (read and written in index order).
   struct BodyWork {
-    Xform XJ;        ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame
+    Xform XJ;        ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
     Mat6 Psi;        ///< Ψ_i, joint frame
     Vec6 alpha;      ///< α_i, joint frame
     Vec6 fBias;      ///< f^bias_i, body frame
@@ -105,6 +106,8 @@ class CfaTreeSolver final : public Solver {
   /// The joint loads from f^bias and fRest, in world axes through ⁱX_0's rotation.
   [[gnu::noinline]] void jointLoads(JointLoads& loads);
 
+  /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
+  const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? w_[i].XJ : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
   void eliminate(int c, Mat6& Psi, Vec6& alpha);
   template <int NC>
