@@ -23,6 +23,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "render/load_arrows.hpp"
@@ -40,8 +42,9 @@ class SimulationWorker {
  public:
   /// Takes ownership of `sim` (built on the GUI thread; from here on only the worker touches its
   /// non-const parts). Starts paused.
-  SimulationWorker(std::unique_ptr<kt::Simulator> sim, double speed, double duration)
-      : sim_(std::move(sim)), speed_(speed), duration_(duration) {
+  /// The run pauses by itself once the recorder holds maxRows rows.
+  SimulationWorker(std::unique_ptr<kt::Simulator> sim, double speed, double duration, std::size_t maxRows)
+      : sim_(std::move(sim)), maxRows_(maxRows), speed_(speed), duration_(duration) {
     thread_ = std::thread([this] { loop(); });
   }
 
@@ -76,6 +79,8 @@ class SimulationWorker {
 
   bool running() const { return runningFlag_.load(std::memory_order_acquire); }
   bool failed() const { return failed_.load(std::memory_order_acquire); }
+  /// The recorder reached maxRows: the run paused and takes no more steps.
+  bool full() const { return full_.load(std::memory_order_acquire); }
   std::string error() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return error_;
@@ -107,6 +112,13 @@ class SimulationWorker {
   }
 
   bool stepOnce() {
+    if (sim_->recorder().size() >= maxRows_) {  // the memory a run may record into is used up
+      std::lock_guard<std::mutex> lock(mutex_);
+      full_.store(true, std::memory_order_release);
+      stepRequests_ = 0;
+      stopLocked();
+      return false;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const bool ok = sim_->step();
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -145,14 +157,14 @@ class SimulationWorker {
         anchorWall = Clock::now();
         anchorSim = sim_->time();
       }
-      if (failed_.load(std::memory_order_relaxed)) pendingSteps = 0;
+      if (failed_.load(std::memory_order_relaxed) || full_.load(std::memory_order_relaxed)) pendingSteps = 0;
 
       if (pendingSteps > 0) {
         --pendingSteps;
         stepOnce();
         continue;
       }
-      if (!running || failed_.load(std::memory_order_relaxed)) {
+      if (!running || failed_.load(std::memory_order_relaxed) || full_.load(std::memory_order_relaxed)) {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return commandSeq_.load(std::memory_order_relaxed) != seen; });
         continue;
@@ -183,6 +195,7 @@ class SimulationWorker {
   }
 
   std::unique_ptr<kt::Simulator> sim_;
+  std::size_t maxRows_;
   std::thread thread_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -197,6 +210,7 @@ class SimulationWorker {
   std::atomic<std::uint64_t> commandSeq_{0};
   std::atomic<bool> runningFlag_{false};
   std::atomic<bool> failed_{false};
+  std::atomic<bool> full_{false};
   std::atomic<std::uint64_t> steps_{0};
   std::atomic<std::uint64_t> nanos_{0};
 };
@@ -271,6 +285,10 @@ void SimulationController::createActions() {
                                   &SimulationController::reset);
   resetAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   resetAction_->setStatusTip(tr("Back to t = 0 with the chosen solver, integrator, step and tolerance"));
+  runAction_->setObjectName(QStringLiteral("actionRun"));
+  pauseAction_->setObjectName(QStringLiteral("actionPause"));
+  stepAction_->setObjectName(QStringLiteral("actionStep"));
+  resetAction_->setObjectName(QStringLiteral("actionReset"));
   toolBar_->addAction(runAction_);
   toolBar_->addAction(pauseAction_);
   toolBar_->addAction(stepAction_);
@@ -495,6 +513,17 @@ void SimulationController::syncControls() {
 // ---- state ----
 
 bool SimulationController::hasSimulator() const { return worker_ != nullptr; }
+bool SimulationController::recordingFull() const { return worker_ && worker_->full(); }
+
+std::size_t SimulationController::recordingLimitBytes() {
+  bool set = false;
+  const int megabytes = qEnvironmentVariableIntValue("KINETREE_RECORDING_LIMIT_MB", &set);
+  if (set && megabytes > 0) return static_cast<std::size_t>(megabytes) << 20;
+  constexpr std::size_t kMax = std::size_t{4} << 30;
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return kMax;
+  return std::min(kMax, static_cast<std::size_t>(pages) * static_cast<std::size_t>(pageSize) / 4);
+}
 bool SimulationController::isRunning() const { return worker_ && worker_->running(); }
 const kt::Recorder* SimulationController::recorder() const { return worker_ ? &worker_->recorder() : nullptr; }
 const kt::SignalLayout* SimulationController::signalLayout() const {
@@ -595,7 +624,10 @@ bool SimulationController::rebuild() {
   wrench_.assign(loadColumns_.size(), kt::Vec6::Zero());
   if (arrows_) arrows_->resetAutoScale();
   window_->sceneView()->clearTrails();
-  worker_ = std::make_unique<SimulationWorker>(std::move(sim), speed_, effectiveDuration());
+  const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, sim->recorder().width()));
+  const std::size_t maxRows = std::max<std::size_t>(2, recordingLimitBytes() / rowBytes);
+  fullReported_ = false;
+  worker_ = std::make_unique<SimulationWorker>(std::move(sim), speed_, effectiveDuration(), maxRows);
   statusWall_ = statusClock_.elapsed();
   statusSim_ = 0.0;
   statusSteps_ = 0;
@@ -611,6 +643,10 @@ bool SimulationController::rebuild() {
 }
 
 void SimulationController::run() {
+  if (recordingFull()) {  // Run is disabled then; a shortcut or script still lands here
+    window_->statusBar()->showMessage(fullMessage(true), 10'000);
+    return;
+  }
   const bool finished = worker_ && haveLatest_ && !untilStopped_ && latest_.t >= duration_ - 0.5 * active_.step;
   if (!worker_ || worker_->failed() || !sameOptions(pending_, active_) || finished) {
     if (!rebuild()) {
@@ -665,6 +701,16 @@ void SimulationController::poll() {
     wasRunning_ = running;
     updateActions();
     emit runningChanged(running);
+  }
+  if (worker_->full() && !fullReported_) {
+    fullReported_ = true;
+    window_->statusBar()->showMessage(fullMessage(true));
+    auto* box =
+        new QMessageBox(QMessageBox::Information, tr("Recording full"), fullMessage(false), QMessageBox::Ok, window_);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("recordingFullBox"));
+    box->open();
+    updateActions();
   }
   if (worker_->failed() && error_.isEmpty()) {
     error_ = QString::fromStdString(worker_->error());
@@ -750,13 +796,33 @@ void SimulationController::updateActions() {
   const bool running = have && worker_->running();
   const bool failed = have && worker_->failed();
   const bool canBuild = window_->isRunnable();
-  runAction_->setEnabled(canBuild && !running);
+  const bool full = have && worker_->full();
+  runAction_->setEnabled(canBuild && !running && !full);
   const QString blocker = canBuild ? QString() : window_->document().runBlocker();
-  runAction_->setToolTip(blocker.isEmpty() ? tr("Run the simulation (F5)") : blocker);
+  runAction_->setToolTip(!blocker.isEmpty() ? blocker
+                         : full             ? tr("The recording is full: Reset to start a new run")
+                                            : tr("Run the simulation (F5)"));
   resetAction_->setToolTip(blocker.isEmpty() ? tr("Back to the initial state") : blocker);
   pauseAction_->setEnabled(running);
-  stepAction_->setEnabled(have && !failed);
+  stepAction_->setEnabled(have && !failed && !full);
   resetAction_->setEnabled(canBuild);
+}
+
+QString SimulationController::fullMessage(bool brief) const {
+  const kt::Recorder* rec = recorder();
+  const std::size_t rows = rec ? rec->size() : 0;
+  const double megabytes =
+      rec ? static_cast<double>(rows) * static_cast<double>(rec->width()) * sizeof(double) / (1 << 20) : 0.0;
+  if (brief)
+    return tr("Recording full at t = %1 s (%2 MB): paused; Reset starts a new run")
+        .arg(latest_.t, 0, 'f', 3)
+        .arg(megabytes, 0, 'f', 0);
+  return tr("The recording is full: %1 samples up to t = %2 s take %3 MB, the memory a run may use "
+            "(KINETREE_RECORDING_LIMIT_MB sets it). The run is paused with every sample kept: export "
+            "the plots or results you need, then Reset to start a new run.")
+      .arg(rows)
+      .arg(latest_.t, 0, 'f', 3)
+      .arg(megabytes, 0, 'f', 0);
 }
 
 void SimulationController::updateStatus(bool force) {
@@ -775,7 +841,9 @@ void SimulationController::updateStatus(bool force) {
     statusNanos_ = nanos;
   }
   timeLabel_->setText(tr("t = %1 s").arg(latest_.t, 0, 'f', 3));
-  rateLabel_->setText(isRunning() ? tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3) : tr("paused"));
+  rateLabel_->setText(isRunning()       ? tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3)
+                      : recordingFull() ? tr("recording full")
+                                        : tr("paused"));
   costLabel_->setText(nsPerStep_ > 0.0 ? tr("%1 ns/step").arg(nsPerStep_, 0, 'f', 0) : QString());
 }
 

@@ -92,6 +92,11 @@ class SimulationController : public QObject {
   bool hasLatest() const { return haveLatest_; }
   /// The message of the last failed run or failed build (empty when none).
   const QString& errorMessage() const { return error_; }
+  /// The run filled the memory it may record into and paused; Reset starts a new recording.
+  bool recordingFull() const;
+  /// Bytes of samples one run may record: KINETREE_RECORDING_LIMIT_MB when set, otherwise a
+  /// quarter of the physical memory, at most 4 GiB.
+  static std::size_t recordingLimitBytes();
   /// Output steps taken and nanoseconds spent in them since the simulator was built.
   double nanosecondsPerStep() const { return nsPerStep_; }
   double realTimeFactor() const { return realTimeFactor_; }
@@ -130,6 +135,8 @@ class SimulationController : public QObject {
  private:
   void createActions();
   void createLoadMenu();
+  /// What the status bar (brief) and the message box say when the recording is full.
+  QString fullMessage(bool brief) const;
   /// Joint wrenches of latestRow() into the arrows, and a repaint.
   void updateArrows();
   void onModelReplaced();
@@ -159,6 +166,7 @@ class SimulationController : public QObject {
   std::uint64_t shownGeneration_ = ~std::uint64_t{0};
   std::size_t shownRow_ = ~std::size_t{0};
   QString error_;
+  bool fullReported_ = false;  ///< recordingFull() has been announced for this simulator
 
   // status bar figures, measured over windows of ~0.5 s
   QElapsedTimer statusClock_;

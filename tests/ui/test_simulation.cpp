@@ -4,10 +4,13 @@
 // next Reset; a diverging run pauses with the simulator's message; and a seeded script of
 // start/pause/step/reset/reload/close-while-running cycles finishes without a crash.
 // Runs under xvfb-run.
+#include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFile>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
@@ -205,6 +208,53 @@ class TestSimulation : public QObject {
     QVERIFY(sim->errorMessage().isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 2, 20000);
     for (auto* b : w->findChildren<QMessageBox*>()) b->close();
+  }
+
+  // A run stops recording at the memory limit (here 1 MB, through KINETREE_RECORDING_LIMIT_MB)
+  // instead of growing without bound: it pauses with every sample kept, says so in the status bar
+  // and a message box, Run and Step are off, and Reset starts a new recording.
+  void recordingLimitPauses() {
+    qputenv("KINETREE_RECORDING_LIMIT_MB", "1");
+    QCOMPARE(SimulationController::recordingLimitBytes(), std::size_t{1} << 20);
+    auto w = openWindow(QStringLiteral(":/examples/pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    sim->setSpeed(0.0);
+    sim->setUntilStopped(true);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 60000);
+    sim->poll();
+    QVERIFY(sim->recordingFull());
+    QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+    const kt::Recorder* rec = sim->recorder();
+    const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(rec->width());
+    QCOMPARE(rec->size(), (std::size_t{1} << 20) / rowBytes);  // exactly the limit: no step past it
+    const std::vector<double> time = rec->column(sim->signalLayout()->find("time"));
+    QCOMPARE(time.back(), sim->simulationTime());  // the newest sample is the one shown
+    QVERIFY(w->statusBar()->currentMessage().startsWith(QStringLiteral("Recording full")));
+    auto* box = w->findChild<QMessageBox*>(QStringLiteral("recordingFullBox"));
+    QVERIFY(box);
+    QVERIFY(box->text().contains(QString::number(rec->size()) + QStringLiteral(" samples")));
+    QVERIFY(box->grab().save(QDir::current().filePath(QStringLiteral("recording_full_box.png"))));  // test artifact
+    box->close();
+    auto* runAction = w->findChild<QAction*>(QStringLiteral("actionRun"));
+    QVERIFY(runAction);
+    QVERIFY(!runAction->isEnabled());
+    // Neither Run nor Step add a sample; Reset starts over and runs again.
+    const double t = sim->simulationTime();
+    sim->run();
+    sim->step();
+    QTest::qWait(100);
+    sim->poll();
+    QCOMPARE(sim->simulationTime(), t);
+    QCOMPARE(rec->size(), (std::size_t{1} << 20) / rowBytes);
+    sim->reset();
+    QVERIFY(!sim->recordingFull());
+    QCOMPARE(sim->simulationTime(), 0.0);
+    QVERIFY(runAction->isEnabled());
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 20000);
+    sim->pause();
+    qunsetenv("KINETREE_RECORDING_LIMIT_MB");
   }
 
   // A seeded script of 240 cycles: run, then pause / step / reset / speed change / reload of
