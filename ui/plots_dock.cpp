@@ -45,6 +45,7 @@ namespace kt::ui {
 struct PlotPane {
   QString title;
   render::VtkWidget* widget = nullptr;
+  QLabel* hint = nullptr;  ///< over an empty pane (a VTK chart without plots draws nothing at all)
   vtkSmartPointer<vtkContextActor> actor;
   vtkSmartPointer<vtkChartXY> chart;
   vtkSmartPointer<vtkTable> table;
@@ -143,6 +144,14 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     pane->style->SetScene(pane->actor->GetScene());
     pane->widget->interactor()->SetInteractorStyle(pane->style);
     pane->widget->installEventFilter(this);
+    pane->hint = new QLabel(pane->widget);
+    pane->hint->setObjectName(QStringLiteral("plotPaneHint%1").arg(p));
+    pane->hint->setAlignment(Qt::AlignCenter);
+    pane->hint->setWordWrap(true);
+    pane->hint->setAttribute(Qt::WA_TransparentForMouseEvents);
+    pane->hint->setStyleSheet(QStringLiteral("color: #505050; background: transparent;"));
+    auto* overlay = new QVBoxLayout(pane->widget);
+    overlay->addWidget(pane->hint);
     pane->table = vtkSmartPointer<vtkTable>::New();
     stack->addWidget(pane->widget);
     paneBox_->addItem(pane->title);
@@ -423,6 +432,14 @@ void PlotsDock::drawPane(PlotPane& pane) {
   for (int c : pane.columns) {
     const std::vector<double>& d = columnData(c);
     if (d.size() == time_.size()) series.push_back(c);
+  }
+  pane.hint->setVisible(series.empty());
+  if (series.empty()) {
+    const bool jointPane = &pane != panes_.front().get();
+    pane.hint->setText(jointPane && selectedJoint_ < 0
+                           ? tr("%1\nSelect a body in the Model dock or the 3D view to plot its joint.")
+                                 .arg(pane.title.section(QLatin1Char('('), 0, 0).trimmed())
+                           : tr("%1\nNo signals: tick them in the list on the left.").arg(pane.title));
   }
   if (series != pane.plotted || pane.table->GetNumberOfColumns() == 0) {
     chart->ClearPlots();

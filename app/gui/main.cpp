@@ -25,6 +25,7 @@
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "ui/main_window.hpp"
+#include "ui/plots_dock.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace {
@@ -199,7 +200,8 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption trails(QStringLiteral("trails"), QStringLiteral("Show the motion trails."));
   const QCommandLineOption statistics(QStringLiteral("statistics"),
                                       QStringLiteral("Show the frame statistics in the 3D view."));
-  parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics});
+  const QCommandLineOption plots(QStringLiteral("plots"), QStringLiteral("Show the plots dock."));
+  parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots});
   parser.process(app);
 
   kt::ui::MainWindow window;
@@ -226,6 +228,7 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(follow)) view->setFollowBody(kt::render::SceneView::defaultFollowBody(view->scene().tree()));
     if (parser.isSet(trails)) view->setTrailsVisible(true);
     if (parser.isSet(statistics)) view->setStatisticsVisible(true);
+    if (auto* dock = window.findChild<kt::ui::PlotsDock*>(); dock != nullptr && parser.isSet(plots)) dock->show();
   };
 
   const bool batch = parser.isSet(screenshot) || parser.isSet(measure);

@@ -12,6 +12,8 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
+#include <QLabel>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -99,6 +101,13 @@ class TestPlots : public QObject {
     QCOMPARE(attitude.size(), 3);
     for (const QString& s : attitude) QVERIFY2(s.startsWith(QStringLiteral("attitude:")), qPrintable(s));
     QVERIFY(plots->paneSignals(1).isEmpty());
+    // Without a selected joint its panes say how to get one (VTK draws nothing for an empty chart).
+    plots->redraw();
+    auto* hint = plots->findChild<QLabel*>(QStringLiteral("plotPaneHint1"));
+    QVERIFY(hint);
+    QVERIFY(hint->isVisible());
+    QVERIFY(hint->text().contains(QStringLiteral("Select a body")));
+    QVERIFY(!plots->findChild<QLabel*>(QStringLiteral("plotPaneHint0"))->isVisible());
 
     // Select the last joint in the model tree: its coordinates and its six load components.
     const kt::Tree& tree = w->tree();
@@ -109,6 +118,7 @@ class TestPlots : public QObject {
     QCOMPARE(plots->paneSignals(2).front(), QStringLiteral("load:%1.fx").arg(name));
     QVERIFY(plots->paneSignals(1).contains(QStringLiteral("q:%1[0]").arg(name)));
     plots->redraw();
+    QVERIFY(!hint->isVisible());
     // Every series drawn over the whole run (fewer samples than pixels: one point each).
     vtkTable* table = plots->chart(2)->GetPlot(0)->GetInput();
     QVERIFY(table);
