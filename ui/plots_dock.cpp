@@ -439,7 +439,8 @@ void PlotsDock::drawPane(PlotPane& pane) {
     pane.hint->setText(jointPane && selectedJoint_ < 0
                            ? tr("%1\nSelect a body in the Model dock or the 3D view to plot its joint.")
                                  .arg(pane.title.section(QLatin1Char('('), 0, 0).trimmed())
-                           : tr("%1\nNo signals: tick them in the list on the left.").arg(pane.title));
+                       : pane.columns.empty() ? tr("%1\nNo signals: tick them in the list on the left.").arg(pane.title)
+                                              : tr("%1\nNo samples of these signals in this run.").arg(pane.title));
   }
   if (series != pane.plotted || pane.table->GetNumberOfColumns() == 0) {
     chart->ClearPlots();

@@ -157,7 +157,14 @@ class SimulationWorker {
         anchorWall = Clock::now();
         anchorSim = sim_->time();
       }
-      if (failed_.load(std::memory_order_relaxed) || full_.load(std::memory_order_relaxed)) pendingSteps = 0;
+      if (failed_.load(std::memory_order_relaxed) || full_.load(std::memory_order_relaxed)) {
+        pendingSteps = 0;
+        if (running) {  // a Run that crossed the failure or the full recording: it stays stopped
+          std::lock_guard<std::mutex> lock(mutex_);
+          stopLocked();
+          running = false;
+        }
+      }
 
       if (pendingSteps > 0) {
         --pendingSteps;
@@ -515,6 +522,12 @@ void SimulationController::syncControls() {
 bool SimulationController::hasSimulator() const { return worker_ != nullptr; }
 bool SimulationController::recordingFull() const { return worker_ && worker_->full(); }
 
+std::size_t SimulationController::recordingLimitRows(std::size_t limitBytes, const kt::Recorder& recorder) {
+  const std::size_t chunkBytes =
+      recorder.chunkRows() * sizeof(double) * static_cast<std::size_t>(std::max(1, recorder.width()));
+  return std::max<std::size_t>(1, limitBytes / chunkBytes) * recorder.chunkRows();
+}
+
 std::size_t SimulationController::recordingLimitBytes() {
   bool set = false;
   const int megabytes = qEnvironmentVariableIntValue("KINETREE_RECORDING_LIMIT_MB", &set);
@@ -590,6 +603,9 @@ void SimulationController::stopWorker() {
 bool SimulationController::rebuild() {
   stopWorker();
   timer_->stop();
+  // the last run's failure or full recording is old news now (an edit's message follows this)
+  if (fullReported_ || !error_.isEmpty()) window_->statusBar()->clearMessage();
+  fullReported_ = false;
   error_.clear();
   if (!window_->isRunnable()) {
     error_ = window_->document().runBlocker();
@@ -624,9 +640,7 @@ bool SimulationController::rebuild() {
   wrench_.assign(loadColumns_.size(), kt::Vec6::Zero());
   if (arrows_) arrows_->resetAutoScale();
   window_->sceneView()->clearTrails();
-  const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, sim->recorder().width()));
-  const std::size_t maxRows = std::max<std::size_t>(2, recordingLimitBytes() / rowBytes);
-  fullReported_ = false;
+  const std::size_t maxRows = recordingLimitRows(recordingLimitBytes(), sim->recorder());
   worker_ = std::make_unique<SimulationWorker>(std::move(sim), speed_, effectiveDuration(), maxRows);
   statusWall_ = statusClock_.elapsed();
   statusSim_ = 0.0;
@@ -683,6 +697,8 @@ void SimulationController::shutdown() {
 
 void SimulationController::poll() {
   if (!worker_) return;
+  // read before the newest sample: once full, that sample is the last one (the message names it)
+  const bool full = worker_->full();
   const kt::Recorder& rec = worker_->recorder();
   bool fresh = false;
   if (rec.latest(latest_) && (latest_.generation != shownGeneration_ || latest_.row != shownRow_)) {
@@ -702,7 +718,7 @@ void SimulationController::poll() {
     updateActions();
     emit runningChanged(running);
   }
-  if (worker_->full() && !fullReported_) {
+  if (full && !fullReported_) {
     fullReported_ = true;
     window_->statusBar()->showMessage(fullMessage(true));
     auto* box =

@@ -97,6 +97,9 @@ class SimulationController : public QObject {
   /// Bytes of samples one run may record: KINETREE_RECORDING_LIMIT_MB when set, otherwise a
   /// quarter of the physical memory, at most 4 GiB.
   static std::size_t recordingLimitBytes();
+  /// Rows a run may record within `limitBytes`, counted in whole chunks of the recorder (the
+  /// memory it allocates), at least one chunk.
+  static std::size_t recordingLimitRows(std::size_t limitBytes, const kt::Recorder& recorder);
   /// Output steps taken and nanoseconds spent in them since the simulator was built.
   double nanosecondsPerStep() const { return nsPerStep_; }
   double realTimeFactor() const { return realTimeFactor_; }

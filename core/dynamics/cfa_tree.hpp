@@ -50,7 +50,7 @@ class CfaTreeSolver final : public Solver {
                        JointLoads* loads) override;
 
  private:
-  /// Constant description of joint i in its joint frame, read in every pass (32 bytes).
+  /// Constant description of joint i in its joint frame, read in every pass (30 bytes).
   struct JointFrame {
     std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
     std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)

@@ -1,5 +1,6 @@
 #include "core/sim/simulator.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -130,7 +131,10 @@ Simulator::Simulator(const Model& model, const SimulatorOptions& options)
   drives_ = std::make_unique<Drives>(model_, tree);
   system_ = std::make_unique<System>(tree, *solver_, *drives_, impulse_);
   signals_ = SignalLayout(tree);
-  recorder_ = std::make_unique<Recorder>(signals_.size(), tree.nq, tree.nv);
+  // chunks of 1,024 rows, fewer where rows are wide, so that one chunk stays within 8 MiB
+  const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
+  const std::size_t chunkRows = std::clamp<std::size_t>((std::size_t{8} << 20) / rowBytes, 1, 1024);
+  recorder_ = std::make_unique<Recorder>(signals_.size(), tree.nq, tree.nv, chunkRows);
 
   // output interval and integrator steps
   IntegratorSettings is;

@@ -13,7 +13,6 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
-#include <QLabel>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
 #include <QTemporaryDir>

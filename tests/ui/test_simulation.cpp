@@ -214,7 +214,10 @@ class TestSimulation : public QObject {
   // instead of growing without bound: it pauses with every sample kept, says so in the status bar
   // and a message box, Run and Step are off, and Reset starts a new recording.
   void recordingLimitPauses() {
-    qputenv("KINETREE_RECORDING_LIMIT_MB", "1");
+    struct LimitGuard {  // unset however the test ends: the cycles below must not inherit it
+      LimitGuard() { qputenv("KINETREE_RECORDING_LIMIT_MB", "1"); }
+      ~LimitGuard() { qunsetenv("KINETREE_RECORDING_LIMIT_MB"); }
+    } guard;
     QCOMPARE(SimulationController::recordingLimitBytes(), std::size_t{1} << 20);
     auto w = openWindow(QStringLiteral(":/examples/pendulum.yaml"));
     SimulationController* sim = controllerOf(w.get());
@@ -226,8 +229,11 @@ class TestSimulation : public QObject {
     QVERIFY(sim->recordingFull());
     QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
     const kt::Recorder* rec = sim->recorder();
-    const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(rec->width());
-    QCOMPARE(rec->size(), (std::size_t{1} << 20) / rowBytes);  // exactly the limit: no step past it
+    // Exactly the limit, in whole chunks of the recorder: no step past it, no chunk beyond 1 MB.
+    const std::size_t limitRows = SimulationController::recordingLimitRows(std::size_t{1} << 20, *rec);
+    QCOMPARE(rec->size(), limitRows);
+    QVERIFY(limitRows * rec->width() * sizeof(double) <= std::size_t{1} << 20);
+    QVERIFY(limitRows >= rec->chunkRows());
     const std::vector<double> time = rec->column(sim->signalLayout()->find("time"));
     QCOMPARE(time.back(), sim->simulationTime());  // the newest sample is the one shown
     QVERIFY(w->statusBar()->currentMessage().startsWith(QStringLiteral("Recording full")));
@@ -246,15 +252,15 @@ class TestSimulation : public QObject {
     QTest::qWait(100);
     sim->poll();
     QCOMPARE(sim->simulationTime(), t);
-    QCOMPARE(rec->size(), (std::size_t{1} << 20) / rowBytes);
+    QCOMPARE(rec->size(), limitRows);
     sim->reset();
     QVERIFY(!sim->recordingFull());
+    QVERIFY(w->statusBar()->currentMessage().isEmpty());  // the old run's news is gone
     QCOMPARE(sim->simulationTime(), 0.0);
     QVERIFY(runAction->isEnabled());
     sim->run();
     QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 20000);
     sim->pause();
-    qunsetenv("KINETREE_RECORDING_LIMIT_MB");
   }
 
   // A seeded script of 240 cycles: run, then pause / step / reset / speed change / reload of
