@@ -537,6 +537,7 @@ std::size_t SimulationController::recordingLimitBytes() {
   if (pages <= 0 || pageSize <= 0) return kMax;
   return std::min(kMax, static_cast<std::size_t>(pages) * static_cast<std::size_t>(pageSize) / 4);
 }
+
 bool SimulationController::isRunning() const { return worker_ && worker_->running(); }
 const kt::Recorder* SimulationController::recorder() const { return worker_ ? &worker_->recorder() : nullptr; }
 const kt::SignalLayout* SimulationController::signalLayout() const {
