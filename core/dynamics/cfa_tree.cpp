@@ -61,13 +61,13 @@ const Vec6& unitVector(int d) {
   return units[static_cast<std::size_t>(d)];
 }
 
-/// Asks for the cache lines of `n` objects at `p` ahead of their use (a hint; no effect on the
+/// Asks for the cache lines of the object at `p` ahead of its use (a hint; no effect on the
 /// results). The passes walk records of about a kilobyte per body, in several arrays at once,
 /// more streams than the hardware prefetchers follow on long trees.
 template <typename T>
-void prefetch(const T* p, int n = 1) {
+void prefetch(const T* p) {
   const char* c = reinterpret_cast<const char*>(p);
-  for (std::size_t off = 0; off < sizeof(T) * static_cast<std::size_t>(n); off += 64) __builtin_prefetch(c + off);
+  for (std::size_t off = 0; off < sizeof(T); off += 64) __builtin_prefetch(c + off);
 }
 
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
