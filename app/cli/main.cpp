@@ -7,6 +7,12 @@
 #include "app/cli/commands.hpp"
 #include "core/version.hpp"
 
+#ifdef KINETREE_TEST_HOOKS
+#include <cstdlib>
+
+#include "core/dynamics/test_perturbation.hpp"
+#endif
+
 namespace {
 
 struct Command {
@@ -87,6 +93,14 @@ void printHelp(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef KINETREE_TEST_HOOKS
+  // kinetree-cli-test only (never installed): lets tests perturb a solver in a child process
+  if (const char* spec = std::getenv("KINETREE_TEST_PERTURB_SOLVER"))
+    if (!kt::setSolverPerturbationForTesting(spec)) {
+      std::fprintf(stderr, "kinetree-cli-test: KINETREE_TEST_PERTURB_SOLVER expects NAME:EPSILON, got '%s'\n", spec);
+      return 2;
+    }
+#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     printHelp(stderr);
