@@ -176,7 +176,8 @@ class TestCliOutput : public QObject {
     saveModelToFile(makeChain(40), model.toStdString());
     const QString out = dir.filePath("run.csv");
     QProcess p;
-    p.start(QStringLiteral(KINETREE_CLI), {"simulate", model, "--duration", "5000", "--step", "0.001", "-o", out});
+    p.start(QStringLiteral(KINETREE_CLI),
+            {"simulate", model, "--duration", "5000", "--step", "0.001", "--output", out});
     QVERIFY(p.waitForStarted());
     // wait until the run is writing (the temporary file has its first megabyte)
     QElapsedTimer timer;
