@@ -136,6 +136,23 @@ class TestCliOutput : public QObject {
     QCOMPARE(temporaryFiles(dir.path()), QStringList());
   }
 
+  // A process substitution (bash's >(...), a /dev/fd/N pipe) is written through.
+  void processSubstitution() {
+    if (!QFile::exists("/bin/bash")) QSKIP("no /bin/bash");
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("copy.csv");
+    QProcess p;
+    p.start("/bin/bash", {"-c",
+                          "\"$0\" simulate \"$1\" --duration 0.05 --output >(cat > \"$2\"); status=$?; wait; "
+                          "exit $status",
+                          QStringLiteral(KINETREE_CLI), example("pendulum.yaml"), copy});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QTRY_VERIFY_WITH_TIMEOUT(readAll(copy).endsWith('\n') && readAll(copy).count('\n') > 10, 10000);
+    const Run toStdout = cli(QStringList{"simulate", example("pendulum.yaml")} + kShortRun);
+    QCOMPARE(QString::fromUtf8(readAll(copy)), toStdout.out);
+  }
+
   // A new file gets 0666 less the umask; an existing file keeps its mode.
   void fileModes() {
     QTemporaryDir dir;
