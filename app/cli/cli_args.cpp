@@ -1,5 +1,12 @@
 #include "app/cli/cli_args.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/model/text_util.hpp"
+#include "core/sim/run_limits.hpp"
+
 namespace kt::cli {
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -13,6 +20,96 @@ std::vector<std::string> splitList(const std::string& s) {
     start = comma + 1;
   }
   return out;
+}
+
+std::string printable(const std::string& s) {
+  std::string out;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+bool parseArgs(const char* command, const char* usage, const std::vector<std::string>& args,
+               const std::vector<OptionSpec>& specs, ParsedArgs& out) {
+  const auto fail = [&](const std::string& message) {
+    std::fprintf(stderr, "kinetree-cli %s: %s\n%s", command, message.c_str(), usage);
+    return false;
+  };
+  bool optionsEnded = false;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if (optionsEnded || a.size() < 2 || a[0] != '-') {
+      out.positional.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      optionsEnded = true;
+      continue;
+    }
+    std::string name = a, value;
+    bool inlineValue = false;
+    if (const std::size_t eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      name = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      inlineValue = true;
+    }
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& s : specs)
+      if (name == s.name || (s.alias && name == s.alias)) spec = &s;
+    if (!spec) return fail("unknown option '" + printable(name) + "'");
+    if (!spec->takesValue) {
+      if (inlineValue) return fail(std::string(spec->name) + " takes no value");
+      out.options.emplace_back(spec->name, std::string());
+      continue;
+    }
+    if (!inlineValue) {
+      if (k + 1 >= args.size()) return fail(name + " needs a value");
+      value = args[++k];
+    }
+    out.options.emplace_back(spec->name, value);
+  }
+  return true;
+}
+
+bool parsePositive(const char* command, const std::string& option, const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(out) || !(out > 0.0)) {
+    std::fprintf(stderr, "kinetree-cli %s: %s expects a positive number, got '%s'\n", command, option.c_str(),
+                 printable(text).c_str());
+    return false;
+  }
+  return true;
+}
+
+bool checkRunOptions(const char* command, const std::string& modelPath, double step, bool stepGiven, double duration,
+                     bool durationGiven, double tolerance, bool toleranceGiven) {
+  const std::vector<RunSettingsIssue> issues = checkRunSettings(step, duration, tolerance);
+  for (const RunSettingsIssue& issue : issues) {
+    // the option that set the value; a value of the model that only fails together with an
+    // option is blamed on the option
+    std::string where;
+    const bool given = issue.field == "step" ? stepGiven : issue.field == "duration" ? durationGiven : toleranceGiven;
+    const double value = issue.field == "step" ? step : issue.field == "duration" ? duration : tolerance;
+    if (given)
+      where = "--" + issue.field + " " + formatNumber(value);
+    else if (durationGiven && issue.field != "tolerance")
+      where = "--duration " + formatNumber(duration);
+    else if (stepGiven && issue.field != "tolerance")
+      where = "--step " + formatNumber(step);
+    else
+      where = printable(modelPath) + ": simulation." + issue.field;
+    std::fprintf(stderr, "kinetree-cli %s: %s: %s\n", command, where.c_str(), issue.message.c_str());
+  }
+  return issues.empty();
 }
 
 }  // namespace kt::cli

@@ -1,4 +1,5 @@
-// Small helpers shared by the kinetree-cli commands.
+// Small helpers shared by the kinetree-cli commands: one option parser for every command, number
+// parsing with the option's name in the message, and the run-settings check.
 #pragma once
 
 #include <string>
@@ -8,5 +9,36 @@ namespace kt::cli {
 
 /// "a,b,,c" → {"a", "b", "c"} (empty items dropped).
 std::vector<std::string> splitList(const std::string& s);
+
+struct OptionSpec {
+  const char* name;             ///< "--output"
+  bool takesValue = true;       ///< false for a flag ("--json")
+  const char* alias = nullptr;  ///< a short form ("-o"), or null
+};
+
+struct ParsedArgs {
+  std::vector<std::string> positional;  ///< operands in order (files; anything after "--")
+  /// Options in the order given: the spec's name (also for its alias) and the value ("" for a flag).
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+/// Parses ARGS of `command` against `specs`: "--name VALUE", "--name=VALUE", "-o VALUE" for an
+/// alias, flags, and operands; "--" ends the options (what follows is an operand even when it
+/// starts with '-'); "-" alone is an operand. On a usage error prints "kinetree-cli COMMAND:
+/// MESSAGE" and `usage` on stderr and returns false.
+bool parseArgs(const char* command, const char* usage, const std::vector<std::string>& args,
+               const std::vector<OptionSpec>& specs, ParsedArgs& out);
+
+/// A positive finite number ("--step expects a positive number, got 'x'" on stderr otherwise).
+bool parsePositive(const char* command, const std::string& option, const std::string& text, double& out);
+
+/// Checks the settings of a run (core/sim/run_limits.hpp). Each problem is printed on stderr,
+/// naming the command-line option that set the value ("--duration 1e308: ...") when it was given
+/// (`*Given`), otherwise the model file's simulation.<field>. False when there is one.
+bool checkRunOptions(const char* command, const std::string& modelPath, double step, bool stepGiven, double duration,
+                     bool durationGiven, double tolerance, bool toleranceGiven);
+
+/// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
+std::string printable(const std::string& s);
 
 }  // namespace kt::cli

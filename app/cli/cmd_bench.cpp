@@ -6,6 +6,7 @@
 // then K batches of calls, each batch long enough to last about 20 ms; the reported time per call is the median over
 // the batches.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -44,15 +45,45 @@ double secondsSince(Clock::time_point start) { return Clock::now() - start; }
 
 using kt::cli::splitList;
 
-bool parsePositiveInt(const std::string& option, const std::string& text, int& out) {
+// Upper bounds of the options, checked before anything is allocated: a generated model of a
+// million bodies takes about a gigabyte, and each --repeat batch lasts about 20 ms per solver.
+constexpr int kMaxBenchBodies = 1'000'000;
+constexpr int kMaxBenchRepeat = 1000;
+
+bool parsePositiveInt(const std::string& option, const std::string& text, int limit, const char* unit, int& out) {
   char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v <= 0 || v > 10'000'000) {
-    std::fprintf(stderr, "kinetree-cli bench: %s expects a positive integer, got '%s'\n", option.c_str(), text.c_str());
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v <= 0 || errno == ERANGE) {
+    std::fprintf(stderr, "kinetree-cli bench: %s expects a positive integer, got '%s'\n", option.c_str(),
+                 printable(text).c_str());
+    return false;
+  }
+  if (v > limit) {
+    std::fprintf(stderr, "kinetree-cli bench: %s must be at most %d %s, got %lld\n", option.c_str(), limit, unit, v);
     return false;
   }
   out = static_cast<int>(v);
   return true;
+}
+
+// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out.push_back(ch);
+    }
+  }
+  return out + "\"";
 }
 
 // A reproducible state: random joint positions (unit quaternions), velocities and forces.
@@ -123,60 +154,55 @@ int branchingBodies(const Tree& tree) {
 }  // namespace
 
 int cmdBench(const std::vector<std::string>& args) {
+  ParsedArgs parsed;
+  if (!parseArgs("bench", kUsage, args,
+                 {{"--model"},
+                  {"--chain"},
+                  {"--cardan-chain"},
+                  {"--binary-tree"},
+                  {"--solvers"},
+                  {"--repeat"},
+                  {"--json", false},
+                  {"--simulate", false},
+                  {"--no-loads", false}},
+                 parsed))
+    return 2;
+  if (!parsed.positional.empty()) {
+    std::fprintf(stderr, "kinetree-cli bench: unexpected argument '%s'\n%s", printable(parsed.positional[0]).c_str(),
+                 kUsage);
+    return 2;
+  }
   std::string modelPath, solverList;
   int chain = 0, cardanChain = 0, binaryDepth = 0, repeat = 7;
   bool json = false, simulate = false, withLoads = true;
   int sources = 0;
-  for (std::size_t k = 0; k < args.size(); ++k) {
-    std::string name = args[k], value;
+  for (const auto& [name, value] : parsed.options) {
     if (name == "--json") {
       json = true;
-      continue;
-    }
-    if (name == "--simulate") {
+    } else if (name == "--simulate") {
       simulate = true;
-      continue;
-    }
-    if (name == "--no-loads") {
+    } else if (name == "--no-loads") {
       withLoads = false;
-      continue;
-    }
-    if (name.rfind("--", 0) != 0) {
-      std::fprintf(stderr, "kinetree-cli bench: unexpected argument '%s'\n%s", name.c_str(), kUsage);
-      return 2;
-    }
-    if (const std::size_t eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (k + 1 < args.size()) {
-      value = args[++k];
-    } else {
-      std::fprintf(stderr, "kinetree-cli bench: %s needs a value\n%s", name.c_str(), kUsage);
-      return 2;
-    }
-    if (name == "--model") {
+    } else if (name == "--model") {
+      if (value.empty()) {
+        std::fputs("kinetree-cli bench: --model needs a file name, got ''\n", stderr);
+        return 2;
+      }
       modelPath = value;
       ++sources;
     } else if (name == "--chain") {
-      if (!parsePositiveInt(name, value, chain)) return 2;
+      if (!parsePositiveInt(name, value, kMaxBenchBodies, "bodies", chain)) return 2;
       ++sources;
     } else if (name == "--cardan-chain") {
-      if (!parsePositiveInt(name, value, cardanChain)) return 2;
+      if (!parsePositiveInt(name, value, kMaxBenchBodies, "bodies", cardanChain)) return 2;
       ++sources;
     } else if (name == "--binary-tree") {
-      if (!parsePositiveInt(name, value, binaryDepth)) return 2;
-      if (binaryDepth > 20) {
-        std::fprintf(stderr, "kinetree-cli bench: --binary-tree depth must be at most 20\n");
-        return 2;
-      }
+      if (!parsePositiveInt(name, value, 20, "levels (2^20 bodies)", binaryDepth)) return 2;
       ++sources;
     } else if (name == "--solvers") {
       solverList = value;
     } else if (name == "--repeat") {
-      if (!parsePositiveInt(name, value, repeat)) return 2;
-    } else {
-      std::fprintf(stderr, "kinetree-cli bench: unknown option '%s'\n%s", name.c_str(), kUsage);
-      return 2;
+      if (!parsePositiveInt(name, value, kMaxBenchRepeat, "batches (about 20 ms each)", repeat)) return 2;
     }
   }
   if (sources != 1) {
@@ -246,9 +272,9 @@ int cmdBench(const std::vector<std::string>& args) {
     if (simulate) simSeconds = timeSimulation(model, s);
     if (json) {
       std::printf(
-          "{\"model\": \"%s\", \"bodies\": %d, \"nv\": %d, \"solver\": \"%s\", \"ns_per_call\": %.1f, "
+          "{\"model\": %s, \"bodies\": %d, \"nv\": %d, \"solver\": %s, \"ns_per_call\": %.1f, "
           "\"ns_per_body\": %.2f, \"ratio_to_aba\": %.4f",
-          label.c_str(), tree.nb, tree.nv, s.c_str(), ns, perBody, ratio);
+          jsonString(label).c_str(), tree.nb, tree.nv, jsonString(s).c_str(), ns, perBody, ratio);
       if (simulate) std::printf(", \"simulate_s\": %.4f", simSeconds);
       std::printf("}\n");
     } else {

@@ -20,6 +20,7 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 
 namespace kt::cli {
@@ -30,17 +31,6 @@ constexpr const char* kUsage =
     "                            [--tolerance TOL]\n";
 
 using Clock = std::chrono::steady_clock;
-
-bool parsePositive(const std::string& option, const std::string& text, double& out) {
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(out) || !(out > 0.0)) {
-    std::fprintf(stderr, "kinetree-cli compare: %s expects a positive number, got '%s'\n", option.c_str(),
-                 text.c_str());
-    return false;
-  }
-  return true;
-}
 
 using kt::cli::splitList;
 
@@ -79,8 +69,9 @@ struct Run {
 Run runModel(const Model& model, const SimulatorOptions& options, double duration) {
   Run run;
   Simulator sim(model, options);
-  const long steps = static_cast<long>(std::ceil(duration / sim.outputInterval() - 1e-9));
-  run.outputs.reserve(steps + 1);
+  const long steps = runOutputCount(duration, sim.outputInterval());
+  // reserved up to a million outputs; a longer run grows the list as it goes
+  run.outputs.reserve(static_cast<std::size_t>(std::min(steps, 1L << 20)) + 1);
   run.outputs.push_back(snapshot(sim));
   double seconds = 0.0;
   for (long k = 0; k < steps; ++k) {
@@ -100,45 +91,37 @@ Run runModel(const Model& model, const SimulatorOptions& options, double duratio
 }  // namespace
 
 int cmdCompare(const std::vector<std::string>& args) {
-  std::string modelPath, solverList, integrator;
+  ParsedArgs parsed;
+  if (!parseArgs("compare", kUsage, args,
+                 {{"--solvers"}, {"--integrator"}, {"--duration"}, {"--step"}, {"--tolerance"}}, parsed))
+    return 2;
+  if (parsed.positional.size() > 1) {
+    std::fprintf(stderr, "kinetree-cli compare: more than one model file ('%s')\n%s",
+                 printable(parsed.positional[1]).c_str(), kUsage);
+    return 2;
+  }
+  if (parsed.positional.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string modelPath = parsed.positional[0];
+  std::string solverList, integrator;
   double duration = 0, step = 0, tolerance = 1e-9;
-  for (std::size_t k = 0; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    if (a.rfind("--", 0) != 0) {
-      if (!modelPath.empty()) {
-        std::fprintf(stderr, "kinetree-cli compare: more than one model file ('%s')\n%s", a.c_str(), kUsage);
-        return 2;
-      }
-      modelPath = a;
-      continue;
-    }
-    std::string name = a, value;
-    if (const std::size_t eq = a.find('='); eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    } else if (k + 1 < args.size()) {
-      value = args[++k];
-    } else {
-      std::fprintf(stderr, "kinetree-cli compare: %s needs a value\n%s", a.c_str(), kUsage);
-      return 2;
-    }
+  for (const auto& [name, value] : parsed.options) {
     if (name == "--solvers") {
       solverList = value;
     } else if (name == "--integrator") {
       integrator = value;
     } else if (name == "--duration") {
-      if (!parsePositive(name, value, duration)) return 2;
+      if (!parsePositive("compare", name, value, duration)) return 2;
     } else if (name == "--step") {
-      if (!parsePositive(name, value, step)) return 2;
+      if (!parsePositive("compare", name, value, step)) return 2;
     } else if (name == "--tolerance") {
-      if (!parsePositive(name, value, tolerance)) return 2;
-    } else {
-      std::fprintf(stderr, "kinetree-cli compare: unknown option '%s'\n%s", name.c_str(), kUsage);
-      return 2;
+      if (!parsePositive("compare", name, value, tolerance)) return 2;
     }
   }
   if (modelPath.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fprintf(stderr, "kinetree-cli compare: the model file name is empty ('')\n%s", kUsage);
     return 2;
   }
   std::vector<std::string> solvers = splitList(solverList);
@@ -170,8 +153,12 @@ int cmdCompare(const std::vector<std::string>& args) {
   SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
   if (!integrator.empty()) options.integrator = integrator;
   if (step > 0) options.step = step;
-  if (duration <= 0) duration = model.simulation.duration;
+  const bool durationGiven = duration > 0;
+  if (!durationGiven) duration = model.simulation.duration;
   options.record = false;
+  // what cannot run is refused before any solver starts (--tolerance here is the comparison's)
+  if (!checkRunOptions("compare", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance, false))
+    return 2;
 
   std::printf("%s: integrator %s, step %s s, duration %s s, tolerance %s (relative)\n", modelPath.c_str(),
               options.integrator.c_str(), formatNumber(options.step).c_str(), formatNumber(duration).c_str(),

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
@@ -28,41 +29,123 @@ std::string formatMass(double m) {
   return buf;
 }
 
-void drawTree(const Tree& tree, int body, const std::string& prefix, bool last) {
+// 12345 → "12,345".
+std::string groupDigits(long n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out.push_back(',');
+    out.push_back(digits[k]);
+  }
+  return out;
+}
+
+std::string bodyLabel(const Tree& tree, int body) {
   const std::string& jn = tree.jointNames[body];
-  std::string label = tree.bodyNames[body] + "  (" + std::string(jointTypeName(tree.joints[body].type)) +
-                      (jn != tree.bodyNames[body] ? " '" + jn + "'" : std::string()) + ")";
-  std::printf("%s%s%s\n", prefix.c_str(), last ? "└── " : "├── ", label.c_str());
-  const auto& kids = tree.children[body];
-  for (std::size_t k = 0; k < kids.size(); ++k)
-    drawTree(tree, kids[k], prefix + (last ? "    " : "│   "), k + 1 == kids.size());
+  return tree.bodyNames[body] + "  (" + std::string(jointTypeName(tree.joints[body].type)) +
+         (jn != tree.bodyNames[body] ? " '" + jn + "'" : std::string()) + ")";
+}
+
+// The body tree under "world", drawn without recursion and in output linear in the bodies:
+// a run of more than kRunShown single children shows its first kRunHead and last kRunTail
+// bodies around one "… N more bodies in a chain …" line, and indentation deeper than
+// kMaxIndent levels starts again at the left margin with the depth written out.
+void drawTree(const Tree& tree) {
+  constexpr int kRunHead = 3, kRunTail = 2, kRunShown = kRunHead + kRunTail + 1, kMaxIndent = 32;
+  struct Frame {
+    int body;
+    std::string prefix;  ///< drawn before the branch of this body
+    bool last;           ///< the last child of its parent
+    int depth;           ///< 1 for a root
+    int indent;          ///< indentation levels in prefix
+  };
+  // the prefix of the children of a body drawn as (prefix, last) at (depth, indent)
+  const auto childPrefix = [](const Frame& f, std::string& prefix, int& indent) {
+    if (f.indent + 1 >= kMaxIndent) {
+      prefix = "(depth " + groupDigits(f.depth + 1) + ") ";
+      indent = 0;
+    } else {
+      prefix = f.prefix + (f.last ? "    " : "│   ");
+      indent = f.indent + 1;
+    }
+  };
+  std::vector<Frame> stack;
+  for (std::size_t r = tree.roots.size(); r-- > 0;)
+    stack.push_back(Frame{tree.roots[r], std::string(), r + 1 == tree.roots.size(), 1, 0});
+  while (!stack.empty()) {
+    Frame f = std::move(stack.back());
+    stack.pop_back();
+    for (;;) {
+      std::printf("%s%s%s\n", f.prefix.c_str(), f.last ? "└── " : "├── ", bodyLabel(tree, f.body).c_str());
+      const std::vector<int>& kids = tree.children[f.body];
+      Frame next{-1, std::string(), true, f.depth + 1, 0};
+      childPrefix(f, next.prefix, next.indent);
+      if (kids.size() != 1) {
+        for (std::size_t k = kids.size(); k-- > 0;)
+          stack.push_back(Frame{kids[k], next.prefix, k + 1 == kids.size(), f.depth + 1, next.indent});
+        break;
+      }
+      // a single child: measure its run of single children (the run ends at a leaf or a branch)
+      long run = 1;
+      for (int b = kids[0]; tree.children[b].size() == 1; b = tree.children[b][0]) ++run;
+      next.body = kids[0];
+      if (run > kRunShown) {
+        for (int k = 0; k < kRunHead; ++k) {
+          std::printf("%s└── %s\n", next.prefix.c_str(), bodyLabel(tree, next.body).c_str());
+          Frame deeper{tree.children[next.body][0], std::string(), true, next.depth + 1, 0};
+          childPrefix(next, deeper.prefix, deeper.indent);
+          next = std::move(deeper);
+        }
+        const long hidden = run - kRunHead - kRunTail;
+        std::printf("%s… %s more bodies in a chain …\n", next.prefix.c_str(), groupDigits(hidden).c_str());
+        for (long k = 0; k < hidden; ++k) next.body = tree.children[next.body][0];
+        next.depth += static_cast<int>(hidden);
+      }
+      f = std::move(next);
+    }
+  }
 }
 
 }  // namespace
 
 int cmdValidate(const std::vector<std::string>& args) {
-  if (args.empty()) {
-    std::fputs("usage: kinetree-cli validate MODEL.yaml...\n", stderr);
+  constexpr const char* kUsage = "usage: kinetree-cli validate [--] MODEL.yaml...\n";
+  ParsedArgs parsed;
+  if (!parseArgs("validate", kUsage, args, {}, parsed)) return 2;
+  if (parsed.positional.empty()) {
+    std::fputs(kUsage, stderr);
     return 2;
   }
   bool allValid = true;
-  for (const std::string& path : args) {
+  for (std::size_t k = 0; k < parsed.positional.size(); ++k) {
+    const std::string& path = parsed.positional[k];
     Model model;
-    if (load(path, model))
-      std::printf("%s: ok\n", path.c_str());
-    else
+    if (path.empty()) {
+      std::fprintf(stderr, "kinetree-cli validate: argument %zu is an empty file name (''); expected a model file\n",
+                   k + 1);
       allValid = false;
+    } else if (load(path, model)) {
+      std::printf("%s: ok\n", path.c_str());
+    } else {
+      allValid = false;
+    }
   }
   return allValid ? 0 : 1;
 }
 
 int cmdInfo(const std::vector<std::string>& args) {
-  if (args.size() != 1) {
-    std::fputs("usage: kinetree-cli info MODEL.yaml\n", stderr);
+  constexpr const char* kUsage = "usage: kinetree-cli info [--] MODEL.yaml\n";
+  ParsedArgs parsed;
+  if (!parseArgs("info", kUsage, args, {}, parsed)) return 2;
+  if (parsed.positional.size() != 1) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (parsed.positional[0].empty()) {
+    std::fputs("kinetree-cli info: the model file name is empty (''); expected a model file\n", stderr);
     return 2;
   }
   Model model;
-  if (!load(args[0], model)) return 1;
+  if (!load(parsed.positional[0], model)) return 1;
   Tree tree;
   std::vector<Diagnostic> problems;
   if (!finalize(model, tree, problems)) {
@@ -76,7 +159,7 @@ int cmdInfo(const std::vector<std::string>& args) {
     std::printf("description: %s\n", d.c_str());
   }
   std::printf("gravity: %s m/s^2\n\nworld\n", formatNumbers(model.gravity.data(), 3).c_str());
-  for (std::size_t r = 0; r < tree.roots.size(); ++r) drawTree(tree, tree.roots[r], "", r + 1 == tree.roots.size());
+  drawTree(tree);
 
   std::size_t wb = 4, wj = 5, wp = 6;
   for (int i = 0; i < tree.nb; ++i) {

@@ -1,18 +1,23 @@
 // kinetree-cli simulate: run a model headless and write the recorded signals as CSV.
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 
 namespace kt::cli {
@@ -20,18 +25,55 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-    "                             [--duration T] [--output FILE.csv] [--signals PATTERN,...]\n";
+    "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n";
 
-bool parseNumber(const std::string& option, const std::string& text, double& out) {
-  char* end = nullptr;
-  out = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(out) || !(out > 0.0)) {
-    std::fprintf(stderr, "kinetree-cli simulate: %s expects a positive number, got '%s'\n", option.c_str(),
-                 text.c_str());
-    return false;
+// Interruption (SIGINT, SIGTERM, SIGHUP): the handler removes the temporary file of an atomic
+// output, says so and exits 128 + the signal number (130, 143, 129), as a shell reports it.
+char gTempPath[4096];  // the temporary file to remove; empty when there is none
+volatile std::sig_atomic_t gTempPathSet = 0;
+
+void writeStderr(const char* text) {
+  std::size_t n = std::strlen(text);
+  while (n > 0) {
+    const ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0) return;
+    text += w;
+    n -= static_cast<std::size_t>(w);
   }
-  return true;
 }
+
+extern "C" void onInterrupt(int signal) {
+  if (gTempPathSet) ::unlink(gTempPath);
+  writeStderr(signal == SIGINT    ? "\nkinetree-cli simulate: interrupted (SIGINT); no output file written\n"
+              : signal == SIGTERM ? "kinetree-cli simulate: terminated (SIGTERM); no output file written\n"
+                                  : "kinetree-cli simulate: hung up (SIGHUP); no output file written\n");
+  ::_exit(128 + signal);
+}
+
+// Installs onInterrupt for SIGINT, SIGTERM and SIGHUP while it exists.
+class InterruptGuard {
+ public:
+  explicit InterruptGuard(const std::string& tempPath) {
+    if (!tempPath.empty() && tempPath.size() < sizeof gTempPath) {
+      std::memcpy(gTempPath, tempPath.c_str(), tempPath.size() + 1);
+      gTempPathSet = 1;
+    }
+    struct sigaction sa {};
+    sa.sa_handler = &onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; ++k) ::sigaction(kSignals[k], &sa, &old_[k]);
+  }
+  ~InterruptGuard() {
+    for (int k = 0; k < 3; ++k) ::sigaction(kSignals[k], &old_[k], nullptr);
+    gTempPathSet = 0;
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[3];
+};
 
 std::string knownSolvers() {
   std::string s;
@@ -48,50 +90,48 @@ std::string knownIntegrators() {
 }  // namespace
 
 int cmdSimulate(const std::vector<std::string>& args) {
-  std::string modelPath, solver, integrator, output, signalPatterns;
+  ParsedArgs parsed;
+  if (!parseArgs("simulate", kUsage, args,
+                 {{"--solver"},
+                  {"--integrator"},
+                  {"--step"},
+                  {"--tolerance"},
+                  {"--duration"},
+                  {"--output", true, "-o"},
+                  {"--signals"}},
+                 parsed))
+    return 2;
+  if (parsed.positional.size() > 1) {
+    std::fprintf(stderr, "kinetree-cli simulate: more than one model file ('%s')\n%s",
+                 printable(parsed.positional[1]).c_str(), kUsage);
+    return 2;
+  }
+  if (parsed.positional.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string modelPath = parsed.positional[0];
+  std::string solver, integrator, output, signalPatterns;
   double step = 0, tolerance = 0, duration = 0;
-  for (std::size_t k = 0; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    if (a.rfind("--", 0) != 0) {
-      if (!modelPath.empty()) {
-        std::fprintf(stderr, "kinetree-cli simulate: more than one model file ('%s')\n%s", a.c_str(), kUsage);
-        return 2;
-      }
-      modelPath = a;
-      continue;
-    }
-    // --name VALUE or --name=VALUE
-    std::string name = a, value;
-    if (const std::size_t eq = a.find('='); eq != std::string::npos) {
-      name = a.substr(0, eq);
-      value = a.substr(eq + 1);
-    } else if (k + 1 < args.size()) {
-      value = args[++k];
-    } else {
-      std::fprintf(stderr, "kinetree-cli simulate: %s needs a value\n%s", a.c_str(), kUsage);
-      return 2;
-    }
+  for (const auto& [name, value] : parsed.options) {
     if (name == "--solver") {
       solver = value;
     } else if (name == "--integrator") {
       integrator = value;
-    } else if (name == "--output" || name == "-o") {
+    } else if (name == "--output") {
       output = value;
     } else if (name == "--signals") {
       signalPatterns = value;
     } else if (name == "--step") {
-      if (!parseNumber(name, value, step)) return 2;
+      if (!parsePositive("simulate", name, value, step)) return 2;
     } else if (name == "--tolerance") {
-      if (!parseNumber(name, value, tolerance)) return 2;
+      if (!parsePositive("simulate", name, value, tolerance)) return 2;
     } else if (name == "--duration") {
-      if (!parseNumber(name, value, duration)) return 2;
-    } else {
-      std::fprintf(stderr, "kinetree-cli simulate: unknown option '%s'\n%s", name.c_str(), kUsage);
-      return 2;
+      if (!parsePositive("simulate", name, value, duration)) return 2;
     }
   }
   if (modelPath.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fprintf(stderr, "kinetree-cli simulate: the model file name is empty ('')\n%s", kUsage);
     return 2;
   }
   if (!solver.empty() && !isSolverName(solver)) {
@@ -118,8 +158,13 @@ int cmdSimulate(const std::vector<std::string>& args) {
   if (!integrator.empty()) options.integrator = integrator;
   if (step > 0) options.step = step;
   if (tolerance > 0) options.tolerance = tolerance;
-  if (duration <= 0) duration = model.simulation.duration;
+  const bool durationGiven = duration > 0;
+  if (!durationGiven) duration = model.simulation.duration;
   options.record = false;  // the CSV is streamed sample by sample
+  // what cannot run is refused before anything is written
+  if (!checkRunOptions("simulate", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance,
+                       tolerance > 0))
+    return 2;
 
   std::unique_ptr<Simulator> sim;
   try {
@@ -142,14 +187,16 @@ int cmdSimulate(const std::vector<std::string>& args) {
   std::vector<std::string> header;
   for (int c : columns) header.push_back(sim->signalLayout().names()[c]);
 
-  // the CSV target: stdout or an atomically written file
+  // the CSV target: stdout ("-" or no --output), an atomically written file, or a FIFO or
+  // device written in place (CsvWriter); an interruption removes the temporary file
   std::unique_ptr<CsvWriter> csv;
   try {
-    csv = output.empty() ? std::make_unique<CsvWriter>(stdout) : std::make_unique<CsvWriter>(output);
+    csv = output.empty() || output == "-" ? std::make_unique<CsvWriter>(stdout) : std::make_unique<CsvWriter>(output);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kinetree-cli simulate: %s\n", e.what());
+    std::fprintf(stderr, "kinetree-cli simulate: %s\n", printable(e.what()).c_str());
     return 1;
   }
+  const InterruptGuard interruptGuard(csv->temporaryPath());
   csv->header(header);
   std::vector<double> row(columns.size());
   auto writeSample = [&] {
@@ -163,7 +210,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   auto lastReport = started;
-  const long outputs = static_cast<long>(std::ceil(duration / sim->outputInterval() - 1e-9));
+  const long outputs = runOutputCount(duration, sim->outputInterval());
   writeSample();
   bool diverged = false;
   for (long k = 0; k < outputs; ++k) {

@@ -7,6 +7,12 @@
 #include "app/cli/commands.hpp"
 #include "core/version.hpp"
 
+#ifdef KINETREE_TEST_HOOKS
+#include <cstdlib>
+
+#include "core/dynamics/test_perturbation.hpp"
+#endif
+
 namespace {
 
 struct Command {
@@ -19,25 +25,30 @@ struct Command {
 // clang-format off
 const Command kCommands[] = {
     {"validate", "check model files and report every problem",
-     "usage: kinetree-cli validate MODEL.yaml...\n\n"
+     "usage: kinetree-cli validate [--] MODEL.yaml...\n\n"
      "Reads each model file and checks it completely. Prints 'FILE: ok' on stdout for each valid\n"
      "file and every problem as 'FILE:LINE:COL: error: PATH: MESSAGE' on stderr.\n"
      "Exit status: 0 when every file is valid, 1 otherwise, 2 on a usage error.\n",
      &kt::cli::cmdValidate},
     {"info", "show a model's tree, bodies, joints, degrees of freedom and mass",
-     "usage: kinetree-cli info MODEL.yaml\n\n"
-     "Prints the body tree, a table of bodies and joints (joint type, nq, nv, mass), the totals\n"
-     "nq and nv, and the total mass. Exit status: 0, or 1 when the model is invalid.\n",
+     "usage: kinetree-cli info [--] MODEL.yaml\n\n"
+     "Prints the body tree (a long run of single children shortened to its ends and a count), a table\n"
+     "of bodies and joints (joint type, nq, nv, mass), the totals nq and nv, and the total mass.\n"
+     "Exit status: 0, or 1 when the model is invalid.\n",
      &kt::cli::cmdInfo},
     {"simulate", "run a model and write its signals as CSV",
      "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-     "                             [--duration T] [--output FILE.csv] [--signals PATTERN,...]\n\n"
+     "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n\n"
      "Simulates the model from its initial state and writes one CSV row per output step (every H\n"
      "seconds, from t = 0 to T): a header of signal names (docs/signals.md), then numbers as %.17g.\n"
      "Defaults come from the model's simulation: block. Solvers: aba, crba, cfa-*, poisson-*;\n"
      "integrators: euler, rk4 (fixed step H), dopri5 (adaptive, relative tolerance TOL, output every H).\n"
      "--signals selects columns by comma-separated glob patterns (q:*,energy.*); time is always first.\n"
-     "Without --output the CSV goes to stdout; a file is written atomically.\n"
+     "Without --output, or with --output -, the CSV goes to stdout. A regular file is written atomically\n"
+     "(a temporary file renamed over it; its mode is kept, a new file gets 0666 less the umask); a FIFO,\n"
+     "device or process substitution is written in place. Settings that cannot run are refused (a step\n"
+     "below 1e-12 s or longer than the duration, more than 1e9 output steps, a tolerance below 1e-14).\n"
+     "SIGINT, SIGTERM or SIGHUP removes the temporary file and exits 130, 143 or 129.\n"
      "Exit status: 0; 1 for an invalid model or a run that stopped (NaN/Inf or a failed adaptive\n"
      "step: the message names the time, the solver and the first bad quantity; the rows up to the\n"
      "last good state are written); 2 on a usage error.\n",
@@ -63,6 +74,8 @@ const Command kCommands[] = {
      "object per line with the keys model, bodies, nv, solver, ns_per_call, ns_per_body, ratio_to_aba\n"
      "(and simulate_s). --simulate also times a 10 s run at h = 0.002 s with rk4 (Liu et al. 2016).\n"
      "Default solvers: every registered one (crba and cfa-dense only up to 1,000 bodies).\n"
+     "Limits: --chain and --cardan-chain at most 1,000,000 bodies, --binary-tree at most depth 20,\n"
+     "--repeat at most 1,000.\n"
      "Exit status: 0; 1 for an invalid model; 2 on a usage error.\n",
      &kt::cli::cmdBench},
 };
@@ -77,7 +90,7 @@ const Command* findCommand(const std::string& name) {
 void printHelp(std::FILE* out) {
   std::fprintf(out,
                "kinetree-cli %s: tree-structured multibody models and simulation, headless\n\n"
-               "usage: kinetree-cli COMMAND [ARGS...]\n"
+               "usage: kinetree-cli COMMAND [OPTIONS...] [--] [FILES...]\n"
                "       kinetree-cli help COMMAND\n"
                "       kinetree-cli --version | --help\n\ncommands:\n",
                kt::kVersion);
@@ -87,6 +100,14 @@ void printHelp(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef KINETREE_TEST_HOOKS
+  // kinetree-cli-test only (never installed): lets tests perturb a solver in a child process
+  if (const char* spec = std::getenv("KINETREE_TEST_PERTURB_SOLVER"))
+    if (!kt::setSolverPerturbationForTesting(spec)) {
+      std::fprintf(stderr, "kinetree-cli-test: KINETREE_TEST_PERTURB_SOLVER expects NAME:EPSILON, got '%s'\n", spec);
+      return 2;
+    }
+#endif
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     printHelp(stderr);
@@ -119,11 +140,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> rest(args.begin() + 1, args.end());
-  for (const std::string& a : rest)
+  for (const std::string& a : rest) {
+    if (a == "--") break;  // after "--" every argument is a file name
     if (a == "--help" || a == "-h") {
       std::fputs(c->usage, stdout);
       return 0;
     }
+  }
   try {
     return c->run(rest);
   } catch (const std::exception& e) {

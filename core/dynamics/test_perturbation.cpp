@@ -16,20 +16,10 @@ std::mutex& perturbationMutex() {
   return m;
 }
 
-// From KINETREE_TEST_PERTURB_SOLVER="NAME:EPSILON" at first use, then as set programmatically.
+// Off until set programmatically. The library never reads the environment: only a test build
+// of a tool (kinetree-cli-test) passes KINETREE_TEST_PERTURB_SOLVER on.
 Perturbation& perturbation() {
-  static Perturbation p = [] {
-    Perturbation init;
-    if (const char* env = std::getenv("KINETREE_TEST_PERTURB_SOLVER")) {
-      const std::string text(env);
-      const std::size_t colon = text.rfind(':');
-      if (colon != std::string::npos && colon > 0) {
-        init.name = text.substr(0, colon);
-        init.relative = std::strtod(text.c_str() + colon + 1, nullptr);
-      }
-    }
-    return init;
-  }();
+  static Perturbation p;
   return p;
 }
 
@@ -64,6 +54,16 @@ class PerturbedSolver final : public Solver {
 void setSolverPerturbationForTesting(const std::string& name, double relative) {
   const std::lock_guard<std::mutex> lock(perturbationMutex());
   perturbation() = Perturbation{name, relative};
+}
+
+bool setSolverPerturbationForTesting(const std::string& spec) {
+  const std::size_t colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  char* end = nullptr;
+  const double relative = std::strtod(spec.c_str() + colon + 1, &end);
+  if (end == spec.c_str() + colon + 1 || *end != '\0') return false;
+  setSolverPerturbationForTesting(spec.substr(0, colon), relative);
+  return true;
 }
 
 std::unique_ptr<Solver> applySolverPerturbationForTesting(std::unique_ptr<Solver> solver) {

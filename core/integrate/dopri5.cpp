@@ -73,7 +73,9 @@ class Dopri5Integrator final : public Integrator {
     for (;;) {
       const double hMin = s_.minStep > 0.0 ? s_.minStep : 1e-12 * std::max(1.0, std::abs(t));
       double h = std::min(h_, hMax);
-      if (h < hMin) return StepStatus::StepTooSmall;
+      // also a step that is not a number (an unmeetable tolerance can drive the controller to
+      // 0 · ∞): without this every trial would be rejected forever
+      if (!(h >= hMin)) return StepStatus::StepTooSmall;
       bool last = false;
       if (t + 1.01 * h >= tEnd) {  // avoid a sliver of a last step
         h = tEnd - t;
@@ -168,6 +170,7 @@ class Dopri5Integrator final : public Integrator {
     }
     const double hMax = s_.maxStep > 0.0 ? s_.maxStep : std::numeric_limits<double>::infinity();
     double h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : std::sqrt(dny / dnf) * 0.01;
+    if (!std::isfinite(h) || !(h > 0.0)) h = 1e-6;
     h = std::min(h, hMax);
     xStage_ = x + h * k1_;
     system.derivative(t + h, xStage_, k2_);
@@ -182,7 +185,10 @@ class Dopri5Integrator final : public Integrator {
     const double der12 = std::max(std::abs(der2), std::sqrt(dnf));
     const double h1 =
         der12 <= 1e-15 || !std::isfinite(der12) ? std::max(1e-6, h * 1e-3) : std::pow(0.01 / der12, 1.0 / 5.0);
-    return std::min({100.0 * h, h1, hMax});
+    const double h0 = std::min({100.0 * h, h1, hMax});
+    // a tolerance so small that the scaled norms overflow gives no estimate: start small and
+    // let the error control (and the minimum step) decide
+    return std::isfinite(h0) && h0 > 0.0 ? h0 : std::min(1e-6, hMax);
   }
 
   IntegratorSettings s_;

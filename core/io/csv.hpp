@@ -1,8 +1,11 @@
 // CSV output of a run: a header row of signal names, then one row per sample, numbers as
 // printf("%.17g") would write them in the "C" locale (std::to_chars: independent of the process
 // locale, round-trips every double). Fields that contain a comma, quote or line break are quoted
-// (RFC 4180). Files are written atomically: a temporary file in the same directory, renamed
-// over the target only when everything was written.
+// (RFC 4180). A regular file (or a new path) is written atomically: a temporary file in the same
+// directory, renamed over the target only when everything was written; through a symbolic link
+// the link's target is replaced and the link stays. Anything else (a FIFO, a character device
+// such as /dev/null, a process substitution /dev/fd/N) is written straight through, since it
+// cannot be replaced by a rename.
 #pragma once
 
 #include <cstdio>
@@ -25,7 +28,8 @@ void appendCsvRow(std::string& out, std::span<const double> values);
 
 /// A file written under a temporary name in the target's directory and renamed onto the target
 /// by commit(). Destroying it without commit() removes the temporary file (the target is never
-/// left half-written).
+/// left half-written). The file gets the mode of the file it replaces, or for a new file
+/// 0666 less the process umask, as open(2) would give it.
 class AtomicFile {
  public:
   /// Creates the temporary file. Throws std::runtime_error when it cannot.
@@ -39,6 +43,8 @@ class AtomicFile {
   /// Flushes, closes and renames onto the target. Throws std::runtime_error on failure.
   void commit();
   const std::string& path() const { return path_; }
+  /// The temporary file until commit() (empty afterwards): what a signal handler must remove.
+  const std::string& temporaryPath() const { return tempPath_; }
 
  private:
   std::string path_;
@@ -46,14 +52,21 @@ class AtomicFile {
   std::FILE* file_ = nullptr;
 };
 
+/// True when `path` names something a rename cannot replace and that is written in place: an
+/// existing FIFO, character or block device or socket, also through symbolic links.
+bool isSpecialFile(const std::string& path);
+
 /// Streams CSV rows to a std::FILE* (stdout) or an AtomicFile, buffering about 1 MB at a time.
 class CsvWriter {
  public:
   /// Writes to `file` (not owned; e.g. stdout).
   explicit CsvWriter(std::FILE* file);
-  /// Writes atomically to `path` (finish() commits).
+  /// Writes atomically to `path` (finish() commits), or straight through to a special file
+  /// (isSpecialFile). Throws std::runtime_error when it cannot be opened.
   explicit CsvWriter(const std::string& path);
   ~CsvWriter();
+  /// The temporary file of an atomic write (empty otherwise).
+  std::string temporaryPath() const { return file_ ? file_->temporaryPath() : std::string(); }
 
   void header(const std::vector<std::string>& names);
   void row(std::span<const double> values);
@@ -63,6 +76,7 @@ class CsvWriter {
  private:
   void flush();
   std::FILE* stream_ = nullptr;
+  bool ownsStream_ = false;  ///< a special file opened by path (closed by finish / the destructor)
   std::unique_ptr<AtomicFile> file_;
   std::string buffer_;
 };

@@ -14,6 +14,7 @@
 #include "core/model/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
+#include "core/sim/run_limits.hpp"
 
 namespace kt {
 namespace {
@@ -462,11 +463,9 @@ void checkSimulation(Checker& c, const SimulationSettings& s) {
                                          "'; expected one of: " + joinNames(kIntegratorNames) +
                                          (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
   }
-  c.positive("simulation.step", s.step);
-  c.positive("simulation.duration", s.duration);
-  if (c.positive("simulation.tolerance", s.tolerance) && s.tolerance >= 1.0)
-    c.error("simulation.tolerance",
-            "must be < 1 (a relative tolerance such as 1e-8), got " + formatNumber(s.tolerance));
+  // the limits every front end applies to a run (core/sim/run_limits.hpp)
+  for (const RunSettingsIssue& issue : checkRunSettings(s.step, s.duration, s.tolerance))
+    c.error("simulation." + issue.field, issue.message);
 }
 
 }  // namespace

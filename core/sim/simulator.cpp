@@ -221,9 +221,9 @@ bool Simulator::step() {
     const StepStatus status = integrator_->step(*system_, tInt_, x_, tEnd);
     if (status == StepStatus::Accepted) continue;
     if (status == StepStatus::StepTooSmall)
-      return fail(tBefore, "the " + options_.integrator + " step fell below the minimum (" +
-                               formatNumber(integrator_->stepSize()) + " s at tolerance " +
-                               formatNumber(options_.tolerance) + "); " + diagnose());
+      return fail(tBefore, "step size too small at t = " + formatNumber(tBefore) + " s: the " + options_.integrator +
+                               " step fell below the minimum (" + formatNumber(integrator_->stepSize()) +
+                               " s at tolerance " + formatNumber(options_.tolerance) + "); " + diagnose());
     return fail(tBefore, diagnose());
   }
   if (adaptive) {

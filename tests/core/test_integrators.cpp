@@ -231,6 +231,32 @@ class TestIntegrators : public QObject {
     QVERIFY(integ->stepSize() < 1e-12);
   }
 
+  // A tolerance no arithmetic can meet (1e-300): the scaled norms overflow, and the step must
+  // still collapse to StepTooSmall in a bounded number of trials instead of looping forever.
+  void dopri5UnmeetableTolerance_data() {
+    QTest::addColumn<double>("tolerance");
+    QTest::newRow("1e-300") << 1e-300;
+    QTest::newRow("1e-320") << 1e-320;
+    QTest::newRow("0") << 0.0;
+  }
+  void dopri5UnmeetableTolerance() {
+    QFETCH(double, tolerance);
+    Oscillator sys;
+    auto integ = makeIntegrator("dopri5");
+    IntegratorSettings s;
+    s.step = 0.0;
+    s.relTolerance = s.absTolerance = tolerance;
+    integ->resize(2, s);
+    const VectorXd x0 = sys.exact(0.0);
+    VectorXd x = x0;
+    double t = 0.0;
+    integ->start(sys, t, x);
+    QCOMPARE(integ->step(sys, t, x, 1.0), StepStatus::StepTooSmall);
+    QCOMPARE(t, 0.0);
+    QCOMPARE(x, x0);
+    QVERIFY2(integ->rejectedSteps < 1000, qPrintable(QString::number(integ->rejectedSteps)));
+  }
+
   // NaN from the derivative: the step is refused and the state stays at the last good one.
   void nonFiniteDerivative_data() {
     QTest::addColumn<QString>("name");

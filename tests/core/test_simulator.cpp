@@ -334,9 +334,21 @@ class TestSimulator : public QObject {
     Simulator sim(makeChain(3), o);
     QVERIFY(!sim.step());
     qInfo("%s", sim.error().c_str());
-    QVERIFY(std::regex_search(sim.error(), std::regex(R"(^t = 0 s, solver aba: the dopri5 step fell below)")));
+    QVERIFY(std::regex_search(
+        sim.error(),
+        std::regex(R"(^t = 0 s, solver aba: step size too small at t = 0 s: the dopri5 step fell below)")));
     QCOMPARE(sim.time(), 0.0);
     QCOMPARE(sim.q(), sim.tree().initialQ);
+  }
+
+  // A tolerance the arithmetic cannot meet stops the run at once with "step size too small"
+  // (it used to hang, the step size turning into NaN).
+  void unmeetableToleranceStops() {
+    Simulator sim(makeChain(3), dopri(1e-300, 0.01));
+    QVERIFY(!sim.step());
+    qInfo("%s", sim.error().c_str());
+    QVERIFY(std::regex_search(sim.error(), std::regex(R"(step size too small at t = 0 s)")));
+    QCOMPARE(sim.time(), 0.0);
   }
 
   // Output times t_k = k·h exactly, one row per output, for every integrator.

@@ -1,0 +1,34 @@
+// What a run can do: the limits on step, duration and tolerance that every front end checks the
+// same way, the model validator (simulation: block, reported at the value's line and column) and
+// kinetree-cli (reported with the option's name). A run outside them would overflow the count of
+// output samples, never finish, or ask the arithmetic for more than a double holds.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kt {
+
+/// Most output samples (⌈duration / step⌉) one run may have: 10⁹ rows are some 100 GB of CSV
+/// for a single body, and far beyond what the recorder or compare can hold.
+constexpr double kMaxRunOutputs = 1e9;
+/// Smallest step (and output interval), s: dopri5's own smallest step at t ≤ 1 s.
+constexpr double kMinRunStep = 1e-12;
+/// Smallest relative tolerance an adaptive integrator is given: some 45 ε. Below about 10 ε the
+/// error test cannot pass (Hairer, Nørsett, Wanner, Solving ODEs I, §II.4, as their DOPRI5 code
+/// refuses RTOL ≤ 10 UROUND), and the step would shrink to nothing.
+constexpr double kMinRunTolerance = 1e-14;
+
+struct RunSettingsIssue {
+  std::string field;    ///< "step", "duration" or "tolerance"
+  std::string message;  ///< what is wrong and what is expected ("must be > 0, got -1")
+};
+
+/// Every problem of these settings, each tied to one field (none when the run can go ahead).
+std::vector<RunSettingsIssue> checkRunSettings(double step, double duration, double tolerance);
+
+/// Output samples after t = 0 of a run of `duration` at output interval `interval`:
+/// ⌈duration / interval − 1e-9⌉, for settings that checkRunSettings accepts.
+long runOutputCount(double duration, double interval);
+
+}  // namespace kt
