@@ -24,6 +24,13 @@ bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error);
 /// Parses OBJ text (v and f records; polygons are split into triangle fans; negative indices allowed).
 bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error);
 
+/// Checks that a mesh bounds a solid: vertices at the same position are one vertex, and then
+/// every edge must be shared by exactly two triangles that run along it in opposite directions
+/// (closed, consistently oriented), and every connected part must enclose a positive signed
+/// volume (counter-clockwise seen from outside). Triangles with a repeated vertex are ignored.
+/// Returns false and sets `error` (one sentence naming the first bad edge or part).
+bool checkClosedSurface(const TriangleMesh& mesh, std::string& error);
+
 /// Resolves a mesh path given relative to the model file's directory (absolute paths are kept).
 std::string resolveMeshPath(const std::string& meshPath, const std::string& modelDirectory);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <unordered_map>
 
 #include <Eigen/Eigenvalues>
@@ -20,16 +21,24 @@ namespace {
 
 const std::vector<std::string> kIntegratorNames = {"euler", "rk4", "dopri5"};
 
-// Relative tolerance of the inertia checks (positive definiteness, triangle inequality), so that
-// thin rods and flat plates written with a few digits pass.
+// Relative tolerance of the triangle inequality, so that thin rods and flat plates written with a
+// few digits pass.
 constexpr double kInertiaRelTol = 1e-6;
+// Positive definiteness: smallest principal moment over the largest, above the round-off of a
+// symmetric 3×3 eigensolver (a small multiple of ε).
+constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
 constexpr int kMaxPrismSides = 1024;
+constexpr std::size_t kMaxDiagnostics = 100;
+// "Did you mean" suggestions search all names, so only the first few unknown names get one.
+constexpr int kMaxSuggestions = 10;
 
 class Checker {
  public:
   explicit Checker(std::vector<Diagnostic>& out) : out_(out) {}
 
+  // At most kMaxDiagnostics are kept (as the reader does); the rest are only counted.
   void error(const std::string& path, const std::string& message) {
+    if (++count_ > kMaxDiagnostics) return;
     Diagnostic d;
     d.path = path;
     d.message = message;
@@ -63,8 +72,21 @@ class Checker {
     return false;
   }
 
+  std::size_t count() const { return count_; }
+  bool full() const { return count_ >= kMaxDiagnostics; }
+
+  // The closing "... and N more" line when some were left out.
+  void finish() {
+    if (count_ <= kMaxDiagnostics) return;
+    Diagnostic d;
+    d.message = "... and " + std::to_string(count_ - kMaxDiagnostics) + " more problems (the first " +
+                std::to_string(kMaxDiagnostics) + " are shown)";
+    out_.push_back(std::move(d));
+  }
+
  private:
   std::vector<Diagnostic>& out_;
+  std::size_t count_ = 0;
 };
 
 std::string shortNumber(double x) {
@@ -256,11 +278,20 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   checkDrive(c, path + ".drive", j);
 }
 
-void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
+// Inertia about the centre of mass: symmetric, positive definite, triangle inequality. With
+// `computed`, the inertia comes from the shapes and every problem is reported at `path` itself.
+void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool computed = false) {
   static const char* kNames[3][3] = {{"ixx", "ixy", "ixz"}, {"ixy", "iyy", "iyz"}, {"ixz", "iyz", "izz"}};
+  const std::string subject = computed ? "the inertia computed from the shapes " : "";
+  const auto at = [&](int r, int k) { return computed ? path : path + "." + kNames[r][k]; };
   for (int r = 0; r < 3; ++r)
     for (int k = r; k < 3; ++k)
-      if (!c.finite(path + "." + kNames[r][k], I(r, k)) || !c.finite(path + "." + kNames[r][k], I(k, r))) return;
+      if (!std::isfinite(I(r, k)) || !std::isfinite(I(k, r))) {
+        c.error(at(r, k), subject + (computed ? std::string("has a non-finite ") + kNames[r][k] + ", " : "") +
+                              "must be a finite number, got " +
+                              formatNumber(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
+        return;
+      }
   const double scale = I.cwiseAbs().maxCoeff();
   if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
     c.error(path, "must be symmetric (ixy, ixz, iyz are each used on both sides of the diagonal)");
@@ -268,7 +299,9 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
   }
   for (int k = 0; k < 3; ++k)
     if (!(I(k, k) > 0.0)) {
-      c.error(path + "." + kNames[k][k], "must be > 0 (a diagonal moment of inertia), got " + formatNumber(I(k, k)));
+      c.error(at(k, k), subject + "must be > 0 (a diagonal moment of inertia" +
+                            (computed ? std::string(" ") + kNames[k][k] : std::string()) + "), got " +
+                            formatNumber(I(k, k)));
       return;
     }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
@@ -278,14 +311,16 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
     std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", p[0], p[1], p[2]);
     return std::string(buf);
   };
-  const double trace = p.sum();
-  if (!(p[0] > kInertiaRelTol * trace)) {
-    c.error(path, "must be positive definite; its principal moments are " + moments() +
-                      " (reduce the products of inertia ixy, ixz, iyz)");
+  // Positive definite: the smallest principal moment is positive beyond the eigenvalue
+  // round-off (a few ε of the largest). A thin wire (condition 1e6 and more) is positive definite.
+  if (!(p[0] > kInertiaPdRelTol * p[2])) {
+    c.error(path, subject + "must be positive definite; its principal moments are " + moments() +
+                      (computed ? std::string() : std::string(" (reduce the products of inertia ixy, ixz, iyz)")));
     return;
   }
+  const double trace = p.sum();
   if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
-    c.error(path, "principal moments " + moments() +
+    c.error(path, subject + (computed ? "has " : "") + "principal moments " + moments() +
                       " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
                       shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
 }
@@ -327,9 +362,11 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
         std::string why;
         if (!shapeMassProperties(s, density, dir, mp, why)) c.error(path + ".file", why);
       } else {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(resolved, ec))
-          c.error(path + ".file", "mesh file '" + resolved + "' does not exist");
+        // Shown only, but read by the same reader and refused for the same reasons (the 3D view
+        // uses this reader too), so that a file the view cannot draw never passes validation.
+        TriangleMesh mesh;
+        std::string why;
+        if (!readMesh(resolved, mesh, why)) c.error(path + ".file", why);
       }
       break;
     }
@@ -349,9 +386,23 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     if (b.shapes.empty())
       c.error(path + ".inertial.from_shapes",
               "the body has no shapes to compute its mass from; add shapes or give mass, com and inertia");
+    const std::size_t before = c.count();
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
                  model.sourceDirectory);
+    // What the shapes add up to gets the checks a written inertia gets.
+    MassProperties mp;
+    std::string why;
+    if (densityOk && !b.shapes.empty() && c.count() == before &&
+        bodyMassProperties(b, model.sourceDirectory, mp, why)) {
+      if (!std::isfinite(mp.mass) || !(mp.mass > 0.0))
+        c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number, got " +
+                                        formatNumber(mp.mass) + " kg");
+      else if (!std::isfinite(mp.com.squaredNorm()))
+        c.error(path + ".inertial", "the centre of mass computed from the shapes is not finite");
+      else
+        checkInertia(c, path + ".inertial", mp.inertia, true);
+    }
   } else {
     c.positive(path + ".inertial.mass", in.mass);
     c.finiteVec(path + ".inertial.com", in.com);
@@ -402,6 +453,7 @@ void checkStructure(Checker& c, const Model& model) {
   // Parents: present, known, not the body itself.
   std::vector<int> parent(n, -1);
   std::vector<bool> parentOk(n, false);
+  int suggestions = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const BodySpec& b = model.bodies[k];
     const std::string path = "bodies[" + std::to_string(k) + "].parent";
@@ -415,7 +467,7 @@ void checkStructure(Checker& c, const Model& model) {
       parent[k] = static_cast<int>(it->second);
       parentOk[k] = true;
     } else {
-      const std::string near = closestMatch(b.parent, bodyNames);
+      const std::string near = suggestions++ < kMaxSuggestions ? closestMatch(b.parent, bodyNames) : std::string();
       c.error(path, "unknown parent '" + b.parent + "'; expected 'world' or the name of a body" +
                         (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
     }
@@ -485,6 +537,7 @@ std::vector<Diagnostic> validate(const Model& model) {
   checkStructure(c, model);
   for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
   checkSimulation(c, model.simulation);
+  c.finish();
   return out;
 }
 

@@ -468,12 +468,13 @@ class TestModel : public QObject {
     TriangleMesh m;
     std::string error;
     QVERIFY(!parseObj("v 0 0 0\nv 1 0 0\nf 1 2 3\n", m, error));
-    QVERIFY(error.find("bad vertex index") != std::string::npos);
+    QVERIFY(error.find("vertex index '3' is out of range") != std::string::npos);
     QVERIFY(!parseStl("solid x\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0\n", m, error));
     QVERIFY(error.find("line 4") != std::string::npos);
     QVERIFY(!parseObj("# nothing\n", m, error));
     QVERIFY(!readMesh("/nonexistent/mesh.stl", m, error));
-    QVERIFY(!readMesh("mesh.ply", m, error));
+    QVERIFY(error.find("does not exist") != std::string::npos);
+    QVERIFY(!readMesh(std::string(KINETREE_TEST_DATA) + "/malformed/expected.txt", m, error));
     QVERIFY(error.find("unsupported extension") != std::string::npos);
     QCOMPARE(resolveMeshPath("a/b.stl", "/models"), std::string("/models/a/b.stl"));
     QCOMPARE(resolveMeshPath("/abs/b.stl", "/models"), std::string("/abs/b.stl"));
