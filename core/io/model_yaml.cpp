@@ -727,7 +727,9 @@ Model loadText(const std::string& text, const std::string& fileName, const std::
       d.line = p.line + 1;
       d.column = p.column + 1;
     }
-    std::stable_sort(problemsFound.begin(), problemsFound.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    // The validator's closing "... and N more" line (after its first kMaxErrors) stays last.
+    const auto sortEnd = problemsFound.size() > kMaxErrors ? problemsFound.begin() + kMaxErrors : problemsFound.end();
+    std::stable_sort(problemsFound.begin(), sortEnd, [](const Diagnostic& a, const Diagnostic& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
     if (modelProblems != nullptr) {
