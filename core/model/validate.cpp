@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <numbers>
 #include <unordered_map>
 
 #include <Eigen/Eigenvalues>
@@ -29,8 +30,23 @@ constexpr double kInertiaRelTol = 1e-6;
 constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
 constexpr int kMaxPrismSides = 1024;
 constexpr std::size_t kMaxDiagnostics = 100;
+// Magnitudes beyond these are unit mistakes or typos, and the dynamics overflow or lose all
+// precision with them (a mass of 1e308 times g is already infinite). Masses below kMinMass
+// include the subnormal numbers, whose inverse overflows.
+constexpr double kMaxLength = 1e6;        // m: positions, centres of mass, prismatic coordinates
+constexpr double kMaxMass = 1e15;         // kg
+constexpr double kMinMass = 1e-15;        // kg
+constexpr double kMaxAcceleration = 1e6;  // m/s²: gravity
+constexpr double kMaxInertia = 1e30;      // kg m²
+constexpr double kMaxCoordinate = 1e9;    // q0, v0 of any joint (rad, m, rad/s, m/s)
 // "Did you mean" suggestions search all names, so only the first few unknown names get one.
 constexpr int kMaxSuggestions = 10;
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
 
 class Checker {
  public:
@@ -64,6 +80,22 @@ class Checker {
     return finite(path, v.data(), static_cast<int>(v.size()));
   }
 
+  // Each |element| ≤ limit (finite elements only; the finite checks report the others).
+  bool bounded(const std::string& path, const double* x, int n, double limit, const char* what, bool indexed = true) {
+    for (int i = 0; i < n; ++i)
+      if (std::isfinite(x[i]) && std::abs(x[i]) > limit) {
+        error(indexed ? path + "[" + std::to_string(i) + "]" : path,
+              "is too large: " + formatNumber(x[i]) + " (" + what + " are limited to " + shortNumber(limit) +
+                  "; larger values overflow or lose all precision in the dynamics; check the units)");
+        return false;
+      }
+    return true;
+  }
+  template <typename V>
+  bool boundedVec(const std::string& path, const V& v, double limit, const char* what) {
+    return bounded(path, v.data(), static_cast<int>(v.size()), limit, what);
+  }
+
   // x > 0 (strict) or x ≥ 0.
   bool positive(const std::string& path, double x, bool strict = true) {
     if (!finite(path, x)) return false;
@@ -88,12 +120,6 @@ class Checker {
   std::vector<Diagnostic>& out_;
   std::size_t count_ = 0;
 };
-
-std::string shortNumber(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 bool validName(const std::string& s) {
   if (s.empty()) return false;
@@ -124,7 +150,7 @@ const char* driveTypeYamlName(DriveType t) {
 }
 
 void checkPlacement(Checker& c, const std::string& path, const Placement& p) {
-  c.finiteVec(path + ".xyz", p.xyz);
+  if (c.finiteVec(path + ".xyz", p.xyz)) c.boundedVec(path + ".xyz", p.xyz, kMaxLength, "positions (m)");
   if (p.useQuaternion) {
     if (c.finiteVec(path + ".quaternion", p.quat) && p.quat.norm() < 1e-12)
       c.error(path + ".quaternion", "must not be zero; expected a rotation [w, x, y, z] such as [1, 0, 0, 0]");
@@ -230,6 +256,9 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   if (jointHasAxis(j.type)) {
     if (!c.finiteVec(path + ".axis", j.axis)) {
       axesOk = false;
+    } else if (!std::isfinite(j.axis.squaredNorm())) {
+      c.error(path + ".axis", "is too long to normalise (its length overflows); write a direction such as [0, 0, 1]");
+      axesOk = false;
     } else if (j.axis.norm() < 1e-12) {
       c.error(path + ".axis", std::string("must not be zero; expected a direction such as [0, 0, 1]") +
                                   (j.type == JointType::Planar ? " (the plane normal)" : ""));
@@ -238,6 +267,9 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   }
   if (j.type == JointType::Universal) {
     if (!c.finiteVec(path + ".axis2", j.axis2)) {
+      axesOk = false;
+    } else if (!std::isfinite(j.axis2.squaredNorm())) {
+      c.error(path + ".axis2", "is too long to normalise (its length overflows); write a direction such as [0, 1, 0]");
       axesOk = false;
     } else if (j.axis2.norm() < 1e-12) {
       c.error(path + ".axis2", "must not be zero; expected the second (child-side) axis, such as [0, 1, 0]");
@@ -251,13 +283,15 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   if (!j.q0.empty()) {
     checkVectorSize(c, path + ".q0", j.q0.size(), nq, "position coordinates", jd);
     if (static_cast<int>(j.q0.size()) == nq && c.finiteVec(path + ".q0", j.q0) &&
+        c.boundedVec(path + ".q0", j.q0, kMaxCoordinate, "joint coordinates") &&
         (j.type == JointType::Spherical || j.type == JointType::Free) &&
         std::hypot(j.q0[0], j.q0[1], j.q0[2]) + std::abs(j.q0[3]) < 1e-12)
       c.error(path + ".q0", "the quaternion part (w, x, y, z) must not be zero; the identity is [1, 0, 0, 0]");
   }
   if (!j.v0.empty()) {
     checkVectorSize(c, path + ".v0", j.v0.size(), nv, "velocity coordinates", jd);
-    if (static_cast<int>(j.v0.size()) == nv) c.finiteVec(path + ".v0", j.v0);
+    if (static_cast<int>(j.v0.size()) == nv && c.finiteVec(path + ".v0", j.v0))
+      c.boundedVec(path + ".v0", j.v0, kMaxCoordinate, "joint velocities");
   }
   if (!j.limits.empty()) {
     if (nq != nv || jointUsesQuasiVelocity(j.type) || nv == 0) {
@@ -293,6 +327,11 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
         return;
       }
   const double scale = I.cwiseAbs().maxCoeff();
+  if (scale > kMaxInertia) {
+    c.error(path, subject + "is too large: its largest element is " + formatNumber(scale) +
+                      " (moments of inertia are limited to " + shortNumber(kMaxInertia) + " kg m²; check the units)");
+    return;
+  }
   if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
     c.error(path, "must be symmetric (ixy, ixz, iyz are each used on both sides of the diagonal)");
     return;
@@ -395,8 +434,9 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     std::string why;
     if (densityOk && !b.shapes.empty() && c.count() == before &&
         bodyMassProperties(b, model.sourceDirectory, mp, why)) {
-      if (!std::isfinite(mp.mass) || !(mp.mass > 0.0))
-        c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number, got " +
+      if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
+        c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number from " +
+                                        shortNumber(kMinMass) + " to " + shortNumber(kMaxMass) + " kg, got " +
                                         formatNumber(mp.mass) + " kg");
       else if (!std::isfinite(mp.com.squaredNorm()))
         c.error(path + ".inertial", "the centre of mass computed from the shapes is not finite");
@@ -404,8 +444,15 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
         checkInertia(c, path + ".inertial", mp.inertia, true);
     }
   } else {
-    c.positive(path + ".inertial.mass", in.mass);
-    c.finiteVec(path + ".inertial.com", in.com);
+    if (c.positive(path + ".inertial.mass", in.mass)) {
+      if (in.mass < kMinMass)
+        c.error(path + ".inertial.mass", "is too small: " + formatNumber(in.mass) + " (masses are limited to " +
+                                             shortNumber(kMinMass) + " kg and more; check the units)");
+      else
+        c.bounded(path + ".inertial.mass", &in.mass, 1, kMaxMass, "masses (kg)", false);
+    }
+    if (c.finiteVec(path + ".inertial.com", in.com))
+      c.boundedVec(path + ".inertial.com", in.com, kMaxLength, "centres of mass (m)");
     checkInertia(c, path + ".inertial.inertia", in.inertia);
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory);
@@ -525,6 +572,35 @@ void checkSimulation(Checker& c, const SimulationSettings& s) {
 
 const std::vector<std::string>& integratorNames() { return kIntegratorNames; }
 
+std::vector<Diagnostic> modelWarnings(const Model& model) {
+  std::vector<Diagnostic> out;
+  const auto warn = [&](const std::string& path, const std::string& message) {
+    if (out.size() >= kMaxDiagnostics) return;
+    Diagnostic d;
+    d.path = path;
+    d.message = message;
+    d.warning = true;
+    out.push_back(std::move(d));
+  };
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) {
+    const JointSpec& j = model.bodies[k].joint;
+    if (j.q0.empty() || j.q0.size() != j.limits.size()) continue;
+    const bool angular = j.type == JointType::Revolute || j.type == JointType::Universal;
+    for (std::size_t i = 0; i < j.q0.size(); ++i) {
+      const double q = j.q0[i], lo = j.limits[i].lower, hi = j.limits[i].upper;
+      if (!std::isfinite(q) || !std::isfinite(lo) || !std::isfinite(hi) || lo > hi || (q >= lo && q <= hi)) continue;
+      const double radians = q * std::numbers::pi / 180.0;
+      std::string message = "the joint starts at " + formatNumber(q) + ", outside its limits [" + formatNumber(lo) +
+                            ", " + formatNumber(hi) + "]";
+      if (angular && radians >= lo && radians <= hi)
+        message +=
+            "; angles are in radians: is it in degrees? (" + shortNumber(q) + "° is " + shortNumber(radians) + " rad)";
+      warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
+    }
+  }
+  return out;
+}
+
 std::vector<Diagnostic> validate(const Model& model) {
   std::vector<Diagnostic> out;
   Checker c(out);
@@ -532,7 +608,8 @@ std::vector<Diagnostic> validate(const Model& model) {
     c.error("kinetree", "unsupported format version " + std::to_string(model.formatVersion) +
                             "; this version of Kinetree reads format version 1");
   if (model.name.empty()) c.error("name", "must not be empty; give the model a name");
-  c.finiteVec("gravity", model.gravity);
+  if (c.finiteVec("gravity", model.gravity))
+    c.boundedVec("gravity", model.gravity, kMaxAcceleration, "accelerations (m/s²)");
   if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
   checkStructure(c, model);
   for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
