@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
@@ -266,6 +267,40 @@ bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error) {
   }
   const bool ok = ext == ".stl" ? parseStl(bytes, mesh, why) : parseObj(bytes, mesh, why);
   if (!ok) error = "mesh file '" + path + "': " + why;
+  return ok;
+}
+
+bool meshFileReadable(const std::string& path, std::string& error) {
+  struct Verdict {
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::string error;  // empty when readable
+  };
+  static std::mutex mutex;
+  static std::unordered_map<std::string, Verdict> verdicts;
+  std::error_code ec;
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  Verdict now;
+  if (regular) {
+    now.size = std::filesystem::file_size(path, ec);
+    now.modified = std::filesystem::last_write_time(path, ec);
+  }
+  if (regular && !ec) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = verdicts.find(path);
+        it != verdicts.end() && it->second.size == now.size && it->second.modified == now.modified) {
+      error = it->second.error;
+      return error.empty();
+    }
+  }
+  TriangleMesh mesh;
+  const bool ok = readMesh(path, mesh, error);
+  if (regular && !ec) {
+    now.error = ok ? std::string() : error;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (verdicts.size() >= 4096) verdicts.clear();
+    verdicts[path] = std::move(now);
+  }
   return ok;
 }
 

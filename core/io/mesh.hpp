@@ -19,6 +19,11 @@ struct TriangleMesh {
 /// Returns false and sets `error` (one user-facing sentence) when the file cannot be read or parsed.
 bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error);
 
+/// Whether readMesh accepts the file, without keeping the mesh: the verdict (and message) of
+/// the last read is remembered per path, size and modification time, so that validating a model
+/// again after each edit does not parse large display meshes again. Thread-safe.
+bool meshFileReadable(const std::string& path, std::string& error);
+
 /// Parses STL content (binary when the size matches the binary layout, ASCII otherwise).
 bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error);
 /// Parses OBJ text (v and f records; polygons are split into triangle fans; negative indices allowed).

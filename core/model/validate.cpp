@@ -364,8 +364,9 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
                       shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
 }
 
+// With `forMass`, adds the shape's mass properties to `total` (when it can be evaluated).
 void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
-                const std::string& dir) {
+                const std::string& dir, MassProperties* total = nullptr) {
   checkPlacement(c, path + ".origin", s.origin);
   switch (s.type) {
     case ShapeType::Box:
@@ -399,16 +400,23 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
       if (forMass) {
         MassProperties mp;
         std::string why;
-        if (!shapeMassProperties(s, density, dir, mp, why)) c.error(path + ".file", why);
+        if (!shapeMassProperties(s, density, dir, mp, why))
+          c.error(path + ".file", why);
+        else if (total != nullptr)
+          *total = combineMassProperties(*total, mp);
       } else {
         // Shown only, but read by the same reader and refused for the same reasons (the 3D view
         // uses this reader too), so that a file the view cannot draw never passes validation.
-        TriangleMesh mesh;
         std::string why;
-        if (!readMesh(resolved, mesh, why)) c.error(path + ".file", why);
+        if (!meshFileReadable(resolved, why)) c.error(path + ".file", why);
       }
       break;
     }
+  }
+  if (forMass && total != nullptr && s.type != ShapeType::Mesh) {
+    MassProperties mp;
+    std::string unused;  // primitives always evaluate
+    if (shapeMassProperties(s, density, dir, mp, unused)) *total = combineMassProperties(*total, mp);
   }
   if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
     c.error(path + ".color",
@@ -426,14 +434,12 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
       c.error(path + ".inertial.from_shapes",
               "the body has no shapes to compute its mass from; add shapes or give mass, com and inertia");
     const std::size_t before = c.count();
+    MassProperties mp;  // what the shapes add up to, summed by checkShape
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
-                 model.sourceDirectory);
+                 model.sourceDirectory, &mp);
     // What the shapes add up to gets the checks a written inertia gets.
-    MassProperties mp;
-    std::string why;
-    if (densityOk && !b.shapes.empty() && c.count() == before &&
-        bodyMassProperties(b, model.sourceDirectory, mp, why)) {
+    if (densityOk && !b.shapes.empty() && c.count() == before) {
       if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
         c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number from " +
                                         shortNumber(kMinMass) + " to " + shortNumber(kMaxMass) + " kg, got " +

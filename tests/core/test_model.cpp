@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 
@@ -478,6 +479,23 @@ class TestModel : public QObject {
     QVERIFY(error.find("unsupported extension") != std::string::npos);
     QCOMPARE(resolveMeshPath("a/b.stl", "/models"), std::string("/models/a/b.stl"));
     QCOMPARE(resolveMeshPath("/abs/b.stl", "/models"), std::string("/abs/b.stl"));
+  }
+
+  // The remembered verdict of a display mesh follows the file when it changes.
+  void meshVerdictFollowsTheFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("quad.obj").toStdString();
+    { std::ofstream(path) << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"; }
+    std::string error;
+    QVERIFY2(meshFileReadable(path, error), error.c_str());
+    QVERIFY2(meshFileReadable(path, error), error.c_str());
+    { std::ofstream(path) << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 40\n"; }
+    QVERIFY(!meshFileReadable(path, error));
+    QVERIFY2(error.find("vertex index '40' is out of range") != std::string::npos, error.c_str());
+    std::filesystem::remove(path);
+    QVERIFY(!meshFileReadable(path, error));
+    QVERIFY2(error.find("does not exist") != std::string::npos, error.c_str());
   }
 
   void validatorCodeOnlyChecks() {
