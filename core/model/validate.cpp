@@ -368,26 +368,31 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
 void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
                 const std::string& dir, MassProperties* total = nullptr) {
   checkPlacement(c, path + ".origin", s.origin);
+  const auto dimension = [&](const std::string& p, double x, bool strict = true) {
+    if (c.positive(p, x, strict)) c.bounded(p, &x, 1, kMaxLength, "lengths (m)", false);
+  };
   switch (s.type) {
     case ShapeType::Box:
       if (c.finiteVec(path + ".size", s.size) && s.size.minCoeff() <= 0.0)
         c.error(path + ".size", "every edge length must be > 0, got " + formatNumbers(s.size.data(), 3));
+      else
+        c.boundedVec(path + ".size", s.size, kMaxLength, "lengths (m)");
       break;
     case ShapeType::Cylinder:
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length);
       break;
-    case ShapeType::Sphere: c.positive(path + ".radius", s.radius); break;
+    case ShapeType::Sphere: dimension(path + ".radius", s.radius); break;
     case ShapeType::Capsule:
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length, false);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length, false);
       break;
     case ShapeType::Prism:
       if (s.sides < 3 || s.sides > kMaxPrismSides)
         c.error(path + ".sides",
                 "must be between 3 and " + std::to_string(kMaxPrismSides) + ", got " + std::to_string(s.sides));
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length);
       break;
     case ShapeType::Mesh: {
       if (s.mesh.empty()) {
