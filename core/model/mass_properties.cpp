@@ -137,7 +137,7 @@ bool shapeMassProperties(const Shape& shape, double density, const std::string& 
     for (auto& t : mesh.triangles) std::swap(t[1], t[2]);
   std::string why;
   if (!checkClosedSurface(mesh, why)) {
-    error = "mesh file '" + path + "': " + why + "; mass properties need a closed surface";
+    error = "mesh file '" + path + "': " + why + "; mass properties need a closed surface facing outward";
     return false;
   }
   MassProperties local;
