@@ -1,23 +1,23 @@
 #include "render/shape_geometry.hpp"
 
+#include "core/io/mesh.hpp"
+#include "render/mesh_polydata.hpp"
+
 #include <vtkAlgorithmOutput.h>
 #include <vtkCapsuleSource.h>
 #include <vtkCellArray.h>
+#include <vtkCleanPolyData.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
 #include <vtkFloatArray.h>
-#include <vtkOBJReader.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyDataNormals.h>
-#include <vtkSTLReader.h>
 #include <vtkSphereSource.h>
 #include <vtkTransform.h>
 #include <vtkTransformPolyDataFilter.h>
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <filesystem>
 #include <numbers>
 
 namespace kt::render {
@@ -42,13 +42,6 @@ vtkSmartPointer<vtkPolyData> yAxisToZAxis(vtkAlgorithmOutput* input) {
   return transformed(input, t);
 }
 
-std::string lowercaseExtension(const std::filesystem::path& p) {
-  std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return ext;
-}
-
 vtkSmartPointer<vtkPolyData> placeholderCube() {
   vtkNew<vtkCubeSource> cube;
   cube->SetXLength(0.05);
@@ -61,41 +54,16 @@ vtkSmartPointer<vtkPolyData> placeholderCube() {
 
 vtkSmartPointer<vtkPolyData> meshGeometry(const kt::Shape& shape, const std::string& modelDirectory,
                                           std::string& warning) {
-  namespace fs = std::filesystem;
-  fs::path path(shape.mesh);
-  if (path.is_relative() && !modelDirectory.empty()) path = fs::path(modelDirectory) / path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    warning = "mesh file not found: " + path.string();
-    return placeholderCube();
-  }
-  vtkSmartPointer<vtkPolyDataAlgorithm> reader;
-  const std::string ext = lowercaseExtension(path);
-  if (ext == ".stl") {
-    auto stl = vtkSmartPointer<vtkSTLReader>::New();
-    stl->SetFileName(path.string().c_str());
-    reader = stl;
-  } else if (ext == ".obj") {
-    auto obj = vtkSmartPointer<vtkOBJReader>::New();
-    obj->SetFileName(path.string().c_str());
-    reader = obj;
-  } else {
-    warning = "unsupported mesh format (expected .stl or .obj): " + path.string();
-    return placeholderCube();
-  }
-  reader->Update();
-  if (reader->GetOutput()->GetNumberOfPoints() == 0) {
-    warning = "mesh file has no geometry: " + path.string();
-    return placeholderCube();
-  }
-  vtkNew<vtkTransform> scale;
-  scale->Scale(shape.meshScale.x(), shape.meshScale.y(), shape.meshScale.z());
-  vtkNew<vtkTransformPolyDataFilter> scaled;
-  scaled->SetInputConnection(reader->GetOutputPort());
-  scaled->SetTransform(scale);
+  // The core's reader: the view accepts and refuses exactly what validation does, with its message.
+  kt::TriangleMesh mesh;
+  if (!kt::readMesh(kt::resolveMeshPath(shape.mesh, modelDirectory), mesh, warning)) return placeholderCube();
+  // STL repeats every corner in each triangle: merge coincident points so that shading is smooth.
+  vtkNew<vtkCleanPolyData> merged;
+  merged->SetInputData(meshToPolyData(mesh, shape.meshScale));
+  merged->SetTolerance(0.0);
   // Smooth shading across gentle bends, sharp edges kept.
   vtkNew<vtkPolyDataNormals> normals;
-  normals->SetInputConnection(scaled->GetOutputPort());
+  normals->SetInputConnection(merged->GetOutputPort());
   normals->SetFeatureAngle(40.0);
   normals->SplittingOn();
   normals->ConsistencyOn();

@@ -12,10 +12,12 @@
 namespace kt::cli {
 namespace {
 
-// Loads a model, printing its diagnostics on stderr. Returns false when it is invalid.
+// Loads a model, printing its diagnostics (and warnings) on stderr. Returns false when it is invalid.
 bool load(const std::string& path, Model& model) {
   try {
-    model = loadModelFromFile(path);
+    std::vector<Diagnostic> warnings;
+    model = loadModelFromFile(path, warnings);
+    std::fputs(formatDiagnostics(warnings).c_str(), stderr);
     return true;
   } catch (const ModelLoadError& e) {
     std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);

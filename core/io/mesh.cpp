@@ -5,36 +5,63 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <sstream>
+#include <unordered_map>
 
 namespace kt {
 namespace {
 
 constexpr std::uintmax_t kMaxMeshBytes = 256u * 1024u * 1024u;
 
-bool readFile(const std::string& path, std::string& bytes, std::string& error) {
+// Reads a regular file. `refuse` is asked once the path is known to be a regular file, before
+// reading it; a non-empty answer is the error.
+bool readFile(const std::string& path, std::string& bytes, std::string& error,
+              const std::function<std::string()>& refuse) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
+  const fs::file_status st = fs::status(path, ec);
+  if (st.type() == fs::file_type::not_found) {
+    error = "does not exist";
+    return false;
+  }
   if (ec) {
-    error = "cannot read mesh file '" + path + "': " + ec.message();
+    error = "cannot be read: " + ec.message();
+    return false;
+  }
+  if (st.type() == fs::file_type::directory) {
+    error = "is a directory, not a mesh file";
+    return false;
+  }
+  if (st.type() != fs::file_type::regular) {  // devices, FIFOs, sockets: no size, may never end
+    error = "is not a regular file";
+    return false;
+  }
+  error = refuse();
+  if (!error.empty()) return false;
+  const auto size = fs::file_size(path, ec);
+  if (ec) {
+    error = "cannot be read: " + ec.message();
     return false;
   }
   if (size > kMaxMeshBytes) {
-    error = "mesh file '" + path + "' is larger than 256 MiB";
+    error = "is larger than 256 MiB";
     return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot open mesh file '" + path + "'";
+    error = "cannot be opened for reading";
     return false;
   }
   bytes.resize(static_cast<std::size_t>(size));
   in.read(bytes.data(), static_cast<std::streamsize>(size));
   if (static_cast<std::uintmax_t>(in.gcount()) != size) {
-    error = "cannot read mesh file '" + path + "'";
+    error = "cannot be read (it changed while it was read)";
     return false;
   }
   return true;
@@ -79,30 +106,14 @@ bool parseBinaryStl(const std::string& bytes, TriangleMesh& mesh) {
   return true;
 }
 
-}  // namespace
-
-bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error) {
+// ASCII: "solid …  facet normal …  outer loop  vertex x y z (×3)  endloop  endfacet … endsolid".
+bool parseAsciiStl(const std::string& bytes, TriangleMesh& mesh, std::string& error) {
   mesh = {};
-  if (bytes.size() >= 84) {
-    std::uint32_t n = 0;
-    std::memcpy(&n, bytes.data() + 80, 4);
-    if (bytes.size() == 84 + 50ull * n) {
-      if (!parseBinaryStl(bytes, mesh)) {
-        error = "binary STL has a non-finite vertex coordinate";
-        return false;
-      }
-      if (mesh.triangles.empty()) {
-        error = "STL file has no triangles";
-        return false;
-      }
-      return true;
-    }
-  }
-  // ASCII: "solid …  facet normal …  outer loop  vertex x y z (×3)  endloop  endfacet … endsolid".
   std::istringstream in(bytes);
   std::string line;
   int lineNo = 0;
   std::vector<int> pending;
+  bool inFacet = false;
   while (std::getline(in, line)) {
     ++lineNo;
     const auto tok = splitWhitespace(line);
@@ -116,6 +127,10 @@ bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error) 
       }
       pending.push_back(static_cast<int>(mesh.vertices.size()));
       mesh.vertices.push_back(p);
+    } else if (tok[0] == "facet") {
+      inFacet = true;
+    } else if (tok[0] == "endfacet") {
+      inFacet = false;
     } else if (tok[0] == "endloop") {
       if (pending.size() < 3) {
         error = "STL line " + std::to_string(lineNo) + ": a facet needs three vertices";
@@ -124,18 +139,65 @@ bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error) 
       for (std::size_t k = 1; k + 1 < pending.size(); ++k)
         mesh.triangles.push_back({pending[0], pending[k], pending[k + 1]});
       pending.clear();
-    } else if (tok[0] != "solid" && tok[0] != "facet" && tok[0] != "outer" && tok[0] != "endfacet" &&
-               tok[0] != "endsolid") {
+    } else if (tok[0] != "solid" && tok[0] != "outer" && tok[0] != "endsolid") {
       error = "STL line " + std::to_string(lineNo) + ": unexpected '" + std::string(tok[0]) +
               "' (not an ASCII STL file, and the size does not match a binary STL)";
       return false;
     }
+  }
+  if (!pending.empty() || inFacet) {
+    error = "STL line " + std::to_string(lineNo) + ": the file ends inside a facet (is it cut short?)";
+    return false;
   }
   if (mesh.triangles.empty()) {
     error = "STL file has no triangles";
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool parseStl(const std::string& bytes, TriangleMesh& mesh, std::string& error) {
+  mesh = {};
+  // Binary: an 80-byte header, the triangle count n, then n records of 50 bytes. Files with a
+  // few bytes after the last record (padding written by some exporters) are read with the n
+  // triangles the header gives, as VTK's reader does; text that starts with "solid" is tried
+  // as ASCII first, since ASCII files cannot be told apart by their size alone.
+  bool binary = false;
+  if (bytes.size() >= 84) {
+    std::uint32_t n = 0;
+    std::memcpy(&n, bytes.data() + 80, 4);
+    const std::uint64_t needed = 84 + 50ull * n;
+    if (bytes.size() == needed) {
+      binary = true;
+    } else if (bytes.size() > needed && n > 0) {
+      std::size_t i = 0;
+      while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
+      binary = bytes.compare(i, 5, "solid") != 0;
+      if (!binary) {
+        TriangleMesh ascii;
+        std::string why;
+        if (parseAsciiStl(bytes, ascii, why)) {
+          mesh = std::move(ascii);
+          return true;
+        }
+        binary = true;
+      }
+    }
+  }
+  if (binary) {
+    if (!parseBinaryStl(bytes, mesh)) {
+      error = "binary STL has a non-finite vertex coordinate";
+      return false;
+    }
+    if (mesh.triangles.empty()) {
+      error = "STL file has no triangles";
+      return false;
+    }
+    return true;
+  }
+  return parseAsciiStl(bytes, mesh, error);
 }
 
 bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error) {
@@ -161,8 +223,16 @@ bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error) {
         long v = 0;
         const auto [ptr, ec] = std::from_chars(first.data(), first.data() + first.size(), v);
         const long nv = static_cast<long>(mesh.vertices.size());
-        if (ec != std::errc() || ptr != first.data() + first.size() || v == 0 || v > nv || v < -nv) {
-          error = "OBJ line " + std::to_string(lineNo) + ": bad vertex index '" + std::string(tok[k]) + "'";
+        if (ec == std::errc::result_out_of_range ||
+            (ec == std::errc() && ptr == first.data() + first.size() && (v == 0 || v > nv || v < -nv))) {
+          error = "OBJ line " + std::to_string(lineNo) + ": vertex index '" + std::string(first) +
+                  "' is out of range; " + std::to_string(nv) + " vertices are defined before this line (1 to " +
+                  std::to_string(nv) + ", or -1 to -" + std::to_string(nv) + " counting back)";
+          return false;
+        }
+        if (ec != std::errc() || ptr != first.data() + first.size()) {
+          error = "OBJ line " + std::to_string(lineNo) + ": bad vertex index '" + std::string(tok[k]) +
+                  "'; expected a whole number";
           return false;
         }
         idx.push_back(static_cast<int>(v > 0 ? v - 1 : nv + v));
@@ -185,16 +255,162 @@ bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error) {
 bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (ext != ".stl" && ext != ".obj") {
-    error = "mesh file '" + path + "' has an unsupported extension; expected .stl or .obj";
+  std::string bytes;
+  std::string why;
+  // What the path is comes first ("is a directory" says more than "unsupported extension").
+  const auto refuse = [&] {
+    return ext == ".stl" || ext == ".obj" ? std::string() : "has an unsupported extension; expected .stl or .obj";
+  };
+  if (!readFile(path, bytes, why, refuse)) {
+    error = "mesh file '" + path + "' " + why;
     return false;
   }
-  std::string bytes;
-  if (!readFile(path, bytes, error)) return false;
-  std::string why;
   const bool ok = ext == ".stl" ? parseStl(bytes, mesh, why) : parseObj(bytes, mesh, why);
   if (!ok) error = "mesh file '" + path + "': " + why;
   return ok;
+}
+
+bool meshFileReadable(const std::string& path, std::string& error) {
+  struct Verdict {
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::string error;  // empty when readable
+  };
+  static std::mutex mutex;
+  static std::unordered_map<std::string, Verdict> verdicts;
+  std::error_code ec;
+  const bool regular = std::filesystem::is_regular_file(path, ec);
+  Verdict now;
+  if (regular) {
+    now.size = std::filesystem::file_size(path, ec);
+    now.modified = std::filesystem::last_write_time(path, ec);
+  }
+  if (regular && !ec) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = verdicts.find(path);
+        it != verdicts.end() && it->second.size == now.size && it->second.modified == now.modified) {
+      error = it->second.error;
+      return error.empty();
+    }
+  }
+  TriangleMesh mesh;
+  const bool ok = readMesh(path, mesh, error);
+  if (regular && !ec) {
+    now.error = ok ? std::string() : error;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (verdicts.size() >= 4096) verdicts.clear();
+    verdicts[path] = std::move(now);
+  }
+  return ok;
+}
+
+namespace {
+
+std::string point(const Vec3& p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "(%.6g, %.6g, %.6g)", p.x(), p.y(), p.z());
+  return buf;
+}
+
+struct PositionHash {
+  std::size_t operator()(const Vec3& p) const {
+    std::size_t h = 0;
+    for (int k = 0; k < 3; ++k) {
+      std::uint64_t bits = 0;
+      const double x = p[k] + 0.0;  // −0 and +0 are the same position
+      std::memcpy(&bits, &x, sizeof bits);
+      h = (h ^ bits) * 0x100000001b3ull + (h >> 29);
+    }
+    return h;
+  }
+};
+
+struct PositionEqual {
+  bool operator()(const Vec3& a, const Vec3& b) const { return a.x() == b.x() && a.y() == b.y() && a.z() == b.z(); }
+};
+
+int findRoot(std::vector<int>& up, int v) {
+  while (up[v] != v) {
+    up[v] = up[up[v]];
+    v = up[v];
+  }
+  return v;
+}
+
+}  // namespace
+
+bool checkClosedSurface(const TriangleMesh& mesh, std::string& error) {
+  // Weld vertices at equal positions (STL repeats every corner in each triangle).
+  std::unordered_map<Vec3, int, PositionHash, PositionEqual> index;
+  index.reserve(mesh.vertices.size());
+  std::vector<int> welded(mesh.vertices.size());
+  std::vector<Vec3> where;
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+    const auto [it, inserted] = index.emplace(mesh.vertices[v], static_cast<int>(where.size()));
+    if (inserted) where.push_back(mesh.vertices[v]);
+    welded[v] = it->second;
+  }
+  const auto key = [](int a, int b) { return (static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b); };
+  std::unordered_map<std::uint64_t, int> edges;  // directed edge → number of triangles running along it
+  edges.reserve(3 * mesh.triangles.size());
+  std::vector<int> up(where.size());
+  for (std::size_t v = 0; v < up.size(); ++v) up[v] = static_cast<int>(v);
+  for (const auto& t : mesh.triangles) {
+    const int a = welded[t[0]], b = welded[t[1]], c = welded[t[2]];
+    if (a == b || b == c || c == a) continue;
+    ++edges[key(a, b)];
+    ++edges[key(b, c)];
+    ++edges[key(c, a)];
+    up[findRoot(up, b)] = findRoot(up, a);
+    up[findRoot(up, c)] = findRoot(up, a);
+  }
+  for (const auto& [e, forward] : edges) {
+    const int a = static_cast<int>(e >> 32), b = static_cast<int>(e & 0xffffffffu);
+    const auto back = edges.find(key(b, a));
+    const int backward = back == edges.end() ? 0 : back->second;
+    const std::string edge = "the edge from " + point(where[a]) + " to " + point(where[b]);
+    if (forward + backward == 1) {
+      error = "the surface is not closed: " + edge + " belongs to one triangle only (a hole or a missing face)";
+      return false;
+    }
+    if (forward + backward > 2) {
+      error = "the surface is not a simple closed surface: " + edge + " is shared by " +
+              std::to_string(forward + backward) + " triangles";
+      return false;
+    }
+    if (forward == 2) {
+      error = "the triangles are not consistently oriented: two triangles run along " + edge +
+              " in the same direction (one of them is wound the other way)";
+      return false;
+    }
+  }
+  // Signed volume of each connected part (divergence theorem, as in meshMassProperties).
+  std::unordered_map<int, double> volume;
+  for (const auto& t : mesh.triangles) {
+    const int a = welded[t[0]], b = welded[t[1]], c = welded[t[2]];
+    if (a == b || b == c || c == a) continue;
+    volume[findRoot(up, a)] += where[a].dot(where[b].cross(where[c])) / 6.0;
+  }
+  if (volume.empty()) {
+    error = "the surface has no triangles with three distinct corners";
+    return false;
+  }
+  for (const auto& [root, v] : volume) {
+    if (!std::isfinite(v)) {
+      error = "the volume of the part containing " + point(where[root]) + " is not a finite number";
+      return false;
+    }
+    if (v < 0.0) {
+      error = "the closed part containing " + point(where[root]) +
+              " is wound inside out (its triangles must be counter-clockwise seen from outside)";
+      return false;
+    }
+    if (!(v > 0.0)) {
+      error = "the closed part containing " + point(where[root]) + " encloses no volume";
+      return false;
+    }
+  }
+  return true;
 }
 
 std::string resolveMeshPath(const std::string& meshPath, const std::string& modelDirectory) {

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include "core/io/yaml_tree.hpp"
@@ -100,12 +102,48 @@ bool parseYamlNumber(std::string_view v, double& out) {
   return true;
 }
 
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong forms,
+// no surrogates, nothing above U+10FFFF), or npos.
+std::size_t invalidUtf8At(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // range of the first continuation byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + static_cast<std::size_t>(extra) >= s.size()) return i;
+    for (int k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return std::string_view::npos;
+}
+
 class Reader {
  public:
   explicit Reader(std::size_t budget) : budget_(budget) {}
 
   std::vector<Diagnostic> errors;
   std::unordered_map<std::string, yaml::Position> marks;
+  /// Paths of nodes reached through an alias: what is inside them is reported at the alias.
+  std::unordered_map<std::string, yaml::Position> aliasMarks;
 
   bool full() const { return errors.size() >= kMaxErrors; }
 
@@ -123,6 +161,7 @@ class Reader {
   // Counts visited nodes so that aliases cannot make reading explode.
   bool visit(const Node& n, const std::string& path) {
     marks.emplace(path, n.pos);
+    if (n.alias) aliasMarks.emplace(path, n.pos);
     if (budget_ == 0) {
       if (!budgetReported_) error(n, path, "the document expands to too many values (check anchors and aliases)");
       budgetReported_ = true;
@@ -180,13 +219,20 @@ class Reader {
     return false;
   }
 
+  // A whole number: written as one (6) or as a number with no fractional part (6.0, 6e0), as
+  // YAML readers and users take them alike.
   bool integer(const Node& n, const std::string& path, int& out) {
     if (!visit(n, path)) return false;
-    if (n.kind == Kind::Scalar && !n.quoted) {
-      std::string_view v = n.value;
-      if (!v.empty() && v[0] == '+') v.remove_prefix(1);
-      const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-      if (ec == std::errc() && ptr == v.data() + v.size() && !v.empty()) return true;
+    double x = 0.0;
+    if (n.kind == Kind::Scalar && !n.quoted && parseYamlNumber(n.value, x) && std::isfinite(x) && x == std::floor(x)) {
+      if (x >= std::numeric_limits<int>::min() && x <= std::numeric_limits<int>::max()) {
+        out = static_cast<int>(x);
+        return true;
+      }
+      error(n, path,
+            "the whole number " + n.value + " is out of range (at most " +
+                std::to_string(std::numeric_limits<int>::max()) + " in size)");
+      return false;
     }
     error(n, path, "expected a whole number, got " + yaml::describe(n));
     return false;
@@ -211,6 +257,14 @@ class Reader {
   bool text(const Node& n, const std::string& path, std::string& out) {
     if (!visit(n, path)) return false;
     if (n.kind == Kind::Scalar) {
+      if (const std::size_t bad = invalidUtf8At(n.value); bad != std::string::npos) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(n.value[bad]));
+        error(n, path,
+              "is not valid UTF-8 text (byte " + std::string(hex) + " at offset " + std::to_string(bad) +
+                  "); save the file as UTF-8");
+        return false;
+      }
       out = n.value;
       return true;
     }
@@ -446,7 +500,8 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     if (key == "axis2") return std::string("axis2 is only used by universal (cardan) joints");
     return "'" + key + "' is not used by a " + typeName + " joint (its keys: " + joinNames(keys) + ")";
   });
-  if (const Node* v = n.find("name")) r.text(*v, path + ".name", j.name);
+  if (const Node* v = n.find("name"); v && r.text(*v, path + ".name", j.name) && j.name.empty())
+    r.error(*v, path + ".name", "must not be empty; leave 'name' out to name the joint after its body");
   if (const Node* v = n.find("origin")) readPlacement(r, *v, path + ".origin", j.origin);
   if (jointHasAxis(j.type))
     if (const Node* v = n.find("axis")) r.vec(*v, path + ".axis", j.axis);
@@ -631,6 +686,11 @@ void readBody(Reader& r, const Node& n, const std::string& path, BodySpec& b) {
 }
 
 void readSimulation(Reader& r, const Node& n, SimulationSettings& s) {
+  // "simulation:" with every setting commented out: the defaults, as for no block at all.
+  if (n.kind == Kind::Null) {
+    r.visit(n, "simulation");
+    return;
+  }
   if (!r.map(n, "simulation", {"solver", "integrator", "step", "duration", "tolerance"}, "simulation settings")) return;
   if (const Node* v = n.find("solver")) r.text(*v, "simulation.solver", s.solver);
   if (const Node* v = n.find("integrator")) r.text(*v, "simulation.integrator", s.integrator);
@@ -679,19 +739,40 @@ void readModel(Reader& r, const Node& root, Model& m) {
 
 // Position of a validator path: the path itself, or the nearest recorded ancestor
 // ("bodies[2].joint.drive.phase[0]" → "…phase" → "…drive" → …).
+// Inside a node reached through an alias, the outermost alias: a duplicate made by "*a" is
+// reported where "*a" is written, not at the anchor.
 yaml::Position positionOf(const Reader& r, std::string path) {
+  std::optional<yaml::Position> found, alias;
   while (true) {
-    if (auto it = r.marks.find(path); it != r.marks.end()) return it->second;
-    if (path.empty()) return {};
+    if (!found)
+      if (auto it = r.marks.find(path); it != r.marks.end()) found = it->second;
+    if (!r.aliasMarks.empty())
+      if (auto it = r.aliasMarks.find(path); it != r.aliasMarks.end()) alias = it->second;
+    if (path.empty()) break;
     const std::size_t cut = path.find_last_of(".[");
     path = cut == std::string::npos ? std::string() : path.substr(0, cut);
   }
+  if (alias) return *alias;
+  return found ? *found : yaml::Position{};
 }
 
 // `modelProblems`: when given, problems of the model checks (validate) of a file that parsed are
 // returned there (positioned) instead of thrown; syntax, key and type errors still throw.
-Model loadText(const std::string& text, const std::string& fileName, const std::string& directory,
-               std::vector<Diagnostic>* modelProblems = nullptr) {
+Model loadText(const std::string& original, const std::string& fileName, const std::string& directory,
+               std::vector<Diagnostic>* modelProblems = nullptr, std::vector<Diagnostic>* warnings = nullptr) {
+  // Line ends of classic Mac files (CR alone) are line ends to YAML, not to yaml-cpp.
+  std::string crFree;
+  const bool loneCr = original.find('\r') != std::string::npos && [&] {
+    for (std::size_t i = original.find('\r'); i != std::string::npos; i = original.find('\r', i + 1))
+      if (i + 1 >= original.size() || original[i + 1] != '\n') return true;
+    return false;
+  }();
+  if (loneCr) {
+    crFree = original;
+    for (std::size_t i = 0; i < crFree.size(); ++i)
+      if (crFree[i] == '\r' && (i + 1 >= crFree.size() || crFree[i + 1] != '\n')) crFree[i] = '\n';
+  }
+  const std::string& text = loneCr ? crFree : original;
   std::vector<yaml::ParseProblem> problems;
   const auto root = yaml::parseDocument(text, problems);
   std::vector<Diagnostic> out;
@@ -704,7 +785,7 @@ Model loadText(const std::string& text, const std::string& fileName, const std::
     d.column = p.column + 1;
     out.push_back(std::move(d));
   };
-  for (const auto& p : problems) add(p.pos, "", p.message);
+  for (const auto& p : problems) add(p.pos, p.path, p.message);
   if (!root || root->kind == Kind::Null) {
     if (out.empty())
       add(root ? root->pos : yaml::Position{}, "", "the file is empty; expected a model starting with 'kinetree: 1'");
@@ -727,7 +808,18 @@ Model loadText(const std::string& text, const std::string& fileName, const std::
       d.line = p.line + 1;
       d.column = p.column + 1;
     }
-    std::stable_sort(problemsFound.begin(), problemsFound.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (warnings != nullptr && problemsFound.empty()) {
+      *warnings = modelWarnings(model);
+      for (Diagnostic& d : *warnings) {
+        const yaml::Position p = positionOf(reader, d.path);
+        d.file = fileName;
+        d.line = p.line + 1;
+        d.column = p.column + 1;
+      }
+    }
+    // The validator's closing "... and N more" line (after its first kMaxErrors) stays last.
+    const auto sortEnd = problemsFound.size() > kMaxErrors ? problemsFound.begin() + kMaxErrors : problemsFound.end();
+    std::stable_sort(problemsFound.begin(), sortEnd, [](const Diagnostic& a, const Diagnostic& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
     if (modelProblems != nullptr) {
@@ -752,7 +844,8 @@ Model loadModelFromString(const std::string& text, const std::string& fileName) 
 
 namespace {
 
-Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems) {
+Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems,
+               std::vector<Diagnostic>* warnings = nullptr) {
   const auto fail = [&](const std::string& message) {
     Diagnostic d;
     d.file = path;
@@ -773,12 +866,22 @@ Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems) 
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<std::size_t>(in.gcount()));
   const std::string dir = std::filesystem::absolute(std::filesystem::path(path), ec).parent_path().lexically_normal();
-  return loadText(text, path, dir, modelProblems);
+  return loadText(text, path, dir, modelProblems, warnings);
 }
 
 }  // namespace
 
 Model loadModelFromFile(const std::string& path) { return loadFile(path, nullptr); }
+
+Model loadModelFromFile(const std::string& path, std::vector<Diagnostic>& warnings) {
+  warnings.clear();
+  return loadFile(path, nullptr, &warnings);
+}
+
+Model loadModelFromString(const std::string& text, const std::string& fileName, std::vector<Diagnostic>& warnings) {
+  warnings.clear();
+  return loadText(text, fileName, std::string(), nullptr, &warnings);
+}
 
 Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems) {
   problems.clear();

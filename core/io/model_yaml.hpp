@@ -35,6 +35,12 @@ Model loadModelFromString(const std::string& text, const std::string& fileName =
 /// Sets the model's sourceDirectory to the file's directory.
 Model loadModelFromFile(const std::string& path);
 
+/// As above; the model's warnings (diagnostics with `warning` set, file:line:col positioned, for
+/// example a joint that starts outside its limits) are returned in `warnings`. They do not stop
+/// the model from loading.
+Model loadModelFromString(const std::string& text, const std::string& fileName, std::vector<Diagnostic>& warnings);
+Model loadModelFromFile(const std::string& path, std::vector<Diagnostic>& warnings);
+
 /// For the editor: as loadModelFromFile, but a file that reads correctly (YAML syntax, keys,
 /// types, references all fine) and only fails the model checks of validate() is returned, with
 /// those problems (file:line:col positioned) in `problems`, so that it can be opened and fixed.

@@ -57,6 +57,10 @@ class Builder : public YAML::EventHandler {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::Null;
     n->pos = toPosition(mark);
+    // "key:" with nothing after it: yaml-cpp marks the next token, often on a later line.
+    if (!stack_.empty() && stack_.back().node->kind == Node::Kind::Map && stack_.back().pendingKey &&
+        stack_.back().pendingKey->pos.line < n->pos.line)
+      n->pos = stack_.back().pendingKey->pos;
     complete(n, anchor);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -70,7 +74,11 @@ class Builder : public YAML::EventHandler {
       attach(n);
       return;
     }
-    attach(it->second);
+    // A copy that knows where the alias is (the children stay those of the anchor).
+    auto n = std::make_shared<Node>(*it->second);
+    n->pos = toPosition(mark);
+    n->alias = true;
+    attach(n);
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
@@ -78,16 +86,21 @@ class Builder : public YAML::EventHandler {
     n->kind = Node::Kind::Scalar;
     n->pos = toPosition(mark);
     n->value = value;
-    n->quoted = tag != "?";
+    // "?" plain, "!" quoted; standard tags: !!str is text, !!int/!!float/!!bool/!!null are read
+    // from the value like a plain scalar.
+    n->quoted = tag == "!" || tag == "tag:yaml.org,2002:str";
+    checkTag(tag, n->pos, {"int", "float", "bool", "null", "str"});
     complete(n, anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    checkTag(tag, toPosition(mark), {"seq"});
     open(Node::Kind::Sequence, mark, anchor);
   }
   void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    checkTag(tag, toPosition(mark), {"map"});
     open(Node::Kind::Map, mark, anchor);
   }
   void OnMapEnd() override { close(); }
@@ -98,13 +111,42 @@ class Builder : public YAML::EventHandler {
     YAML::anchor_t anchor = 0;
     std::shared_ptr<const Node> pendingKey;
     std::unordered_map<std::string, Position> keys;
+    std::string path;
   };
+
+  // Tags a model file may use: the standard ones of YAML's core schema that fit the node.
+  // Anything else (!!binary, !!set, local tags such as !ros) would otherwise be silently ignored.
+  void checkTag(const std::string& tag, Position pos, std::initializer_list<const char*> allowed) {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    static const std::string kStandard = "tag:yaml.org,2002:";
+    if (tag.compare(0, kStandard.size(), kStandard) == 0) {
+      const std::string name = tag.substr(kStandard.size());
+      for (const char* a : allowed)
+        if (name == a) return;
+      problems_.push_back({pos, "the tag !!" + name + " is not supported here; remove it", childPath()});
+      return;
+    }
+    problems_.push_back({pos,
+                         "unknown tag '" + tag + "'; model files use no tags (remove it, and write the value itself)",
+                         childPath()});
+  }
+
+  // Path of the node about to be attached: the pending key or the next list index.
+  std::string childPath() const {
+    if (stack_.empty()) return {};
+    const Frame& f = stack_.back();
+    if (f.node->kind == Node::Kind::Sequence) return f.path + "[" + std::to_string(f.node->items.size()) + "]";
+    if (f.pendingKey && f.pendingKey->kind == Node::Kind::Scalar)
+      return f.path.empty() ? f.pendingKey->value : f.path + "." + f.pendingKey->value;
+    return f.path;
+  }
 
   void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
     auto n = std::make_shared<Node>();
     n->kind = kind;
     n->pos = toPosition(mark);
-    stack_.push_back({n, anchor, nullptr, {}});
+    std::string path = childPath();
+    stack_.push_back({n, anchor, nullptr, {}, std::move(path)});
   }
   void close() {
     if (stack_.empty()) return;
@@ -129,8 +171,10 @@ class Builder : public YAML::EventHandler {
       if (n->kind == Node::Kind::Scalar) {
         auto [it, inserted] = f.keys.emplace(n->value, n->pos);
         if (!inserted)
-          problems_.push_back({n->pos, "duplicate key '" + n->value + "' (first given at line " +
-                                           std::to_string(it->second.line + 1) + "); each key may appear once"});
+          problems_.push_back({n->pos,
+                               "duplicate key '" + n->value + "' (first given at line " +
+                                   std::to_string(it->second.line + 1) + "); each key may appear once",
+                               f.path.empty() ? n->value : f.path + "." + n->value});
       }
     } else {
       f.node->entries.emplace_back(f.pendingKey, n);

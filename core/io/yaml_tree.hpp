@@ -23,7 +23,8 @@ struct Node {
   Kind kind = Kind::Null;
   Position pos;
   std::string value;    ///< Scalar
-  bool quoted = false;  ///< Scalar written in quotes (or with an explicit tag): never a number or bool
+  bool quoted = false;  ///< Scalar written in quotes (or tagged !!str): never a number or bool
+  bool alias = false;   ///< reached through an alias (*name); `pos` is the alias, not the anchor
   std::vector<std::shared_ptr<const Node>> items;                                            ///< Sequence
   std::vector<std::pair<std::shared_ptr<const Node>, std::shared_ptr<const Node>>> entries;  ///< Map, in order
 
@@ -35,8 +36,10 @@ struct Node {
 std::string describe(const Node& node);
 
 struct ParseProblem {
+  ParseProblem(Position p, std::string m, std::string at = {}) : pos(p), message(std::move(m)), path(std::move(at)) {}
   Position pos;
   std::string message;
+  std::string path;  ///< YAML path of the node concerned ("bodies[2].inertial"), when known
 };
 
 inline constexpr std::size_t kMaxDocumentBytes = 64u * 1024u * 1024u;
@@ -44,7 +47,9 @@ inline constexpr int kMaxNestingDepth = 64;
 
 /// Parses one YAML document. Returns the root (null when the text holds no document) and appends
 /// every problem found (syntax error with yaml-cpp's position, duplicate keys, a second document,
-/// oversized or too deeply nested text). When problems are reported the tree may be partial.
+/// oversized or too deeply nested text, tags other than the standard !!str, !!int, !!float,
+/// !!bool, !!null, !!seq and !!map). A null value of a mapping is placed at its key (yaml-cpp
+/// places it at the next token, often on the next line). When problems are reported the tree may be partial.
 std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems);
 
 /// Nesting depth estimate of YAML text without parsing it (block indentation levels, "- "

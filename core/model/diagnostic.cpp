@@ -2,6 +2,36 @@
 
 namespace kt {
 
+namespace {
+
+// Control characters from the file (a name holding an escape sequence) are shown as \xNN, so
+// that a message cannot move the cursor, recolour or retitle the user's terminal: C0 controls,
+// DEL, and the C1 controls U+0080–U+009F (UTF-8 C2 80–C2 9F).
+std::string escapeControls(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto hex = [&](unsigned char c) {
+    static const char* digits = "0123456789ABCDEF";
+    out += "\\x";
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7F) {
+      hex(c);
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+      hex(static_cast<unsigned char>(s[++i]));
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Diagnostic::format() const {
   std::string s;
   if (!file.empty()) {
@@ -9,10 +39,10 @@ std::string Diagnostic::format() const {
     if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(column);
     s += ": ";
   }
-  s += "error: ";
+  s += warning ? "warning: " : "error: ";
   if (!path.empty()) s += path + ": ";
   s += message;
-  return s;
+  return escapeControls(s);
 }
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {

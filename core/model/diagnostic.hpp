@@ -8,13 +8,15 @@
 namespace kt {
 
 struct Diagnostic {
-  std::string path;     ///< YAML path, e.g. "bodies[2].joint.axis"; empty for the whole document
-  std::string message;  ///< what is wrong and what is expected
-  std::string file;     ///< set by the loader
-  int line = 0;         ///< 1-based, 0 when unknown
-  int column = 0;       ///< 1-based, 0 when unknown
+  std::string path;      ///< YAML path, e.g. "bodies[2].joint.axis"; empty for the whole document
+  std::string message;   ///< what is wrong and what is expected
+  std::string file;      ///< set by the loader
+  int line = 0;          ///< 1-based, 0 when unknown
+  int column = 0;        ///< 1-based, 0 when unknown
+  bool warning = false;  ///< a likely mistake that does not stop the model from loading
 
-  /// "file:line:col: error: path: message" (parts that are unknown are left out).
+  /// "file:line:col: error: path: message" ("warning: " for a warning; parts that are unknown
+  /// are left out; control characters shown as \xNN).
   std::string format() const;
 };
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 namespace kt {
 namespace {
@@ -127,11 +128,21 @@ bool shapeMassProperties(const Shape& shape, double density, const std::string& 
     return true;
   }
   TriangleMesh mesh;
-  if (!readMesh(resolveMeshPath(shape.mesh, modelDirectory), mesh, error)) return false;
+  const std::string path = resolveMeshPath(shape.mesh, modelDirectory);
+  if (!readMesh(path, mesh, error)) return false;
+  // A mirroring scale (an odd number of negative factors) turns the surface inside out.
+  const bool mirrored = shape.meshScale.x() * shape.meshScale.y() * shape.meshScale.z() < 0.0;
   for (Vec3& v : mesh.vertices) v = v.cwiseProduct(shape.meshScale);
+  if (mirrored)
+    for (auto& t : mesh.triangles) std::swap(t[1], t[2]);
+  std::string why;
+  if (!checkClosedSurface(mesh, why)) {
+    error = "mesh file '" + path + "': " + why + "; mass properties need a closed surface facing outward";
+    return false;
+  }
   MassProperties local;
   if (!meshMassProperties(mesh, density, local)) {
-    error = "mesh '" + shape.mesh + "' encloses no volume (it must be a closed surface)";
+    error = "mesh file '" + path + "' encloses no volume (it must be a closed surface)";
     return false;
   }
   out = placed(local, shape.origin);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 namespace kt {
 
@@ -41,14 +42,17 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
   if (word.size() > 200) return {};
   std::string best;
   int bestDistance = 1 << 30;
+  const int limit = std::max(2, static_cast<int>(word.size()) / 3);
   for (const std::string& c : candidates) {
+    // The distance is at least the difference in length: skip what cannot be close enough.
+    const int lengthGap = std::abs(static_cast<int>(c.size()) - static_cast<int>(word.size()));
+    if (lengthGap > limit || lengthGap >= bestDistance) continue;
     const int d = editDistance(word, c);
     if (d < bestDistance) {
       bestDistance = d;
       best = c;
     }
   }
-  const int limit = std::max(2, static_cast<int>(word.size()) / 3);
   return bestDistance <= limit ? best : std::string();
 }
 

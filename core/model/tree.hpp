@@ -49,6 +49,10 @@ struct Tree {
 /// Empty when the model is valid. The loader and the editor's problems list use the same checks.
 std::vector<Diagnostic> validate(const Model& model);
 
+/// Likely mistakes that do not stop a model from running, each a warning with the YAML path of
+/// the field: a joint that starts outside its limits (a hint when the value fits in degrees).
+std::vector<Diagnostic> modelWarnings(const Model& model);
+
 /// Integrator names a model may ask for (simulation.integrator): euler, rk4, dopri5.
 const std::vector<std::string>& integratorNames();
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <numbers>
 #include <unordered_map>
 
 #include <Eigen/Eigenvalues>
@@ -21,16 +23,39 @@ namespace {
 
 const std::vector<std::string> kIntegratorNames = {"euler", "rk4", "dopri5"};
 
-// Relative tolerance of the inertia checks (positive definiteness, triangle inequality), so that
-// thin rods and flat plates written with a few digits pass.
+// Relative tolerance of the triangle inequality, so that thin rods and flat plates written with a
+// few digits pass.
 constexpr double kInertiaRelTol = 1e-6;
+// Positive definiteness: smallest principal moment over the largest, above the round-off of a
+// symmetric 3×3 eigensolver (a small multiple of ε).
+constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
 constexpr int kMaxPrismSides = 1024;
+constexpr std::size_t kMaxDiagnostics = 100;
+// Magnitudes beyond these are unit mistakes or typos, and the dynamics overflow or lose all
+// precision with them (a mass of 1e308 times g is already infinite). Masses below kMinMass
+// include the subnormal numbers, whose inverse overflows.
+constexpr double kMaxLength = 1e6;        // m: positions, centres of mass, prismatic coordinates
+constexpr double kMaxMass = 1e15;         // kg
+constexpr double kMinMass = 1e-15;        // kg
+constexpr double kMaxAcceleration = 1e6;  // m/s²: gravity
+constexpr double kMaxInertia = 1e30;      // kg m²
+constexpr double kMaxCoordinate = 1e9;    // q0, v0 of any joint (rad, m, rad/s, m/s)
+// "Did you mean" suggestions search all names, so only the first few unknown names get one.
+constexpr int kMaxSuggestions = 10;
+
+std::string shortNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
 
 class Checker {
  public:
   explicit Checker(std::vector<Diagnostic>& out) : out_(out) {}
 
+  // At most kMaxDiagnostics are kept (as the reader does); the rest are only counted.
   void error(const std::string& path, const std::string& message) {
+    if (++count_ > kMaxDiagnostics) return;
     Diagnostic d;
     d.path = path;
     d.message = message;
@@ -56,6 +81,22 @@ class Checker {
     return finite(path, v.data(), static_cast<int>(v.size()));
   }
 
+  // Each |element| ≤ limit (finite elements only; the finite checks report the others).
+  bool bounded(const std::string& path, const double* x, int n, double limit, const char* what, bool indexed = true) {
+    for (int i = 0; i < n; ++i)
+      if (std::isfinite(x[i]) && std::abs(x[i]) > limit) {
+        error(indexed ? path + "[" + std::to_string(i) + "]" : path,
+              "is too large: " + formatNumber(x[i]) + " (" + what + " are limited to " + shortNumber(limit) +
+                  "; larger values overflow or lose all precision in the dynamics; check the units)");
+        return false;
+      }
+    return true;
+  }
+  template <typename V>
+  bool boundedVec(const std::string& path, const V& v, double limit, const char* what) {
+    return bounded(path, v.data(), static_cast<int>(v.size()), limit, what);
+  }
+
   // x > 0 (strict) or x ≥ 0.
   bool positive(const std::string& path, double x, bool strict = true) {
     if (!finite(path, x)) return false;
@@ -64,15 +105,22 @@ class Checker {
     return false;
   }
 
+  std::size_t count() const { return count_; }
+  bool full() const { return count_ >= kMaxDiagnostics; }
+
+  // The closing "... and N more" line when some were left out.
+  void finish() {
+    if (count_ <= kMaxDiagnostics) return;
+    Diagnostic d;
+    d.message = "... and " + std::to_string(count_ - kMaxDiagnostics) + " more problems (the first " +
+                std::to_string(kMaxDiagnostics) + " are shown)";
+    out_.push_back(std::move(d));
+  }
+
  private:
   std::vector<Diagnostic>& out_;
+  std::size_t count_ = 0;
 };
-
-std::string shortNumber(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 bool validName(const std::string& s) {
   if (s.empty()) return false;
@@ -103,7 +151,7 @@ const char* driveTypeYamlName(DriveType t) {
 }
 
 void checkPlacement(Checker& c, const std::string& path, const Placement& p) {
-  c.finiteVec(path + ".xyz", p.xyz);
+  if (c.finiteVec(path + ".xyz", p.xyz)) c.boundedVec(path + ".xyz", p.xyz, kMaxLength, "positions (m)");
   if (p.useQuaternion) {
     if (c.finiteVec(path + ".quaternion", p.quat) && p.quat.norm() < 1e-12)
       c.error(path + ".quaternion", "must not be zero; expected a rotation [w, x, y, z] such as [1, 0, 0, 0]");
@@ -209,6 +257,9 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   if (jointHasAxis(j.type)) {
     if (!c.finiteVec(path + ".axis", j.axis)) {
       axesOk = false;
+    } else if (!std::isfinite(j.axis.squaredNorm())) {
+      c.error(path + ".axis", "is too long to normalise (its length overflows); write a direction such as [0, 0, 1]");
+      axesOk = false;
     } else if (j.axis.norm() < 1e-12) {
       c.error(path + ".axis", std::string("must not be zero; expected a direction such as [0, 0, 1]") +
                                   (j.type == JointType::Planar ? " (the plane normal)" : ""));
@@ -217,6 +268,9 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   }
   if (j.type == JointType::Universal) {
     if (!c.finiteVec(path + ".axis2", j.axis2)) {
+      axesOk = false;
+    } else if (!std::isfinite(j.axis2.squaredNorm())) {
+      c.error(path + ".axis2", "is too long to normalise (its length overflows); write a direction such as [0, 1, 0]");
       axesOk = false;
     } else if (j.axis2.norm() < 1e-12) {
       c.error(path + ".axis2", "must not be zero; expected the second (child-side) axis, such as [0, 1, 0]");
@@ -230,13 +284,15 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   if (!j.q0.empty()) {
     checkVectorSize(c, path + ".q0", j.q0.size(), nq, "position coordinates", jd);
     if (static_cast<int>(j.q0.size()) == nq && c.finiteVec(path + ".q0", j.q0) &&
+        c.boundedVec(path + ".q0", j.q0, kMaxCoordinate, "joint coordinates") &&
         (j.type == JointType::Spherical || j.type == JointType::Free) &&
         std::hypot(j.q0[0], j.q0[1], j.q0[2]) + std::abs(j.q0[3]) < 1e-12)
       c.error(path + ".q0", "the quaternion part (w, x, y, z) must not be zero; the identity is [1, 0, 0, 0]");
   }
   if (!j.v0.empty()) {
     checkVectorSize(c, path + ".v0", j.v0.size(), nv, "velocity coordinates", jd);
-    if (static_cast<int>(j.v0.size()) == nv) c.finiteVec(path + ".v0", j.v0);
+    if (static_cast<int>(j.v0.size()) == nv && c.finiteVec(path + ".v0", j.v0))
+      c.boundedVec(path + ".v0", j.v0, kMaxCoordinate, "joint velocities");
   }
   if (!j.limits.empty()) {
     if (nq != nv || jointUsesQuasiVelocity(j.type) || nv == 0) {
@@ -257,19 +313,35 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
   checkDrive(c, path + ".drive", j);
 }
 
-void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
+// Inertia about the centre of mass: symmetric, positive definite, triangle inequality. With
+// `computed`, the inertia comes from the shapes and every problem is reported at `path` itself.
+void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool computed = false) {
   static const char* kNames[3][3] = {{"ixx", "ixy", "ixz"}, {"ixy", "iyy", "iyz"}, {"ixz", "iyz", "izz"}};
+  const std::string subject = computed ? "the inertia computed from the shapes " : "";
+  const auto at = [&](int r, int k) { return computed ? path : path + "." + kNames[r][k]; };
   for (int r = 0; r < 3; ++r)
     for (int k = r; k < 3; ++k)
-      if (!c.finite(path + "." + kNames[r][k], I(r, k)) || !c.finite(path + "." + kNames[r][k], I(k, r))) return;
+      if (!std::isfinite(I(r, k)) || !std::isfinite(I(k, r))) {
+        c.error(at(r, k), subject + (computed ? std::string("has a non-finite ") + kNames[r][k] + ", " : "") +
+                              "must be a finite number, got " +
+                              formatNumber(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
+        return;
+      }
   const double scale = I.cwiseAbs().maxCoeff();
+  if (scale > kMaxInertia) {
+    c.error(path, subject + "is too large: its largest element is " + formatNumber(scale) +
+                      " (moments of inertia are limited to " + shortNumber(kMaxInertia) + " kg m²; check the units)");
+    return;
+  }
   if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
     c.error(path, "must be symmetric (ixy, ixz, iyz are each used on both sides of the diagonal)");
     return;
   }
   for (int k = 0; k < 3; ++k)
     if (!(I(k, k) > 0.0)) {
-      c.error(path + "." + kNames[k][k], "must be > 0 (a diagonal moment of inertia), got " + formatNumber(I(k, k)));
+      c.error(at(k, k), subject + "must be > 0 (a diagonal moment of inertia" +
+                            (computed ? std::string(" ") + kNames[k][k] : std::string()) + "), got " +
+                            formatNumber(I(k, k)));
       return;
     }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
@@ -279,41 +351,49 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I) {
     std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", p[0], p[1], p[2]);
     return std::string(buf);
   };
-  const double trace = p.sum();
-  if (!(p[0] > kInertiaRelTol * trace)) {
-    c.error(path, "must be positive definite; its principal moments are " + moments() +
-                      " (reduce the products of inertia ixy, ixz, iyz)");
+  // Positive definite: the smallest principal moment is positive beyond the eigenvalue
+  // round-off (a few ε of the largest). A thin wire (condition 1e6 and more) is positive definite.
+  if (!(p[0] > kInertiaPdRelTol * p[2])) {
+    c.error(path, subject + "must be positive definite; its principal moments are " + moments() +
+                      (computed ? std::string() : std::string(" (reduce the products of inertia ixy, ixz, iyz)")));
     return;
   }
+  const double trace = p.sum();
   if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
-    c.error(path, "principal moments " + moments() +
+    c.error(path, subject + (computed ? "has " : "") + "principal moments " + moments() +
                       " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
                       shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
 }
 
+// With `forMass`, adds the shape's mass properties to `total` (when it can be evaluated).
 void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
-                const std::string& dir) {
+                const std::string& dir, MassProperties* total = nullptr) {
   checkPlacement(c, path + ".origin", s.origin);
+  const auto dimension = [&](const std::string& p, double x, bool strict = true) {
+    if (c.positive(p, x, strict)) c.bounded(p, &x, 1, kMaxLength, "lengths (m)", false);
+  };
   switch (s.type) {
     case ShapeType::Box:
       if (c.finiteVec(path + ".size", s.size) && s.size.minCoeff() <= 0.0)
         c.error(path + ".size", "every edge length must be > 0, got " + formatNumbers(s.size.data(), 3));
+      else
+        c.boundedVec(path + ".size", s.size, kMaxLength, "lengths (m)");
       break;
     case ShapeType::Cylinder:
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length);
       break;
-    case ShapeType::Sphere: c.positive(path + ".radius", s.radius); break;
+    case ShapeType::Sphere: dimension(path + ".radius", s.radius); break;
     case ShapeType::Capsule:
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length, false);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length, false);
       break;
     case ShapeType::Prism:
       if (s.sides < 3 || s.sides > kMaxPrismSides)
         c.error(path + ".sides",
                 "must be between 3 and " + std::to_string(kMaxPrismSides) + ", got " + std::to_string(s.sides));
-      c.positive(path + ".radius", s.radius);
-      c.positive(path + ".length", s.length);
+      dimension(path + ".radius", s.radius);
+      dimension(path + ".length", s.length);
       break;
     case ShapeType::Mesh: {
       if (s.mesh.empty()) {
@@ -326,14 +406,23 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
       if (forMass) {
         MassProperties mp;
         std::string why;
-        if (!shapeMassProperties(s, density, dir, mp, why)) c.error(path + ".file", why);
+        if (!shapeMassProperties(s, density, dir, mp, why))
+          c.error(path + ".file", why);
+        else if (total != nullptr)
+          *total = combineMassProperties(*total, mp);
       } else {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(resolved, ec))
-          c.error(path + ".file", "mesh file '" + resolved + "' does not exist");
+        // Shown only, but read by the same reader and refused for the same reasons (the 3D view
+        // uses this reader too), so that a file the view cannot draw never passes validation.
+        std::string why;
+        if (!meshFileReadable(resolved, why)) c.error(path + ".file", why);
       }
       break;
     }
+  }
+  if (forMass && total != nullptr && s.type != ShapeType::Mesh) {
+    MassProperties mp;
+    std::string unused;  // primitives always evaluate
+    if (shapeMassProperties(s, density, dir, mp, unused)) *total = combineMassProperties(*total, mp);
   }
   if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
     c.error(path + ".color",
@@ -350,12 +439,32 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     if (b.shapes.empty())
       c.error(path + ".inertial.from_shapes",
               "the body has no shapes to compute its mass from; add shapes or give mass, com and inertia");
+    const std::size_t before = c.count();
+    MassProperties mp;  // what the shapes add up to, summed by checkShape
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
-                 model.sourceDirectory);
+                 model.sourceDirectory, &mp);
+    // What the shapes add up to gets the checks a written inertia gets.
+    if (densityOk && !b.shapes.empty() && c.count() == before) {
+      if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
+        c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number from " +
+                                        shortNumber(kMinMass) + " to " + shortNumber(kMaxMass) + " kg, got " +
+                                        formatNumber(mp.mass) + " kg");
+      else if (!std::isfinite(mp.com.squaredNorm()))
+        c.error(path + ".inertial", "the centre of mass computed from the shapes is not finite");
+      else
+        checkInertia(c, path + ".inertial", mp.inertia, true);
+    }
   } else {
-    c.positive(path + ".inertial.mass", in.mass);
-    c.finiteVec(path + ".inertial.com", in.com);
+    if (c.positive(path + ".inertial.mass", in.mass)) {
+      if (in.mass < kMinMass)
+        c.error(path + ".inertial.mass", "is too small: " + formatNumber(in.mass) + " (masses are limited to " +
+                                             shortNumber(kMinMass) + " kg and more; check the units)");
+      else
+        c.bounded(path + ".inertial.mass", &in.mass, 1, kMaxMass, "masses (kg)", false);
+    }
+    if (c.finiteVec(path + ".inertial.com", in.com))
+      c.boundedVec(path + ".inertial.com", in.com, kMaxLength, "centres of mass (m)");
     checkInertia(c, path + ".inertial.inertia", in.inertia);
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory);
@@ -403,6 +512,7 @@ void checkStructure(Checker& c, const Model& model) {
   // Parents: present, known, not the body itself.
   std::vector<int> parent(n, -1);
   std::vector<bool> parentOk(n, false);
+  int suggestions = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const BodySpec& b = model.bodies[k];
     const std::string path = "bodies[" + std::to_string(k) + "].parent";
@@ -416,7 +526,7 @@ void checkStructure(Checker& c, const Model& model) {
       parent[k] = static_cast<int>(it->second);
       parentOk[k] = true;
     } else {
-      const std::string near = closestMatch(b.parent, bodyNames);
+      const std::string near = suggestions++ < kMaxSuggestions ? closestMatch(b.parent, bodyNames) : std::string();
       c.error(path, "unknown parent '" + b.parent + "'; expected 'world' or the name of a body" +
                         (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
     }
@@ -472,6 +582,35 @@ void checkSimulation(Checker& c, const SimulationSettings& s) {
 
 const std::vector<std::string>& integratorNames() { return kIntegratorNames; }
 
+std::vector<Diagnostic> modelWarnings(const Model& model) {
+  std::vector<Diagnostic> out;
+  const auto warn = [&](const std::string& path, const std::string& message) {
+    if (out.size() >= kMaxDiagnostics) return;
+    Diagnostic d;
+    d.path = path;
+    d.message = message;
+    d.warning = true;
+    out.push_back(std::move(d));
+  };
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) {
+    const JointSpec& j = model.bodies[k].joint;
+    if (j.q0.empty() || j.q0.size() != j.limits.size()) continue;
+    const bool angular = j.type == JointType::Revolute || j.type == JointType::Universal;
+    for (std::size_t i = 0; i < j.q0.size(); ++i) {
+      const double q = j.q0[i], lo = j.limits[i].lower, hi = j.limits[i].upper;
+      if (!std::isfinite(q) || !std::isfinite(lo) || !std::isfinite(hi) || lo > hi || (q >= lo && q <= hi)) continue;
+      const double radians = q * std::numbers::pi / 180.0;
+      std::string message = "the joint starts at " + formatNumber(q) + ", outside its limits [" + formatNumber(lo) +
+                            ", " + formatNumber(hi) + "]";
+      if (angular && radians >= lo && radians <= hi)
+        message +=
+            "; angles are in radians: is it in degrees? (" + shortNumber(q) + "° is " + shortNumber(radians) + " rad)";
+      warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
+    }
+  }
+  return out;
+}
+
 std::vector<Diagnostic> validate(const Model& model) {
   std::vector<Diagnostic> out;
   Checker c(out);
@@ -479,11 +618,13 @@ std::vector<Diagnostic> validate(const Model& model) {
     c.error("kinetree", "unsupported format version " + std::to_string(model.formatVersion) +
                             "; this version of Kinetree reads format version 1");
   if (model.name.empty()) c.error("name", "must not be empty; give the model a name");
-  c.finiteVec("gravity", model.gravity);
+  if (c.finiteVec("gravity", model.gravity))
+    c.boundedVec("gravity", model.gravity, kMaxAcceleration, "accelerations (m/s²)");
   if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
   checkStructure(c, model);
   for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
   checkSimulation(c, model.simulation);
+  c.finish();
   return out;
 }
 

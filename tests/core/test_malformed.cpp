@@ -202,6 +202,29 @@ class TestMalformed : public QObject {
     QVERIFY(timer.elapsed() < 5000);
   }
 
+  // 20,000 bodies whose parents are all misspelled: at most 100 problems and a closing count,
+  // and quickly (a nearest-name search per unknown parent used to take minutes).
+  void manyUnknownParentsAreCappedAndFast() {
+    std::string text = "kinetree: 1\nname: misspelled\nbodies:\n";
+    const int n = 20000;
+    for (int i = 0; i < n; ++i) {
+      const std::string parent = i == 0 ? "world" : "lnik" + std::to_string(i - 1);
+      text += "  - {name: link" + std::to_string(i) + ", parent: " + parent +
+              ", joint: {type: revolute}, inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}}\n";
+    }
+    QElapsedTimer timer;
+    timer.start();
+    const auto diags = rejectText(text);
+    const qint64 ms = timer.elapsed();
+    QCOMPARE(diags.size(), std::size_t(101));
+    QVERIFY(mentions({diags.front()}, "unknown parent 'lnik0'"));
+    QVERIFY(mentions({diags.front()}, "did you mean 'link0'?"));
+    QVERIFY2(mentions({diags.back()}, "... and 19899 more problems"),
+             qPrintable(QString::fromStdString(diags.back().format())));
+    QVERIFY2(ms < 5000, qPrintable(QString("%1 ms").arg(ms)));
+    qInfo("20,000 unknown parents: %lld ms", static_cast<long long>(ms));
+  }
+
   void missingAndUnreadableFiles() {
     QVERIFY(mentions(rejectFile(kDir + "no_such_file.yaml"), "no such file"));
     QVERIFY(mentions(rejectFile(kDir), "is a directory"));

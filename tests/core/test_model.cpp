@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 
@@ -468,15 +469,33 @@ class TestModel : public QObject {
     TriangleMesh m;
     std::string error;
     QVERIFY(!parseObj("v 0 0 0\nv 1 0 0\nf 1 2 3\n", m, error));
-    QVERIFY(error.find("bad vertex index") != std::string::npos);
+    QVERIFY(error.find("vertex index '3' is out of range") != std::string::npos);
     QVERIFY(!parseStl("solid x\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0\n", m, error));
     QVERIFY(error.find("line 4") != std::string::npos);
     QVERIFY(!parseObj("# nothing\n", m, error));
     QVERIFY(!readMesh("/nonexistent/mesh.stl", m, error));
-    QVERIFY(!readMesh("mesh.ply", m, error));
+    QVERIFY(error.find("does not exist") != std::string::npos);
+    QVERIFY(!readMesh(std::string(KINETREE_TEST_DATA) + "/malformed/expected.txt", m, error));
     QVERIFY(error.find("unsupported extension") != std::string::npos);
     QCOMPARE(resolveMeshPath("a/b.stl", "/models"), std::string("/models/a/b.stl"));
     QCOMPARE(resolveMeshPath("/abs/b.stl", "/models"), std::string("/abs/b.stl"));
+  }
+
+  // The remembered verdict of a display mesh follows the file when it changes.
+  void meshVerdictFollowsTheFile() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("quad.obj").toStdString();
+    { std::ofstream(path) << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n"; }
+    std::string error;
+    QVERIFY2(meshFileReadable(path, error), error.c_str());
+    QVERIFY2(meshFileReadable(path, error), error.c_str());
+    { std::ofstream(path) << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 40\n"; }
+    QVERIFY(!meshFileReadable(path, error));
+    QVERIFY2(error.find("vertex index '40' is out of range") != std::string::npos, error.c_str());
+    std::filesystem::remove(path);
+    QVERIFY(!meshFileReadable(path, error));
+    QVERIFY2(error.find("does not exist") != std::string::npos, error.c_str());
   }
 
   void validatorCodeOnlyChecks() {

@@ -4,6 +4,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
+#include "core/model/text_util.hpp"
 
 using namespace kt;
 
@@ -268,7 +270,9 @@ class TestModelIo : public QObject {
       m.bodies[0].name = "b";
       m.bodies[0].joint.type = JointType::Revolute;
       m.bodies[0].joint.q0 = {x};
-      const Model back = loadModelFromString(saveModelToString(m));
+      // Some of these are refused as starting positions (1e308 rad); the text still round-trips.
+      std::vector<Diagnostic> problems;
+      const Model back = loadModelForEditingFromString(saveModelToString(m), "q0.yaml", problems);
       QVERIFY2(sameBits(back.bodies[0].joint.q0[0], x), qPrintable(QString::number(x, 'g', 17)));
     }
   }
@@ -385,6 +389,105 @@ bodies:
     const Model m = loadModelFromString(text);
     QCOMPARE(m.name, std::string("quoted name"));
     QCOMPARE(m.bodies[1].inertial.mass, 2.0);
+  }
+
+  // What YAML readers and users take as valid is accepted: whole numbers written with a
+  // fraction of zero, standard tags, an empty simulation block, classic Mac line ends.
+  void validSpellingsAreAccepted() {
+    const std::string base =
+        "kinetree: 1.0\n"
+        "name: spellings\n"
+        "simulation:\n"
+        "  # solver: aba\n"
+        "  # step: 0.001\n"
+        "bodies:\n"
+        "  - name: a\n"
+        "    parent: world\n"
+        "    joint: {type: revolute, q0: !!float 0.5}\n"
+        "    inertial: {mass: !!float 2.5, inertia: {ixx: !!float 1, iyy: 1, izz: !!int 1}}\n"
+        "    shapes:\n"
+        "      - {type: prism, sides: 6.0, radius: 0.1, length: 0.2}\n"
+        "      - {type: prism, sides: !!int 8, radius: 0.1, length: 0.2}\n";
+    Model m;
+    try {
+      m = loadModelFromString(base, "spellings.yaml");
+    } catch (const ModelLoadError& e) {
+      QFAIL(e.what());
+    }
+    QCOMPARE(m.formatVersion, 1);
+    QCOMPARE(m.bodies[0].shapes[0].sides, 6);
+    QCOMPARE(m.bodies[0].shapes[1].sides, 8);
+    QCOMPARE(m.bodies[0].inertial.mass, 2.5);
+    QCOMPARE(m.bodies[0].joint.q0[0], 0.5);
+    QCOMPARE(m.simulation.solver, SimulationSettings{}.solver);
+    // CR-only line ends (and CRLF) read the same as LF.
+    std::string cr = base, crlf;
+    std::replace(cr.begin(), cr.end(), '\n', '\r');
+    for (char c : base) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    for (const std::string& text : {cr, crlf}) {
+      try {
+        const Model other = loadModelFromString(text, "cr.yaml");
+        QCOMPARE(saveModelToString(other), saveModelToString(m));
+      } catch (const ModelLoadError& e) {
+        QFAIL(e.what());
+      }
+    }
+    // Position reporting stays right with CR-only line ends.
+    std::string bad = base;
+    bad.replace(bad.find("mass: !!float 2.5"), 17, "mass: -1");
+    std::replace(bad.begin(), bad.end(), '\n', '\r');
+    try {
+      loadModelFromString(bad, "cr.yaml");
+      QFAIL("a negative mass was accepted");
+    } catch (const ModelLoadError& e) {
+      QCOMPARE(e.diagnostics().front().line, 10);
+    }
+  }
+
+  // A thin wire (0.6 mm thick, 1 m long: condition number 2e6) is positive definite; a singular
+  // inertia is still refused.
+  void thinWireInertiaIsPositiveDefinite() {
+    const double m = 0.0022, r = 0.3e-3, L = 1.0;
+    const double ixx = m * (3 * r * r + L * L) / 12, izz = m * r * r / 2;
+    const auto text = [](double a, double b, double c, double ab) {
+      return "kinetree: 1\nname: wire\nbodies:\n  - name: w\n    parent: world\n    joint: {type: free}\n"
+             "    inertial: {mass: 0.0022, inertia: {ixx: " +
+             formatNumber(a) + ", iyy: " + formatNumber(b) + ", izz: " + formatNumber(c) +
+             ", ixy: " + formatNumber(ab) + "}}\n";
+    };
+    try {
+      loadModelFromString(text(ixx, ixx, izz, 0), "wire.yaml");
+    } catch (const ModelLoadError& e) {
+      QFAIL(e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(ModelLoadError, loadModelFromString(text(1, 1, 1, 1), "singular.yaml"));
+  }
+
+  // A joint that starts far outside its limits loads, with a positioned warning (and a hint when
+  // the value would fit in degrees).
+  void startOutsideLimitsIsAWarning() {
+    const std::string text =
+        "kinetree: 1\nname: degrees\nbodies:\n  - name: a\n    parent: world\n"
+        "    joint: {type: revolute, q0: [90], limits: [{lower: -2, upper: 2}]}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+    std::vector<Diagnostic> warnings;
+    Model m;
+    try {
+      m = loadModelFromString(text, "degrees.yaml", warnings);
+    } catch (const ModelLoadError& e) {
+      QFAIL(e.what());
+    }
+    QCOMPARE(m.bodies[0].joint.q0[0], 90.0);
+    QCOMPARE(warnings.size(), std::size_t(1));
+    const std::string w = warnings.front().format();
+    QVERIFY2(w.rfind("degrees.yaml:6:34: warning: bodies[0].joint.q0[0]: the joint starts at 90, outside its limits "
+                     "[-2, 2]; angles are in radians: is it in degrees? (90° is 1.5708 rad)",
+                     0) == 0,
+             w.c_str());
+    // Within the limits: no warning; the loader without the list still loads it.
+    loadModelFromString(std::string(text).replace(text.find("[90]"), 4, "[1.5]"), "ok.yaml", warnings);
+    QVERIFY(warnings.empty());
+    QCOMPARE(loadModelFromString(text).bodies[0].joint.q0[0], 90.0);
   }
 
   void editingLoadKeepsModelProblems() {

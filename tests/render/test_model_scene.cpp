@@ -237,7 +237,7 @@ class TestModelScene : public QObject {
     Shape obj = makeShape(ShapeType::Mesh);
     obj.mesh = "meshes/QUAD.OBJ";  // missing (case matters on Linux): a stand-in and a warning
     poly = render::shapeGeometry(obj, dir.path().toStdString(), warning);
-    QVERIFY(warning.find("not found") != std::string::npos);
+    QVERIFY(warning.find("does not exist") != std::string::npos);
     QVERIFY(poly->GetNumberOfCells() > 0);
     obj.mesh = "meshes/quad.obj";
     poly = render::shapeGeometry(obj, dir.path().toStdString(), warning);
