@@ -1,8 +1,9 @@
-// Starting the application: a saved window layout (valid, the one that crashed every start
-// after a session made smaller than its minimum and then maximised, truncated, garbage, random)
-// restores into a window that shows, and one that cannot be restored gives the default layout
-// and says so; the saved crash layout starts the real binary under a window manager (openbox on
-// a private Xvfb, skipped where they are not installed). Runs under xvfb-run.
+// Starting the application: --help and --version print without a display; a saved window
+// layout (valid, the one that crashed every start after a session made smaller than its minimum
+// and then maximised, truncated, garbage, random) restores into a window that shows, and one
+// that cannot be restored gives the default layout and says so; the saved crash layout starts
+// the real binary under a window manager (openbox on a private Xvfb, skipped where they are not
+// installed). Runs under xvfb-run.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
@@ -84,6 +85,26 @@ class TestStartup : public QObject {
   Q_OBJECT
 
  private slots:
+  void helpAndVersionNeedNoDisplay() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) env.remove(QString::fromLatin1(name));
+    auto run = [&](const QString& option, QByteArray* out) {
+      QProcess p;
+      p.setProcessEnvironment(env);
+      p.start(QStringLiteral(KINETREE_GUI), {option});
+      if (!p.waitForFinished(30'000)) return -1;
+      *out = p.readAllStandardOutput();
+      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    };
+    QByteArray out;
+    QCOMPARE(run(QStringLiteral("--version"), &out), 0);
+    QVERIFY2(out.contains(kt::kVersion), out.constData());
+    QCOMPARE(run(QStringLiteral("--help"), &out), 0);
+    QVERIFY2(out.contains("--screenshot") && out.contains("model.yaml"), out.constData());
+    QCOMPARE(run(QStringLiteral("-h"), &out), 0);
+    QVERIFY(out.contains("--measure"));
+  }
+
   void validLayoutIsRestored() {
     SavedLayout layout;
     {
