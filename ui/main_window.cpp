@@ -328,13 +328,30 @@ void MainWindow::showOpenDialog() {
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
   QString error;
-  if (!loadModel(path, error)) {
-    QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
-                    tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
-    box.setInformativeText(error);
-    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box.exec();
+  if (!loadModel(path, error)) showOpenFailure(path, error);
+}
+
+void MainWindow::showOpenFailure(const QString& path, const QString& error) {
+  // The box must fit the screen whatever the number of diagnostics (the reader reports up to
+  // 100): the first few are shown, all of them are in the scrolling details.
+  constexpr int kShownLines = 8;
+  constexpr int kLineChars = 300;
+  const QStringList lines = error.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  QStringList shown;
+  bool cut = lines.size() > kShownLines;
+  for (const QString& line : lines.mid(0, kShownLines)) {
+    cut = cut || line.size() > kLineChars;
+    shown.append(line.size() > kLineChars ? line.left(kLineChars) + QStringLiteral("…") : line);
   }
+  if (lines.size() > kShownLines)
+    shown.append(tr("… and %n more (Show Details…)", nullptr, static_cast<int>(lines.size() - kShownLines)));
+  QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
+                  tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
+  box.setObjectName(QStringLiteral("openFailureBox"));
+  box.setInformativeText(shown.join(QLatin1Char('\n')));
+  if (cut) box.setDetailedText(error);
+  box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box.exec();
 }
 
 bool MainWindow::loadModel(const QString& path, QString& error) {
@@ -351,11 +368,7 @@ bool MainWindow::openModel(const QString& path) {
   if (!maybeSave()) return false;
   QString error;
   if (loadModel(path, error)) return true;
-  QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
-                  tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
-  box.setInformativeText(error);
-  box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-  box.exec();
+  showOpenFailure(path, error);
   return false;
 }
 

@@ -144,6 +144,9 @@ class MainWindow : public QMainWindow {
   bool applyEdit(QUndoCommand* command, const QString& error);
   void addBody(int jointType);
   void insertTemplate(int kind);
+  /// The "Cannot open model" box: a summary of the diagnostics that fits the screen, all of them
+  /// in its details.
+  void showOpenFailure(const QString& path, const QString& error);
   void restoreSettings();
   void saveSettings() const;
 

@@ -3,7 +3,7 @@
 // and then maximised, truncated, garbage, random) restores into a window that shows, and one
 // that cannot be restored gives the default layout and says so; the saved crash layout starts
 // the real binary under a window manager (openbox on a private Xvfb, skipped where they are not
-// installed). Runs under xvfb-run.
+// installed); the "Cannot open model" box with a hundred diagnostics fits the screen. Runs under xvfb-run.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
@@ -240,6 +240,62 @@ class TestStartup : public QObject {
     openbox.waitForFinished();
     xvfb.terminate();
     xvfb.waitForFinished();
+  }
+
+  void openFailureBoxFitsTheScreen() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("many_errors.yaml"));
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("kinetree: 1\nname: many\nbodies:\n");
+      for (int i = 0; i < 300; ++i)
+        f.write(QStringLiteral("  - {name: b%1, parent: world, joint: {type: revolute, name: j%1, axis: [0, 0, 1]}, "
+                               "mass: heavy, inertia: [1, 1, 1]}\n")
+                    .arg(i)
+                    .toUtf8());
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY(!w.loadModel(path, error));
+    QVERIFY2(error.count(QLatin1Char('\n')) >= 50, qPrintable(error));
+
+    const QRect screen = w.screen()->availableGeometry();
+    bool checked = false;
+    QString failure;
+    auto check = [&](QMessageBox* box, const char* when) {
+      const QRect frame = box->frameGeometry();
+      if (frame.height() > screen.height() || frame.width() > screen.width())
+        failure += QStringLiteral("%1: the box is %2x%3 on a %4x%5 screen; ")
+                       .arg(QLatin1String(when))
+                       .arg(frame.width())
+                       .arg(frame.height())
+                       .arg(screen.width())
+                       .arg(screen.height());
+      QAbstractButton* ok = box->button(QMessageBox::Ok);
+      if (ok == nullptr || !ok->isVisible() || !box->rect().contains(QRect(ok->mapTo(box, QPoint(0, 0)), ok->size())))
+        failure += QStringLiteral("%1: its OK button is not visible; ").arg(QLatin1String(when));
+    };
+    QTimer::singleShot(300, this, [&] {
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (box == nullptr) return;
+      checked = true;
+      if (!box->text().contains(QStringLiteral("many_errors.yaml"))) failure += QStringLiteral("no file name; ");
+      check(box, "summary");
+      // All the diagnostics are one click away, in a scrolling area.
+      for (QAbstractButton* b : box->buttons()) {
+        if (box->buttonRole(b) == QMessageBox::ActionRole) b->click();
+      }
+      QApplication::processEvents();
+      if (!box->detailedText().contains(QStringLiteral("many_errors.yaml:"))) failure += QStringLiteral("no details; ");
+      check(box, "details");
+      box->button(QMessageBox::Ok)->click();
+    });
+    QVERIFY(!w.openModel(path));
+    QVERIFY(checked);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
   }
 };
 
