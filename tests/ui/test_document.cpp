@@ -878,6 +878,84 @@ class TestDocument : public QObject {
     QVERIFY(!QFile::exists(recoveryFile));
     QVERIFY(!QFile::exists(recoveryFile + ".lock"));
   }
+
+  // Started as "kinetree p.yaml" in one directory and recovered in another: the recovered work
+  // goes back to the file it came from, never to a file of the same name in the new directory.
+  void recoveryKeepsTheAbsolutePath() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
+    const QString inA = dir.filePath("a/p.yaml");
+    const QString inB = dir.filePath("b/p.yaml");
+    QVERIFY(Document::writeModelFile(fixture(), inA, nullptr));
+    kt::Model unrelated = fixture();
+    unrelated.name = "unrelated";
+    QVERIFY(Document::writeModelFile(unrelated, inB, nullptr));
+    const QByteArray unrelatedBytes = readAll(inB);
+    const QString recoveryDir = dir.filePath("recovery");
+    const QString start = QDir::currentPath();
+    struct Back {
+      QString dir;
+      ~Back() { QDir::setCurrent(dir); }
+    } back{start};
+
+    std::string edited;
+    QString recoveryFile;
+    QVERIFY(QDir::setCurrent(dir.filePath("a")));
+    {
+      Document doc;
+      doc.autosaver()->setDirectory(recoveryDir);
+      QVERIFY(doc.open("p.yaml"));
+      QCOMPARE(doc.filePath(), QFileInfo(inA).absoluteFilePath());  // documents hold absolute paths
+      QCOMPARE(doc.title(), QStringLiteral("p.yaml"));
+      QVERIFY(edit::apply(doc, edit::setMass(doc, 1, 4.25)));
+      edited = yamlOf(doc);
+      QVERIFY(doc.autosaver()->autosaveNow());
+      recoveryFile = doc.autosaver()->recoveryFile();
+      QVERIFY(readAll(recoveryFile)
+                  .contains("# original: " + QUrl::toPercentEncoding(QFileInfo(inA).absoluteFilePath(), "/")));
+      QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+    }
+    QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+
+    QVERIFY(QDir::setCurrent(dir.filePath("b")));
+    QList<RecoveryEntry> found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found[0].originalPath, QFileInfo(inA).absoluteFilePath());
+    Document restored;
+    restored.autosaver()->setDirectory(recoveryDir);
+    QString error;
+    QVERIFY2(Autosaver::restore(restored, found[0], &error), qPrintable(error));
+    QVERIFY2(restored.save(&error), qPrintable(error));
+    QCOMPARE(readAll(inA).toStdString(), edited);
+    QCOMPARE(readAll(inB), unrelatedBytes);  // the file of the same name here is untouched
+
+    // A record of an older version with a relative path: recovered as unsaved (Save As asks
+    // where), never written to "p.yaml" of the current directory.
+    QVERIFY(edit::apply(restored, edit::setMass(restored, 1, 5.5)));
+    QVERIFY(restored.autosaver()->autosaveNow());
+    recoveryFile = restored.autosaver()->recoveryFile();
+    QByteArray text = readAll(recoveryFile);
+    const qsizetype at = text.indexOf("# original: ");
+    QVERIFY(at >= 0);
+    text.replace(at, text.indexOf('\n', at) - at, "# original: p.yaml");
+    QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+    restored.autosaver()->discard();
+    QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+    {
+      QFile f(recoveryFile);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+    found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QVERIFY(found[0].originalPath.isEmpty());
+    Document legacy;
+    legacy.autosaver()->setDirectory(recoveryDir);
+    QVERIFY2(Autosaver::restore(legacy, found[0], &error), qPrintable(error));
+    QVERIFY(legacy.filePath().isEmpty());
+    QVERIFY(!legacy.save(&error));
+    QCOMPARE(readAll(inB), unrelatedBytes);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestDocument)

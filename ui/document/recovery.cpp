@@ -153,6 +153,9 @@ QList<RecoveryEntry> Autosaver::findRecoveries(const QString& dir) {
         e.saved = QDateTime::fromString(QString::fromLatin1(line.mid(static_cast<qsizetype>(qstrlen(kSaved)))),
                                         Qt::ISODateWithMs);
     }
+    // A record of an older version may hold a path relative to a working directory nobody knows:
+    // saving to it from here could overwrite an unrelated file, so it is offered as unsaved.
+    if (!e.originalPath.startsWith(QLatin1Char(':')) && !QDir::isAbsolutePath(e.originalPath)) e.originalPath.clear();
     // Files of documents open right now (in this process or another running one) are not offered.
     if (lockHeld(e.recoveryFile)) continue;
     out.append(e);
