@@ -879,6 +879,33 @@ class TestDocument : public QObject {
     QVERIFY(!QFile::exists(recoveryFile + ".lock"));
   }
 
+  // Sessions in different pid namespaces can have the same pid and so the same file name: the
+  // file another session left is never overwritten.
+  void recoveryNeverOverwritesAnotherSessionsFile() {
+    QTemporaryDir dir;
+    const QString recoveryDir = dir.filePath("recovery");
+    Document doc;
+    doc.autosaver()->setDirectory(recoveryDir);
+    doc.setModel(fixture());
+    const QString planned = doc.autosaver()->recoveryFile();
+    QVERIFY(QDir().mkpath(recoveryDir));
+    const QByteArray theirs = "# kinetree recovery file\n# original: /elsewhere/their.yaml\n# pid: 1\n";
+    {
+      QFile f(planned);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(theirs);
+    }
+    QVERIFY(edit::apply(doc, edit::setMass(doc, 1, 4.25)));
+    QVERIFY(doc.autosaver()->autosaveNow());
+    QVERIFY(doc.autosaver()->recoveryFile() != planned);
+    QCOMPARE(readAll(planned), theirs);
+    QCOMPARE(readAll(doc.autosaver()->recoveryFile()).toStdString().find(yamlOf(doc)) != std::string::npos, true);
+    // Theirs is offered (nobody holds its lock); ours is not (this session holds it).
+    const QList<RecoveryEntry> found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found[0].recoveryFile, QFileInfo(planned).absoluteFilePath());
+  }
+
   // Started as "kinetree p.yaml" in one directory and recovered in another: the recovered work
   // goes back to the file it came from, never to a file of the same name in the new directory.
   void recoveryKeepsTheAbsolutePath() {

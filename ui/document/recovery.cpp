@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QUrl>
 #include <algorithm>
@@ -35,7 +36,8 @@ std::atomic<int> g_serial{0};
 // tell this: in a pid namespace every session is pid 1, and pids are reused after a reboot.
 QString lockFileOf(const QString& recoveryFile) { return recoveryFile + QStringLiteral(".lock"); }
 
-// Takes the lock of `recoveryFile` for this process: an open descriptor holding the flock, or −1.
+// Takes the lock of `recoveryFile` for this process: an open descriptor holding the flock, or −1
+// when another process holds it.
 int takeLock(const QString& recoveryFile) {
 #ifdef Q_OS_UNIX
   const QByteArray name = QFile::encodeName(lockFileOf(recoveryFile));
@@ -48,7 +50,7 @@ int takeLock(const QString& recoveryFile) {
   return fd;
 #else
   Q_UNUSED(recoveryFile);
-  return -1;
+  return 0;  // no lock here: every recovery file is offered
 #endif
 }
 
@@ -61,6 +63,15 @@ void releaseLock(const QString& recoveryFile, int& fd) {
   ::close(fd);
 #endif
   fd = -1;
+}
+
+// A recovery file name: the pid and a serial number, which are unique in one pid namespace, and a
+// random part, as sessions in different namespaces (containers, Flatpak) can have the same pid.
+QString freshFileName() {
+  return QStringLiteral("doc-%1-%2-%3.kinetree-recovery.yaml")
+      .arg(QCoreApplication::applicationPid())
+      .arg(++g_serial)
+      .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
 }
 
 // True when a running process (this one included) holds the lock of `recoveryFile`.
@@ -82,10 +93,7 @@ bool lockHeld(const QString& recoveryFile) {
 
 Autosaver::Autosaver(Document* document) : QObject(document), doc_(document) {
   dir_ = defaultDirectory();
-  file_ = QStringLiteral("%1/doc-%2-%3.kinetree-recovery.yaml")
-              .arg(dir_)
-              .arg(QCoreApplication::applicationPid())
-              .arg(++g_serial);
+  file_ = QStringLiteral("%1/%2").arg(dir_, freshFileName());
   timer_.setInterval(kDefaultIntervalMs);
   connect(&timer_, &QTimer::timeout, this, [this] { autosaveNow(); });
   connect(document, &Document::changed, this, [this] { changed(); });
@@ -111,7 +119,11 @@ bool Autosaver::autosaveNow() {
   if (hasFile_ && savedGeneration_ == generation_) return true;
   QDir().mkpath(dir_);
   // The lock first: the file is never on disk without it while this process lives.
-  if (lockFd_ < 0) lockFd_ = takeLock(file_);
+  // A file of that name that this process did not write is another session's: a new name then.
+  for (int attempt = 0; lockFd_ < 0 && attempt < 100; ++attempt) {
+    if (!QFile::exists(file_) && !QFile::exists(lockFileOf(file_))) lockFd_ = takeLock(file_);
+    if (lockFd_ < 0) file_ = QStringLiteral("%1/%2").arg(dir_, freshFileName());
+  }
   const QString header =
       QStringLiteral("%1\n%2%3\n%4%5\n%6%7\n")
           .arg(QLatin1String(kMagic), QLatin1String(kOriginal),

@@ -40,7 +40,8 @@ class Autosaver : public QObject {
   const QString& directory() const { return dir_; }
   void setInterval(int ms) { timer_.setInterval(ms); }
   int interval() const { return timer_.interval(); }
-  /// The recovery file of this document (unique per process and document).
+  /// The recovery file of this document (unique per process and document; a file of that name
+  /// left by another session makes the first write choose another name).
   const QString& recoveryFile() const { return file_; }
 
   /// Writes the recovery file now if the document changed since the last write and is modified.
