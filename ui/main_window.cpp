@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDataStream>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -12,6 +13,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -326,13 +328,30 @@ void MainWindow::showOpenDialog() {
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
   QString error;
-  if (!loadModel(path, error)) {
-    QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
-                    tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
-    box.setInformativeText(error);
-    box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box.exec();
+  if (!loadModel(path, error)) showOpenFailure(path, error);
+}
+
+void MainWindow::showOpenFailure(const QString& path, const QString& error) {
+  // The box must fit the screen whatever the number of diagnostics (the reader reports up to
+  // 100): the first few are shown, all of them are in the scrolling details.
+  constexpr int kShownLines = 8;
+  constexpr int kLineChars = 300;
+  const QStringList lines = error.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  QStringList shown;
+  bool cut = lines.size() > kShownLines;
+  for (const QString& line : lines.mid(0, kShownLines)) {
+    cut = cut || line.size() > kLineChars;
+    shown.append(line.size() > kLineChars ? line.left(kLineChars) + QStringLiteral("…") : line);
   }
+  if (lines.size() > kShownLines)
+    shown.append(tr("… and %n more (Show Details…)", nullptr, static_cast<int>(lines.size() - kShownLines)));
+  QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
+                  tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
+  box.setObjectName(QStringLiteral("openFailureBox"));
+  box.setInformativeText(shown.join(QLatin1Char('\n')));
+  if (cut) box.setDetailedText(error);
+  box.setTextInteractionFlags(Qt::TextSelectableByMouse);
+  box.exec();
 }
 
 bool MainWindow::loadModel(const QString& path, QString& error) {
@@ -349,11 +368,7 @@ bool MainWindow::openModel(const QString& path) {
   if (!maybeSave()) return false;
   QString error;
   if (loadModel(path, error)) return true;
-  QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
-                  tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
-  box.setInformativeText(error);
-  box.setTextInteractionFlags(Qt::TextSelectableByMouse);
-  box.exec();
+  showOpenFailure(path, error);
   return false;
 }
 
@@ -634,10 +649,77 @@ void MainWindow::showAbout() {
                          .arg(QString::fromLatin1(kt::kVersion), QString::fromLatin1(qVersion())));
 }
 
+namespace {
+
+// True when `geometry` is a whole QWidget::saveGeometry() record (versions 1 to 3) with valid
+// rectangles: QWidget::restoreGeometry() accepts records cut short.
+bool completeGeometry(const QByteArray& geometry) {
+  QDataStream in(geometry);
+  in.setVersion(QDataStream::Qt_4_0);
+  quint32 magic = 0;
+  quint16 major = 0;
+  quint16 minor = 0;
+  in >> magic >> major >> minor;
+  if (magic != 0x1D9D0CB || major < 1 || major > 3) return false;
+  QRect frame;
+  QRect normal;
+  qint32 screen = 0;
+  quint8 maximized = 0;
+  quint8 fullScreen = 0;
+  in >> frame >> normal >> screen >> maximized >> fullScreen;
+  if (major > 1) {
+    qint32 screenWidth = 0;
+    in >> screenWidth;
+  }
+  if (major > 2) {
+    QRect screenGeometry;
+    in >> screenGeometry;
+  }
+  return in.status() == QDataStream::Ok && frame.isValid() && normal.isValid();
+}
+
+}  // namespace
+
+bool MainWindow::restoreLayout(const QByteArray& savedGeometry, const QByteArray& savedState) {
+  if (savedGeometry.isEmpty() && savedState.isEmpty()) return true;  // a first start: the default layout
+  const QByteArray defaultState = saveState();
+  const QRect defaultGeometry = geometry();
+  bool ok = savedGeometry.isEmpty() || (completeGeometry(savedGeometry) && restoreGeometry(savedGeometry));
+  // The normal (not maximised) frame must be on a screen and fit its available area.
+  if (ok && !savedGeometry.isEmpty()) {
+    const QRect frame = normalGeometry();
+    const QScreen* screen = QGuiApplication::screenAt(frame.center());
+    ok = screen != nullptr && frame.isValid() && frame.width() <= screen->availableGeometry().width() &&
+         frame.height() <= screen->availableGeometry().height() && screen->availableGeometry().intersects(frame);
+  }
+  // Restore the docks onto the window in its normal state. Restored onto a hidden window that is
+  // about to be maximised, a state that does not fit the normal size is kept by QMainWindow and
+  // applied again during the maximising resizes, with layout items that no longer exist by then
+  // (the crash on start after a session that was made smaller than its minimum and maximised).
+  // The maximised state comes back afterwards, as a user's resize would.
+  const Qt::WindowStates states = windowState();
+  if (ok && (states & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+    setWindowState(states & ~(Qt::WindowMaximized | Qt::WindowFullScreen));
+  if (ok && !savedState.isEmpty()) ok = restoreState(savedState);
+  if (ok) {
+    setWindowState(states);
+    return true;
+  }
+  // Something is off: the default layout, in full (a failed restoreState keeps the old state).
+  setWindowState(Qt::WindowNoState);
+  restoreState(defaultState);
+  setGeometry(defaultGeometry);
+  return false;
+}
+
 void MainWindow::restoreSettings() {
   QSettings settings;
-  restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-  restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray());
+  if (!restoreLayout(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray(),
+                     settings.value(QStringLiteral("mainWindow/state")).toByteArray())) {
+    layoutMessage_ = tr("The saved window layout could not be restored: the default layout is used");
+    // After the first model's message (main() opens it before the event loop starts).
+    QTimer::singleShot(0, this, [this] { statusBar()->showMessage(layoutMessage_, kMessageMs); });
+  }
   jointFramesAction_->setChecked(settings.value(QStringLiteral("view/jointFrames"), false).toBool());
   comAction_->setChecked(settings.value(QStringLiteral("view/centresOfMass"), false).toBool());
   gridAction_->setChecked(settings.value(QStringLiteral("view/grid"), true).toBool());

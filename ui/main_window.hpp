@@ -98,6 +98,14 @@ class MainWindow : public QMainWindow {
   /// The View menu (dock toggles belong here).
   QMenu* viewMenu() const { return viewMenu_; }
 
+  // ---- window layout ----
+  /// Restores a saved geometry and dock state (QMainWindow::saveGeometry, saveState); empty
+  /// arrays keep the default. Anything that cannot be restored safely (unreadable, off the
+  /// screens, larger than the screen) leaves the default layout in full and returns false.
+  bool restoreLayout(const QByteArray& savedGeometry, const QByteArray& savedState);
+  /// Why the saved layout was not used at the start (empty when it was).
+  const QString& layoutMessage() const { return layoutMessage_; }
+
  public slots:
   void showOpenDialog();
   void showAbout();
@@ -136,6 +144,9 @@ class MainWindow : public QMainWindow {
   bool applyEdit(QUndoCommand* command, const QString& error);
   void addBody(int jointType);
   void insertTemplate(int kind);
+  /// The "Cannot open model" box: a summary of the diagnostics that fits the screen, all of them
+  /// in its details.
+  void showOpenFailure(const QString& path, const QString& error);
   void restoreSettings();
   void saveSettings() const;
 
@@ -153,6 +164,7 @@ class MainWindow : public QMainWindow {
   QUndoView* historyView_;
   RecentFiles* recent_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;
+  QString layoutMessage_;
   QMenu* viewMenu_ = nullptr;
   QMenu* helpMenu_ = nullptr;
   QAction* saveAction_ = nullptr;

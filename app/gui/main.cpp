@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "core/io/model_yaml.hpp"
@@ -156,53 +157,97 @@ class Measurement : public QObject {
   int exitCode_ = 0;
 };
 
+// The command line's options; the parser is built before any application object exists.
+struct Options {
+  const QCommandLineOption screenshot{
+      QStringLiteral("screenshot"),
+      QStringLiteral("Save a PNG of the window once it is shown (after --measure: at its end), then quit."),
+      QStringLiteral("file.png")};
+  const QCommandLineOption measure{QStringLiteral("measure"),
+                                   QStringLiteral("Run the simulation for this many seconds of wall time (after a 1 s "
+                                                  "warm-up), print the real-time factor and frame times, then quit."),
+                                   QStringLiteral("seconds")};
+  const QCommandLineOption speed{QStringLiteral("speed"),
+                                 QStringLiteral("With --measure: factor of real time, 0 = as fast as possible "
+                                                "(default 0)."),
+                                 QStringLiteral("factor"), QStringLiteral("0")};
+  const QCommandLineOption chain{QStringLiteral("chain"),
+                                 QStringLiteral("Open a generated chain of N revolute links instead of a file."),
+                                 QStringLiteral("N")};
+  const QCommandLineOption solver{QStringLiteral("solver"), QStringLiteral("With --measure: the solver to run."),
+                                  QStringLiteral("name")};
+  const QCommandLineOption integrator{QStringLiteral("integrator"),
+                                      QStringLiteral("With --measure: the integrator to run."), QStringLiteral("name")};
+  const QCommandLineOption step{QStringLiteral("step"), QStringLiteral("With --measure: the step (s) to run."),
+                                QStringLiteral("seconds")};
+  const QCommandLineOption follow{QStringLiteral("follow"), QStringLiteral("Follow the floating base.")};
+  const QCommandLineOption trails{QStringLiteral("trails"), QStringLiteral("Show the motion trails.")};
+  const QCommandLineOption statistics{QStringLiteral("statistics"),
+                                      QStringLiteral("Show the frame statistics in the 3D view.")};
+  const QCommandLineOption plots{QStringLiteral("plots"), QStringLiteral("Show the plots dock.")};
+
+  void addTo(QCommandLineParser& parser) const {
+    parser.setApplicationDescription(
+        QStringLiteral("Build, simulate and inspect tree-structured rigid multibody systems."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 QStringLiteral("Model file to open (default: the embedded space robot)."),
+                                 QStringLiteral("[model.yaml]"));
+    parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots});
+  }
+};
+
+void setIdentity() {
+  QCoreApplication::setOrganizationName(QStringLiteral("Kinetree"));
+  QCoreApplication::setApplicationName(QStringLiteral("Kinetree"));
+  QCoreApplication::setApplicationVersion(QString::fromLatin1(kt::kVersion));
+}
+
+// True when the command line asks only for text (--help, --version): that needs no display, and
+// creating the QApplication first would abort where there is none.
+bool asksForTextOnly(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    for (std::string_view option : {"-h", "-?", "--help", "-help", "--help-all", "-v", "--version", "-version"})
+      if (a == option) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  const Options options;
+  if (asksForTextOnly(argc, argv)) {
+    QCoreApplication app(argc, argv);
+    setIdentity();
+    QCommandLineParser parser;
+    options.addTo(parser);
+    parser.process(app);  // prints the text and exits
+    return 0;
+  }
   // Every OpenGL context of the window must suit VTK (3.2 core), so set it before the app exists.
   QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
   QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("Kinetree"));
-  QApplication::setApplicationName(QStringLiteral("Kinetree"));
-  QApplication::setApplicationVersion(QString::fromLatin1(kt::kVersion));
+  setIdentity();
   QApplication::setDesktopFileName(QStringLiteral("io.github.kinetree.Kinetree"));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("Build, simulate and inspect tree-structured rigid multibody systems."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("model"),
-                               QStringLiteral("Model file to open (default: the embedded space robot)."),
-                               QStringLiteral("[model.yaml]"));
-  const QCommandLineOption screenshot(
-      QStringLiteral("screenshot"),
-      QStringLiteral("Save a PNG of the window once it is shown (after --measure: at its end), then quit."),
-      QStringLiteral("file.png"));
-  const QCommandLineOption measure(QStringLiteral("measure"),
-                                   QStringLiteral("Run the simulation for this many seconds of wall time (after a 1 s "
-                                                  "warm-up), print the real-time factor and frame times, then quit."),
-                                   QStringLiteral("seconds"));
-  const QCommandLineOption speed(QStringLiteral("speed"),
-                                 QStringLiteral("With --measure: factor of real time, 0 = as fast as possible "
-                                                "(default 0)."),
-                                 QStringLiteral("factor"), QStringLiteral("0"));
-  const QCommandLineOption chain(QStringLiteral("chain"),
-                                 QStringLiteral("Open a generated chain of N revolute links instead of a file."),
-                                 QStringLiteral("N"));
-  const QCommandLineOption solver(QStringLiteral("solver"), QStringLiteral("With --measure: the solver to run."),
-                                  QStringLiteral("name"));
-  const QCommandLineOption integrator(QStringLiteral("integrator"),
-                                      QStringLiteral("With --measure: the integrator to run."), QStringLiteral("name"));
-  const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("With --measure: the step (s) to run."),
-                                QStringLiteral("seconds"));
-  const QCommandLineOption follow(QStringLiteral("follow"), QStringLiteral("Follow the floating base."));
-  const QCommandLineOption trails(QStringLiteral("trails"), QStringLiteral("Show the motion trails."));
-  const QCommandLineOption statistics(QStringLiteral("statistics"),
-                                      QStringLiteral("Show the frame statistics in the 3D view."));
-  const QCommandLineOption plots(QStringLiteral("plots"), QStringLiteral("Show the plots dock."));
-  parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots});
+  options.addTo(parser);
   parser.process(app);
+  const QCommandLineOption& screenshot = options.screenshot;
+  const QCommandLineOption& measure = options.measure;
+  const QCommandLineOption& speed = options.speed;
+  const QCommandLineOption& chain = options.chain;
+  const QCommandLineOption& solver = options.solver;
+  const QCommandLineOption& integrator = options.integrator;
+  const QCommandLineOption& step = options.step;
+  const QCommandLineOption& follow = options.follow;
+  const QCommandLineOption& trails = options.trails;
+  const QCommandLineOption& statistics = options.statistics;
+  const QCommandLineOption& plots = options.plots;
 
   kt::ui::MainWindow window;
   window.show();

@@ -4,8 +4,11 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QLockFile>
 #include <QMimeData>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <functional>
@@ -782,25 +785,15 @@ class TestDocument : public QObject {
       // A crash: the document disappears without its normal close.
       doc->autosaver()->setInterval(1'000'000);
       doc->autosaver()->autosaveNow();
+      // The file of a document that is open is not offered: its session holds the lock.
+      QCOMPARE(Autosaver::findRecoveries(recoveryDir).size(), 0);
       QFile::copy(recoveryFile, recoveryFile + ".crash");
       delete doc;
       QVERIFY(!QFile::exists(recoveryFile));  // a normal close removes it
       QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
     }
-    // The file of this (running) process is only offered once its process is gone: rewrite the
-    // pid as that of a process that has exited.
+    // Nobody holds its lock any more: offered, although the pid it records (this process) lives.
     QList<RecoveryEntry> found = Autosaver::findRecoveries(recoveryDir);
-    QCOMPARE(found.size(), 0);
-    QByteArray text = readAll(recoveryFile);
-    const qsizetype at = text.indexOf("# pid: ");
-    QVERIFY(at >= 0);
-    text.replace(at, text.indexOf('\n', at) - at, "# pid: 2147483646");
-    {
-      QFile f(recoveryFile);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(text);
-    }
-    found = Autosaver::findRecoveries(recoveryDir);
     QCOMPARE(found.size(), 1);
     QCOMPARE(found[0].originalPath, original);
     QCOMPARE(found[0].modelName, QStringLiteral("fixture"));
@@ -819,6 +812,176 @@ class TestDocument : public QObject {
     QVERIFY(restored.save());
     QVERIFY(!QFile::exists(restored.autosaver()->recoveryFile()));
     QCOMPARE(readAll(original).toStdString(), edited);
+  }
+
+  // A session records its pid, but pids say nothing: in a pid namespace every session is pid 1,
+  // and pids are reused. What counts is the lock, which dies with its process.
+  void recoveryIsOfferedUnlessItsLockIsHeld() {
+    QTemporaryDir dir;
+    const QString recoveryDir = dir.filePath("recovery");
+    QString recoveryFile;
+    {
+      Document doc;
+      doc.autosaver()->setDirectory(recoveryDir);
+      doc.setModel(fixture());
+      QVERIFY(edit::apply(doc, edit::setMass(doc, 1, 4.25)));
+      QVERIFY(doc.autosaver()->autosaveNow());
+      recoveryFile = doc.autosaver()->recoveryFile();
+      QVERIFY(QFile::exists(recoveryFile + ".lock"));
+      QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+    }
+    QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+    // The pid of a process that is certainly alive (init, or the container's first process).
+    QByteArray text = readAll(recoveryFile);
+    const qsizetype at = text.indexOf("# pid: ");
+    QVERIFY(at >= 0);
+    text.replace(at, text.indexOf('\n', at) - at, "# pid: 1");
+    {
+      QFile f(recoveryFile);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+    QCOMPARE(Autosaver::findRecoveries(recoveryDir).size(), 1);
+
+    // A live session holds the lock (here another lock object of this process): not offered.
+    {
+      QLockFile held(recoveryFile + ".lock");
+      QVERIFY(held.tryLock(0));
+      QCOMPARE(Autosaver::findRecoveries(recoveryDir).size(), 0);
+    }
+    QCOMPARE(Autosaver::findRecoveries(recoveryDir).size(), 1);
+
+    // A lock left behind by a crash (the file exists, nobody holds it): offered.
+    {
+      QFile stale(recoveryFile + ".lock");
+      QVERIFY(stale.open(QIODevice::WriteOnly));
+      stale.write("12345\n");
+    }
+    QCOMPARE(Autosaver::findRecoveries(recoveryDir).size(), 1);
+
+    // Another process holds it; once that process is killed, the file is offered.
+    const QString flock = QStandardPaths::findExecutable("flock");
+    if (!flock.isEmpty()) {
+      // The shell opens the lock file, flock(1) locks it, and the process that stays (sleep)
+      // holds the descriptor: the lock lives exactly as long as that process.
+      QProcess holder;
+      holder.start("sh", {"-c", "exec 9>>\"$0\" && flock 9 && exec sleep 60", recoveryFile + ".lock"});
+      QVERIFY(holder.waitForStarted());
+      QTRY_COMPARE_WITH_TIMEOUT(Autosaver::findRecoveries(recoveryDir).size(), 0, 10'000);
+      holder.kill();
+      QVERIFY(holder.waitForFinished());
+      QTRY_COMPARE_WITH_TIMEOUT(Autosaver::findRecoveries(recoveryDir).size(), 1, 10'000);
+    }
+
+    // Discarding it removes the lock file too.
+    Autosaver::discardRecovery(Autosaver::findRecoveries(recoveryDir).front());
+    QVERIFY(!QFile::exists(recoveryFile));
+    QVERIFY(!QFile::exists(recoveryFile + ".lock"));
+  }
+
+  // Sessions in different pid namespaces can have the same pid and so the same file name: the
+  // file another session left is never overwritten.
+  void recoveryNeverOverwritesAnotherSessionsFile() {
+    QTemporaryDir dir;
+    const QString recoveryDir = dir.filePath("recovery");
+    Document doc;
+    doc.autosaver()->setDirectory(recoveryDir);
+    doc.setModel(fixture());
+    const QString planned = doc.autosaver()->recoveryFile();
+    QVERIFY(QDir().mkpath(recoveryDir));
+    const QByteArray theirs = "# kinetree recovery file\n# original: /elsewhere/their.yaml\n# pid: 1\n";
+    {
+      QFile f(planned);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(theirs);
+    }
+    QVERIFY(edit::apply(doc, edit::setMass(doc, 1, 4.25)));
+    QVERIFY(doc.autosaver()->autosaveNow());
+    QVERIFY(doc.autosaver()->recoveryFile() != planned);
+    QCOMPARE(readAll(planned), theirs);
+    QCOMPARE(readAll(doc.autosaver()->recoveryFile()).toStdString().find(yamlOf(doc)) != std::string::npos, true);
+    // Theirs is offered (nobody holds its lock); ours is not (this session holds it).
+    const QList<RecoveryEntry> found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found[0].recoveryFile, QFileInfo(planned).absoluteFilePath());
+  }
+
+  // Started as "kinetree p.yaml" in one directory and recovered in another: the recovered work
+  // goes back to the file it came from, never to a file of the same name in the new directory.
+  void recoveryKeepsTheAbsolutePath() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("a") && QDir(dir.path()).mkpath("b"));
+    const QString inA = dir.filePath("a/p.yaml");
+    const QString inB = dir.filePath("b/p.yaml");
+    QVERIFY(Document::writeModelFile(fixture(), inA, nullptr));
+    kt::Model unrelated = fixture();
+    unrelated.name = "unrelated";
+    QVERIFY(Document::writeModelFile(unrelated, inB, nullptr));
+    const QByteArray unrelatedBytes = readAll(inB);
+    const QString recoveryDir = dir.filePath("recovery");
+    const QString start = QDir::currentPath();
+    struct Back {
+      QString dir;
+      ~Back() { QDir::setCurrent(dir); }
+    } back{start};
+
+    std::string edited;
+    QString recoveryFile;
+    QVERIFY(QDir::setCurrent(dir.filePath("a")));
+    {
+      Document doc;
+      doc.autosaver()->setDirectory(recoveryDir);
+      QVERIFY(doc.open("p.yaml"));
+      QCOMPARE(doc.filePath(), QFileInfo(inA).absoluteFilePath());  // documents hold absolute paths
+      QCOMPARE(doc.title(), QStringLiteral("p.yaml"));
+      QVERIFY(edit::apply(doc, edit::setMass(doc, 1, 4.25)));
+      edited = yamlOf(doc);
+      QVERIFY(doc.autosaver()->autosaveNow());
+      recoveryFile = doc.autosaver()->recoveryFile();
+      QVERIFY(readAll(recoveryFile)
+                  .contains("# original: " + QUrl::toPercentEncoding(QFileInfo(inA).absoluteFilePath(), "/")));
+      QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+    }
+    QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+
+    QVERIFY(QDir::setCurrent(dir.filePath("b")));
+    QList<RecoveryEntry> found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found[0].originalPath, QFileInfo(inA).absoluteFilePath());
+    Document restored;
+    restored.autosaver()->setDirectory(recoveryDir);
+    QString error;
+    QVERIFY2(Autosaver::restore(restored, found[0], &error), qPrintable(error));
+    QVERIFY2(restored.save(&error), qPrintable(error));
+    QCOMPARE(readAll(inA).toStdString(), edited);
+    QCOMPARE(readAll(inB), unrelatedBytes);  // the file of the same name here is untouched
+
+    // A record of an older version with a relative path: recovered as unsaved (Save As asks
+    // where), never written to "p.yaml" of the current directory.
+    QVERIFY(edit::apply(restored, edit::setMass(restored, 1, 5.5)));
+    QVERIFY(restored.autosaver()->autosaveNow());
+    recoveryFile = restored.autosaver()->recoveryFile();
+    QByteArray text = readAll(recoveryFile);
+    const qsizetype at = text.indexOf("# original: ");
+    QVERIFY(at >= 0);
+    text.replace(at, text.indexOf('\n', at) - at, "# original: p.yaml");
+    QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
+    restored.autosaver()->discard();
+    QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
+    {
+      QFile f(recoveryFile);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(text);
+    }
+    found = Autosaver::findRecoveries(recoveryDir);
+    QCOMPARE(found.size(), 1);
+    QVERIFY(found[0].originalPath.isEmpty());
+    Document legacy;
+    legacy.autosaver()->setDirectory(recoveryDir);
+    QVERIFY2(Autosaver::restore(legacy, found[0], &error), qPrintable(error));
+    QVERIFY(legacy.filePath().isEmpty());
+    QVERIFY(!legacy.save(&error));
+    QCOMPARE(readAll(inB), unrelatedBytes);
   }
 };
 

@@ -200,15 +200,9 @@ class TestEditorWindow : public QObject {
       edited = yamlOf(*doc);
       QVERIFY(QFile::copy(recoveryFile, recoveryFile + ".crash"));
       delete doc;
+      // The session's document is gone without its normal close: nobody holds the file's lock
+      // (the pid it records, this process's, is alive and does not matter).
       QVERIFY(QFile::rename(recoveryFile + ".crash", recoveryFile));
-      // The session's process is gone: a pid that no process has.
-      QByteArray text = readAll(recoveryFile);
-      const qsizetype at = text.indexOf("# pid: ");
-      QVERIFY(at >= 0);
-      text.replace(at, text.indexOf('\n', at) - at, "# pid: 2147483646");
-      QFile f(recoveryFile);
-      QVERIFY(f.open(QIODevice::WriteOnly));
-      f.write(text);
     }
 
     auto w = shownWindow();

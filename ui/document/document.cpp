@@ -46,7 +46,15 @@ QString Document::title() const {
 
 // ---- files ----
 
-void Document::replaceAll(const kt::Model& model, const QString& path) {
+QString Document::absolutePath(const QString& path) {
+  if (path.isEmpty() || path.startsWith(QLatin1Char(':'))) return path;
+  return QFileInfo(path).absoluteFilePath();
+}
+
+void Document::replaceAll(const kt::Model& model, const QString& givenPath) {
+  // Absolute: a relative path would follow the working directory (and a recovery record made in
+  // one directory would save over a file of the same name in another).
+  const QString path = absolutePath(givenPath);
   autosaver_->discard();
   tree_->beginResetModel();
   model_ = model;
@@ -68,7 +76,8 @@ void Document::newDocument() { replaceAll(kt::Model{}, {}); }
 
 void Document::setModel(const kt::Model& model, const QString& path) { replaceAll(model, path); }
 
-bool Document::open(const QString& path, QString* error) {
+bool Document::open(const QString& givenPath, QString* error) {
+  const QString path = absolutePath(givenPath);
   try {
     // A model that reads but fails the model checks opens anyway: its problems are listed and
     // it cannot be run until they are fixed.
@@ -141,7 +150,8 @@ bool Document::save(QString* error) {
   return saveAs(filePath_, error);
 }
 
-bool Document::saveAs(const QString& path, QString* error) {
+bool Document::saveAs(const QString& givenPath, QString* error) {
+  const QString path = absolutePath(givenPath);
   if (!writeModelFile(model_, path, error)) return false;
   undo_.setClean();
   autosaver_->discard();

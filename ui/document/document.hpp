@@ -44,8 +44,10 @@ class Document : public QObject {
   void push(QUndoCommand* command) { undo_.push(command); }
 
   // ---- files ----
-  /// File path of the document, empty for a new, never-saved one.
+  /// File path of the document (absolute), empty for a new, never-saved one.
   const QString& filePath() const { return filePath_; }
+  /// `path` made absolute against the working directory; empty and embedded (":/…") paths as they are.
+  static QString absolutePath(const QString& path);
   bool isModified() const { return !undo_.isClean(); }
   /// File name (or "untitled"), with "*" when modified: for window titles.
   QString title() const;

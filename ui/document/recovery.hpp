@@ -3,7 +3,9 @@
 // QStandardPaths::AppDataLocation/recovery (atomically, through QSaveFile). The file is the
 // canonical YAML preceded by comment lines naming the original file, so it is also a readable
 // model file. It is removed when the document is saved, replaced (new/open) or closed normally;
-// after a crash it stays, and findRecoveries() offers it at the next start.
+// after a crash it stays, and findRecoveries() offers it at the next start. While the file exists
+// its process holds an exclusive lock on "<file>.lock" (flock), which the kernel releases when the
+// process ends: a file whose lock is free belongs to no running session.
 #pragma once
 
 #include <QDateTime>
@@ -38,7 +40,8 @@ class Autosaver : public QObject {
   const QString& directory() const { return dir_; }
   void setInterval(int ms) { timer_.setInterval(ms); }
   int interval() const { return timer_.interval(); }
-  /// The recovery file of this document (unique per process and document).
+  /// The recovery file of this document (unique per process and document; a file of that name
+  /// left by another session makes the first write choose another name).
   const QString& recoveryFile() const { return file_; }
 
   /// Writes the recovery file now if the document changed since the last write and is modified.
@@ -64,6 +67,7 @@ class Autosaver : public QObject {
   quint64 generation_ = 0;       // bumped on every document change
   quint64 savedGeneration_ = 0;  // generation the recovery file holds
   bool hasFile_ = false;
+  int lockFd_ = -1;  // the flock on the recovery file's lock, held while the file exists
 };
 
 }  // namespace kt::ui
