@@ -16,6 +16,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTextDocument>
 #include <QTimer>
 #include <QTreeView>
 #include <QUndoView>
@@ -348,7 +349,10 @@ void MainWindow::showOpenFailure(const QString& path, const QString& error) {
   QMessageBox box(QMessageBox::Critical, tr("Cannot open model"),
                   tr("%1 could not be opened.").arg(QDir::toNativeSeparators(path)), QMessageBox::Ok, this);
   box.setObjectName(QStringLiteral("openFailureBox"));
-  box.setInformativeText(shown.join(QLatin1Char('\n')));
+  // Plain text whatever the diagnostics contain (a name or value that starts like an HTML tag is
+  // shown as written, not rendered): the path as plain text, the diagnostics converted explicitly.
+  box.setTextFormat(Qt::PlainText);
+  box.setInformativeText(Qt::convertFromPlainText(shown.join(QLatin1Char('\n')), Qt::WhiteSpaceNormal));
   if (cut) box.setDetailedText(error);
   box.setTextInteractionFlags(Qt::TextSelectableByMouse);
   box.exec();

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -249,6 +250,8 @@ class TestStartup : public QObject {
       QFile f(path);
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write("kinetree: 1\nname: many\nbodies:\n");
+      // a name that looks like markup: the box must show it as written, not render it
+      f.write("  - {\"<b>bold</b>\": 1, name: first, parent: world, joint: {type: fixed}}\n");
       for (int i = 0; i < 300; ++i)
         f.write(QStringLiteral("  - {name: b%1, parent: world, joint: {type: revolute, name: j%1, axis: [0, 0, 1]}, "
                                "mass: heavy, inertia: [1, 1, 1]}\n")
@@ -283,6 +286,10 @@ class TestStartup : public QObject {
       if (box == nullptr) return;
       checked = true;
       if (!box->text().contains(QStringLiteral("many_errors.yaml"))) failure += QStringLiteral("no file name; ");
+      const auto* info = box->findChild<QLabel*>(QStringLiteral("qt_msgbox_informativelabel"));
+      if (info == nullptr || !info->text().contains(QStringLiteral("&lt;b&gt;bold&lt;/b&gt;")))
+        failure += QStringLiteral("markup in a diagnostic is rendered instead of shown: %1; ")
+                       .arg(info ? info->text().left(400) : QStringLiteral("no label"));
       check(box, "summary");
       // All the diagnostics are one click away, in a scrolling area.
       for (QAbstractButton* b : box->buttons()) {
