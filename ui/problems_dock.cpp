@@ -15,14 +15,15 @@
 namespace kt::ui {
 namespace {
 
-// Adds an error icon to the path column of the problems list, and the body's name to the
-// tooltip of problems in a body.
+// Adds an error or a warning icon to the path column of the problems list, and the body's name
+// to the tooltip of problems in a body.
 class ProblemIcons : public QIdentityProxyModel {
  public:
-  ProblemIcons(const Document* document, QIcon icon, QObject* parent)
-      : QIdentityProxyModel(parent), document_(document), icon_(std::move(icon)) {}
+  ProblemIcons(const Document* document, QIcon error, QIcon warning, QObject* parent)
+      : QIdentityProxyModel(parent), document_(document), error_(std::move(error)), warning_(std::move(warning)) {}
   QVariant data(const QModelIndex& index, int role) const override {
-    if (role == Qt::DecorationRole && index.column() == ProblemsModel::PathColumn) return icon_;
+    if (role == Qt::DecorationRole && index.column() == ProblemsModel::PathColumn)
+      return QIdentityProxyModel::data(index, ProblemsModel::WarningRole).toBool() ? warning_ : error_;
     if (role == Qt::ToolTipRole) {
       const int body = QIdentityProxyModel::data(index, ProblemsModel::BodyIndexRole).toInt();
       const QString tip = QIdentityProxyModel::data(index, role).toString();
@@ -35,7 +36,7 @@ class ProblemIcons : public QIdentityProxyModel {
 
  private:
   const Document* document_;
-  QIcon icon_;
+  QIcon error_, warning_;
 };
 
 }  // namespace
@@ -48,7 +49,8 @@ ProblemsDock::ProblemsDock(Document* document, QWidget* parent)
       view_(new QTableView) {
   setObjectName(QStringLiteral("problemsDock"));
 
-  auto* proxy = new ProblemIcons(document_, style()->standardIcon(QStyle::SP_MessageBoxCritical), this);
+  auto* proxy = new ProblemIcons(document_, style()->standardIcon(QStyle::SP_MessageBoxCritical),
+                                 style()->standardIcon(QStyle::SP_MessageBoxWarning), this);
   proxy->setSourceModel(document_->problems());
   view_->setObjectName(QStringLiteral("problemsView"));
   view_->setModel(proxy);
@@ -95,15 +97,25 @@ QAbstractItemView* ProblemsDock::view() const { return view_; }
 
 QString ProblemsDock::summary() const { return summary_->text(); }
 
-void ProblemsDock::updateSummary(int count) {
+void ProblemsDock::updateSummary(int) {
   const int size = icon_->width();
-  if (count == 0) {
+  const int errors = static_cast<int>(document_->problems()->diagnostics().size());
+  const int warnings = static_cast<int>(document_->problems()->warnings().size());
+  if (errors == 0 && warnings == 0) {
     summary_->setText(tr("No problems"));
     summary_->setToolTip(tr("The model can be run"));
     icon_->setPixmap(style()->standardIcon(QStyle::SP_DialogApplyButton).pixmap(size, size));
+  } else if (errors == 0) {
+    // warnings point at likely mistakes; they do not stop a run
+    summary_->setText(warnings == 1 ? tr("1 warning — the model can be run")
+                                    : tr("%1 warnings — the model can be run").arg(warnings));
+    summary_->setToolTip(tr("Warnings point at likely mistakes; they do not stop the model from running"));
+    icon_->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(size, size));
   } else {
-    summary_->setText(count == 1 ? tr("1 problem — the model cannot be run")
-                                 : tr("%1 problems — the model cannot be run").arg(count));
+    QString text = errors == 1 ? tr("1 problem — the model cannot be run")
+                               : tr("%1 problems — the model cannot be run").arg(errors);
+    if (warnings > 0) text += warnings == 1 ? tr(" (and 1 warning)") : tr(" (and %1 warnings)").arg(warnings);
+    summary_->setText(text);
     summary_->setToolTip(document_->runBlocker());
     icon_->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(size, size));
   }

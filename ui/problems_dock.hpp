@@ -1,6 +1,7 @@
 // The problems dock: every problem of the current model (ProblemsModel: the loader's checks and
-// messages with their YAML paths), one row each with an error icon, under a header line that
-// says whether the model can be run ("No problems" / "3 problems — the model cannot be run").
+// messages with their YAML paths), one row each with an error icon, then the model's warnings
+// with a warning icon, under a header line that says whether the model can be run ("No
+// problems" / "1 warning — the model can be run" / "3 problems — the model cannot be run").
 // Clicking or activating a row announces where the problem is, so that the main window can
 // select the body in the tree and the field in the property editor.
 #pragma once
@@ -26,7 +27,8 @@ class ProblemsDock : public QDockWidget {
   explicit ProblemsDock(Document* document, QWidget* parent = nullptr);
 
   QAbstractItemView* view() const;
-  /// The header line ("No problems", "3 problems — the model cannot be run").
+  /// The header line ("No problems", "1 warning — the model can be run", "3 problems — the model
+  /// cannot be run").
   QString summary() const;
 
  signals:

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/io/model_yaml.hpp"
+#include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 
@@ -22,19 +24,18 @@ std::vector<std::string> splitList(const std::string& s) {
   return out;
 }
 
-std::string printable(const std::string& s) {
-  std::string out;
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out.push_back(ch);
-    }
+std::string printable(const std::string& s) { return escapeControls(s); }
+
+bool loadModel(const std::string& path, Model& model) {
+  try {
+    std::vector<Diagnostic> warnings;
+    model = loadModelFromFile(path, warnings);
+    std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+    return true;
+  } catch (const ModelLoadError& e) {
+    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
+    return false;
   }
-  return out;
 }
 
 bool parseArgs(const char* command, const char* usage, const std::vector<std::string>& args,

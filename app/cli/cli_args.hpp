@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/model.hpp"
+
 namespace kt::cli {
 
 /// "a,b,,c" → {"a", "b", "c"} (empty items dropped).
@@ -40,5 +42,9 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
 
 /// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
 std::string printable(const std::string& s);
+
+/// Loads a model file for a command. Its warnings (file:line:col: warning: ...) are printed on
+/// stderr and it is loaded; when it is invalid, its diagnostics are printed and false returned.
+bool loadModel(const std::string& path, Model& model);
 
 }  // namespace kt::cli

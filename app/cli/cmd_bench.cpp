@@ -215,12 +215,7 @@ int cmdBench(const std::vector<std::string>& args) {
   Model model;
   std::string label;
   if (!modelPath.empty()) {
-    try {
-      model = loadModelFromFile(modelPath);
-    } catch (const ModelLoadError& e) {
-      std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
-      return 1;
-    }
+    if (!loadModel(modelPath, model)) return 1;
     label = std::filesystem::path(modelPath).stem().string();
   } else if (chain > 0) {
     model = makeChain(chain);

@@ -144,12 +144,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   }
 
   Model model;
-  try {
-    model = loadModelFromFile(modelPath);
-  } catch (const ModelLoadError& e) {
-    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
-    return 1;
-  }
+  if (!loadModel(modelPath, model)) return 1;
   SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
   if (!integrator.empty()) options.integrator = integrator;
   if (step > 0) options.step = step;

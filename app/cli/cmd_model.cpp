@@ -12,19 +12,6 @@
 namespace kt::cli {
 namespace {
 
-// Loads a model, printing its diagnostics (and warnings) on stderr. Returns false when it is invalid.
-bool load(const std::string& path, Model& model) {
-  try {
-    std::vector<Diagnostic> warnings;
-    model = loadModelFromFile(path, warnings);
-    std::fputs(formatDiagnostics(warnings).c_str(), stderr);
-    return true;
-  } catch (const ModelLoadError& e) {
-    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
-    return false;
-  }
-}
-
 std::string formatMass(double m) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", m);
@@ -41,10 +28,11 @@ std::string groupDigits(long n) {
   return out;
 }
 
+// Names from the file are printed with their control characters escaped, as in diagnostics.
 std::string bodyLabel(const Tree& tree, int body) {
   const std::string& jn = tree.jointNames[body];
-  return tree.bodyNames[body] + "  (" + std::string(jointTypeName(tree.joints[body].type)) +
-         (jn != tree.bodyNames[body] ? " '" + jn + "'" : std::string()) + ")";
+  return escapeControls(tree.bodyNames[body]) + "  (" + std::string(jointTypeName(tree.joints[body].type)) +
+         (jn != tree.bodyNames[body] ? " '" + escapeControls(jn) + "'" : std::string()) + ")";
 }
 
 // The body tree under "world", drawn without recursion and in output linear in the bodies:
@@ -125,7 +113,7 @@ int cmdValidate(const std::vector<std::string>& args) {
       std::fprintf(stderr, "kinetree-cli validate: argument %zu is an empty file name (''); expected a model file\n",
                    k + 1);
       allValid = false;
-    } else if (load(path, model)) {
+    } else if (loadModel(path, model)) {
       std::printf("%s: ok\n", path.c_str());
     } else {
       allValid = false;
@@ -147,35 +135,38 @@ int cmdInfo(const std::vector<std::string>& args) {
     return 2;
   }
   Model model;
-  if (!load(parsed.positional[0], model)) return 1;
+  if (!loadModel(parsed.positional[0], model)) return 1;
   Tree tree;
   std::vector<Diagnostic> problems;
   if (!finalize(model, tree, problems)) {
     std::fputs(formatDiagnostics(problems).c_str(), stderr);
     return 1;
   }
-  std::printf("model: %s\n", model.name.c_str());
+  std::printf("model: %s\n", escapeControls(model.name).c_str());
   if (!model.description.empty()) {
     std::string d = model.description;
     while (!d.empty() && (d.back() == '\n' || d.back() == ' ')) d.pop_back();
-    std::printf("description: %s\n", d.c_str());
+    std::printf("description: %s\n", escapeControls(d).c_str());
   }
   std::printf("gravity: %s m/s^2\n\nworld\n", formatNumbers(model.gravity.data(), 3).c_str());
   drawTree(tree);
 
+  std::vector<std::string> bodyNames(tree.bodyNames.size()), jointNames(tree.jointNames.size());
   std::size_t wb = 4, wj = 5, wp = 6;
   for (int i = 0; i < tree.nb; ++i) {
-    wb = std::max(wb, tree.bodyNames[i].size());
-    wj = std::max(wj, tree.jointNames[i].size());
+    bodyNames[i] = escapeControls(tree.bodyNames[i]);
+    jointNames[i] = escapeControls(tree.jointNames[i]);
+    wb = std::max(wb, bodyNames[i].size());
+    wj = std::max(wj, jointNames[i].size());
   }
   wp = std::max(wp, wb);
   const int bw = static_cast<int>(wb), jw = static_cast<int>(wj), pw = static_cast<int>(wp);
   std::printf("\n%-*s  %-*s  %-*s  %-11s  %3s  %3s  %12s\n", bw, "body", pw, "parent", jw, "joint", "type", "nq", "nv",
               "mass [kg]");
   for (int i = 0; i < tree.nb; ++i) {
-    const std::string parent = tree.parent[i] < 0 ? "world" : tree.bodyNames[tree.parent[i]];
-    std::printf("%-*s  %-*s  %-*s  %-11s  %3d  %3d  %12s\n", bw, tree.bodyNames[i].c_str(), pw, parent.c_str(), jw,
-                tree.jointNames[i].c_str(), std::string(jointTypeName(tree.joints[i].type)).c_str(), tree.joints[i].nq,
+    const std::string parent = tree.parent[i] < 0 ? std::string("world") : bodyNames[tree.parent[i]];
+    std::printf("%-*s  %-*s  %-*s  %-11s  %3d  %3d  %12s\n", bw, bodyNames[i].c_str(), pw, parent.c_str(), jw,
+                jointNames[i].c_str(), std::string(jointTypeName(tree.joints[i].type)).c_str(), tree.joints[i].nq,
                 tree.joints[i].nv, formatMass(tree.I[i].m).c_str());
   }
   std::printf("\nbodies: %d\nnq: %d\nnv: %d (degrees of freedom)\ntotal mass: %s kg\n", tree.nb, tree.nq, tree.nv,

@@ -147,12 +147,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
 
   // the model, with the validator's file:line:col diagnostics
   Model model;
-  try {
-    model = loadModelFromFile(modelPath);
-  } catch (const ModelLoadError& e) {
-    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
-    return 1;
-  }
+  if (!loadModel(modelPath, model)) return 1;
   SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
   if (!solver.empty()) options.solver = solver;
   if (!integrator.empty()) options.integrator = integrator;

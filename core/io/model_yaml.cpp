@@ -145,10 +145,14 @@ class Reader {
   /// Paths of nodes reached through an alias: what is inside them is reported at the alias.
   std::unordered_map<std::string, yaml::Position> aliasMarks;
 
-  bool full() const { return errors.size() >= kMaxErrors; }
+  /// Errors found after the first kMaxErrors: only counted, for the closing "... and N more" line.
+  std::size_t dropped = 0;
 
   void errorAt(yaml::Position p, const std::string& path, const std::string& message) {
-    if (full()) return;
+    if (errors.size() >= kMaxErrors) {
+      ++dropped;
+      return;
+    }
     Diagnostic d;
     d.path = path;
     d.message = message;
@@ -669,8 +673,7 @@ void readBody(Reader& r, const Node& n, const std::string& path, BodySpec& b) {
         r.error(*v, sp, "expected a list of shapes, got " + yaml::describe(*v));
       } else {
         b.shapes.resize(v->items.size());
-        for (std::size_t i = 0; i < v->items.size() && !r.full(); ++i)
-          readShape(r, *v->items[i], Reader::idx(sp, i), b.shapes[i]);
+        for (std::size_t i = 0; i < v->items.size(); ++i) readShape(r, *v->items[i], Reader::idx(sp, i), b.shapes[i]);
       }
     }
   }
@@ -733,7 +736,7 @@ void readModel(Reader& r, const Node& root, Model& m) {
     return;
   }
   m.bodies.resize(bodies->items.size());
-  for (std::size_t i = 0; i < bodies->items.size() && !r.full(); ++i)
+  for (std::size_t i = 0; i < bodies->items.size(); ++i)
     readBody(r, *bodies->items[i], Reader::idx("bodies", i), m.bodies[i]);
 }
 
@@ -831,6 +834,16 @@ Model loadText(const std::string& original, const std::string& fileName, const s
     std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
+    // As the validator does: the first kMaxErrors, then one line that counts the rest.
+    const std::size_t total = out.size() + reader.dropped;
+    if (total > kMaxErrors) {
+      out.resize(kMaxErrors);
+      Diagnostic more;
+      more.file = fileName;
+      more.message = "... and " + std::to_string(total - kMaxErrors) + " more problems (the first " +
+                     std::to_string(kMaxErrors) + " are shown)";
+      out.push_back(std::move(more));
+    }
   }
   if (!out.empty()) throw ModelLoadError(std::move(out));
   return model;

@@ -2,8 +2,6 @@
 
 namespace kt {
 
-namespace {
-
 // Control characters from the file (a name holding an escape sequence) are shown as \xNN, so
 // that a message cannot move the cursor, recolour or retitle the user's terminal: C0 controls,
 // DEL, and the C1 controls U+0080–U+009F (UTF-8 C2 80–C2 9F).
@@ -29,8 +27,6 @@ std::string escapeControls(const std::string& s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string Diagnostic::format() const {
   std::string s;

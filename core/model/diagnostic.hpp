@@ -22,4 +22,8 @@ struct Diagnostic {
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
+/// Text from a model file made safe for a terminal: C0 controls, DEL and the C1 controls
+/// (U+0080–U+009F) shown as \xNN, so that a name cannot move the cursor, recolour or retitle it.
+std::string escapeControls(const std::string& s);
+
 }  // namespace kt

@@ -1,5 +1,6 @@
 // kinetree-cli validate / info / --version / --help: exit codes and messages, run as a process.
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstdio>
@@ -105,6 +106,63 @@ class TestCli : public QObject {
     for (const std::string& name : tree.bodyNames) QVERIFY(r.out.contains(QString::fromStdString(name)));
     // One table row per body: body, parent, joint, type, nq, nv, mass.
     QVERIFY(QRegularExpression(R"(\nL16 +L15 +J16 +revolute +1 +1 +3\n)").match(r.out).hasMatch());
+  }
+
+  // A model that loads with a warning (a joint started in degrees): every command that reads it
+  // prints the warning on stderr, keeps its exit status and leaves stdout to its own output.
+  void warningsOnEveryCommand() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("degrees.yaml");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "kinetree: 1\nname: degrees\nbodies:\n  - name: a\n    parent: world\n"
+        "    joint: {type: revolute, q0: [90], limits: [{lower: -2, upper: 2}]}\n"
+        "    inertial: {mass: 1, com: [0, 0, -0.5], inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+        "simulation: {duration: 0.01, step: 0.001}\n");
+    file.close();
+    const QString warning = path + ":6:34: warning: bodies[0].joint.q0[0]: the joint starts at 90";
+    const QString csv = dir.filePath("run.csv");
+    const QList<QStringList> commands = {{"validate", path},
+                                         {"info", path},
+                                         {"simulate", path, "--output", csv},
+                                         {"simulate", path, "--output", "-"},
+                                         {"compare", path, "--solvers", "aba,crba"},
+                                         {"bench", "--model", path, "--solvers", "aba", "--repeat", "1"}};
+    for (const QStringList& args : commands) {
+      const Run r = cli(args);
+      QVERIFY2(r.code == 0, qPrintable(args.join(' ') + "\n" + r.err));
+      QVERIFY2(r.err.contains(warning), qPrintable(args.join(' ') + ": stderr\n" + r.err));
+      QVERIFY2(r.err.count("warning:") == 1, qPrintable(args.join(' ') + ": stderr\n" + r.err));
+      QVERIFY2(!r.out.contains("warning"), qPrintable(args.join(' ') + ": stdout\n" + r.out.left(2000)));
+    }
+    // the CSV went to the file, and "-" writes it to stdout alone
+    QVERIFY(QFileInfo(csv).size() > 0);
+    QVERIFY(cli({"simulate", path, "--output", "-"}).out.startsWith("time,"));
+  }
+
+  // info prints names from the file with their control characters escaped as diagnostics do:
+  // an escape sequence in the model name, the description or a body name cannot recolour the
+  // terminal.
+  void infoEscapesNames() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("escapes.yaml");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "kinetree: 1\nname: \"red\\e[31mmodel\\x9b\"\ndescription: \"title\\e]0;owned\\a\"\nbodies:\n"
+        "  - name: a\n    parent: world\n    joint: {type: revolute}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n");
+    file.close();
+    const Run r = cli({"info", path});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("model: red\\x1B[31mmodel\\x9B\n"), qPrintable(r.out));
+    QVERIFY2(r.out.contains("description: title\\x1B]0;owned\\x07\n"), qPrintable(r.out));
+    QVERIFY(!r.out.contains(QChar(0x1b)));
+    QVERIFY(!r.out.contains(QChar(0x07)));
+    QVERIFY(!r.out.contains(QChar(0x9b)));
   }
 
   void infoOnInvalidModel() {

@@ -225,6 +225,31 @@ class TestMalformed : public QObject {
     qInfo("20,000 unknown parents: %lld ms", static_cast<long long>(ms));
   }
 
+  // 250 bodies with an unknown key each: the reader's own cap keeps the first 100, in file order,
+  // and ends with the validator's closing count of the rest.
+  void readerErrorsAreCappedWithACount() {
+    std::string text = "kinetree: 1\nname: typos\nbodies:\n";
+    const int n = 250;
+    for (int i = 0; i < n; ++i)
+      text += "  - {name: b" + std::to_string(i) + ", parent: world, joint: {type: revolute, axsi: [0, 0, 1]}, " +
+              "inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}}\n";
+    const auto diags = rejectText(text);
+    QCOMPARE(diags.size(), std::size_t(101));
+    QVERIFY(mentions({diags.front()}, "bodies[0].joint.axsi: unknown key 'axsi'"));
+    QVERIFY(mentions({diags[99]}, "bodies[99].joint.axsi"));
+    const std::string last = diags.back().format();
+    QVERIFY2(last.find("error: ... and 150 more problems (the first 100 are shown)") != std::string::npos,
+             last.c_str());
+    // exactly at the cap: no closing line
+    std::string exact = "kinetree: 1\nname: typos\nbodies:\n";
+    for (int i = 0; i < 100; ++i)
+      exact += "  - {name: b" + std::to_string(i) + ", parent: world, joint: {type: revolute, axsi: [0, 0, 1]}, " +
+               "inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}}\n";
+    const auto atCap = rejectText(exact);
+    QCOMPARE(atCap.size(), std::size_t(100));
+    QVERIFY(!mentions(atCap, "more problems"));
+  }
+
   void missingAndUnreadableFiles() {
     QVERIFY(mentions(rejectFile(kDir + "no_such_file.yaml"), "no such file"));
     QVERIFY(mentions(rejectFile(kDir), "is a directory"));

@@ -14,6 +14,7 @@
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTableWidget>
 #include <QtTest>
 #include <numbers>
@@ -600,6 +601,64 @@ class TestEditorDialogs : public QObject {
     doc.undoStack()->undo();
     QCOMPARE(dock.view()->model()->rowCount(), 1);
     QCOMPARE(dock.summary(), QStringLiteral("1 problem — the model cannot be run"));
+  }
+
+  // A warning (a joint started in degrees) is listed after the errors with a warning icon, and
+  // the summary says the model can be run while there are only warnings.
+  void problemsDockWarnings() {
+    Model m = smallRobot();
+    const int body = m.findBody("left_2");
+    JointSpec& joint = m.bodies[static_cast<std::size_t>(body)].joint;
+    QCOMPARE(joint.type, JointType::Revolute);
+    joint.q0 = {90.0};
+    joint.limits = {{-2.0, 2.0}};
+    QVERIFY(validate(m).empty());
+    Document doc;
+    doc.setModel(m);
+    ProblemsDock dock(&doc);
+    QAbstractItemModelTester tester(dock.view()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModel* rows = dock.view()->model();
+    QCOMPARE(rows->rowCount(), 1);
+    QVERIFY(doc.problems()->isEmpty());  // no errors: nothing blocks a run
+    QVERIFY(doc.runBlocker().isEmpty());
+    QCOMPARE(dock.summary(), QStringLiteral("1 warning — the model can be run"));
+    QCOMPARE(rows->index(0, 0).data().toString(), QStringLiteral("bodies[%1].joint.q0[0]").arg(body));
+    QVERIFY(rows->index(0, 0).data(ProblemsModel::WarningRole).toBool());
+    QVERIFY(rows->index(0, 1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("warning: ")));
+    QVERIFY(rows->index(0, 1).data().toString().contains(QStringLiteral("is it in degrees?")));
+    const auto iconImage = [&](int row) {
+      return rows->index(row, 0).data(Qt::DecorationRole).value<QIcon>().pixmap(16, 16).toImage();
+    };
+    const QImage warningIcon = iconImage(0);
+    QVERIFY(!warningIcon.isNull());
+    QCOMPARE(warningIcon, dock.style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(16, 16).toImage());
+    dock.resize(720, 160);
+    grabTo(dock, QStringLiteral("problems-warning"));
+
+    // An error as well: the error first, with the error icon; the model cannot be run.
+    Model bad = m;
+    bad.bodies[static_cast<std::size_t>(body)].inertial.mass = 0.0;
+    doc.setModel(bad);
+    QCOMPARE(rows->rowCount(), 2);
+    QVERIFY(!doc.problems()->isEmpty());
+    QVERIFY(!rows->index(0, 0).data(ProblemsModel::WarningRole).toBool());
+    QVERIFY(rows->index(1, 0).data(ProblemsModel::WarningRole).toBool());
+    QVERIFY(iconImage(0) != warningIcon);
+    QCOMPARE(dock.summary(), QStringLiteral("1 problem — the model cannot be run (and 1 warning)"));
+    QVERIFY(doc.runBlocker().contains(QStringLiteral("mass")));
+    // clicking the warning announces its joint field
+    QSignalSpy activated(&dock, &ProblemsDock::problemActivated);
+    dock.view()->setCurrentIndex(rows->index(1, 0));
+    emit dock.view()->activated(dock.view()->currentIndex());
+    QCOMPARE(activated.count(), 1);
+    QCOMPARE(activated.at(0).at(0).value<FieldLocation>().body, body);
+    QCOMPARE(activated.at(0).at(0).value<FieldLocation>().field, QStringLiteral("joint.q0[0]"));
+
+    // Back within the limits: no rows.
+    joint.q0 = {1.0};
+    doc.setModel(m);
+    QCOMPARE(rows->rowCount(), 0);
+    QCOMPARE(dock.summary(), QStringLiteral("No problems"));
   }
 
   // ---- screenshots ----

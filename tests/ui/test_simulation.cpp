@@ -4,6 +4,7 @@
 // next Reset; a diverging run pauses with the simulator's message; and a seeded script of
 // start/pause/step/reset/reload/close-while-running cycles finishes without a crash.
 // Runs under xvfb-run.
+#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -20,7 +21,9 @@
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "ui/document/document.hpp"
+#include "ui/document/problems_model.hpp"
 #include "ui/main_window.hpp"
+#include "ui/problems_dock.hpp"
 #include "ui/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
@@ -261,6 +264,37 @@ class TestSimulation : public QObject {
     sim->run();
     QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 20000);
     sim->pause();
+  }
+
+  // A model with a warning (a joint started in degrees) opens with the warning in the problems
+  // dock, and Run stays enabled, with its ordinary tooltip, and runs.
+  void warningDoesNotBlockRun() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("degrees.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "kinetree: 1\nname: degrees\nbodies:\n  - name: a\n    parent: world\n"
+        "    joint: {type: revolute, q0: [90], limits: [{lower: -2, upper: 2}]}\n"
+        "    inertial: {mass: 1, com: [0, 0, -0.5], inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}}\n"
+        "    shapes: [{type: sphere, radius: 0.1}]\n");
+    file.close();
+    auto w = openWindow(path);
+    QAbstractItemView* problems = w->problemsDock()->view();
+    QCOMPARE(problems->model()->rowCount(), 1);
+    QVERIFY(problems->model()->index(0, 0).data(kt::ui::ProblemsModel::WarningRole).toBool());
+    QVERIFY(w->problemsDock()->summary().startsWith(QStringLiteral("1 warning")));
+    QVERIFY(w->isRunnable());
+    auto* runAction = w->findChild<QAction*>(QStringLiteral("actionRun"));
+    QVERIFY(runAction);
+    QVERIFY(runAction->isEnabled());
+    QCOMPARE(runAction->toolTip(), QStringLiteral("Run the simulation (F5)"));
+    SimulationController* sim = controllerOf(w.get());
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 20000);
+    sim->pause();
+    QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
   }
 
   // A seeded script of 240 cycles: run, then pause / step / reset / speed change / reload of

@@ -10,7 +10,7 @@ namespace {
 bool sameList(const std::vector<kt::Diagnostic>& a, const std::vector<kt::Diagnostic>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].path != b[i].path || a[i].message != b[i].message) return false;
+    if (a[i].path != b[i].path || a[i].message != b[i].message || a[i].warning != b[i].warning) return false;
   return true;
 }
 
@@ -20,11 +20,18 @@ ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ProblemsModel::refresh(const kt::Model& model) {
   std::vector<kt::Diagnostic> fresh = kt::validate(model);
-  if (sameList(fresh, diagnostics_)) return;
+  std::vector<kt::Diagnostic> freshWarnings = kt::modelWarnings(model);
+  if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_)) return;
   beginResetModel();
   diagnostics_ = std::move(fresh);
+  warnings_ = std::move(freshWarnings);
   endResetModel();
-  emit countChanged(static_cast<int>(diagnostics_.size()));
+  emit countChanged(rowCount());
+}
+
+const kt::Diagnostic& ProblemsModel::at(int row) const {
+  const auto r = static_cast<std::size_t>(row);
+  return r < diagnostics_.size() ? diagnostics_[r] : warnings_[r - diagnostics_.size()];
 }
 
 FieldLocation ProblemsModel::locate(const QString& yamlPath) {
@@ -46,18 +53,18 @@ FieldLocation ProblemsModel::locate(const QString& yamlPath) {
 
 FieldLocation ProblemsModel::locationOf(int row) const {
   if (row < 0 || row >= rowCount()) return {};
-  return locate(QString::fromStdString(diagnostics_[static_cast<std::size_t>(row)].path));
+  return locate(QString::fromStdString(at(row).path));
 }
 
 int ProblemsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(diagnostics_.size());
+  return parent.isValid() ? 0 : static_cast<int>(diagnostics_.size() + warnings_.size());
 }
 
 int ProblemsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
-  const kt::Diagnostic& d = diagnostics_[static_cast<std::size_t>(index.row())];
+  const kt::Diagnostic& d = at(index.row());
   switch (role) {
     case Qt::DisplayRole:
       return index.column() == PathColumn ? QString::fromStdString(d.path) : QString::fromStdString(d.message);
@@ -65,6 +72,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
     case PathRole: return QString::fromStdString(d.path);
     case BodyIndexRole: return locate(QString::fromStdString(d.path)).body;
     case FieldRole: return locate(QString::fromStdString(d.path)).field;
+    case WarningRole: return d.warning;
     default: return {};
   }
 }

@@ -1,5 +1,7 @@
 // The problems list: every Diagnostic of kt::validate(model) (the loader's checks and messages),
-// one row each, columns YAML path and message. Refreshed by the Document after every change.
+// one row each, columns YAML path and message, followed by the model's warnings
+// (kt::modelWarnings: likely mistakes that do not stop a run). Refreshed by the Document after
+// every change.
 // locate() maps a YAML path to the body and field it names, so that clicking a problem can
 // select the body in the tree and the field in the property editor.
 #pragma once
@@ -27,14 +29,20 @@ class ProblemsModel : public QAbstractTableModel {
 
  public:
   enum Column { PathColumn, MessageColumn, ColumnCount };
-  enum Role { PathRole = Qt::UserRole + 1, BodyIndexRole, FieldRole };
+  enum Role { PathRole = Qt::UserRole + 1, BodyIndexRole, FieldRole, WarningRole };
 
   explicit ProblemsModel(QObject* parent = nullptr);
 
   /// Re-validates `model`; resets the rows only when the list changed.
   void refresh(const kt::Model& model);
+  /// The errors (they stop the model from running); the first rows.
   const std::vector<kt::Diagnostic>& diagnostics() const { return diagnostics_; }
+  /// No errors (there may be warnings).
   bool isEmpty() const { return diagnostics_.empty(); }
+  /// The warnings; the rows after the errors.
+  const std::vector<kt::Diagnostic>& warnings() const { return warnings_; }
+  /// The diagnostic of a row (an error or a warning).
+  const kt::Diagnostic& at(int row) const;
 
   static FieldLocation locate(const QString& yamlPath);
   FieldLocation locationOf(int row) const;
@@ -45,10 +53,12 @@ class ProblemsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  signals:
+  /// The rows changed; `count` is the number of rows (errors and warnings).
   void countChanged(int count);
 
  private:
   std::vector<kt::Diagnostic> diagnostics_;
+  std::vector<kt::Diagnostic> warnings_;
 };
 
 }  // namespace kt::ui
