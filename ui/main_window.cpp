@@ -22,6 +22,7 @@
 #include <QUndoView>
 #include <QUrl>
 
+#include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/version.hpp"
 #include "render/scene_view.hpp"
@@ -522,7 +523,7 @@ void MainWindow::onDocumentChanged() {
                     .arg(tree_.nv)
                     .arg(tree_.totalMass(), 0, 'g', 6);
     }
-    const int problems = static_cast<int>(doc_->problems()->diagnostics().size());
+    const int problems = static_cast<int>(kt::problemCount(doc_->problems()->diagnostics()));
     if (problems > 0 && !m.bodies.empty()) {
       message = tr("%1 opened with %n problem(s): fix them to run it (View ▸ Problems)", nullptr, problems)
                     .arg(displayName());

@@ -99,7 +99,7 @@ QString ProblemsDock::summary() const { return summary_->text(); }
 
 void ProblemsDock::updateSummary(int) {
   const int size = icon_->width();
-  const int errors = static_cast<int>(document_->problems()->diagnostics().size());
+  const int errors = static_cast<int>(kt::problemCount(document_->problems()->diagnostics()));
   const int warnings = static_cast<int>(document_->problems()->warnings().size());
   if (errors == 0 && warnings == 0) {
     summary_->setText(tr("No problems"));

@@ -842,6 +842,7 @@ Model loadText(const std::string& original, const std::string& fileName, const s
       more.file = fileName;
       more.message = "... and " + std::to_string(total - kMaxErrors) + " more problems (the first " +
                      std::to_string(kMaxErrors) + " are shown)";
+      more.omitted = total - kMaxErrors;
       out.push_back(std::move(more));
     }
   }

@@ -47,4 +47,10 @@ std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics) {
   return s;
 }
 
+std::size_t problemCount(const std::vector<Diagnostic>& diagnostics) {
+  std::size_t n = 0;
+  for (const Diagnostic& d : diagnostics) n += d.omitted > 0 ? d.omitted : 1;
+  return n;
+}
+
 }  // namespace kt

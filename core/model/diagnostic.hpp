@@ -2,6 +2,7 @@
 // (for example "bodies[2].inertial.mass"). The loader adds the file, line and column.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct Diagnostic {
   int line = 0;          ///< 1-based, 0 when unknown
   int column = 0;        ///< 1-based, 0 when unknown
   bool warning = false;  ///< a likely mistake that does not stop the model from loading
+  /// On the closing "... and N more problems" line of a capped list: N, the problems it stands
+  /// for; 0 on every other diagnostic.
+  std::size_t omitted = 0;
 
   /// "file:line:col: error: path: message" ("warning: " for a warning; parts that are unknown
   /// are left out; control characters shown as \xNN).
@@ -21,6 +25,10 @@ struct Diagnostic {
 };
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
+
+/// How many problems a list stands for: its entries, with a closing "... and N more" line
+/// counted as the N it leaves out.
+std::size_t problemCount(const std::vector<Diagnostic>& diagnostics);
 
 /// Text from a model file made safe for a terminal: C0 controls, DEL and the C1 controls
 /// (U+0080–U+009F) shown as \xNN, so that a name cannot move the cursor, recolour or retitle it.

@@ -114,6 +114,7 @@ class Checker {
     Diagnostic d;
     d.message = "... and " + std::to_string(count_ - kMaxDiagnostics) + " more problems (the first " +
                 std::to_string(kMaxDiagnostics) + " are shown)";
+    d.omitted = count_ - kMaxDiagnostics;
     out_.push_back(std::move(d));
   }
 

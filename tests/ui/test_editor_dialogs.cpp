@@ -605,6 +605,26 @@ class TestEditorDialogs : public QObject {
 
   // A warning (a joint started in degrees) is listed after the errors with a warning icon, and
   // the summary says the model can be run while there are only warnings.
+  void problemsDockCountsEveryProblem() {
+    // 150 bodies under a parent that does not exist: the validator lists the first 100 and one
+    // closing line; the dock and the run blocker count all 150.
+    Model m = smallRobot();
+    const BodySpec leaf = m.bodies.back();
+    for (int i = 0; i < 150; ++i) {
+      BodySpec b = leaf;
+      b.name = "extra_" + std::to_string(i);
+      b.parent = "missing_" + std::to_string(i);
+      b.joint.name = "extra_joint_" + std::to_string(i);
+      m.bodies.push_back(b);
+    }
+    Document doc;
+    doc.setModel(m);
+    ProblemsDock dock(&doc);
+    QCOMPARE(dock.view()->model()->rowCount(), 101);
+    QCOMPARE(dock.summary(), QStringLiteral("150 problems — the model cannot be run"));
+    QVERIFY2(doc.runBlocker().contains(QStringLiteral("(150 problems in all)")), qPrintable(doc.runBlocker()));
+  }
+
   void problemsDockWarnings() {
     Model m = smallRobot();
     const int body = m.findBody("left_2");

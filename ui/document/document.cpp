@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "core/io/model_yaml.hpp"
+#include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/problems_model.hpp"
@@ -171,7 +172,7 @@ QString Document::runBlocker() const {
   if (d.empty()) return {};
   QString why =
       QString::fromStdString(d.front().path.empty() ? d.front().message : d.front().path + ": " + d.front().message);
-  if (d.size() > 1) why += tr(" (%1 problems in all)").arg(d.size());
+  if (const std::size_t n = kt::problemCount(d); n > 1) why += tr(" (%1 problems in all)").arg(n);
   return tr("The model cannot run: %1").arg(why);
 }
 
