@@ -15,7 +15,7 @@ namespace {
 
 const char* const kCases[] = {"cfa_oddeven_qdd_two_bodies", "cfa_oddeven_qdd_illcond",
                               "poisson_sweep_nested_free_joint", "aba_loads_light_free_body"};
-const char* const kSolvers[] = {"aba", "poisson-ldl"};
+const char* const kSolvers[] = {"aba", "poisson-sweep", "poisson-ldl"};
 
 VectorX flatten(const std::vector<Vec6>& f) {
   VectorX out(6 * static_cast<Eigen::Index>(f.size()));
