@@ -147,9 +147,9 @@ class TestCfa : public QObject {
   }
 
   // The same with a third of the joints along x, y or z, where cfa-tree frames its joints without
-  // a rotation (and aba takes S = e_k). cfa-oddeven has no such case; its accuracy is the general
-  // trees' above (odd-even elimination is less backward stable than the κ(M) bound assumes: on
-  // these trees it exceeds the bound on one of 240, by 1.3×).
+  // a rotation (and aba takes S = e_k). cfa-oddeven has no such case, but without its refinement
+  // step (odd-even elimination is less backward stable than the κ(M) bound assumes) it exceeded the
+  // bound on one of these 240 trees, by 1.3×.
   void coordinateAxesAgreeWithAba_data() {
     QTest::addColumn<quint64>("seed");
     for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
@@ -164,7 +164,7 @@ class TestCfa : public QObject {
     const Result ref = solve("aba", tree, s);
     const Result crba = solve("crba", tree, s);
     QVERIFY2(test::relativeError(crba.qdd, ref.qdd) <= tol, "aba against crba");
-    for (const char* name : {"cfa-dense", "cfa-tree"}) {
+    for (const char* name : kCfaSolvers) {
       const Result r = solve(name, tree, s);
       const double err =
           std::max({test::relativeError(r.qdd, ref.qdd), test::relativeError(flatten(r.loads.f), flatten(ref.loads.f)),
