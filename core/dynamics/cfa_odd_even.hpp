@@ -51,7 +51,7 @@
 // eq. 29), the same rounds replayed on r with the factors stored in eliminate() (eq. 40's
 // right-hand-side update only), the node system and chain rows solved again (eq. 44), and
 // λ += δ. It costs the factors' storage, O(N log L) (9 MB on a 1,000-body chain), and time: within
-// noise on the space robot, 25–60% on a 1,000-body chain, where the stored factors leave the cache.
+// 10% on the space robot, 20–50% on a 1,000-body chain, where the stored factors leave the cache.
 // Blocks are the 6×6 padded ones of CfaCommon. Workspaces are sized in the constructor.
 #pragma once
 
