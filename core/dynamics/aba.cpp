@@ -3,37 +3,10 @@
 #include <cmath>
 
 #include "core/dynamics/rnea.hpp"
+#include "core/dynamics/small_spd.hpp"
 
 namespace kt {
 namespace {
-
-// D⁻¹ of a symmetric positive definite N×N matrix: D = L Lᵀ, D⁻¹ = L⁻ᵀ L⁻¹, in plain loops the
-// compiler unrolls (Eigen's solve with a matrix right-hand side takes its blocked path even here).
-template <int N>
-Eigen::Matrix<double, N, N> inverseSpd(const Eigen::Matrix<double, N, N>& D) {
-  Eigen::Matrix<double, N, N> L = Eigen::Matrix<double, N, N>::Zero();
-  for (int j = 0; j < N; ++j) {
-    double d = D(j, j);
-    for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    L(j, j) = std::sqrt(d);
-    const double inv = 1.0 / L(j, j);
-    for (int i = j + 1; i < N; ++i) {
-      double x = D(i, j);
-      for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-      L(i, j) = x * inv;
-    }
-  }
-  Eigen::Matrix<double, N, N> Li = Eigen::Matrix<double, N, N>::Zero();  // L⁻¹, lower triangular
-  for (int j = 0; j < N; ++j) {
-    Li(j, j) = 1.0 / L(j, j);
-    for (int i = j + 1; i < N; ++i) {
-      double x = 0.0;
-      for (int k = j; k < i; ++k) x -= L(i, k) * Li(k, j);
-      Li(i, j) = x / L(i, i);
-    }
-  }
-  return Li.transpose() * Li;
-}
 
 // Pass 2 for a joint of N > 1 degrees of freedom, in fixed-size arithmetic (the dynamic-size
 // kernels Eigen picks for Mat6N/MatN cost more than the arithmetic at these sizes):
@@ -161,6 +134,15 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       } else {
         a_[i] += kin_.S[i].col(0) * qdd_i;
       }
+    } else if (t.joints[i].type == JointType::Free) {
+      // S = 1: a_i = a'_i + q̈_i with q̈_i = IA_i⁻¹ (u_i − IA_i a'_i), a'_i = ⁱX_p a_p + c_i, is
+      // a_i = IA_i⁻¹ u_i exactly. Computed that way, a light free body carrying heavy ones keeps
+      // its acceleration free of the cancellation a'_i − IA_i⁻¹ IA_i a'_i (as Featherstone 2008
+      // computes a floating base's acceleration, a_1 = −IA_1⁻¹ pA_1): that rounding error,
+      // multiplied by the heavy bodies' inertias, was most of their joint loads.
+      const Vec6 ai = Mat6(Dinv_[i]) * Vec6(u_[i]);
+      Eigen::Map<Vec6>(qdd.data() + t.vOffset[i]) = ai - a_[i];
+      a_[i] = ai;
     } else if (nv > 1) {
       double* qdd_i = qdd.data() + t.vOffset[i];
       switch (nv) {

@@ -31,6 +31,7 @@ CfaCommon::CfaCommon(const Tree& tree)
       fBias_(tree.nb),
       u_(tree.nb),
       w_(tree.nb),
+      x_(tree.nb),
       y_(tree.nb) {
   kin_.resize(tree);
   const VectorX q = tree.initialQ;
@@ -107,6 +108,17 @@ void CfaCommon::applyPhi(const std::vector<Vec6>& x, std::vector<Vec6>& y) {
 void CfaCommon::rhs(std::vector<Vec6>& b) {
   applyPhi(u_, y_);
   for (int i = 0; i < tree_->nb; ++i) b[i].noalias() = -T_[i].transpose() * y_[i];
+}
+
+void CfaCommon::residual(const std::vector<Vec6>& lambda, const std::vector<Vec6>& b, std::vector<Vec6>& r) {
+  const Tree& t = *tree_;
+  for (int i = 0; i < t.nb; ++i) x_[i].noalias() = T_[i] * lambda[i];
+  applyPhi(x_, y_);
+  for (int i = 0; i < t.nb; ++i) {
+    r[i] = b[i];
+    r[i].noalias() -= T_[i].transpose() * y_[i];
+    for (int c = m_[i]; c < 6; ++c) r[i][c] -= lambda[i][c];
+  }
 }
 
 void CfaCommon::blocks() {

@@ -95,6 +95,10 @@ class CfaCommon {
   /// y = Φ x for one force vector per body: tip to base Pᵀ x, then I⁻¹, then base to tip P.
   void applyPhi(const std::vector<Vec6>& x, std::vector<Vec6>& y);
 
+  /// The residual r = b − A λ (one 6-slot per joint), with A λ = Tᵀ Φ T λ as a pass over the tree
+  /// and 1 on the padded diagonal: what iterative refinement of λ solves for next.
+  void residual(const std::vector<Vec6>& lambda, const std::vector<Vec6>& b, std::vector<Vec6>& r);
+
   const Tree& tree() const { return *tree_; }
   int constraintDim(int i) const { return m_[i]; }            ///< 6 − n_i
   const Mat6& diagonalBlock(int i) const { return Aii_[i]; }  ///< A_ii (padded)
@@ -118,6 +122,7 @@ class CfaCommon {
   std::vector<Vec6> fBias_;      ///< (nb) RNEA joint wrenches with q̈ = 0
   std::vector<Vec6> u_;          ///< (nb) D_i τ'_i
   std::vector<Vec6> w_;          ///< (nb) scratch forces
+  std::vector<Vec6> x_;          ///< (nb) scratch forces T λ (residual)
   std::vector<Vec6> y_;          ///< (nb) scratch Φ products
   Mat6N scratch_;                ///< T or D of a q-dependent joint
 

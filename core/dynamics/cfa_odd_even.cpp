@@ -26,10 +26,11 @@ CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
       segmentOf_(tree.nb, -1),
       nodeIndex_(tree.nb, -1),
       chol_(tree.nb),
-      V_(tree.nb, Mat6::Zero()),
       z_(tree.nb, Vec6::Zero()),
       b_(tree.nb),
-      lambda_(tree.nb, Vec6::Zero()) {
+      r_(tree.nb, Vec6::Zero()),
+      lambda_(tree.nb, Vec6::Zero()),
+      delta_(tree.nb, Vec6::Zero()) {
   for (int k = 0; k < 2; ++k) {
     A_[k].assign(tree.nb, Mat6::Zero());
     B_[k].assign(tree.nb, Mat6::Zero());
@@ -58,8 +59,11 @@ CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
     }
   }
   auto hasLambda = [&](int j) { return 6 - tree.joints[j].nv > 0; };
+  std::size_t stored = 0;
   for (Segment& seg : segments_) {
     while ((1 << seg.rounds) < seg.length) ++seg.rounds;
+    seg.store = static_cast<int>(stored);
+    stored += static_cast<std::size_t>(seg.length) * static_cast<std::size_t>(seg.rounds);
     const int f = seg.first, l = seg.first + seg.length - 1, p = tree.parent[f];
     if (isNode(tree, p)) {
       if (hasLambda(p)) seg.cols.push_back(p);
@@ -75,6 +79,9 @@ CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
       seg.LC.setZero(6 * seg.length, w);
     }
   }
+  cholR_.resize(stored);
+  VR_.assign(stored, Mat6::Zero());
+  WR_.assign(stored, Mat6::Zero());
   const Eigen::Index nn = 6 * static_cast<Eigen::Index>(nodeRows_.size());
   Anode_.setZero(nn, nn);
   rnode_.setZero(nn);
@@ -112,27 +119,30 @@ void CfaOddEvenSolver::initialRows() {
 // and W = L_{k+s}⁻¹ B_kᵀ,
 //   E_k B_kᵀ = Wᵀ W,  E_k Ẋ_{k+s} = Wᵀ z_{k+s},  E_k B_{k+s} = Wᵀ V_{k+s},  E_k C_{k+s} = Wᵀ L⁻¹ C_{k+s}
 //   G_k B_{k−s} = V_{k−s}ᵀ V_{k−s},  G_k Ẋ_{k−s} = V_{k−s}ᵀ z_{k−s},  G_k C_{k−s} = V_{k−s}ᵀ L⁻¹ C_{k−s}
-// so the updated A_k stays exactly symmetric and no inverse is formed.
+// so the updated A_k stays exactly symmetric and no inverse is formed. Every round's L, V and W
+// are kept for substitute().
 void CfaOddEvenSolver::eliminate(Segment& seg) {
   const int f = seg.first, L = seg.length;
   const bool hasC = !seg.cols.empty();
   for (int r = 1; r <= seg.rounds; ++r) {
     const int s = 1 << (r - 1);
     const int cur = (r - 1) % 2, nxt = r % 2;
+    const std::size_t base = static_cast<std::size_t>(seg.store) + static_cast<std::size_t>((r - 1) * L);
     const std::vector<Mat6>& A = A_[cur];
     const std::vector<Mat6>& B = B_[cur];
     const std::vector<Vec6>& X = X_[cur];
     // factors of this round's diagonal blocks, and what the neighbours need of them
     for (int k = 0; k < L; ++k) {
       const int i = f + k;
-      chol_[i].compute(A[i]);
+      Cholesky6& chol = cholR_[base + k];
+      chol.compute(A[i]);
       z_[i] = X[i];
-      chol_[i].solveL(z_[i]);
-      if (k + s < L) V_[i] = solveLTransposed(chol_[i], B[i].transpose());  // Vᵀ
+      chol.solveL(z_[i]);
+      if (k + s < L) VR_[base + k] = solveLTransposed(chol, B[i].transpose());  // Vᵀ
       if (hasC) {
         auto rows = seg.LC.middleRows<6>(6 * k);
         rows = seg.C[cur].middleRows<6>(6 * k);
-        chol_[i].solveL(rows);
+        chol.solveL(rows);
       }
     }
     for (int k = 0; k < L; ++k) {
@@ -147,19 +157,95 @@ void CfaOddEvenSolver::eliminate(Segment& seg) {
       if (hasC) seg.C[nxt].middleRows<6>(6 * k) = seg.C[cur].middleRows<6>(6 * k);
       if (k + s < L) {
         // eq. 40 with E_k = B_k A_{k+s}⁻¹ (eq. 39): remove the coupling to row k + s
-        const Mat6 Wt = solveLTransposed(chol_[i + s], B[i]);  // Wᵀ
+        Mat6& Wt = WR_[base + k];  // Wᵀ
+        Wt = solveLTransposed(cholR_[base + k + s], B[i]);
         An.noalias() -= Wt * Wt.transpose();
         Xn.noalias() -= Wt * z_[i + s];
-        if (k + 2 * s < L) Bn.noalias() = -Wt * V_[i + s].transpose();
+        if (k + 2 * s < L) Bn.noalias() = -Wt * VR_[base + k + s].transpose();
         if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= Wt * seg.LC.middleRows<6>(6 * (k + s));
       }
       if (k - s >= 0) {
         // eq. 40 with G_k = B_{k−s}ᵀ A_{k−s}⁻¹ (eq. 39): remove the coupling to row k − s
-        const Mat6& Vt = V_[i - s];  // V_{k−s}ᵀ
+        const Mat6& Vt = VR_[base + k - s];  // V_{k−s}ᵀ
         An.noalias() -= Vt * Vt.transpose();
         Xn.noalias() -= Vt * z_[i - s];
         if (hasC) seg.C[nxt].middleRows<6>(6 * k).noalias() -= Vt * seg.LC.middleRows<6>(6 * (k - s));
       }
+    }
+  }
+}
+
+// Eq. 40's right-hand-side update, Ẋ_k ← Ẋ_k − E_k Ẋ_{k+s} − G_k Ẋ_{k−s}, replayed round by round with
+// the factors eliminate() kept, for another right-hand side: its reduced rows end in X_[K mod 2].
+void CfaOddEvenSolver::substitute(const Segment& seg, const std::vector<Vec6>& rhs) {
+  const int f = seg.first, L = seg.length;
+  for (int k = 0; k < L; ++k) X_[0][f + k] = rhs[f + k];
+  for (int r = 1; r <= seg.rounds; ++r) {
+    const int s = 1 << (r - 1);
+    const int cur = (r - 1) % 2, nxt = r % 2;
+    const std::size_t base = static_cast<std::size_t>(seg.store) + static_cast<std::size_t>((r - 1) * L);
+    const std::vector<Vec6>& X = X_[cur];
+    for (int k = 0; k < L; ++k) {
+      z_[f + k] = X[f + k];
+      cholR_[base + k].solveL(z_[f + k]);
+    }
+    for (int k = 0; k < L; ++k) {
+      const int i = f + k;
+      Vec6& Xn = X_[nxt][i];
+      Xn = X[i];
+      if (k + s < L) Xn.noalias() -= WR_[base + k] * z_[i + s];
+      if (k - s >= 0) Xn.noalias() -= VR_[base + k - s] * z_[i - s];
+    }
+  }
+}
+
+// Step (2)③ (eqs. 41–43): the dense node system Ā_node from the node rows' final blocks and their
+// couplings, factored (LU with partial pivoting); the chain rows' final diagonal blocks (Cholesky).
+void CfaOddEvenSolver::factorReduced() {
+  if (!nodeRows_.empty()) {
+    Anode_.setZero();
+    for (std::size_t n = 0; n < nodeRows_.size(); ++n) {
+      const int i = nodeRows_[n];
+      const Segment& seg = segments_[segmentOf_[i]];
+      const int fin = seg.rounds % 2, k = i - seg.first;
+      const Eigen::Index row = 6 * static_cast<Eigen::Index>(n);
+      Anode_.block<6, 6>(row, row) = A_[fin][i];
+      for (std::size_t c = 0; c < seg.cols.size(); ++c)
+        Anode_.block<6, 6>(row, 6 * static_cast<Eigen::Index>(nodeIndex_[seg.cols[c]])) +=
+            seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c));
+    }
+    lu_.compute(Anode_);
+  }
+  for (const Segment& seg : segments_) {
+    const int fin = seg.rounds % 2;
+    for (int k = 0; k < seg.length; ++k) {
+      const int i = seg.first + k;
+      if (nodeIndex_[i] < 0) chol_[i].compute(A_[fin][i]);
+    }
+  }
+}
+
+// Step (2)④ (eq. 44): x from the reduced right-hand sides in X_, the node system first, then the
+// block-diagonal chain rows.
+void CfaOddEvenSolver::solveReduced(std::vector<Vec6>& x) {
+  if (!nodeRows_.empty()) {
+    for (std::size_t n = 0; n < nodeRows_.size(); ++n) {
+      const int i = nodeRows_[n];
+      rnode_.segment<6>(6 * static_cast<Eigen::Index>(n)) = X_[segments_[segmentOf_[i]].rounds % 2][i];
+    }
+    xnode_.noalias() = lu_.solve(rnode_);
+    for (std::size_t n = 0; n < nodeRows_.size(); ++n)
+      x[nodeRows_[n]] = xnode_.segment<6>(6 * static_cast<Eigen::Index>(n));
+  }
+  for (const Segment& seg : segments_) {
+    const int fin = seg.rounds % 2;
+    for (int k = 0; k < seg.length; ++k) {
+      const int i = seg.first + k;
+      if (nodeIndex_[i] >= 0) continue;
+      Vec6 r = X_[fin][i];
+      for (std::size_t c = 0; c < seg.cols.size(); ++c)
+        r.noalias() -= seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c)) * x[seg.cols[c]];
+      x[i] = chol_[i].solve(r);
     }
   }
 }
@@ -173,39 +259,14 @@ void CfaOddEvenSolver::forwardDynamics(const VectorX& q, const VectorX& v, const
   initialRows();
   // step (2)②: K rounds of block odd-even elimination on every chain segment (eqs. 39–40)
   for (Segment& seg : segments_) eliminate(seg);
-
-  // step (2)③④: node rows last (eqs. 41–43); the dense node system first (eq. 44, first line)
-  if (!nodeRows_.empty()) {
-    Anode_.setZero();
-    for (std::size_t n = 0; n < nodeRows_.size(); ++n) {
-      const int i = nodeRows_[n];
-      const Segment& seg = segments_[segmentOf_[i]];
-      const int fin = seg.rounds % 2, k = i - seg.first;
-      const Eigen::Index row = 6 * static_cast<Eigen::Index>(n);
-      Anode_.block<6, 6>(row, row) = A_[fin][i];
-      rnode_.segment<6>(row) = X_[fin][i];
-      for (std::size_t c = 0; c < seg.cols.size(); ++c)
-        Anode_.block<6, 6>(row, 6 * static_cast<Eigen::Index>(nodeIndex_[seg.cols[c]])) +=
-            seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c));
-    }
-    lu_.compute(Anode_);
-    xnode_.noalias() = lu_.solve(rnode_);
-    for (std::size_t n = 0; n < nodeRows_.size(); ++n)
-      lambda_[nodeRows_[n]] = xnode_.segment<6>(6 * static_cast<Eigen::Index>(n));
-  }
-  // then the block-diagonal chain rows (eq. 44, second line)
-  for (const Segment& seg : segments_) {
-    const int fin = seg.rounds % 2;
-    for (int k = 0; k < seg.length; ++k) {
-      const int i = seg.first + k;
-      if (nodeIndex_[i] >= 0) continue;
-      Vec6 r = X_[fin][i];
-      for (std::size_t c = 0; c < seg.cols.size(); ++c)
-        r.noalias() -= seg.C[fin].block<6, 6>(6 * k, 6 * static_cast<Eigen::Index>(c)) * lambda_[seg.cols[c]];
-      chol_[i].compute(A_[fin][i]);
-      lambda_[i] = chol_[i].solve(r);
-    }
-  }
+  // step (2)③④: node rows, then chain rows
+  factorReduced();
+  solveReduced(lambda_);
+  // one step of iterative refinement (header): A δ = b − A λ with the same factors, λ += δ
+  cfa_.residual(lambda_, b_, r_);
+  for (const Segment& seg : segments_) substitute(seg, r_);
+  solveReduced(delta_);
+  for (int i = 0; i < tree_->nb; ++i) lambda_[i] += delta_[i];
   // step (3): q̈ and the joint loads (eq. 28)
   cfa_.finish(lambda_, q, qdd, loads);
 }

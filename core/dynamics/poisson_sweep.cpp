@@ -1,5 +1,7 @@
 #include "core/dynamics/poisson_sweep.hpp"
 
+#include "core/dynamics/small_spd.hpp"
+
 namespace kt {
 
 PoissonSweepSolver::PoissonSweepSolver(const Tree& tree)
@@ -28,6 +30,22 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
     addGeneralCongruence(X_[i], Ms, Mstar_[par]);
     if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
     if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
+  } else if constexpr (NV == 6) {
+    // free joint, S_i = 1: D_i = M*_i⁻¹ and H_i = 1 − M*_i D_i = 0 exactly. Nothing of the body's
+    // articulated inertia passes to the parent, and what its right-hand sides pass up is p_i and
+    // τ_i themselves (M*_i D_i p_i + H_i φ*_i = p_i). Evaluating H_i M*_i = M*_i − M*_i M*_i⁻¹ M*_i
+    // in floating point instead sent the parent a residue of about κ(M*_i) ε ‖M*_i‖: on a light
+    // body carrying heavy ones, larger than the parent's own inertia. D_i from the Cholesky factor
+    // of the symmetric positive definite M*_i (Ivanov §3 inverts S_iᵀ M*_i S_i; LU would not
+    // keep it symmetric).
+    const int o = t.vOffset[i];
+    Eigen::Map<MatNN<6>> D(Dpool_.data() + dOffset_[i]);
+    D = inverseSpd<6>(Ms);
+    if (p) u_.segment<6>(o).noalias() = D * (p->segment<6>(o) - phi_[i]);
+    if (tau) w_.segment<6>(o).noalias() = D * (tau->segment<6>(o) - (psi_[i] + Ms * cvp_[i]));
+    if (par < 0) return;
+    if (p) phi_[par] += X_[i].inverseForce(p->segment<6>(o));
+    if (tau) psi_[par] += X_[i].inverseForce(tau->segment<6>(o));
   } else {
     const int o = t.vOffset[i];
     const auto S = Smap<NV>(i);
@@ -81,6 +99,15 @@ void PoissonSweepSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX&
   if constexpr (NV == 0) {
     vel_[i] = vp;
     if (wantAcceleration_) velocityProducts(i, Vec6::Zero(), qi, nullptr);
+  } else if constexpr (NV == 6) {
+    // free joint, S_i = 1: D_i R_i = 1, so v_i = u_i exactly and ν_i = u_i − ⁱX_p v_p
+    const int o = t.vOffset[i];
+    auto nu = v.segment<6>(o);
+    vel_[i] = u_.segment<6>(o);
+    nu = vel_[i] - vp;
+    const Vec6 mu = Mstar_[i] * vel_[i] + phi_[i];
+    pdot.segment<6>(o) = tau.segment<6>(o) + Fsub_[i] - crossForce(vel_[i], mu);
+    if (wantAcceleration_) velocityProducts(i, Vec6(nu), qi, nu.data());
   } else {
     const int o = t.vOffset[i];
     const auto S = Smap<NV>(i);
@@ -113,6 +140,12 @@ void PoissonSweepSolver::backwardAccelerationBody(int i, const VectorX& tau) {
   const Vec6 psic = psi_[i] + Ms * cvp_[i];
   if constexpr (NV == 0) {
     if (par >= 0) psi_[par] += X_[i].inverseForce(psic);
+  } else if constexpr (NV == 6) {
+    // free joint (S_i = 1): τ_i passes to the parent (see backwardBody)
+    const int o = t.vOffset[i];
+    const Eigen::Map<const MatNN<6>> D(Dpool_.data() + dOffset_[i]);
+    w_.segment<6>(o).noalias() = D * (tau.segment<6>(o) - psic);
+    if (par >= 0) psi_[par] += X_[i].inverseForce(tau.segment<6>(o));
   } else {
     const int o = t.vOffset[i];
     const auto S = Smap<NV>(i);
@@ -138,6 +171,11 @@ void PoissonSweepSolver::forwardAccelerationBody(int i, VectorX& qdd) {
   const Vec6 ap = X_[i].applyMotion(par < 0 ? baseAcceleration(t) : acc_[par]);
   if constexpr (NV == 0) {
     acc_[i] = ap + cvp_[i];
+  } else if constexpr (NV == 6) {
+    // free joint, S_i = 1: D_i R_i = 1, so a_i = w_i + c_i and q̈_i = a_i − c_i − ⁱX_p a_p
+    const int o = t.vOffset[i];
+    acc_[i] = w_.segment<6>(o) + cvp_[i];
+    qdd.segment<6>(o) = w_.segment<6>(o) - ap;
   } else {
     const int o = t.vOffset[i];
     const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);

@@ -11,6 +11,10 @@
 //     ν_i = D_i (p_i − S_iᵀ (φ*_i + M*_i ⁱX_p v_p))
 //     v_i = ⁱX_p v_p + S_i ν_i,  μ_i = M*_i v_i + φ*_i,  ṗ_i (poisson_common.hpp)
 //
+// A free joint (S_i = 1) takes the same steps with H_i = 0 and D_i R_i = 1 written exactly
+// (D_i from the Cholesky factor of M*_i): evaluated in floating point they leave a residue of
+// κ(M*_i) ε ‖M*_i‖ in the parent, which ruins a light parent of heavy bodies.
+//
 // The elimination is Gauss's (an implicit LU factorization): M*_i is carried as a general 6×6
 // matrix with its column block M*_i S_i and row block S_iᵀ M*_i, so neither the update nor its
 // transformation to the parent uses its symmetry (Ivanov §5 names this as the difference to the

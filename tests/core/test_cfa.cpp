@@ -81,6 +81,35 @@ int runCli(const QStringList& args, const QProcessEnvironment& env, QByteArray* 
   return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
+// q̈ and every joint load (f, τ, λ) of every CFA solver against ABA (+ RNEA loads); the solvers
+// that exceed the tolerance, with their errors ("" when none does).
+QString compareWithAba(const Tree& tree, std::uint64_t seed) {
+  const test::RandomState s = test::randomState(tree, seed * 13 + 5);
+  const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+  const Result ref = solve("aba", tree, s);
+  QString failures;
+  for (const char* name : kCfaSolvers) {
+    const Result r = solve(name, tree, s);
+    const double errors[] = {
+        test::relativeError(r.qdd, ref.qdd), test::relativeError(flatten(r.loads.f), flatten(ref.loads.f)),
+        test::relativeError(flatten(r.loads.fWorld), flatten(ref.loads.fWorld)),
+        test::relativeError(r.loads.tau, ref.loads.tau), test::relativeError(r.loads.lambda, ref.loads.lambda),
+        // the loads carry the applied joint forces exactly as given: τ_i = S_iᵀ f_i = τ
+        test::relativeError(r.loads.tau, s.tau)};
+    const double err = *std::max_element(std::begin(errors), std::end(errors));
+    if (err > tol)
+      failures += QStringLiteral("%1: nb=%2 err=%3 (qdd %4, f %5, lambda %6) tol=%7; ")
+                      .arg(name)
+                      .arg(tree.nb)
+                      .arg(err)
+                      .arg(errors[0])
+                      .arg(errors[1])
+                      .arg(errors[4])
+                      .arg(tol);
+  }
+  return failures;
+}
+
 }  // namespace
 
 class TestCfa : public QObject {
@@ -99,34 +128,30 @@ class TestCfa : public QObject {
   }
   void agreesWithAba() {
     QFETCH(quint64, seed);
-    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
-    const test::RandomState s = test::randomState(tree, seed * 13 + 5);
-    const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
-    const Result ref = solve("aba", tree, s);
-    for (const char* name : kCfaSolvers) {
-      const Result r = solve(name, tree, s);
-      const double errors[] = {
-          test::relativeError(r.qdd, ref.qdd), test::relativeError(flatten(r.loads.f), flatten(ref.loads.f)),
-          test::relativeError(flatten(r.loads.fWorld), flatten(ref.loads.fWorld)),
-          test::relativeError(r.loads.tau, ref.loads.tau), test::relativeError(r.loads.lambda, ref.loads.lambda)};
-      const double err = *std::max_element(std::begin(errors), std::end(errors));
-      QVERIFY2(err <= tol, qPrintable(QStringLiteral("%1: nb=%2 err=%3 (qdd %4, f %5, lambda %6) tol=%7")
-                                          .arg(name)
-                                          .arg(tree.nb)
-                                          .arg(err)
-                                          .arg(errors[0])
-                                          .arg(errors[1])
-                                          .arg(errors[4])
-                                          .arg(tol)));
-      // the loads carry the applied joint forces exactly as given: τ_i = S_iᵀ f_i = τ
-      QVERIFY(test::relativeError(r.loads.tau, s.tau) <= tol);
-    }
+    const QString failures = compareWithAba(finalizeOrThrow(makeRandomTree(seed, treeOptions(seed))), seed);
+    QVERIFY2(failures.isEmpty(), qPrintable(failures));
+  }
+
+  // The same with every body's mass and inertia scaled by its own factor in [1e-3, 1e3].
+  void agreesWithAbaAcrossMassRatios_data() { agreesWithAba_data(); }
+  void agreesWithAbaAcrossMassRatios() {
+    QFETCH(quint64, seed);
+    const QString failures = compareWithAba(
+        finalizeOrThrow(test::withSpreadMasses(makeRandomTree(seed, treeOptions(seed)), seed + 1000)), seed);
+    // Not yet fixed: on these trees all three CFA solvers stray from aba by up to 1e3 × 4 κ(M) ε
+    // (A = Tᵀ Φ T is conditioned by the light bodies' inverse inertias, not by κ(M), and q̈ is
+    // recovered through them, eq. 28), while aba and crba agree within the tolerance on all but
+    // tree 2 (7.7e-7 against 2.2e-7).
+    static const std::uint64_t known[] = {2, 12, 46, 57, 66, 72, 84, 92, 121, 160, 209, 211, 223, 227, 228};
+    if (std::find(std::begin(known), std::end(known), seed) != std::end(known))
+      QEXPECT_FAIL("", "CFA family across mass ratios of 1e-3 to 1e3", Continue);
+    QVERIFY2(failures.isEmpty(), qPrintable(failures));
   }
 
   // The same with a third of the joints along x, y or z, where cfa-tree frames its joints without
-  // a rotation (and aba takes S = e_k). cfa-oddeven has no such case; its accuracy is the general
-  // trees' above (odd-even elimination is less backward stable than the κ(M) bound assumes: on
-  // these trees it exceeds the bound on one of 240, by 1.3×).
+  // a rotation (and aba takes S = e_k). cfa-oddeven has no such case, but without its refinement
+  // step (odd-even elimination is less backward stable than the κ(M) bound assumes) it exceeded the
+  // bound on one of these 240 trees, by 1.3×.
   void coordinateAxesAgreeWithAba_data() {
     QTest::addColumn<quint64>("seed");
     for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
@@ -141,7 +166,7 @@ class TestCfa : public QObject {
     const Result ref = solve("aba", tree, s);
     const Result crba = solve("crba", tree, s);
     QVERIFY2(test::relativeError(crba.qdd, ref.qdd) <= tol, "aba against crba");
-    for (const char* name : {"cfa-dense", "cfa-tree"}) {
+    for (const char* name : kCfaSolvers) {
       const Result r = solve(name, tree, s);
       const double err =
           std::max({test::relativeError(r.qdd, ref.qdd), test::relativeError(flatten(r.loads.f), flatten(ref.loads.f)),

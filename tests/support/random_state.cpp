@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/dynamics/rnea.hpp"
@@ -16,6 +17,17 @@ RandomState randomState(const Tree& tree, std::uint64_t seed) {
   for (int k = 0; k < tree.nv; ++k) s.v[k] = rng.uniform(-1.0, 1.0);
   for (int k = 0; k < tree.nv; ++k) s.tau[k] = rng.uniform(-1.0, 1.0);
   return s;
+}
+
+Model withSpreadMasses(Model model, std::uint64_t seed, double ratio) {
+  SplitMix64 rng(seed);
+  const double span = std::log(ratio);
+  for (BodySpec& body : model.bodies) {
+    const double factor = std::exp(rng.uniform(-span, span));
+    body.inertial.mass *= factor;
+    body.inertial.inertia *= factor;
+  }
+  return model;
 }
 
 double relativeError(const VectorX& a, const VectorX& b) {

@@ -14,6 +14,11 @@ struct RandomState {
 };
 RandomState randomState(const Tree& tree, std::uint64_t seed);
 
+/// The same model with every body's mass and inertia scaled by a factor of its own, log-uniform
+/// in [1/ratio, ratio]: light bodies carrying heavy ones and the reverse, where a solver's rounding
+/// is amplified far beyond what κ(M) explains (the accuracy cases in tests/data/accuracy).
+Model withSpreadMasses(Model model, std::uint64_t seed, double ratio = 1e3);
+
 /// ‖a − b‖∞ / max(‖b‖∞, 1): relative error with an absolute floor for small references.
 double relativeError(const VectorX& a, const VectorX& b);
 
