@@ -1,6 +1,6 @@
 // Accuracy regressions (issue 21, "Accuracy"): small models on which one solver once lost far
 // more accuracy than the conditioning of M explains. Every solver's q̈ and joint loads at t = 0
-// (drive forces included) against crba within max(1e-12, 4 κ(M) ε) relative (DYNAMICS.md §9).
+// (drive forces included) against crba within max(1e-12, 4 κ(M) ε) relative (test::conditionedTolerance).
 #include <QTest>
 
 #include <algorithm>
