@@ -80,6 +80,20 @@ bool parseArgs(const char* command, const char* usage, const std::vector<std::st
   return true;
 }
 
+bool singleModelFile(const char* command, const char* usage, const ParsedArgs& parsed, std::string& path) {
+  if (parsed.positional.size() > 1) {
+    std::fprintf(stderr, "kinetree-cli %s: more than one model file ('%s')\n%s", command,
+                 printable(parsed.positional[1]).c_str(), usage);
+    return false;
+  }
+  if (parsed.positional.empty()) {
+    std::fputs(usage, stderr);
+    return false;
+  }
+  path = parsed.positional[0];
+  return true;
+}
+
 bool parsePositive(const char* command, const std::string& option, const std::string& text, double& out) {
   char* end = nullptr;
   out = std::strtod(text.c_str(), &end);

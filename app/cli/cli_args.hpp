@@ -31,6 +31,10 @@ struct ParsedArgs {
 bool parseArgs(const char* command, const char* usage, const std::vector<std::string>& args,
                const std::vector<OptionSpec>& specs, ParsedArgs& out);
 
+/// The one model file of a command that takes exactly one: false, with "kinetree-cli COMMAND:
+/// more than one model file" or the usage on stderr, when there is none or more than one.
+bool singleModelFile(const char* command, const char* usage, const ParsedArgs& parsed, std::string& path);
+
 /// A positive finite number ("--step expects a positive number, got 'x'" on stderr otherwise).
 bool parsePositive(const char* command, const std::string& option, const std::string& text, double& out);
 

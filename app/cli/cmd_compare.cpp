@@ -95,16 +95,8 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (!parseArgs("compare", kUsage, args,
                  {{"--solvers"}, {"--integrator"}, {"--duration"}, {"--step"}, {"--tolerance"}}, parsed))
     return 2;
-  if (parsed.positional.size() > 1) {
-    std::fprintf(stderr, "kinetree-cli compare: more than one model file ('%s')\n%s",
-                 printable(parsed.positional[1]).c_str(), kUsage);
-    return 2;
-  }
-  if (parsed.positional.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  const std::string modelPath = parsed.positional[0];
+  std::string modelPath;
+  if (!singleModelFile("compare", kUsage, parsed, modelPath)) return 2;
   std::string solverList, integrator;
   double duration = 0, step = 0, tolerance = 1e-9;
   for (const auto& [name, value] : parsed.options) {

@@ -101,16 +101,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
                   {"--signals"}},
                  parsed))
     return 2;
-  if (parsed.positional.size() > 1) {
-    std::fprintf(stderr, "kinetree-cli simulate: more than one model file ('%s')\n%s",
-                 printable(parsed.positional[1]).c_str(), kUsage);
-    return 2;
-  }
-  if (parsed.positional.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  const std::string modelPath = parsed.positional[0];
+  std::string modelPath;
+  if (!singleModelFile("simulate", kUsage, parsed, modelPath)) return 2;
   std::string solver, integrator, output, signalPatterns;
   double step = 0, tolerance = 0, duration = 0;
   for (const auto& [name, value] : parsed.options) {

@@ -17,7 +17,8 @@ int cmdInfo(const std::vector<std::string>& args);
 int cmdSimulate(const std::vector<std::string>& args);
 /// compare MODEL [--solvers a,b,...] [--duration T] [--step H] [--integrator I] [--tolerance TOL]
 int cmdCompare(const std::vector<std::string>& args);
-/// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json] [--simulate]
+/// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json]
+/// [--simulate]
 int cmdBench(const std::vector<std::string>& args);
 
 }  // namespace kt::cli
