@@ -66,8 +66,8 @@ SceneView::SceneView(QWidget* parent) : VtkWidget(parent) {
   scene_ = std::make_unique<ModelScene>(renderer(), overlay_);
   trails_ = std::make_unique<Trails>(renderer());
   trails_->setVisible(false);
-  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop) {
-    const int body = scene_->bodyOfProp(prop);
+  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop, vtkIdType cell) {
+    const int body = scene_->bodyAt(prop, cell);
     selectBody(body);
     emit bodyPicked(body);
   });
@@ -94,7 +94,18 @@ SceneView::~SceneView() = default;
 
 void SceneView::showModel(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory,
                           bool reframe) {
-  scene_->build(model, tree, modelDirectory);
+  ModelScene::Progress progress;
+  QElapsedTimer sinceReport;
+  if (tree.nb > kProgressBodies) {
+    sinceReport.start();
+    emit buildProgress(0, tree.nb);
+    progress = [this, &sinceReport](int done, int total) {
+      if (done < total && sinceReport.elapsed() < kProgressIntervalMs) return;
+      sinceReport.restart();
+      emit buildProgress(done, total);
+    };
+  }
+  scene_->build(model, tree, modelDirectory, progress);
   const kt::Tree& t = scene_->tree();
   com_.assign(static_cast<std::size_t>(t.nb), kt::Vec3::Zero());
   bodyColour_.assign(static_cast<std::size_t>(t.nb), Eigen::Vector3d(0.45, 0.45, 0.5));
