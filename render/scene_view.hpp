@@ -142,6 +142,7 @@ class SceneView : public VtkWidget {
   std::vector<kt::Vec3> com_;                ///< (nb) centres of mass, body coordinates
   kt::Kinematics sampleKin_;                 ///< addTrailSample()'s workspace
   std::vector<Eigen::Vector3d> bodyColour_;  ///< (nb) colour of each body's first shape
+  bool building_ = false;                    ///< in showModel(): the scene is incomplete
   int follow_ = -1;
   Eigen::Vector3d followAnchor_ = Eigen::Vector3d::Zero();  ///< followed point at the last frame
 
