@@ -6,12 +6,15 @@
 #include <vtkMatrix4x4.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkTextProperty.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "render/rigid_batch.hpp"
 
 namespace kt::render {
 
@@ -22,6 +25,8 @@ constexpr double kTipRadius = 0.08;
 constexpr double kTipLength = 0.25;
 constexpr double kEase = 0.1;  // fraction of the way down to the recent maximum per update (log scale)
 
+// With point normals, sharp edges kept (a batch of arrows needs them; VTK would shade an
+// actor's faces flat without them).
 vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip) {
   vtkNew<vtkArrowSource> arrow;
   arrow->SetShaftRadius(kShaftRadius);
@@ -29,22 +34,27 @@ vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip) {
   arrow->SetTipLength(kTipLength);
   arrow->SetShaftResolution(12);
   arrow->SetTipResolution(16);
+  vtkNew<vtkPolyDataNormals> normals;
+  normals->SetFeatureAngle(40.0);
+  normals->SplittingOn();
+  normals->ConsistencyOff();  // the cones' bases face inwards by construction; keep the sources' order
   if (!doubleTip) {
-    arrow->Update();
-    return arrow->GetOutput();
+    normals->SetInputConnection(arrow->GetOutputPort());
+  } else {
+    // A moment: the usual double-headed arrow.
+    vtkNew<vtkConeSource> cone;
+    cone->SetResolution(16);
+    cone->SetRadius(kTipRadius);
+    cone->SetHeight(kTipLength);
+    cone->SetDirection(1.0, 0.0, 0.0);
+    cone->SetCenter(1.0 - 1.5 * kTipLength, 0.0, 0.0);
+    vtkNew<vtkAppendPolyData> both;
+    both->AddInputConnection(arrow->GetOutputPort());
+    both->AddInputConnection(cone->GetOutputPort());
+    normals->SetInputConnection(both->GetOutputPort());
   }
-  // A moment: the usual double-headed arrow.
-  vtkNew<vtkConeSource> cone;
-  cone->SetResolution(16);
-  cone->SetRadius(kTipRadius);
-  cone->SetHeight(kTipLength);
-  cone->SetDirection(1.0, 0.0, 0.0);
-  cone->SetCenter(1.0 - 1.5 * kTipLength, 0.0, 0.0);
-  vtkNew<vtkAppendPolyData> both;
-  both->AddInputConnection(arrow->GetOutputPort());
-  both->AddInputConnection(cone->GetOutputPort());
-  both->Update();
-  return both->GetOutput();
+  normals->Update();
+  return normals->GetOutput();
 }
 
 // Green (0) → yellow (0.5) → red (≥ 1).
@@ -91,6 +101,11 @@ void LoadArrows::clear() {
   for (auto& a : moment_) overlay_->RemoveActor(a);
   force_.clear();
   moment_.clear();
+  for (auto* batch : {&forceBatch_, &momentBatch_}) {
+    if (*batch) overlay_->RemoveActor((*batch)->actor());
+    batch->reset();
+  }
+  shown_.clear();
   drawn_.clear();
   at_.clear();
   haveState_ = false;
@@ -133,6 +148,22 @@ void LoadArrows::build(const kt::Tree& tree, double length) {
   const auto n = static_cast<std::size_t>(tree_.nb);
   drawn_.assign(n, kt::Vec6::Zero());
   at_.assign(n, Eigen::Vector3d::Zero());
+  shown_.assign(n, 0);
+  if (tree_.nb > kBatchThreshold) {
+    const Eigen::Matrix4d identity = Eigen::Matrix4d::Identity();
+    for (auto* batch : {&forceBatch_, &momentBatch_}) {
+      *batch = std::make_unique<RigidBatch>(RigidBatch::Cells::Polygons, RigidBatch::Colours::PerPoint);
+      vtkPolyData* shape = batch == &forceBatch_ ? forceShape_ : momentShape_;
+      for (std::size_t i = 0; i < n; ++i) (*batch)->add(shape, identity, {255, 255, 255, 255});
+      (*batch)->finish();
+      vtkActor* actor = (*batch)->actor();
+      actor->SetPickable(false);
+      actor->SetVisibility(false);
+      actor->GetProperty()->SetAmbient(0.3);
+      overlay_->AddActor(actor);
+    }
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     for (int kind = 0; kind < 2; ++kind) {
       vtkNew<vtkPolyDataMapper> mapper;
@@ -188,14 +219,11 @@ void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& w
   refresh();
 }
 
-void LoadArrows::place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale,
-                       double limit) const {
+bool LoadArrows::placement(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double limit,
+                           Eigen::Matrix4d& m, double rgb[3]) const {
   const double magnitude = vector.norm();
   const double length = magnitude * scale;
-  if (!(length > 1e-6 * length_) || !std::isfinite(length)) {
-    actor->SetVisibility(false);
-    return;
-  }
+  if (!(length > 1e-6 * length_) || !std::isfinite(length)) return false;
   // Columns: the arrow's x axis along the vector (scaled to its length), y and z across it.
   const Eigen::Vector3d x = vector / magnitude;
   const Eigen::Vector3d helper = std::abs(x.z()) < 0.9 ? Eigen::Vector3d::UnitZ() : Eigen::Vector3d::UnitX();
@@ -203,18 +231,46 @@ void LoadArrows::place(vtkActor* actor, const Eigen::Vector3d& origin, const Eig
   const Eigen::Vector3d z = x.cross(y);
   // Shaft radius 0.006 × the model size; short arrows get thinner so that they keep their shape.
   const double width = std::min(0.2 * length_, 1.5 * length);
-  vtkMatrix4x4* m = actor->GetUserMatrix();  // made with the actor in build(): no allocation here
-  for (int r = 0; r < 3; ++r) {
-    m->SetElement(r, 0, x[r] * length);
-    m->SetElement(r, 1, y[r] * width);
-    m->SetElement(r, 2, z[r] * width);
-    m->SetElement(r, 3, origin[r]);
-  }
-  m->Modified();
-  double rgb[3];
+  m = Eigen::Matrix4d::Identity();
+  m.block<3, 1>(0, 0) = x * length;
+  m.block<3, 1>(0, 1) = y * width;
+  m.block<3, 1>(0, 2) = z * width;
+  m.block<3, 1>(0, 3) = origin;
   ratioColour(limit > 0.0 ? magnitude / limit : 0.0, rgb);
+  return true;
+}
+
+bool LoadArrows::place(vtkActor* actor, RigidBatch* batch, int part, const Eigen::Vector3d& origin,
+                       const Eigen::Vector3d& vector, double scale, double limit) const {
+  Eigen::Matrix4d m;
+  double rgb[3];
+  const bool drawn = placement(origin, vector, scale, limit, m, rgb);
+  if (batch != nullptr) {
+    // A hidden arrow of a batch collapses onto the joint origin.
+    if (!drawn) m = Eigen::Matrix4d::Zero();
+    m.block<3, 1>(0, 3) = origin.allFinite() ? origin : Eigen::Vector3d::Zero();
+    batch->place(part, m, false);
+    if (drawn) {
+      RigidBatch::Rgba c{};
+      for (int k = 0; k < 3; ++k)
+        c[static_cast<std::size_t>(k)] = static_cast<unsigned char>(std::lround(255.0 * rgb[k]));
+      c[3] = 255;
+      batch->setPartColour(part, &c);
+    }
+    return drawn;
+  }
+  if (!drawn) {
+    actor->SetVisibility(false);
+    return false;
+  }
+  vtkMatrix4x4* out = actor->GetUserMatrix();  // made with the actor in build(): no allocation here
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) out->SetElement(r, c, m(r, c));
+  }
+  out->Modified();
   actor->GetProperty()->SetColor(rgb);
   actor->SetVisibility(true);
+  return true;
 }
 
 void LoadArrows::refresh() {
@@ -224,15 +280,38 @@ void LoadArrows::refresh() {
       options_.momentScale > 0.0 ? options_.momentScale : (maxMoment > 0.0 ? 0.3 * length_ / maxMoment : 0.0);
   const double forceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce;
   const double momentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment;
-  for (std::size_t i = 0; i < force_.size(); ++i) {
-    const bool show = options_.visible && haveState_ && (!options_.selectedOnly || static_cast<int>(i) == selected_);
+  const bool anyShown = options_.visible && haveState_;
+  for (std::size_t i = 0; i < shown_.size(); ++i) {
+    const bool show = anyShown && (!options_.selectedOnly || static_cast<int>(i) == selected_);
+    const int part = static_cast<int>(i);
+    if (batched()) {
+      // Hidden batches are left as they are; a batch shown places every arrow.
+      if (!anyShown) {
+        shown_[i] = 0;
+        continue;
+      }
+      const Eigen::Vector3d none = Eigen::Vector3d::Zero();
+      const bool f = place(nullptr, forceBatch_.get(), part, at_[i], show ? Eigen::Vector3d(drawn_[i].tail<3>()) : none,
+                           forceScaleUsed_, forceLimit);
+      const bool m = place(nullptr, momentBatch_.get(), part, at_[i],
+                           show ? Eigen::Vector3d(drawn_[i].head<3>()) : none, momentScaleUsed_, momentLimit);
+      shown_[i] = static_cast<unsigned char>((f ? kForceShown : 0) | (m ? kMomentShown : 0));
+      continue;
+    }
     if (!show) {
       force_[i]->SetVisibility(false);
       moment_[i]->SetVisibility(false);
+      shown_[i] = 0;
       continue;
     }
-    place(force_[i], at_[i], drawn_[i].tail<3>(), forceScaleUsed_, forceLimit);
-    place(moment_[i], at_[i], drawn_[i].head<3>(), momentScaleUsed_, momentLimit);
+    const bool f = place(force_[i], nullptr, part, at_[i], drawn_[i].tail<3>(), forceScaleUsed_, forceLimit);
+    const bool m = place(moment_[i], nullptr, part, at_[i], drawn_[i].head<3>(), momentScaleUsed_, momentLimit);
+    shown_[i] = static_cast<unsigned char>((f ? kForceShown : 0) | (m ? kMomentShown : 0));
+  }
+  for (auto* batch : {forceBatch_.get(), momentBatch_.get()}) {
+    if (batch == nullptr) continue;
+    batch->actor()->SetVisibility(anyShown);
+    if (anyShown) batch->commit();
   }
   const std::string text = options_.visible ? label() : std::string();
   text_->SetInput(text.c_str());

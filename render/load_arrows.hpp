@@ -20,6 +20,9 @@
 //  - Colour: magnitude relative to a user-set limit (green at 0, yellow at half, red at and above
 //    the limit); with no limit set, relative to the automatic reference.
 //  - The selected joint's values are written in the view's lower-left corner.
+//  - A tree of up to kBatchThreshold joints has two actors per joint, placed by their matrices;
+//    a larger one has all its force arrows in one batch and all its moment arrows in another
+//    (RigidBatch), so that the number of props does not grow with the joints.
 // GUI thread only (VTK objects).
 #pragma once
 
@@ -29,15 +32,19 @@
 #include <vtkTextActor.h>
 #include <Eigen/Core>
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/model/tree.hpp"
+#include "render/model_scene.hpp"
 
 class vtkPolyData;
 
 namespace kt::render {
+
+class RigidBatch;
 
 struct LoadArrowOptions {
   bool visible = false;
@@ -57,8 +64,12 @@ class LoadArrows {
   LoadArrows(const LoadArrows&) = delete;
   LoadArrows& operator=(const LoadArrows&) = delete;
 
+  /// Joints above which the arrows are batched (see above).
+  static constexpr int kBatchThreshold = ModelScene::kDefaultBatchThreshold;
+
   /// One force and one moment arrow per joint of `tree`; `length` is the model's typical size.
   void build(const kt::Tree& tree, double length);
+  bool batched() const { return forceBatch_ != nullptr; }
   void clear();
   /// Forgets the recent largest magnitudes (a new run).
   void resetAutoScale();
@@ -78,8 +89,12 @@ class LoadArrows {
   // ---- what is drawn (for tests and the status line) ----
   /// World-axes [moment; force] drawn for joint i after the last update().
   const kt::Vec6& drawnWrench(int joint) const { return drawn_[joint]; }
-  vtkActor* forceActor(int joint) const { return force_[joint]; }
-  vtkActor* momentActor(int joint) const { return moment_[joint]; }
+  /// The arrows' actors; nullptr when batched.
+  vtkActor* forceActor(int joint) const { return batched() ? nullptr : force_[joint].Get(); }
+  vtkActor* momentActor(int joint) const { return batched() ? nullptr : moment_[joint].Get(); }
+  /// Whether joint i's force or moment arrow is drawn (after update() or an option change).
+  bool forceShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kForceShown; }
+  bool momentShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kMomentShown; }
   double forceScaleInUse() const { return forceScaleUsed_; }
   double momentScaleInUse() const { return momentScaleUsed_; }
   /// The automatic references (N, N·m): drawn 0.3 × the model's size when the scale is automatic.
@@ -89,9 +104,17 @@ class LoadArrows {
   std::string label() const;
 
  private:
-  void place(vtkActor* actor, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale,
-             double limit) const;
+  /// The arrow's placement (x along the vector, scaled to its length) and colour; false when
+  /// too short or not finite to be drawn.
+  bool placement(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double limit,
+                 Eigen::Matrix4d& m, double rgb[3]) const;
+  /// Places one actor (unbatched) or one part of a batch (batched); returns whether it is drawn.
+  bool place(vtkActor* actor, RigidBatch* batch, int part, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector,
+             double scale, double limit) const;
   void refresh();
+
+  static constexpr unsigned char kForceShown = 1;
+  static constexpr unsigned char kMomentShown = 2;
 
   vtkSmartPointer<vtkRenderer> overlay_;  ///< held: the view may go before the arrows
   kt::Tree tree_;
@@ -103,6 +126,9 @@ class LoadArrows {
   vtkSmartPointer<vtkPolyData> momentShape_;
   std::vector<vtkSmartPointer<vtkActor>> force_;   ///< (nb)
   std::vector<vtkSmartPointer<vtkActor>> moment_;  ///< (nb)
+  std::unique_ptr<RigidBatch> forceBatch_;         ///< batched: one part per joint
+  std::unique_ptr<RigidBatch> momentBatch_;
+  std::vector<unsigned char> shown_;  ///< (nb) kForceShown | kMomentShown
   vtkSmartPointer<vtkTextActor> text_;
   std::vector<kt::Vec6> drawn_;      ///< (nb) world axes
   std::vector<Eigen::Vector3d> at_;  ///< (nb) joint origins, world

@@ -5,8 +5,12 @@
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <map>
 
+#include "render/rigid_batch.hpp"
 #include "render/scene_decorations.hpp"
 #include "render/shape_geometry.hpp"
 
@@ -50,7 +54,63 @@ void mergeBounds(double into[6], const double* b) {
   }
 }
 
+// The shading of the bodies' surfaces (their colour comes from the shape or the scalars).
+void setSurfaceLook(vtkProperty* p) {
+  p->SetAmbient(0.12);
+  p->SetDiffuse(0.85);
+  p->SetSpecular(0.25);
+  p->SetSpecularPower(30.0);
+}
+
+// Facets around round shapes and markers in a batched scene: a model of thousands of bodies is
+// seen from far enough that 48 would only cost memory and time.
+constexpr int kBatchedRoundResolution = 16;
+constexpr int kBatchedMarkerResolution = 12;
+// Bodies between two progress reports.
+constexpr int kProgressEvery = 128;
+
+RigidBatch::Rgba toRgba(const Eigen::Vector4d& c) {
+  RigidBatch::Rgba out{};
+  for (int j = 0; j < 4; ++j)
+    out[static_cast<std::size_t>(j)] = static_cast<unsigned char>(std::lround(255.0 * std::clamp(c[j], 0.0, 1.0)));
+  return out;
+}
+
+// A selected body's shapes: their colour half way to amber (a batch has no per-shape ambient
+// colour, which is how a shape actor is highlighted).
+RigidBatch::Rgba highlighted(const Eigen::Vector4d& c) {
+  const Eigen::Vector4d amber(1.0, 0.75, 0.1, c[3]);
+  return toRgba(0.5 * (c + amber));
+}
+
+// Shapes with the same key have the same geometry in their own frame (a batched model built of
+// repeated parts makes each once).
+std::string geometryKey(const kt::Shape& shape) {
+  char buffer[256];
+  if (shape.type == kt::ShapeType::Mesh) {
+    std::snprintf(buffer, sizeof buffer, "|%.17g %.17g %.17g", shape.meshScale.x(), shape.meshScale.y(),
+                  shape.meshScale.z());
+    return "mesh " + shape.mesh + buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, "%d %.17g %.17g %.17g %.17g %.17g %d", static_cast<int>(shape.type),
+                shape.size.x(), shape.size.y(), shape.size.z(), shape.radius, shape.length, shape.sides);
+  return buffer;
+}
+
 }  // namespace
+
+// The batched scene: shapes in two batches (opaque, translucent), frames and markers.
+struct ModelScene::Batches {
+  struct Shapes {
+    std::unique_ptr<RigidBatch> batch;
+    std::vector<int> body;                    ///< (parts) tree index of each part's body
+    std::vector<RigidBatch::Rgba> highlight;  ///< (parts) colour of the part while its body is selected
+    std::vector<int> firstPart;               ///< (nb + 1) body i's parts are firstPart[i] … firstPart[i+1] − 1
+  };
+  std::array<Shapes, 2> shapes;  ///< opaque, translucent
+  std::unique_ptr<RigidBatch> frames;
+  std::unique_ptr<RigidBatch> markers;
+};
 
 ModelScene::ModelScene(vtkRenderer* renderer, vtkRenderer* overlay) : renderer_(renderer), overlay_(overlay) {
   // Key, fill and back lights: shapes read well from any side.
@@ -70,10 +130,19 @@ void ModelScene::clear() {
   for (auto& a : comMarkers_) overlay_->RemoveActor(a);
   if (grid_) renderer_->RemoveActor(grid_);
   if (worldAxes_) renderer_->RemoveActor(worldAxes_);
+  if (batches_) {
+    for (auto& shapes : batches_->shapes) {
+      if (shapes.batch) renderer_->RemoveActor(shapes.batch->actor());
+    }
+    if (batches_->frames) overlay_->RemoveActor(batches_->frames->actor());
+    if (batches_->markers) overlay_->RemoveActor(batches_->markers->actor());
+    batches_.reset();
+  }
   shapes_.clear();
   jointFrames_.clear();
   comMarkers_.clear();
   com_.clear();
+  axis_.clear();
   bodyPose_.clear();
   grid_ = nullptr;
   worldAxes_ = nullptr;
@@ -82,13 +151,36 @@ void ModelScene::clear() {
   tree_ = kt::Tree{};
 }
 
-void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory) {
+void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory,
+                       const Progress& progress) {
   clear();
   tree_ = tree;
   kin_.resize(tree_);
   bodyPose_.assign(tree_.nb, Eigen::Matrix4d::Identity());
 
+  std::size_t shapeCount = 0;
+  for (int i = 0; i < tree_.nb; ++i) shapeCount += model.bodies[tree_.specIndex[i]].shapes.size();
+  if (tree_.nb > batchThreshold_ || shapeCount > 2 * static_cast<std::size_t>(std::max(batchThreshold_, 0))) {
+    buildBatches(model, modelDirectory, progress);
+  } else {
+    buildShapeActors(model, modelDirectory, progress);
+  }
+  update(tree_.initialQ);
+
+  double b[6];
+  length_ =
+      modelBounds(b)
+          ? std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]))
+          : 1.0;
+  if (!(length_ > 1e-9) || !std::isfinite(length_)) length_ = 1.0;
+  buildDecorations(model);
+  update(tree_.initialQ);
+  if (progress) progress(tree_.nb, tree_.nb);
+}
+
+void ModelScene::buildShapeActors(const kt::Model& model, const std::string& modelDirectory, const Progress& progress) {
   for (int i = 0; i < tree_.nb; ++i) {
+    if (progress && i % kProgressEvery == 0) progress(i, tree_.nb);
     const kt::BodySpec& body = model.bodies[tree_.specIndex[i]];
     for (int s = 0; s < static_cast<int>(body.shapes.size()); ++s) {
       const kt::Shape& shape = body.shapes[s];
@@ -104,10 +196,7 @@ void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::
       vtkProperty* p = sa.actor->GetProperty();
       p->SetColor(shape.color[0], shape.color[1], shape.color[2]);
       p->SetOpacity(shape.color[3]);
-      p->SetAmbient(0.12);
-      p->SetDiffuse(0.85);
-      p->SetSpecular(0.25);
-      p->SetSpecularPower(30.0);
+      setSurfaceLook(p);
       sa.body = i;
       sa.shape = s;
       sa.placement = homogeneous(shape.origin.rotation(), shape.origin.xyz);
@@ -117,37 +206,74 @@ void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::
       shapes_.push_back(std::move(sa));
     }
   }
-  update(tree_.initialQ);
+}
 
-  double b[6];
-  length_ =
-      modelBounds(b)
-          ? std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]))
-          : 1.0;
-  if (!(length_ > 1e-9) || !std::isfinite(length_)) length_ = 1.0;
-  buildDecorations(model);
-  update(tree_.initialQ);
+void ModelScene::buildBatches(const kt::Model& model, const std::string& modelDirectory, const Progress& progress) {
+  batches_ = std::make_unique<Batches>();
+  struct Made {
+    vtkSmartPointer<vtkPolyData> geometry;
+    std::string warning;
+  };
+  std::map<std::string, Made> made;
+  for (int i = 0; i < tree_.nb; ++i) {
+    if (progress && i % kProgressEvery == 0) progress(i, tree_.nb);
+    for (auto& shapes : batches_->shapes) shapes.firstPart.push_back(static_cast<int>(shapes.body.size()));
+    const kt::BodySpec& body = model.bodies[tree_.specIndex[i]];
+    for (int s = 0; s < static_cast<int>(body.shapes.size()); ++s) {
+      const kt::Shape& shape = body.shapes[s];
+      const auto [it, fresh] = made.try_emplace(geometryKey(shape));
+      if (fresh)
+        it->second.geometry = shapeGeometry(shape, modelDirectory, it->second.warning, kBatchedRoundResolution);
+      if (!it->second.warning.empty()) {
+        warnings_.push_back(body.name + ".shapes[" + std::to_string(s) + "]: " + it->second.warning);
+      }
+      Batches::Shapes& shapes = batches_->shapes[shape.color[3] < 1.0 ? 1 : 0];
+      if (!shapes.batch) {
+        shapes.batch = std::make_unique<RigidBatch>(RigidBatch::Cells::Polygons, RigidBatch::Colours::PerPoint);
+      }
+      shapes.batch->add(it->second.geometry, homogeneous(shape.origin.rotation(), shape.origin.xyz),
+                        toRgba(shape.color));
+      shapes.body.push_back(i);
+      shapes.highlight.push_back(highlighted(shape.color));
+    }
+  }
+  for (auto& shapes : batches_->shapes) {
+    shapes.firstPart.push_back(static_cast<int>(shapes.body.size()));
+    if (!shapes.batch) continue;
+    shapes.batch->finish();
+    setSurfaceLook(shapes.batch->actor()->GetProperty());
+    renderer_->AddActor(shapes.batch->actor());
+  }
 }
 
 void ModelScene::buildDecorations(const kt::Model& model) {
   const double L = length_;
 
   // Joint frames (at the joint frame fixed in the parent) with the joint axis; hidden by default.
-  jointFrames_.resize(tree_.nb);
-  comMarkers_.resize(tree_.nb);
   com_.resize(tree_.nb);
+  axis_.resize(tree_.nb);
   for (int i = 0; i < tree_.nb; ++i) {
     const kt::JointModel& joint = tree_.joints[i];
-    const kt::Vec3 axis = kt::jointHasAxis(joint.type) ? joint.axis : kt::Vec3::Zero();
-    jointFrames_[i] = makeLineActor(triadGeometry(0.06 * L, axis), 3.0f);
-    jointFrames_[i]->PickableOff();
-    jointFrames_[i]->SetVisibility(jointFramesVisible_);
-    overlay_->AddActor(jointFrames_[i]);
-
+    axis_[i] = kt::jointHasAxis(joint.type) ? joint.axis : kt::Vec3::Zero();
     com_[i] = kt::bodyMassProperties(model.bodies[tree_.specIndex[i]]).com;
-    comMarkers_[i] = makeCentreOfMassActor(0.015 * L);
-    comMarkers_[i]->SetVisibility(comVisible_);
-    overlay_->AddActor(comMarkers_[i]);
+  }
+  if (batches_) {
+    // Built when first shown: most views of a large model never show them.
+    if (jointFramesVisible_) buildFrameBatch();
+    if (comVisible_) buildMarkerBatch();
+  } else {
+    jointFrames_.resize(tree_.nb);
+    comMarkers_.resize(tree_.nb);
+    for (int i = 0; i < tree_.nb; ++i) {
+      jointFrames_[i] = makeLineActor(triadGeometry(0.06 * L, axis_[i]), 3.0f);
+      jointFrames_[i]->PickableOff();
+      jointFrames_[i]->SetVisibility(jointFramesVisible_);
+      overlay_->AddActor(jointFrames_[i]);
+
+      comMarkers_[i] = makeCentreOfMassActor(0.015 * L);
+      comMarkers_[i]->SetVisibility(comVisible_);
+      overlay_->AddActor(comMarkers_[i]);
+    }
   }
 
   // Ground grid below everything the model can reach: the lowest point at the initial pose, and
@@ -185,21 +311,86 @@ void ModelScene::buildDecorations(const kt::Model& model) {
   renderer_->AddActor(worldAxes_);
 }
 
+void ModelScene::buildFrameBatch() {
+  if (!batches_ || batches_->frames) return;
+  batches_->frames = std::make_unique<RigidBatch>(RigidBatch::Cells::Lines, RigidBatch::Colours::PerPoint);
+  RigidBatch& frames = *batches_->frames;
+  const Eigen::Matrix4d identity = Eigen::Matrix4d::Identity();
+  for (int i = 0; i < tree_.nb; ++i)
+    frames.add(triadGeometry(0.06 * length_, axis_[i]), identity, {255, 255, 255, 255});
+  frames.finish();
+  frames.actor()->GetProperty()->SetLineWidth(3.0f);
+  frames.actor()->PickableOff();
+  frames.actor()->SetVisibility(jointFramesVisible_);
+  overlay_->AddActor(frames.actor());
+}
+
+void ModelScene::buildMarkerBatch() {
+  if (!batches_ || batches_->markers) return;
+  batches_->markers = std::make_unique<RigidBatch>(RigidBatch::Cells::Polygons, RigidBatch::Colours::PerCell);
+  RigidBatch& markers = *batches_->markers;
+  const vtkSmartPointer<vtkPolyData> marker = centreOfMassGeometry(0.015 * length_, kBatchedMarkerResolution);
+  const Eigen::Matrix4d identity = Eigen::Matrix4d::Identity();
+  for (int i = 0; i < tree_.nb; ++i) markers.add(marker, identity, {255, 255, 255, 255});
+  markers.finish();
+  markers.actor()->PickableOff();
+  markers.actor()->SetVisibility(comVisible_);
+  overlay_->AddActor(markers.actor());
+}
+
+// Pose of joint i's frame (fixed in the parent) and of body i's centre of mass, at the last update().
+namespace {
+
+Eigen::Matrix4d jointFramePose(const kt::Tree& tree, const std::vector<Eigen::Matrix4d>& bodyPose, int i) {
+  const int p = tree.parent[i];
+  const Eigen::Matrix4d jointInParent = poseFromXform(tree.X_T[i]);
+  return p < 0 ? jointInParent : Eigen::Matrix4d(bodyPose[p] * jointInParent);
+}
+
+Eigen::Matrix4d centreOfMassPose(const Eigen::Matrix4d& bodyPose, const kt::Vec3& com) {
+  Eigen::Matrix4d atCom = bodyPose;
+  atCom.topRightCorner<3, 1>() += bodyPose.topLeftCorner<3, 3>() * com;
+  return atCom;
+}
+
+}  // namespace
+
+void ModelScene::placeFrameBatch() {
+  RigidBatch& frames = *batches_->frames;
+  for (int i = 0; i < tree_.nb; ++i) frames.place(i, jointFramePose(tree_, bodyPose_, i));
+  frames.commit();
+}
+
+void ModelScene::placeMarkerBatch() {
+  RigidBatch& markers = *batches_->markers;
+  for (int i = 0; i < tree_.nb; ++i) markers.place(i, centreOfMassPose(bodyPose_[i], com_[i]));
+  markers.commit();
+}
+
 void ModelScene::update(const Eigen::VectorXd& q) {
   if (tree_.nb == 0 || q.size() != tree_.nq) return;
   kt::computePositionKinematics(tree_, q, kin_);
   for (int i = 0; i < tree_.nb; ++i) bodyPose_[i] = poseFromXform(kin_.X_0[i]);
+  if (batches_) {
+    for (auto& shapes : batches_->shapes) {
+      if (!shapes.batch) continue;
+      for (int part = 0; part < shapes.batch->partCount(); ++part) {
+        shapes.batch->place(part, bodyPose_[shapes.body[part]]);
+      }
+      shapes.batch->commit();
+    }
+    // Hidden frames and markers are placed when shown.
+    if (batches_->frames && jointFramesVisible_) placeFrameBatch();
+    if (batches_->markers && comVisible_) placeMarkerBatch();
+    return;
+  }
   for (ShapeActor& s : shapes_) {
     copyTo(bodyPose_[s.body] * s.placement, s.world);
   }
   if (static_cast<int>(jointFrames_.size()) == tree_.nb) {
     for (int i = 0; i < tree_.nb; ++i) {
-      const int p = tree_.parent[i];
-      const Eigen::Matrix4d jointInParent = poseFromXform(tree_.X_T[i]);
-      setPose(jointFrames_[i], p < 0 ? jointInParent : Eigen::Matrix4d(bodyPose_[p] * jointInParent));
-      Eigen::Matrix4d atCom = bodyPose_[i];
-      atCom.topRightCorner<3, 1>() += bodyPose_[i].topLeftCorner<3, 3>() * com_[i];
-      setPose(comMarkers_[i], atCom);
+      setPose(jointFrames_[i], jointFramePose(tree_, bodyPose_, i));
+      setPose(comMarkers_[i], centreOfMassPose(bodyPose_[i], com_[i]));
     }
   }
 }
@@ -212,9 +403,51 @@ int ModelScene::bodyOfProp(const vtkProp* prop) const {
   return -1;
 }
 
+int ModelScene::bodyAt(const vtkProp* prop, vtkIdType cell) const {
+  if (!batches_) return bodyOfProp(prop);
+  if (prop == nullptr) return -1;
+  for (const auto& shapes : batches_->shapes) {
+    if (!shapes.batch || shapes.batch->actor() != prop) continue;
+    const int part = shapes.batch->partOfCell(cell);
+    return part >= 0 ? shapes.body[part] : -1;
+  }
+  return -1;
+}
+
+std::vector<vtkProp*> ModelScene::bodyProps() const {
+  std::vector<vtkProp*> props;
+  if (batches_) {
+    for (const auto& shapes : batches_->shapes) {
+      if (shapes.batch) props.push_back(shapes.batch->actor());
+    }
+  } else {
+    for (const ShapeActor& s : shapes_) props.push_back(s.actor);
+  }
+  return props;
+}
+
 void ModelScene::setSelectedBody(int body) {
+  const int previous = selected_;
   selected_ = (body >= 0 && body < tree_.nb) ? body : -1;
+  if (batches_) {
+    highlightBatched(previous, false);
+    highlightBatched(selected_, true);
+    for (auto& shapes : batches_->shapes) {
+      if (shapes.batch) shapes.batch->commit();
+    }
+    return;
+  }
   applyHighlight();
+}
+
+void ModelScene::highlightBatched(int body, bool on) {
+  if (body < 0 || body >= tree_.nb) return;
+  for (auto& shapes : batches_->shapes) {
+    if (!shapes.batch) continue;
+    for (int part = shapes.firstPart[body]; part < shapes.firstPart[body + 1]; ++part) {
+      shapes.batch->setPartColour(part, on ? &shapes.highlight[part] : nullptr);
+    }
+  }
 }
 
 void ModelScene::applyHighlight() {
@@ -233,11 +466,25 @@ void ModelScene::applyHighlight() {
 void ModelScene::setJointFramesVisible(bool visible) {
   jointFramesVisible_ = visible;
   for (auto& a : jointFrames_) a->SetVisibility(visible);
+  if (batches_ && tree_.nb > 0) {
+    if (visible) {
+      buildFrameBatch();
+      placeFrameBatch();
+    }
+    if (batches_->frames) batches_->frames->actor()->SetVisibility(visible);
+  }
 }
 
 void ModelScene::setCentresOfMassVisible(bool visible) {
   comVisible_ = visible;
   for (auto& a : comMarkers_) a->SetVisibility(visible);
+  if (batches_ && tree_.nb > 0) {
+    if (visible) {
+      buildMarkerBatch();
+      placeMarkerBatch();
+    }
+    if (batches_->markers) batches_->markers->actor()->SetVisibility(visible);
+  }
 }
 
 void ModelScene::setGridVisible(bool visible) {
@@ -247,11 +494,21 @@ void ModelScene::setGridVisible(bool visible) {
 }
 
 bool ModelScene::modelBounds(double bounds[6]) const {
-  if (shapes_.empty()) return false;
   bounds[0] = bounds[2] = bounds[4] = 1e300;
   bounds[1] = bounds[3] = bounds[5] = -1e300;
-  for (const ShapeActor& s : shapes_) mergeBounds(bounds, s.actor->GetBounds());
-  return bounds[0] <= bounds[1];
+  bool any = false;
+  for (const ShapeActor& s : shapes_) {
+    mergeBounds(bounds, s.actor->GetBounds());
+    any = true;
+  }
+  if (batches_) {
+    for (const auto& shapes : batches_->shapes) {
+      if (!shapes.batch || shapes.batch->pointCount() == 0) continue;
+      mergeBounds(bounds, shapes.batch->geometry()->GetBounds());
+      any = true;
+    }
+  }
+  return any && bounds[0] <= bounds[1];
 }
 
 }  // namespace kt::render

@@ -1,5 +1,15 @@
-// The VTK scene of a model: one actor per visual shape, placed by the body poses of a position
-// vector q, plus a ground grid, world axes, joint frames and centre-of-mass markers.
+// The VTK scene of a model: the visual shapes placed by the body poses of a position vector q,
+// plus a ground grid, world axes, joint frames and centre-of-mass markers.
+//
+//  - A model of up to batchThreshold() bodies (and twice as many shapes) gets one actor per
+//    shape, joint frame and marker: VTK places each by its matrix on the GPU, so nothing is
+//    copied per frame.
+//  - A larger model is batched (RigidBatch): one actor for the opaque shapes, one for the
+//    translucent ones, one for the joint frames and one for the markers (these two built when
+//    first shown), with fewer facets on round shapes. The number of props stays the same for
+//    any number of bodies; adding props one by one costs a linear search each and every prop a
+//    draw call per frame, which made a 10,000-body chain take a minute and a half to open.
+//    Picking goes through the picked cell (bodyAt()).
 // Body indices are those of the kt::Tree (parent[i] < i); Tree::specIndex maps them to the
 // Model's bodies. Touch it on the GUI thread only (VTK objects).
 #pragma once
@@ -9,6 +19,8 @@
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <Eigen/Core>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +42,11 @@ struct ShapeActor {
 
 class ModelScene {
  public:
+  /// Bodies above which build() batches the geometry (see above).
+  static constexpr int kDefaultBatchThreshold = 256;
+  /// Called during build() with the bodies done so far and their total.
+  using Progress = std::function<void(int done, int total)>;
+
   /// `renderer` receives the geometry, the grid and the world axes; `overlay` (a renderer on a
   /// higher layer sharing the camera) receives joint frames and centre-of-mass markers so that
   /// they stay visible inside the bodies.
@@ -40,16 +57,28 @@ class ModelScene {
 
   /// Replaces the scene with `model` (finalized as `tree`) at the tree's initial q. Mesh paths
   /// are resolved against `modelDirectory`.
-  void build(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory);
+  void build(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory,
+             const Progress& progress = {});
   void clear();
 
   /// Moves every actor to the poses of q (size tree.nq). Allocates nothing.
   void update(const Eigen::VectorXd& q);
 
+  /// Bodies above which the next build() batches (tests: compare both ways on one model).
+  void setBatchThreshold(int bodies) { batchThreshold_ = bodies; }
+  int batchThreshold() const { return batchThreshold_; }
+  /// True when the current scene is batched.
+  bool batched() const { return batches_ != nullptr; }
+
+  /// One entry per shape when not batched (empty when batched).
   const std::vector<ShapeActor>& shapeActors() const { return shapes_; }
   int shapeActorCount() const { return static_cast<int>(shapes_.size()); }
-  /// Tree index of the body a prop belongs to, or -1.
+  /// Tree index of the body a prop belongs to, or -1 (a batched prop needs its cell: bodyAt()).
   int bodyOfProp(const vtkProp* prop) const;
+  /// Tree index of the body drawn by cell `cell` of `prop` (as a cell picker reports them), or -1.
+  int bodyAt(const vtkProp* prop, vtkIdType cell) const;
+  /// The props of the bodies' geometry (one per shape, or the batches).
+  std::vector<vtkProp*> bodyProps() const;
   int bodyCount() const { return tree_.nb; }
   const kt::Tree& tree() const { return tree_; }
   /// Pose of body i (tree index) in the world as of the last update(): rotation and origin.
@@ -75,8 +104,17 @@ class ModelScene {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  struct Batches;
+  void buildShapeActors(const kt::Model& model, const std::string& modelDirectory, const Progress& progress);
+  void buildBatches(const kt::Model& model, const std::string& modelDirectory, const Progress& progress);
   void buildDecorations(const kt::Model& model);
+  /// Batched: the joint-frame or marker batch, made when first shown.
+  void buildFrameBatch();
+  void buildMarkerBatch();
+  void placeFrameBatch();
+  void placeMarkerBatch();
   void applyHighlight();
+  void highlightBatched(int body, bool on);
 
   vtkRenderer* renderer_;
   vtkRenderer* overlay_;
@@ -89,7 +127,10 @@ class ModelScene {
   std::vector<kt::Vec3> com_;                           ///< (nb) body coordinates
   vtkSmartPointer<vtkActor> grid_;
   vtkSmartPointer<vtkActor> worldAxes_;
+  std::vector<kt::Vec3> axis_;        ///< (nb) joint axes drawn in the frames
+  std::unique_ptr<Batches> batches_;  ///< when batched
   std::vector<std::string> warnings_;
+  int batchThreshold_ = kDefaultBatchThreshold;
   double length_ = 1.0;
   int selected_ = -1;
   bool jointFramesVisible_ = false;

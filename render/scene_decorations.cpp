@@ -98,14 +98,14 @@ vtkSmartPointer<vtkActor> makeLineActor(vtkPolyData* geometry, float lineWidth) 
   return actor;
 }
 
-vtkSmartPointer<vtkActor> makeCentreOfMassActor(double radius) {
+vtkSmartPointer<vtkPolyData> centreOfMassGeometry(double radius, int resolution) {
   // The usual centre-of-mass symbol: octants alternately dark and yellow.
   vtkNew<vtkSphereSource> sphere;
   sphere->SetRadius(radius);
-  sphere->SetThetaResolution(24);
-  sphere->SetPhiResolution(12);
+  sphere->SetThetaResolution(resolution);
+  sphere->SetPhiResolution(resolution / 2);
   sphere->Update();
-  vtkPolyData* poly = sphere->GetOutput();
+  vtkSmartPointer<vtkPolyData> poly = sphere->GetOutput();
   vtkNew<vtkUnsignedCharArray> colors;
   colors->SetNumberOfComponents(3);
   colors->SetName("Colors");
@@ -122,8 +122,12 @@ vtkSmartPointer<vtkActor> makeCentreOfMassActor(double radius) {
     colors->InsertNextTypedTuple(sign ? light : dark);
   }
   poly->GetCellData()->SetScalars(colors);
+  return poly;
+}
+
+vtkSmartPointer<vtkActor> makeCentreOfMassActor(double radius) {
   vtkNew<vtkPolyDataMapper> mapper;
-  mapper->SetInputData(poly);
+  mapper->SetInputData(centreOfMassGeometry(radius));
   mapper->SetScalarModeToUseCellData();
   mapper->SetColorModeToDirectScalars();
   auto actor = vtkSmartPointer<vtkActor>::New();

@@ -23,7 +23,11 @@ vtkSmartPointer<vtkPolyData> triadGeometry(double length, const kt::Vec3& axis =
 /// An actor drawing `geometry` with its per-point colours as thick unlit lines.
 vtkSmartPointer<vtkActor> makeLineActor(vtkPolyData* geometry, float lineWidth);
 
-/// A centre-of-mass marker: a sphere of radius `radius` in alternating black and yellow octants.
+/// The geometry of a centre-of-mass marker: a sphere of radius `radius` in alternating black and
+/// yellow octants ("Colors" cell scalars), `resolution` facets around it.
+vtkSmartPointer<vtkPolyData> centreOfMassGeometry(double radius, int resolution = 24);
+
+/// A centre-of-mass marker actor drawing centreOfMassGeometry(radius).
 vtkSmartPointer<vtkActor> makeCentreOfMassActor(double radius);
 
 }  // namespace kt::render

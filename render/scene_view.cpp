@@ -66,8 +66,8 @@ SceneView::SceneView(QWidget* parent) : VtkWidget(parent) {
   scene_ = std::make_unique<ModelScene>(renderer(), overlay_);
   trails_ = std::make_unique<Trails>(renderer());
   trails_->setVisible(false);
-  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop) {
-    const int body = scene_->bodyOfProp(prop);
+  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop, vtkIdType cell) {
+    const int body = scene_->bodyAt(prop, cell);
     selectBody(body);
     emit bodyPicked(body);
   });
@@ -94,7 +94,22 @@ SceneView::~SceneView() = default;
 
 void SceneView::showModel(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory,
                           bool reframe) {
-  scene_->build(model, tree, modelDirectory);
+  ModelScene::Progress progress;
+  QElapsedTimer sinceReport;
+  if (tree.nb > kProgressBodies) {
+    sinceReport.start();
+    emit buildProgress(0, tree.nb);
+    progress = [this, &sinceReport](int done, int total) {
+      if (done < total && sinceReport.elapsed() < kProgressIntervalMs) return;
+      sinceReport.restart();
+      emit buildProgress(done, total);
+    };
+  }
+  // A receiver of buildProgress() may run the event loop: until the scene is whole, frames and
+  // states of the previous model are not drawn.
+  building_ = true;
+  scene_->build(model, tree, modelDirectory, progress);
+  building_ = false;
   const kt::Tree& t = scene_->tree();
   com_.assign(static_cast<std::size_t>(t.nb), kt::Vec3::Zero());
   bodyColour_.assign(static_cast<std::size_t>(t.nb), Eigen::Vector3d(0.45, 0.45, 0.5));
@@ -122,6 +137,7 @@ void SceneView::showModel(const kt::Model& model, const kt::Tree& tree, const st
 }
 
 void SceneView::showState(const Eigen::VectorXd& q) {
+  if (building_) return;
   scene_->update(q);
   const kt::Tree& t = scene_->tree();
   if (q.size() == t.nq && t.nb > 0) {
@@ -141,6 +157,7 @@ void SceneView::showState(const Eigen::VectorXd& q) {
 }
 
 void SceneView::addTrailSample(const Eigen::VectorXd& q) {
+  if (building_) return;
   const kt::Tree& t = scene_->tree();
   const std::vector<int>& bodies = trails_->bodies();
   if (bodies.empty() || q.size() != t.nq || t.nb == 0) return;
@@ -250,6 +267,7 @@ void SceneView::initializeGL() {
 }
 
 void SceneView::paintGL() {
+  if (building_) return;  // the last frame stays
   const qint64 start = clock_.nsecsElapsed();
   if (statisticsVisible_ && start - statisticsTextNs_ >= kStatisticsTextNs) {
     statisticsTextNs_ = start;

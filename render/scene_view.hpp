@@ -46,6 +46,9 @@ class SceneView : public VtkWidget {
   Q_OBJECT
 
  public:
+  static constexpr int kProgressBodies = 1000;
+  static constexpr int kProgressIntervalMs = 100;
+
   explicit SceneView(QWidget* parent = nullptr);
   ~SceneView() override;
 
@@ -57,6 +60,7 @@ class SceneView : public VtkWidget {
   /// on defaultTrailBodies(); a view that was following a body follows the new model's
   /// defaultFollowBody() (none: following stops).
   /// `reframe` false (an edit of the same model): the camera stays where the user put it.
+  /// A large model reports its progress through buildProgress().
   void showModel(const kt::Model& model, const kt::Tree& tree, const std::string& modelDirectory, bool reframe = true);
   /// Moves the bodies to q, moves the camera with the followed body, extends the trails and
   /// repaints. Allocates nothing.
@@ -114,6 +118,10 @@ class SceneView : public VtkWidget {
   void bodyPicked(int body);
   /// setFollowBody() or showModel() changed the followed body (−1: not following).
   void followBodyChanged(int treeBody);
+  /// showModel() of a model of more than kProgressBodies bodies: `done` of `total` bodies are in
+  /// the scene (at most every kProgressIntervalMs, and once with done == total at the end). A
+  /// receiver may process events to keep the window alive.
+  void buildProgress(int done, int total);
 
  protected:
   bool sceneBounds(double bounds[6]) const override;
@@ -134,6 +142,7 @@ class SceneView : public VtkWidget {
   std::vector<kt::Vec3> com_;                ///< (nb) centres of mass, body coordinates
   kt::Kinematics sampleKin_;                 ///< addTrailSample()'s workspace
   std::vector<Eigen::Vector3d> bodyColour_;  ///< (nb) colour of each body's first shape
+  bool building_ = false;                    ///< in showModel(): the scene is incomplete
   int follow_ = -1;
   Eigen::Vector3d followAnchor_ = Eigen::Vector3d::Zero();  ///< followed point at the last frame
 

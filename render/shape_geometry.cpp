@@ -24,8 +24,6 @@ namespace kt::render {
 
 namespace {
 
-constexpr int kRoundResolution = 48;
-
 vtkSmartPointer<vtkPolyData> transformed(vtkAlgorithmOutput* input, vtkTransform* transform) {
   vtkNew<vtkTransformPolyDataFilter> filter;
   filter->SetInputConnection(input);
@@ -122,8 +120,9 @@ vtkSmartPointer<vtkPolyData> prismGeometry(int sides, double radius, double leng
 }
 
 vtkSmartPointer<vtkPolyData> shapeGeometry(const kt::Shape& shape, const std::string& modelDirectory,
-                                           std::string& warning) {
+                                           std::string& warning, int resolution) {
   warning.clear();
+  resolution = std::max(resolution, 6);
   switch (shape.type) {
     case kt::ShapeType::Box: {
       vtkNew<vtkCubeSource> cube;
@@ -138,15 +137,15 @@ vtkSmartPointer<vtkPolyData> shapeGeometry(const kt::Shape& shape, const std::st
       vtkNew<vtkCylinderSource> cylinder;
       cylinder->SetRadius(shape.radius);
       cylinder->SetHeight(shape.length);
-      cylinder->SetResolution(kRoundResolution);
+      cylinder->SetResolution(resolution);
       cylinder->CappingOn();
       return yAxisToZAxis(cylinder->GetOutputPort());
     }
     case kt::ShapeType::Sphere: {
       vtkNew<vtkSphereSource> sphere;
       sphere->SetRadius(shape.radius);
-      sphere->SetThetaResolution(kRoundResolution);
-      sphere->SetPhiResolution(kRoundResolution / 2);
+      sphere->SetThetaResolution(resolution);
+      sphere->SetPhiResolution(resolution / 2);
       sphere->Update();
       vtkSmartPointer<vtkPolyData> out = sphere->GetOutput();
       return out;
@@ -155,8 +154,8 @@ vtkSmartPointer<vtkPolyData> shapeGeometry(const kt::Shape& shape, const std::st
       vtkNew<vtkCapsuleSource> capsule;
       capsule->SetRadius(shape.radius);
       capsule->SetCylinderLength(shape.length);
-      capsule->SetThetaResolution(kRoundResolution);
-      capsule->SetPhiResolution(kRoundResolution / 2);
+      capsule->SetThetaResolution(resolution);
+      capsule->SetPhiResolution(resolution / 2);
       capsule->LatLongTessellationOn();
       return yAxisToZAxis(capsule->GetOutputPort());
     }

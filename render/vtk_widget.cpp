@@ -370,14 +370,16 @@ void VtkWidget::setStandardView(StandardView view) {
   update();
 }
 
-vtkProp* VtkWidget::pickProp(const QPoint& position) const {
+vtkProp* VtkWidget::pickProp(const QPoint& position, vtkIdType* cell) const {
   const double dpr = devicePixelRatioF();
   const int* size = renderWindow_->GetSize();
   const double x = position.x() * dpr;
   const double y = size[1] - 1 - position.y() * dpr;
   vtkNew<vtkCellPicker> picker;
   picker->SetTolerance(0.0005);
+  if (cell != nullptr) *cell = -1;
   if (picker->Pick(x, y, 0.0, renderer_) == 0) return nullptr;
+  if (cell != nullptr) *cell = picker->GetCellId();
   return picker->GetViewProp();
 }
 
@@ -423,7 +425,11 @@ void VtkWidget::mouseReleaseEvent(QMouseEvent* event) {
     case Qt::RightButton: interactor_->RightButtonReleaseEvent(); break;
     default: break;
   }
-  if (event->button() == Qt::LeftButton && !dragged_) emit propClicked(pickProp(event->position().toPoint()));
+  if (event->button() == Qt::LeftButton && !dragged_) {
+    vtkIdType cell = -1;
+    vtkProp* prop = pickProp(event->position().toPoint(), &cell);
+    emit propClicked(prop, cell);
+  }
   event->accept();
 }
 

@@ -60,7 +60,8 @@ class VtkWidget : public QWidget {
   void setStandardView(StandardView view);
 
   /// The prop under a widget position (logical pixels), or nullptr. Geometry picking: no render.
-  vtkProp* pickProp(const QPoint& position) const;
+  /// `cell` (if given) receives the id of the picked cell in the prop's data, or −1.
+  vtkProp* pickProp(const QPoint& position, vtkIdType* cell = nullptr) const;
 
   /// Renders once and returns the image in device pixels (also works for hidden widgets).
   QImage renderToImage();
@@ -77,7 +78,9 @@ class VtkWidget : public QWidget {
 
  signals:
   /// A click (press and release without dragging) on a prop; nullptr when nothing was hit.
-  void propClicked(vtkProp* prop);
+  /// `cell`: the picked cell of the prop's data (−1 with no prop), which tells the part of a
+  /// prop drawing many.
+  void propClicked(vtkProp* prop, vtkIdType cell);
   /// A frame reached the window system (after Qt's composition and swap, or the flush of the
   /// painted image).
   void frameSwapped();

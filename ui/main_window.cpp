@@ -12,6 +12,7 @@
 #include <QIcon>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
@@ -45,6 +46,8 @@ namespace kt::ui {
 namespace {
 
 constexpr int kMessageMs = 10'000;
+// Files above this size (about 2,000 bodies) show a progress dialog while they open.
+constexpr qint64 kProgressFileBytes = 1'000'000;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
 
@@ -100,6 +103,7 @@ MainWindow::MainWindow(QWidget* parent)
           [this](const QString& reason) { statusBar()->showMessage(reason, kMessageMs); });
   connect(treeDock_, &ModelTreeDock::bodySelected, this, &MainWindow::onTreeSelection);
   connect(view_, &render::SceneView::bodyPicked, this, &MainWindow::onBodyPicked);
+  connect(view_, &render::SceneView::buildProgress, this, &MainWindow::showBuildProgress);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
 
   new SimulationController(this);  // Simulation menu, toolbar, plots dock and status figures
@@ -361,7 +365,21 @@ void MainWindow::showOpenFailure(const QString& path, const QString& error) {
 
 bool MainWindow::loadModel(const QString& path, QString& error) {
   error.clear();
-  if (!doc_->open(path, &error)) {
+  // A large file takes seconds to read and validate: say so before, the scene's progress follows.
+  opening_ = QFileInfo(path).size() > kProgressFileBytes;
+  if (opening_) {
+    QProgressDialog* dialog = progressDialog();
+    dialog->setLabelText(tr("Opening %1…").arg(QFileInfo(path).fileName()));
+    dialog->setRange(0, 0);
+    dialog->setValue(0);
+    QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+  }
+  const bool opened = doc_->open(path, &error);
+  if (opening_) {
+    opening_ = false;
+    closeProgress();
+  }
+  if (!opened) {
     statusBar()->showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)), kMessageMs);
     return false;
   }
@@ -558,6 +576,36 @@ void MainWindow::refreshModel(bool reframe) {
   view_->setJointFramesVisible(jointFramesAction_->isChecked());
   view_->setCentresOfMassVisible(comAction_->isChecked());
   view_->setGridVisible(gridAction_->isChecked());
+}
+
+QProgressDialog* MainWindow::progressDialog() {
+  if (progress_ == nullptr) {
+    progress_ = new QProgressDialog(this);
+    progress_->setObjectName(QStringLiteral("progressDialog"));
+    progress_->setWindowTitle(tr("Kinetree"));
+    progress_->setCancelButton(nullptr);  // a half-built scene cannot be kept
+    progress_->setWindowModality(Qt::WindowModal);
+    progress_->setMinimumDuration(0);
+    progress_->setAutoClose(false);
+    progress_->setAutoReset(false);
+    progress_->show();
+  }
+  return progress_;
+}
+
+void MainWindow::closeProgress() {
+  if (progress_ == nullptr) return;
+  progress_->hide();
+  progress_->deleteLater();
+  progress_ = nullptr;
+}
+
+void MainWindow::showBuildProgress(int done, int total) {
+  QProgressDialog* dialog = progressDialog();
+  dialog->setLabelText(tr("Building the 3D view: %1 of %2 bodies…").arg(done).arg(total));
+  dialog->setRange(0, total);
+  dialog->setValue(done);  // modal: runs the event loop
+  if (done >= total && !opening_) closeProgress();
 }
 
 void MainWindow::updateTitle() {

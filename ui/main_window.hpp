@@ -19,6 +19,7 @@
 
 #include "core/model/tree.hpp"
 
+class QProgressDialog;
 class QUndoCommand;
 class QUndoView;
 
@@ -140,6 +141,11 @@ class MainWindow : public QMainWindow {
   void onTreeSelection(int body);
   void onBodyPicked(int treeIndex);
   void onProblemActivated(const FieldLocation& location);
+  /// The scene of a large model is being built: a progress dialog (modal: it runs the event
+  /// loop, so the window keeps painting) until it is done.
+  void showBuildProgress(int done, int total);
+  QProgressDialog* progressDialog();
+  void closeProgress();
   /// Pushes an edit command, or shows why it was refused.
   bool applyEdit(QUndoCommand* command, const QString& error);
   void addBody(int jointType);
@@ -155,7 +161,9 @@ class MainWindow : public QMainWindow {
   bool runnable_ = false;
   bool replacing_ = false;
   QHash<QString, int> treeIndexByName_;
-  quint64 selectedId_ = 0;  // Document::bodyId of the selection, 0 for none
+  quint64 selectedId_ = 0;               // Document::bodyId of the selection, 0 for none
+  QProgressDialog* progress_ = nullptr;  ///< while a large model opens or its scene is built
+  bool opening_ = false;                 ///< loadModel() of a large file: it closes progress_
   render::SceneView* view_;
   ModelTreeDock* treeDock_;
   PropertiesDock* propertiesDock_;

@@ -10,6 +10,17 @@
 
 namespace kt::ui {
 
+namespace {
+
+// Level of an item: 0 for a root body.
+int depthOf(QModelIndex index) {
+  int depth = 0;
+  for (index = index.parent(); index.isValid(); index = index.parent()) ++depth;
+  return depth;
+}
+
+}  // namespace
+
 ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
     : QDockWidget(tr("Model"), parent), doc_(document), view_(new QTreeView(this)) {
   setObjectName(QStringLiteral("modelTreeDock"));
@@ -35,11 +46,17 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   setWidget(view_);
 
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ModelTreeDock::onCurrentChanged);
-  // New bodies and opened models show expanded.
-  connect(model, &QAbstractItemModel::modelReset, view_, &QTreeView::expandAll);
+  // New bodies and opened models show expanded (down to kMaxExpandedDepth levels).
+  connect(model, &QAbstractItemModel::modelReset, this, &ModelTreeDock::expandAllowed);
   connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
+    const int depth = parent.isValid() ? depthOf(parent) + 1 : 0;  // of the new rows
+    if (depth > kMaxExpandedDepth) return;
     view_->expand(parent);
-    for (int r = first; r <= last; ++r) view_->expandRecursively(doc_->bodyTree()->index(r, 0, parent));
+    if (depth == kMaxExpandedDepth) return;
+    // expandRecursively's depth: levels below the row (0: the row only).
+    for (int r = first; r <= last; ++r) {
+      view_->expandRecursively(doc_->bodyTree()->index(r, 0, parent), kMaxExpandedDepth - 1 - depth);
+    }
   });
   connect(model, &QAbstractItemModel::rowsMoved, this,
           [this](const QModelIndex&, int, int, const QModelIndex& destination, int) { view_->expand(destination); });
@@ -52,8 +69,10 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
     menu.addActions(contextActions_);
     menu.exec(view_->viewport()->mapToGlobal(at));
   });
-  view_->expandAll();
+  expandAllowed();
 }
+
+void ModelTreeDock::expandAllowed() { view_->expandToDepth(kMaxExpandedDepth - 1); }
 
 int ModelTreeDock::selectedBody() const {
   const QModelIndexList rows = view_->selectionModel()->selectedRows();
@@ -71,9 +90,17 @@ void ModelTreeDock::selectBody(int body) {
   if (!index.isValid()) {
     view_->selectionModel()->clear();
   } else {
-    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) view_->expand(p);
+    // Deeper, the ancestors stay as they are: scrollTo(), also the view's automatic one on a new
+    // current item, would expand them all.
+    const bool shown = depthOf(index) <= kMaxExpandedDepth;
+    if (shown) {
+      for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) view_->expand(p);
+    }
+    const bool autoScroll = view_->hasAutoScroll();
+    view_->setAutoScroll(autoScroll && shown);
     view_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    view_->scrollTo(index);
+    view_->setAutoScroll(autoScroll);
+    if (shown) view_->scrollTo(index);
   }
   selecting_ = false;
 }

@@ -5,6 +5,11 @@
 // (cycles refused), and the context menu offers the Edit menu's actions.
 //
 // Body numbers here are indices into Document::model().bodies (not tree indices).
+//
+// Bodies show expanded down to kMaxExpandedDepth levels and no deeper: QTreeView lays out its
+// expanded items recursively, one stack frame per level, and a 50,000-body chain shown fully
+// expanded overflowed the stack. A deeper body stays selectable (the tree's selection follows
+// the view's), under a collapsed ancestor the user can open.
 #pragma once
 
 #include <QDockWidget>
@@ -21,6 +26,9 @@ class ModelTreeDock : public QDockWidget {
   Q_OBJECT
 
  public:
+  /// Levels of the tree shown expanded at most (see above).
+  static constexpr int kMaxExpandedDepth = 200;
+
   explicit ModelTreeDock(Document* document, QWidget* parent = nullptr);
 
   QTreeView* treeView() const { return view_; }
@@ -32,7 +40,8 @@ class ModelTreeDock : public QDockWidget {
   void renameSelected();
 
  public slots:
-  /// Selects a body (−1 clears the selection), expanding its ancestors; emits nothing.
+  /// Selects a body (−1 clears the selection), expanding its ancestors (down to
+  /// kMaxExpandedDepth); emits nothing.
   void selectBody(int body);
 
  signals:
@@ -41,6 +50,8 @@ class ModelTreeDock : public QDockWidget {
 
  private:
   void onCurrentChanged();
+  /// Expands the bodies down to kMaxExpandedDepth levels.
+  void expandAllowed();
 
   Document* doc_;
   QTreeView* view_;
