@@ -27,6 +27,7 @@
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
+#include "core/sim/run_limits.hpp"
 #include "render/load_arrows.hpp"
 #include "render/scene_view.hpp"
 #include "ui/document/document.hpp"
@@ -355,9 +356,15 @@ void SimulationController::createActions() {
     bool ok = false;
     const QString text = QInputDialog::getText(window_, tr("Tolerance"), tr("Relative tolerance (dopri5):"),
                                                QLineEdit::Normal, QString::number(pending_.tolerance, 'g', 3), &ok);
+    if (!ok) return;
     bool parsed = false;
     const double tol = text.toDouble(&parsed);
-    if (ok && parsed && tol > 0.0) setTolerance(tol);
+    if (!parsed || !setTolerance(tol))
+      QMessageBox::warning(window_, tr("Tolerance"),
+                           tr("A relative tolerance from %1 to below 1 is needed (smaller ones are below the "
+                              "rounding of a double); got '%2'.")
+                               .arg(kt::kMinRunTolerance)
+                               .arg(text));
   });
   menu_->addSeparator();
   menu_->addAction(tr("&Duration…"), this, [this] {
@@ -401,7 +408,7 @@ void SimulationController::createActions() {
   });
   toleranceEdit_ = new QLineEdit;
   toleranceEdit_->setObjectName(QStringLiteral("toleranceEdit"));
-  toleranceEdit_->setValidator(new QDoubleValidator(1e-15, 1.0, 15, toleranceEdit_));
+  toleranceEdit_->setValidator(new QDoubleValidator(kt::kMinRunTolerance, 1.0, 15, toleranceEdit_));
   toleranceEdit_->setMaximumWidth(70);
   toleranceEdit_->setToolTip(tr("Relative tolerance of dopri5"));
   connect(toleranceEdit_, &QLineEdit::editingFinished, this, [this] {
@@ -473,10 +480,12 @@ void SimulationController::setStepSize(double seconds) {
   syncControls();
 }
 
-void SimulationController::setTolerance(double tolerance) {
-  if (!(tolerance > 0.0)) return;
+bool SimulationController::setTolerance(double tolerance) {
+  // the limits of a model file's simulation.tolerance (core/sim/run_limits.hpp)
+  if (!(tolerance >= kt::kMinRunTolerance && tolerance < 1.0)) return false;
   pending_.tolerance = tolerance;
   syncControls();
+  return true;
 }
 
 void SimulationController::setDuration(double seconds) {

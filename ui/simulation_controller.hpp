@@ -66,7 +66,8 @@ class SimulationController : public QObject {
   void setSolver(const QString& name);
   void setIntegrator(const QString& name);
   void setStepSize(double seconds);
-  void setTolerance(double tolerance);
+  /// False (and nothing changed) outside the run limits: from kt::kMinRunTolerance to below 1.
+  bool setTolerance(double tolerance);
   /// Simulated seconds a Run lasts (immediate effect); ≤ 0 or untilStopped: no limit.
   void setDuration(double seconds);
   void setUntilStopped(bool untilStopped);

@@ -9,12 +9,15 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValidator>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -264,6 +267,24 @@ class TestSimulation : public QObject {
     sim->run();
     QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 20000);
     sim->pause();
+  }
+
+  // A tolerance the arithmetic cannot meet is refused in the window as in a model file, and the
+  // toolbar field does not accept it either.
+  void toleranceOutsideTheRunLimitsIsRefused() {
+    auto w = openWindow(QStringLiteral(":/examples/pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    QVERIFY(sim->setTolerance(1e-10));
+    QCOMPARE(sim->pendingOptions().tolerance, 1e-10);
+    for (double bad : {1e-300, 0.0, -1.0, 1.0, 2.0, std::numeric_limits<double>::quiet_NaN()}) {
+      QVERIFY2(!sim->setTolerance(bad), qPrintable(QString::number(bad)));
+      QCOMPARE(sim->pendingOptions().tolerance, 1e-10);
+    }
+    auto* edit = w->findChild<QLineEdit*>(QStringLiteral("toleranceEdit"));
+    QVERIFY(edit != nullptr);
+    QString text = QStringLiteral("1e-300");
+    int pos = 0;
+    QVERIFY(edit->validator()->validate(text, pos) != QValidator::Acceptable);
   }
 
   // A model with a warning (a joint started in degrees) opens with the warning in the problems
