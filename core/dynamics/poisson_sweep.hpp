@@ -18,10 +18,11 @@
 // M*_i is symmetric positive definite and is carried so: the row block S_iᵀ M*_i is the transpose
 // of the stored column block U_i = M*_i S_i, D_i = L_i⁻ᵀ L_i⁻¹ from the Cholesky factor
 // L_i L_iᵀ = S_iᵀ M*_i S_i (Ivanov §3: the matrices the sweep inverts are symmetric positive
-// definite), and the update is M*_i − V_iᵀ V_i with V_i = L_i⁻¹ U_iᵀ, one triangle formed. With
-// the update taken as (U_i D_i) U_iᵀ through the explicit inverse, q̈ on a random tree with mass
-// ratios of 1e3 was 1.1e-7 from an extended-precision solve (4 κ(M) ε = 2.8e-9); from the factor,
-// 3.0e-11.
+// definite), and the update is M*_i − V_iᵀ V_i with V_i = L_i⁻¹ U_iᵀ, one triangle formed. On a
+// random tree with mass ratios of 1e3, q̈ was 1.8e-8 from an extended-precision solve with the LU
+// inverse and the unsymmetric update M*_i − (U_i D_i) R_i, 1.1e-7 with a symmetric M*_i but the
+// update (U_i D_i) U_iᵀ through the explicit inverse, and is 3.0e-11 from the factor
+// (4 κ(M) ε = 2.8e-9).
 #pragma once
 
 #include "core/dynamics/poisson_common.hpp"
