@@ -11,6 +11,9 @@ namespace {
 // Pass 2 for a joint of N > 1 degrees of freedom, in fixed-size arithmetic (the dynamic-size
 // kernels Eigen picks for Mat6N/MatN cost more than the arithmetic at these sizes):
 //   U = IA S,  D = Sᵀ U,  u = τ − Sᵀ pA,  IA −= U D⁻¹ Uᵀ,  pA += IA c + U D⁻¹ u.
+// U D⁻¹ Uᵀ is formed as Vᵀ V with V = L⁻¹ Uᵀ, D = L Lᵀ (Featherstone's D_i is symmetric positive
+// definite): the update keeps IA symmetric positive semidefinite, where (U D⁻¹) Uᵀ with the
+// explicit inverse left an error of about κ(D) ε ‖IA‖, larger than a light parent's inertia.
 template <int N>
 void articulateJoint(const Mat6N& S_, const double* tau, const Vec6& c, Mat6& Ia, Vec6& pa, Mat6N& U_out,
                      MatN& Dinv_out, VecN& u_out) {
@@ -19,12 +22,16 @@ void articulateJoint(const Mat6N& S_, const double* tau, const Vec6& c, Mat6& Ia
   using Vecn = Eigen::Matrix<double, N, 1>;
   const Mat6n S = S_;
   const Mat6n U = Ia * S;
-  const Matn D = S.transpose() * U;
-  const Matn Dinv = inverseSpd<N>(D);
+  Matn D;
+  for (int k = 0; k < N; ++k)
+    for (int j = k; j < N; ++j) D(j, k) = S.col(j).dot(U.col(k));  // the lower triangle is read
+  const Matn Li = inverseCholeskyFactor<N>(D);
+  const Matn Dinv = Li.transpose() * Li;
   const Vecn u = Eigen::Map<const Vecn>(tau) - S.transpose() * pa;
-  const Mat6n UDinv = U * Dinv;
-  Ia.noalias() -= UDinv * U.transpose();
-  pa += Ia * c + UDinv * u;
+  const Eigen::Matrix<double, N, 6> V = Li * U.transpose();
+  for (int k = 0; k < 6; ++k)
+    for (int j = 0; j <= k; ++j) Ia(k, j) = Ia(j, k) = Ia(j, k) - V.col(j).dot(V.col(k));
+  pa += Ia * c + V.transpose() * (Li * u);
   U_out = U;
   Dinv_out = Dinv;
   u_out = u;

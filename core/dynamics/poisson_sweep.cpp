@@ -8,7 +8,6 @@ PoissonSweepSolver::PoissonSweepSolver(const Tree& tree)
     : PoissonSolverBase(tree),
       dOffset_(tree.nb),
       Upool_(6 * static_cast<std::size_t>(tree.nv), 0.0),
-      Rpool_(6 * static_cast<std::size_t>(tree.nv), 0.0),
       u_(VectorX::Zero(tree.nv)),
       w_(VectorX::Zero(tree.nv)) {
   int n2 = 0;
@@ -27,7 +26,7 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
   if constexpr (NV == 0) {
     // fixed joint: H_i = 1, the body's articulated inertia passes whole into the parent
     if (par < 0) return;
-    addGeneralCongruence(X_[i], Ms, Mstar_[par]);
+    addSymmetricCongruence(X_[i], Ms, Mstar_[par]);
     if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
     if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
   } else if constexpr (NV == 6) {
@@ -49,14 +48,18 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
   } else {
     const int o = t.vOffset[i];
     const auto S = Smap<NV>(i);
-    // column and row blocks of the elimination: U_i = M*_i S_i, R_i = S_iᵀ M*_i
+    // U_i = M*_i S_i; the row block S_iᵀ M*_i is U_iᵀ, since M*_i is symmetric
     Eigen::Map<Mat6x<NV>> U(Upool_.data() + 6 * o);
-    Eigen::Map<MatXx6<NV>> R(Rpool_.data() + 6 * o);
     U.noalias() = Ms * S;
-    R.noalias() = S.transpose() * Ms;
-    // D_i = (S_iᵀ M*_i S_i)⁻¹
+    // D_i = (S_iᵀ M*_i S_i)⁻¹ = L_i⁻ᵀ L_i⁻¹ with S_iᵀ M*_i S_i = L_i L_iᵀ: Ivanov (§3) notes that
+    // the matrices the sweep inverts are symmetric positive definite, and an LU inverse used
+    // neither the symmetry nor the definiteness
+    MatNN<NV> Y;
+    for (int c = 0; c < NV; ++c)
+      for (int r = 0; r <= c; ++r) Y(r, c) = Y(c, r) = S.col(r).dot(U.col(c));
+    const MatNN<NV> Li = inverseCholeskyFactor<NV>(Y);
     Eigen::Map<MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
-    D = (S.transpose() * U).inverse();
+    D.noalias() = Li.transpose() * Li;
     Vec6 phiUp, psiUp;
     if (p) {
       // M*_i S_i D_i p_i + H_i φ*_i = φ*_i + U_i u_i,  u_i = D_i (p_i − S_iᵀ φ*_i)
@@ -71,11 +74,14 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
       psiUp.noalias() = psic + U * w;
     }
     if (par < 0) return;
-    // M*_p += ⁱX_pᵀ H_i M*_i ⁱX_p,  H_i M*_i = M*_i − U_i D_i R_i (a general 6×6 matrix)
-    Mat6 A = Ms;
-    const MatXx6<NV> DR = D * R;
-    A.noalias() -= U * DR;
-    addGeneralCongruence(X_[i], A, Mstar_[par]);
+    // M*_p += ⁱX_pᵀ H_i M*_i ⁱX_p with H_i M*_i = M*_i − U_i D_i U_iᵀ = M*_i − V_iᵀ V_i, V_i = L_i⁻¹ U_iᵀ:
+    // symmetric and, as a Schur complement formed from the factor, positive semidefinite up to
+    // rounding (U_i (D_i U_iᵀ) in floating point is not, and loses κ(S_iᵀ M*_i S_i) ε ‖M*_i‖)
+    const MatXx6<NV> V = Li * U.transpose();
+    Mat6 A;
+    for (int c = 0; c < 6; ++c)
+      for (int r = 0; r <= c; ++r) A(r, c) = A(c, r) = Ms(r, c) - V.col(r).dot(V.col(c));
+    addSymmetricCongruence(X_[i], A, Mstar_[par]);
     if (p) phi_[par] += X_[i].inverseForce(phiUp);
     if (tau) psi_[par] += X_[i].inverseForce(psiUp);
   }
@@ -100,7 +106,7 @@ void PoissonSweepSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX&
     vel_[i] = vp;
     if (wantAcceleration_) velocityProducts(i, Vec6::Zero(), qi, nullptr);
   } else if constexpr (NV == 6) {
-    // free joint, S_i = 1: D_i R_i = 1, so v_i = u_i exactly and ν_i = u_i − ⁱX_p v_p
+    // free joint, S_i = 1: D_i M*_i = 1, so v_i = u_i exactly and ν_i = u_i − ⁱX_p v_p
     const int o = t.vOffset[i];
     auto nu = v.segment<6>(o);
     vel_[i] = u_.segment<6>(o);
@@ -112,9 +118,9 @@ void PoissonSweepSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX&
     const int o = t.vOffset[i];
     const auto S = Smap<NV>(i);
     const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
-    const Eigen::Map<const MatXx6<NV>> R(Rpool_.data() + 6 * o);
-    // ν_i = D_i (p_i − S_iᵀ (φ*_i + M*_i ⁱX_p v_p)) = u_i − D_i R_i ⁱX_p v_p
-    const VecNV<NV> Rv = R * vp;
+    const Eigen::Map<const Mat6x<NV>> U(Upool_.data() + 6 * o);
+    // ν_i = D_i (p_i − S_iᵀ (φ*_i + M*_i ⁱX_p v_p)) = u_i − D_i U_iᵀ ⁱX_p v_p
+    const VecNV<NV> Rv = U.transpose() * vp;
     auto nu = v.segment<NV>(o);
     nu.noalias() = u_.segment<NV>(o) - D * Rv;
     const Vec6 vJ = S * nu;
@@ -172,16 +178,16 @@ void PoissonSweepSolver::forwardAccelerationBody(int i, VectorX& qdd) {
   if constexpr (NV == 0) {
     acc_[i] = ap + cvp_[i];
   } else if constexpr (NV == 6) {
-    // free joint, S_i = 1: D_i R_i = 1, so a_i = w_i + c_i and q̈_i = a_i − c_i − ⁱX_p a_p
+    // free joint, S_i = 1: D_i M*_i = 1, so a_i = w_i + c_i and q̈_i = a_i − c_i − ⁱX_p a_p
     const int o = t.vOffset[i];
     acc_[i] = w_.segment<6>(o) + cvp_[i];
     qdd.segment<6>(o) = w_.segment<6>(o) - ap;
   } else {
     const int o = t.vOffset[i];
     const Eigen::Map<const MatNN<NV>> D(Dpool_.data() + dOffset_[i]);
-    const Eigen::Map<const MatXx6<NV>> R(Rpool_.data() + 6 * o);
-    // q̈_i = D_i (τ_i − S_iᵀ (ψ_i + M*_i (c_i + ⁱX_p a_p))) = w_i − D_i R_i ⁱX_p a_p
-    const VecNV<NV> Ra = R * ap;
+    const Eigen::Map<const Mat6x<NV>> U(Upool_.data() + 6 * o);
+    // q̈_i = D_i (τ_i − S_iᵀ (ψ_i + M*_i (c_i + ⁱX_p a_p))) = w_i − D_i U_iᵀ ⁱX_p a_p
+    const VecNV<NV> Ra = U.transpose() * ap;
     auto a = qdd.segment<NV>(o);
     a.noalias() = w_.segment<NV>(o) - D * Ra;
     acc_[i] = ap + cvp_[i] + Smap<NV>(i) * a;

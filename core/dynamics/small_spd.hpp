@@ -9,9 +9,10 @@
 
 namespace kt {
 
-/// D⁻¹ of a symmetric positive definite N×N matrix: D = L Lᵀ, D⁻¹ = L⁻ᵀ L⁻¹ (exactly symmetric).
+/// L⁻¹ (lower triangular) for the Cholesky factor D = L Lᵀ of a symmetric positive definite N×N
+/// matrix; only D's lower triangle is read.
 template <int N>
-Eigen::Matrix<double, N, N> inverseSpd(const Eigen::Matrix<double, N, N>& D) {
+Eigen::Matrix<double, N, N> inverseCholeskyFactor(const Eigen::Matrix<double, N, N>& D) {
   Eigen::Matrix<double, N, N> L = Eigen::Matrix<double, N, N>::Zero();
   for (int j = 0; j < N; ++j) {
     double d = D(j, j);
@@ -33,6 +34,13 @@ Eigen::Matrix<double, N, N> inverseSpd(const Eigen::Matrix<double, N, N>& D) {
       Li(i, j) = x / L(i, i);
     }
   }
+  return Li;
+}
+
+/// D⁻¹ of a symmetric positive definite N×N matrix: D = L Lᵀ, D⁻¹ = L⁻ᵀ L⁻¹ (exactly symmetric).
+template <int N>
+Eigen::Matrix<double, N, N> inverseSpd(const Eigen::Matrix<double, N, N>& D) {
+  const Eigen::Matrix<double, N, N> Li = inverseCholeskyFactor<N>(D);
   return Li.transpose() * Li;
 }
 

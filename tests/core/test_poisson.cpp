@@ -1,6 +1,7 @@
 // Poisson-impulse solvers poisson-sweep and poisson-ldl (issue: Poisson-impulse solvers;
 // DYNAMICS.md §6, Ivanov 2017): p = M ν and back, the explicit ṗ against finite differences of
 // M(q(t)) ν(t) along the motion and against M q̈ + Ṁ ν, q̈ and joint loads against ABA.
+#include <Eigen/Cholesky>
 #include <QTest>
 
 #include "core/dynamics/poisson_common.hpp"
@@ -313,14 +314,47 @@ class TestPoisson : public QObject {
   }
 
   // The same with every body's mass and inertia scaled by its own factor in [1e-3, 1e3].
+  // q̈ of aba, crba and both impulse solvers against M q̈ = τ − h solved in long double (M and h
+  // from CRBA and RNEA in double, the LDLᵀ solve in 64-bit mantissa arithmetic with three steps
+  // of iterative refinement), on the trees with spread masses, within max(1e-12, 4 κ(M) ε). This
+  // tells which solver is off when two disagree: on tree 45, aba's and poisson-sweep's q̈ were
+  // 3.2e-8 and 1.8e-8 from it (tolerance 2.8e-9) while crba's and poisson-ldl's were 2.7e-11 and
+  // 4.0e-11; both formed the articulated update U D⁻¹ Uᵀ through an explicit inverse.
+  void matchExtendedPrecisionSolveAcrossMassRatios_data() { accelerationsAndLoadsMatchAba_data(); }
+  void matchExtendedPrecisionSolveAcrossMassRatios() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(test::withSpreadMasses(makeRandomTree(seed, treeOptions(seed)), seed + 1000));
+    const test::RandomState s = test::randomState(tree, seed * 29 + 3);
+    const std::vector<Vec6> fext = randomWrenches(tree, seed + 7);
+    RneaWorkspace ws(tree);
+    MatrixX M;
+    VectorX h(tree.nv);
+    massMatrix(tree, ws, s.q, M);
+    biasForces(tree, ws, s.q, s.v, fext, h);
+    using MatL = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+    using VecL = Eigen::Matrix<long double, Eigen::Dynamic, 1>;
+    const MatL Ml = M.cast<long double>();
+    const VecL b = s.tau.cast<long double>() - h.cast<long double>();
+    const Eigen::LDLT<MatL> ldlt(Ml);
+    VecL x = ldlt.solve(b);
+    for (int k = 0; k < 3; ++k) x += ldlt.solve(b - Ml * x);
+    const VectorX ref = x.cast<double>();
+    const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+    QString failures;
+    for (const char* name : {"aba", "crba", "poisson-ldl", "poisson-sweep"}) {
+      VectorX qdd(tree.nv);
+      makeSolver(name, tree)->forwardDynamics(s.q, s.v, s.tau, fext, qdd, nullptr);
+      const double err = test::relativeError(qdd, ref);
+      if (!(err <= tol)) failures += describe(name, tree, err, tol) + "; ";
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(failures));
+  }
+
   void accelerationsAndLoadsMatchAbaAcrossMassRatios_data() { accelerationsAndLoadsMatchAba_data(); }
   void accelerationsAndLoadsMatchAbaAcrossMassRatios() {
     QFETCH(quint64, seed);
     const QString failures = compareWithAba(
         finalizeOrThrow(test::withSpreadMasses(makeRandomTree(seed, treeOptions(seed)), seed + 1000)), seed);
-    // poisson-sweep's general joints still carry M*_i as an unsymmetric matrix through an explicit
-    // inverse: on this tree its q̈ is 1.4e-8 from aba's against 4 κ ε = 2.8e-9 (not yet fixed)
-    if (seed == 45) QEXPECT_FAIL("", "poisson-sweep, general joints (explicit inverse)", Continue);
     QVERIFY2(failures.isEmpty(), qPrintable(failures));
   }
 
