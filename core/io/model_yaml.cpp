@@ -165,7 +165,6 @@ class Reader {
   // Counts visited nodes so that aliases cannot make reading explode.
   bool visit(const Node& n, const std::string& path) {
     marks.emplace(path, n.pos);
-    if (n.alias) aliasMarks.emplace(path, n.pos);
     if (budget_ == 0) {
       if (!budgetReported_) error(n, path, "the document expands to too many values (check anchors and aliases)");
       budgetReported_ = true;
@@ -777,7 +776,8 @@ Model loadText(const std::string& original, const std::string& fileName, const s
   }
   const std::string& text = loneCr ? crFree : original;
   std::vector<yaml::ParseProblem> problems;
-  const auto root = yaml::parseDocument(text, problems);
+  std::vector<std::pair<std::string, yaml::Position>> aliases;
+  const auto root = yaml::parseDocument(text, problems, &aliases);
   std::vector<Diagnostic> out;
   const auto add = [&](yaml::Position p, const std::string& path, const std::string& message) {
     Diagnostic d;
@@ -798,6 +798,7 @@ Model loadText(const std::string& original, const std::string& fileName, const s
   Model model;
   model.sourceDirectory = directory;
   Reader reader(32 * text.size() + 1024);
+  reader.aliasMarks.insert(aliases.begin(), aliases.end());
   readModel(reader, *root, model);
   for (Diagnostic& d : reader.errors) {
     d.file = fileName;

@@ -44,6 +44,7 @@ class Builder : public YAML::EventHandler {
   explicit Builder(std::vector<ParseProblem>& problems) : problems_(problems) {}
 
   std::shared_ptr<const Node> root;
+  std::vector<std::pair<std::string, Position>> aliases;  ///< path where each alias is written, and its position
   int documents = 0;
   Position documentStart;
 
@@ -74,11 +75,9 @@ class Builder : public YAML::EventHandler {
       attach(n);
       return;
     }
-    // A copy that knows where the alias is (the children stay those of the anchor).
-    auto n = std::make_shared<Node>(*it->second);
-    n->pos = toPosition(mark);
-    n->alias = true;
-    attach(n);
+    // The anchor's node itself; where the alias is written is kept by path.
+    aliases.emplace_back(childPath(), toPosition(mark));
+    attach(it->second);
   }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
@@ -288,7 +287,8 @@ bool nestingWithin(const std::string& text, int limit, Position& where) {
   return true;
 }
 
-std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems) {
+std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems,
+                                          std::vector<std::pair<std::string, Position>>* aliases) {
   if (text.size() > kMaxDocumentBytes) {
     problems.push_back({{},
                         "the text is " + std::to_string(text.size() / (1024 * 1024)) +
@@ -309,6 +309,7 @@ std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<P
     if (!parser.HandleNextDocument(builder)) return nullptr;
     const int first = builder.documents;
     auto root = builder.root;
+    if (aliases) *aliases = std::move(builder.aliases);
     if (parser.HandleNextDocument(builder) && builder.documents > first)
       problems.push_back({builder.documentStart,
                           "the file holds a second YAML document (after '---'); a model file "

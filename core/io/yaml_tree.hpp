@@ -24,7 +24,6 @@ struct Node {
   Position pos;
   std::string value;    ///< Scalar
   bool quoted = false;  ///< Scalar written in quotes (or tagged !!str): never a number or bool
-  bool alias = false;   ///< reached through an alias (*name); `pos` is the alias, not the anchor
   std::vector<std::shared_ptr<const Node>> items;                                            ///< Sequence
   std::vector<std::pair<std::shared_ptr<const Node>, std::shared_ptr<const Node>>> entries;  ///< Map, in order
 
@@ -50,7 +49,11 @@ inline constexpr int kMaxNestingDepth = 64;
 /// oversized or too deeply nested text, tags other than the standard !!str, !!int, !!float,
 /// !!bool, !!null, !!seq and !!map). A null value of a mapping is placed at its key (yaml-cpp
 /// places it at the next token, often on the next line). When problems are reported the tree may be partial.
-std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems);
+/// With `aliases`, also where each alias (*name) is written, by the YAML path it takes in the
+/// document ("bodies[1]"): the node itself is the anchor's, shared, never copied (so that aliases
+/// cannot multiply the memory a small file needs).
+std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems,
+                                          std::vector<std::pair<std::string, Position>>* aliases = nullptr);
 
 /// Nesting depth estimate of YAML text without parsing it (block indentation levels, "- "
 /// entries on one line, flow brackets). Stops early and reports the position where it first
