@@ -147,7 +147,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (!checkRunOptions("compare", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance, false))
     return 2;
 
-  std::printf("%s: integrator %s, step %s s, duration %s s, tolerance %s (relative)\n", modelPath.c_str(),
+  std::printf("%s: integrator %s, step %s s, duration %s s, tolerance %s (relative)\n", printable(modelPath).c_str(),
               options.integrator.c_str(), formatNumber(options.step).c_str(), formatNumber(duration).c_str(),
               formatNumber(tolerance).c_str());
   std::printf("%-14s %11s %11s %11s %11s %11s %11s %12s\n", "solver", "q abs", "q rel", "qd abs", "qd rel", "load abs",
@@ -161,11 +161,11 @@ int cmdCompare(const std::vector<std::string>& args) {
     try {
       run = runModel(model, options, duration);
     } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "%s: %s\n", modelPath.c_str(), e.what());
+      std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
       return 1;
     }
     if (!run.error.empty()) {
-      std::fprintf(stderr, "%s: %s: simulation stopped: %s\n", modelPath.c_str(), solvers[k].c_str(),
+      std::fprintf(stderr, "%s: %s: simulation stopped: %s\n", printable(modelPath).c_str(), solvers[k].c_str(),
                    run.error.c_str());
       failed = true;
     }

@@ -2,12 +2,14 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,7 @@ class InterruptGuard {
   explicit InterruptGuard(const std::string& tempPath) {
     if (!tempPath.empty() && tempPath.size() < sizeof gTempPath) {
       std::memcpy(gTempPath, tempPath.c_str(), tempPath.size() + 1);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the path before the flag, for the handler
       gTempPathSet = 1;
     }
     struct sigaction sa {};
@@ -157,7 +160,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
   try {
     sim = std::make_unique<Simulator>(model, options);
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "%s: %s\n", modelPath.c_str(), e.what());
+    std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
     return 1;
   }
   std::vector<int> columns;
@@ -176,14 +179,22 @@ int cmdSimulate(const std::vector<std::string>& args) {
 
   // the CSV target: stdout ("-" or no --output), an atomically written file, or a FIFO or
   // device written in place (CsvWriter); an interruption removes the temporary file
+  // The three signals wait while the temporary file is created and its handler installed, so
+  // that no interruption falls between the two; once the file is committed they act as usual.
+  sigset_t interrupts, previousMask;
+  sigemptyset(&interrupts);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&interrupts, s);
+  ::sigprocmask(SIG_BLOCK, &interrupts, &previousMask);
   std::unique_ptr<CsvWriter> csv;
   try {
     csv = output.empty() || output == "-" ? std::make_unique<CsvWriter>(stdout) : std::make_unique<CsvWriter>(output);
   } catch (const std::exception& e) {
+    ::sigprocmask(SIG_SETMASK, &previousMask, nullptr);
     std::fprintf(stderr, "kinetree-cli simulate: %s\n", printable(e.what()).c_str());
     return 1;
   }
-  const InterruptGuard interruptGuard(csv->temporaryPath());
+  std::optional<InterruptGuard> interruptGuard(std::in_place, csv->temporaryPath());
+  ::sigprocmask(SIG_SETMASK, &previousMask, nullptr);
   csv->header(header);
   std::vector<double> row(columns.size());
   auto writeSample = [&] {
@@ -222,8 +233,9 @@ int cmdSimulate(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli simulate: %s\n", e.what());
     return 1;
   }
+  interruptGuard.reset();  // written: an interruption from here on no longer concerns the file
   if (diverged) {
-    std::fprintf(stderr, "%s: simulation stopped: %s\n", modelPath.c_str(), sim->error().c_str());
+    std::fprintf(stderr, "%s: simulation stopped: %s\n", printable(modelPath).c_str(), sim->error().c_str());
     return 1;
   }
   return 0;
