@@ -173,7 +173,7 @@ void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::
           ? std::sqrt((b[1] - b[0]) * (b[1] - b[0]) + (b[3] - b[2]) * (b[3] - b[2]) + (b[5] - b[4]) * (b[5] - b[4]))
           : 1.0;
   if (!(length_ > 1e-9) || !std::isfinite(length_)) length_ = 1.0;
-  buildDecorations(model);
+  buildDecorations();
   update(tree_.initialQ);
   if (progress) progress(tree_.nb, tree_.nb);
 }
@@ -246,7 +246,7 @@ void ModelScene::buildBatches(const kt::Model& model, const std::string& modelDi
   }
 }
 
-void ModelScene::buildDecorations(const kt::Model& model) {
+void ModelScene::buildDecorations() {
   const double L = length_;
 
   // Joint frames (at the joint frame fixed in the parent) with the joint axis; hidden by default.
@@ -255,7 +255,8 @@ void ModelScene::buildDecorations(const kt::Model& model) {
   for (int i = 0; i < tree_.nb; ++i) {
     const kt::JointModel& joint = tree_.joints[i];
     axis_[i] = kt::jointHasAxis(joint.type) ? joint.axis : kt::Vec3::Zero();
-    com_[i] = kt::bodyMassProperties(model.bodies[tree_.specIndex[i]]).com;
+    // the finalized tree's inertia (its meshes already read against the model's directory)
+    com_[i] = tree_.I[i].m > 0.0 ? kt::Vec3(tree_.I[i].com()) : kt::Vec3::Zero();
   }
   if (batches_) {
     // Built when first shown: most views of a large model never show them.

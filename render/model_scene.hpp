@@ -107,7 +107,7 @@ class ModelScene {
   struct Batches;
   void buildShapeActors(const kt::Model& model, const std::string& modelDirectory, const Progress& progress);
   void buildBatches(const kt::Model& model, const std::string& modelDirectory, const Progress& progress);
-  void buildDecorations(const kt::Model& model);
+  void buildDecorations();
   /// Batched: the joint-frame or marker batch, made when first shown.
   void buildFrameBatch();
   void buildMarkerBatch();

@@ -107,9 +107,15 @@ void SceneView::showModel(const kt::Model& model, const kt::Tree& tree, const st
   }
   // A receiver of buildProgress() may run the event loop: until the scene is whole, frames and
   // states of the previous model are not drawn.
-  building_ = true;
-  scene_->build(model, tree, modelDirectory, progress);
-  building_ = false;
+  struct Building {  // cleared however build() ends
+    bool& flag;
+    explicit Building(bool& f) : flag(f) { flag = true; }
+    ~Building() { flag = false; }
+  };
+  {
+    const Building building(building_);
+    scene_->build(model, tree, modelDirectory, progress);
+  }
   const kt::Tree& t = scene_->tree();
   com_.assign(static_cast<std::size_t>(t.nb), kt::Vec3::Zero());
   bodyColour_.assign(static_cast<std::size_t>(t.nb), Eigen::Vector3d(0.45, 0.45, 0.5));

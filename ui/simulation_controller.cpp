@@ -15,6 +15,7 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolTip>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -414,7 +415,12 @@ void SimulationController::createActions() {
   connect(toleranceEdit_, &QLineEdit::editingFinished, this, [this] {
     bool ok = false;
     const double tol = toleranceEdit_->text().toDouble(&ok);
-    if (ok && tol > 0.0) setTolerance(tol);
+    if (ok && setTolerance(tol)) return;
+    // refused (1 passes the validator, not the run limits): say why and show the value in use
+    QToolTip::showText(toleranceEdit_->mapToGlobal(QPoint(0, toleranceEdit_->height())),
+                       tr("A relative tolerance from %1 to below 1 is needed").arg(kt::kMinRunTolerance),
+                       toleranceEdit_);
+    syncControls();
   });
   durationBox_ = new QDoubleSpinBox;
   durationBox_->setObjectName(QStringLiteral("durationBox"));

@@ -807,8 +807,9 @@ Model loadText(const std::string& original, const std::string& fileName, const s
   if (out.empty()) {
     std::vector<Diagnostic> problemsFound = validate(model);
     for (Diagnostic& d : problemsFound) {
-      const yaml::Position p = positionOf(reader, d.path);
       d.file = fileName;
+      if (d.omitted > 0) continue;  // the closing "... and N more" line has no place in the file
+      const yaml::Position p = positionOf(reader, d.path);
       d.line = p.line + 1;
       d.column = p.column + 1;
     }

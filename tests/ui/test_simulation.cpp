@@ -285,6 +285,11 @@ class TestSimulation : public QObject {
     QString text = QStringLiteral("1e-300");
     int pos = 0;
     QVERIFY(edit->validator()->validate(text, pos) != QValidator::Acceptable);
+    // 1 passes the validator but not the limits: the field goes back to the value in use
+    edit->setText(QStringLiteral("1"));
+    emit edit->editingFinished();
+    QCOMPARE(sim->pendingOptions().tolerance, 1e-10);
+    QCOMPARE(edit->text().toDouble(), 1e-10);
   }
 
   // A model with a warning (a joint started in degrees) opens with the warning in the problems
