@@ -368,6 +368,7 @@ bool checkClosedSurface(const TriangleMesh& mesh, std::string& error) {
     const int a = static_cast<int>(e >> 32), b = static_cast<int>(e & 0xffffffffu);
     const auto back = edges.find(key(b, a));
     const int backward = back == edges.end() ? 0 : back->second;
+    if (forward + backward == 2 && forward == 1) continue;  // shared once in each direction: as it should be
     const std::string edge = "the edge from " + point(where[a]) + " to " + point(where[b]);
     if (forward + backward == 1) {
       error = "the surface is not closed: " + edge + " belongs to one triangle only (a hole or a missing face)";
