@@ -26,6 +26,7 @@
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
@@ -319,17 +320,6 @@ class TestEditorWindow : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QTemporaryDir data;
-  qputenv("XDG_DATA_HOME", data.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_editor_window"));
-  TestEditorWindow test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestEditorWindow>(argc, argv, "test_editor_window"); }
 
 #include "test_editor_window.moc"

@@ -14,6 +14,7 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "render/scene_view.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/main_window.hpp"
@@ -100,16 +101,6 @@ class TestLargeModels : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  // Settings of this run only.
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_large_models"));
-  TestLargeModels test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestLargeModels>(argc, argv, "test_large_models"); }
 
 #include "test_large_models.moc"

@@ -20,6 +20,7 @@
 #include "render/offscreen.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -253,16 +254,6 @@ class TestMainWindow : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  // Settings of this run only.
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_main_window"));
-  TestMainWindow test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestMainWindow>(argc, argv, "test_main_window"); }
 
 #include "test_main_window.moc"

@@ -25,6 +25,7 @@
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plots_dock.hpp"
@@ -283,15 +284,6 @@ class TestPlots : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  QTemporaryDir config;  // settings of this run only
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_plots"));
-  TestPlots test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestPlots>(argc, argv, "test_plots"); }
 
 #include "test_plots.moc"

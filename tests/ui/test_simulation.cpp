@@ -23,6 +23,7 @@
 
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/main_window.hpp"
@@ -388,15 +389,6 @@ class TestSimulation : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  QTemporaryDir config;  // settings of this run only
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_simulation"));
-  TestSimulation test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestSimulation>(argc, argv, "test_simulation"); }
 
 #include "test_simulation.moc"

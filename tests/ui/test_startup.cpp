@@ -25,6 +25,7 @@
 
 #include "core/version.hpp"
 #include "render/vtk_widget.hpp"
+#include "support/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
@@ -306,16 +307,6 @@ class TestStartup : public QObject {
   }
 };
 
-int main(int argc, char* argv[]) {
-  // Settings of this run only.
-  QTemporaryDir config;
-  qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
-  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("KinetreeTests"));
-  QApplication::setApplicationName(QStringLiteral("test_startup"));
-  TestStartup test;
-  return QTest::qExec(&test, argc, argv);
-}
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestStartup>(argc, argv, "test_startup"); }
 
 #include "test_startup.moc"
