@@ -98,23 +98,21 @@ int RigidBatch::add(vtkPolyData* geometry, const Eigen::Matrix4d& placement, con
       own_.insert(own_.end(), c.begin(), c.end());
     }
   };
-  if (cells_ == Cells::Lines) {
-    vtkCellArray* lines = geometry->GetLines();
-    for (vtkIdType c = 0; c < lines->GetNumberOfCells(); ++c) {
+  // every cell of one array as it is (lines, polygons), numbered from `base`
+  const auto addCells = [&](vtkCellArray* cells, vtkIdType base) {
+    for (vtkIdType c = 0; c < cells->GetNumberOfCells(); ++c) {
       vtkIdType size = 0;
       const vtkIdType* ids = nullptr;
-      lines->GetCellAtId(c, size, ids);
-      addCell(size, ids, cellIdBase + c);
+      cells->GetCellAtId(c, size, ids);
+      addCell(size, ids, base + c);
     }
+  };
+  if (cells_ == Cells::Lines) {
+    addCells(geometry->GetLines(), cellIdBase);
   } else {
     cellIdBase += geometry->GetNumberOfLines();
     vtkCellArray* polys = geometry->GetPolys();
-    for (vtkIdType c = 0; c < polys->GetNumberOfCells(); ++c) {
-      vtkIdType size = 0;
-      const vtkIdType* ids = nullptr;
-      polys->GetCellAtId(c, size, ids);
-      addCell(size, ids, cellIdBase + c);
-    }
+    addCells(polys, cellIdBase);
     cellIdBase += polys->GetNumberOfCells();
     vtkCellArray* strips = geometry->GetStrips();
     for (vtkIdType c = 0; c < strips->GetNumberOfCells(); ++c) {
