@@ -33,12 +33,16 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/joint_load_view.hpp"
 #include "ui/mirror_dialog.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/plots_dock.hpp"
 #include "ui/problems_dock.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
+#include "ui/simulation_actions.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/simulation_status.hpp"
 #include "ui/template_dialog.hpp"
 
 namespace kt::ui {
@@ -106,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(view_, &render::SceneView::buildProgress, this, &MainWindow::showBuildProgress);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
 
-  new SimulationController(this);  // Simulation menu, toolbar, plots dock and status figures
+  createSimulation();
 
   resize(1280, 800);
   resizeDocks({treeDock_, problemsDock_}, {300, 260}, Qt::Horizontal);
@@ -317,10 +321,39 @@ void MainWindow::createHelpMenu() {
   helpMenu_->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-QMenu* MainWindow::addMenuBeforeHelp(const QString& title) {
-  auto* menu = new QMenu(title, this);
-  menuBar()->insertMenu(helpMenu_->menuAction(), menu);
-  return menu;
+void MainWindow::createSimulation() {
+  simulation_ = new SimulationController(*doc_, this);
+  // the run to the 3D view: a new run starts new trails; every frame shows the shown sample's q
+  connect(simulation_, &SimulationController::sessionStarted, view_, &render::SceneView::clearTrails);
+  connect(simulation_, &SimulationController::frame, this, [this] {
+    if (simulation_->hasShownSample()) view_->showState(simulation_->shownPositions());
+  });
+  simulationActions_ = new SimulationActions(simulation_, this);
+  menuBar()->insertMenu(helpMenu_->menuAction(), simulationActions_->menu());
+  addToolBar(simulationActions_->toolBar());
+  jointLoads_ = new JointLoadView(simulation_, view_, this);
+  viewMenu_->addMenu(jointLoads_->menu());
+  plotsDock_ = new PlotsDock(simulation_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, plotsDock_);
+  plotsDock_->hide();  // View ▸ Plots (Ctrl+Shift+P) shows it; a saved window state restores it
+  plotsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  viewMenu_->addAction(plotsDock_->toggleViewAction());
+  simulationStatus_ = new SimulationStatus(simulation_, statusBar(), this);
+
+  // the model to the run: the arrows are rebuilt for the shown tree before the run restarts
+  connect(this, &MainWindow::modelReplaced, this, [this] {
+    jointLoads_->rebuild(tree_);
+    simulation_->modelReplaced(runnable_);
+  });
+  connect(this, &MainWindow::modelEdited, this, [this] {
+    jointLoads_->rebuild(tree_);
+    simulation_->modelEdited(runnable_);
+  });
+  connect(this, &MainWindow::closing, simulation_, &SimulationController::shutdown);
+  connect(this, &MainWindow::selectionChanged, this, [this](int, int treeIndex) {
+    plotsDock_->setSelectedJoint(treeIndex);
+    jointLoads_->setSelectedJoint(treeIndex);
+  });
 }
 
 // ---- files ----

@@ -1,11 +1,17 @@
-// The main window: the 3D view in the centre; the model tree, properties, problems and undo
-// history docks; the File, Edit, View and Help menus (the simulation controller adds its own
-// menu, toolbar and the plots dock). Wiring only; each dock and dialog is its own class.
+// The main window: the 3D view in the centre; the model tree, properties, problems, undo history
+// and plots docks; the File, Edit, View, Simulation and Help menus and the simulation toolbar.
+// Wiring only: it creates and owns every dock and the simulation controller and passes each
+// part what it needs; each dock, dialog and menu is its own class.
 //
 // The document (ui/document/Document) is the model being edited. After every change the window
 // finalizes it into a kt::Tree: when the model is valid the 3D view rebuilds and modelEdited()
 // tells the simulation to stop and reset; when it has problems the last valid picture stays, the
 // problems dock lists them and the model cannot be run.
+//
+// A run (docs/architecture.md, "Data flow of a run"): the Simulation menu's Run reaches the
+// SimulationController, whose kt::RunLoop steps on its own thread into the Recorder; the
+// controller's frame() moves the 3D view to the shown sample's q, the JointLoadView reads its
+// loads and the plots read the Recorder.
 //
 // Selection is one thing: a body picked in the 3D view, clicked in the tree or reached through a
 // problem is shown in all three (and in the plots and the load arrows, which use tree indices).
@@ -30,10 +36,15 @@ class SceneView;
 namespace kt::ui {
 
 class Document;
+class JointLoadView;
 class ModelTreeDock;
+class PlotsDock;
 class PropertiesDock;
 class ProblemsDock;
 class RecentFiles;
+class SimulationActions;
+class SimulationController;
+class SimulationStatus;
 struct FieldLocation;
 
 class MainWindow : public QMainWindow {
@@ -94,10 +105,10 @@ class MainWindow : public QMainWindow {
   ProblemsDock* problemsDock() const { return problemsDock_; }
   QDockWidget* historyDock() const { return historyDock_; }
   RecentFiles* recentFiles() const { return recent_; }
-  /// A new top-level menu inserted before Help.
-  QMenu* addMenuBeforeHelp(const QString& title);
-  /// The View menu (dock toggles belong here).
-  QMenu* viewMenu() const { return viewMenu_; }
+  SimulationController* simulation() const { return simulation_; }
+  PlotsDock* plotsDock() const { return plotsDock_; }
+  JointLoadView* jointLoadView() const { return jointLoads_; }
+  SimulationStatus* simulationStatus() const { return simulationStatus_; }
 
   // ---- window layout ----
   /// Restores a saved geometry and dock state (QMainWindow::saveGeometry, saveState); empty
@@ -132,6 +143,10 @@ class MainWindow : public QMainWindow {
   void createEditMenu();
   void createViewMenu();
   void createHelpMenu();
+  /// The controller and what follows it: the Simulation menu and toolbar, View ▸ Joint Loads,
+  /// the plots dock, the status-bar figures; and the wiring from the model to the run and from
+  /// the run to the views.
+  void createSimulation();
   void onDocumentReplaced();
   void onDocumentChanged();
   /// Finalizes the document; rebuilds the scene when valid. `reframe`: reset the camera.
@@ -171,6 +186,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* historyDock_;
   QUndoView* historyView_;
   RecentFiles* recent_ = nullptr;
+  SimulationController* simulation_ = nullptr;
+  SimulationActions* simulationActions_ = nullptr;
+  SimulationStatus* simulationStatus_ = nullptr;
+  JointLoadView* jointLoads_ = nullptr;
+  PlotsDock* plotsDock_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;
   QString layoutMessage_;
   QMenu* viewMenu_ = nullptr;

@@ -61,11 +61,9 @@ class Measurement : public QObject {
  public:
   Measurement(kt::ui::MainWindow& window, double seconds, double speed, QString screenshot)
       : window_(window), seconds_(seconds), speed_(speed), screenshot_(std::move(screenshot)) {
-    controller_ = window.findChild<kt::ui::SimulationController*>();
-    view_ = window.findChild<kt::render::SceneView*>();
+    controller_ = window.simulation();
+    view_ = window.sceneView();
   }
-
-  bool ready() const { return controller_ != nullptr && view_ != nullptr; }
 
   void start() {
     controller_->setUntilStopped(true);
@@ -89,6 +87,8 @@ class Measurement : public QObject {
     QTimer::singleShot(kWarmUpMs, this, [this] {
       measuring_ = true;
       simStart_ = controller_->simulationTime();
+      stepsStart_ = controller_->steps();
+      stepNanosStart_ = controller_->stepNanoseconds();
       wallStart_ = clock_.nsecsElapsed();
       cpuStart_ = processCpuSeconds();
       QTimer::singleShot(static_cast<int>(1000.0 * seconds_), this, [this] { finish(); });
@@ -102,7 +102,10 @@ class Measurement : public QObject {
     measuring_ = false;
     const double wall = 1e-9 * static_cast<double>(clock_.nsecsElapsed() - wallStart_);
     const double simulated = controller_->simulationTime() - simStart_;
-    const double nsPerStep = controller_->nanosecondsPerStep();
+    const std::uint64_t steps = controller_->steps() - stepsStart_;
+    const double nsPerStep =
+        steps > 0 ? static_cast<double>(controller_->stepNanoseconds() - stepNanosStart_) / static_cast<double>(steps)
+                  : 0.0;
     const double cpu = processCpuSeconds() - cpuStart_;
     controller_->pause();
     const kt::Tree* tree = controller_->tree();
@@ -148,6 +151,8 @@ class Measurement : public QObject {
   QElapsedTimer clock_;
   bool measuring_ = false;
   double simStart_ = 0.0;
+  std::uint64_t stepsStart_ = 0;
+  std::uint64_t stepNanosStart_ = 0;
   qint64 wallStart_ = 0;
   double cpuStart_ = 0.0;
   qint64 lastPoll_ = -1;
@@ -268,12 +273,11 @@ int main(int argc, char* argv[]) {
   }
   // The view options of the command line, once a model is open.
   auto applyViewOptions = [&] {
-    kt::render::SceneView* view = window.findChild<kt::render::SceneView*>();
-    if (view == nullptr) return;
+    kt::render::SceneView* view = window.sceneView();
     if (parser.isSet(follow)) view->setFollowBody(kt::render::SceneView::defaultFollowBody(view->scene().tree()));
     if (parser.isSet(trails)) view->setTrailsVisible(true);
     if (parser.isSet(statistics)) view->setStatisticsVisible(true);
-    if (auto* dock = window.findChild<kt::ui::PlotsDock*>(); dock != nullptr && parser.isSet(plots)) dock->show();
+    if (parser.isSet(plots)) window.plotsDock()->show();
   };
 
   const bool batch = parser.isSet(screenshot) || parser.isSet(measure);
@@ -304,12 +308,8 @@ int main(int argc, char* argv[]) {
       return 2;
     }
     auto measurement = std::make_unique<Measurement>(window, seconds, factor, parser.value(screenshot));
-    if (!measurement->ready()) {
-      std::fprintf(stderr, "kinetree: the window has no simulation controller or 3D view\n");
-      return 1;
-    }
     // Choices apply at the next Run (the measurement's).
-    auto* controller = window.findChild<kt::ui::SimulationController*>();
+    kt::ui::SimulationController* controller = window.simulation();
     if (parser.isSet(solver)) controller->setSolver(parser.value(solver));
     if (parser.isSet(integrator)) controller->setIntegrator(parser.value(integrator));
     if (parser.isSet(step)) {

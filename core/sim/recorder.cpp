@@ -66,6 +66,19 @@ std::size_t Recorder::copyColumn(int column, std::size_t k0, std::size_t k1, dou
   return end > k0 ? end - k0 : 0;
 }
 
+std::size_t Recorder::rowAtTime(double t) const {
+  std::lock_guard lock(chunkMutex_);
+  std::size_t lo = 0, hi = size_.load(std::memory_order_acquire);  // first row later than t in [lo, hi]
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (rowPointer(mid)[0] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 ? lo - 1 : 0;
+}
+
 std::vector<double> Recorder::column(int column) const {
   std::vector<double> out(size());
   out.resize(copyColumn(column, 0, out.size(), out.data()));

@@ -5,7 +5,7 @@
 // Threading contract (one writer, any number of readers):
 //   - Writer calls (the simulation thread only): clear(), reserve(), append().
 //   - Reader calls (any thread, concurrently with the writer): size(), generation(),
-//     copyRows(), copyColumn(), latest(). They are const and thread-safe.
+//     copyRows(), copyColumn(), rowAtTime(), latest(). They are const and thread-safe.
 //   - Rows [0, size()) never change until clear(); a reader copies them under a short lock that
 //     the writer takes only when it adds a chunk (every chunkRows() rows, or never after
 //     reserve()) or in clear(). An ordinary append() publishes the new row with a release store
@@ -62,6 +62,9 @@ class Recorder {
   std::size_t copyRows(std::size_t k0, std::size_t k1, double* out) const;
   /// Copies one column (signal index) of rows [k0, min(k1, size())) into out. Returns the count.
   std::size_t copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const;
+  /// The newest row whose time (column 0) is at or before t: 0 when t precedes every row or none
+  /// is recorded. Binary search, O(log size()).
+  std::size_t rowAtTime(double t) const;
   /// Convenience: the whole column as a vector (allocates; not for hot paths).
   std::vector<double> column(int column) const;
   /// The newest state; false when nothing has been recorded in this generation.

@@ -94,6 +94,26 @@ SignalLayout::SignalLayout(const Tree& tree) {
     joint.constraintSubspace(q0.data(), T);
     s.unit = T.col(s.component).head<3>().norm() > 0.5 ? "N*m" : "N";
   }
+
+  qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
+  loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
+  for (int k = 0; k < size(); ++k) {
+    const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
+    if (s.kind == SignalKind::Q) qColumns_[static_cast<std::size_t>(s.index)] = k;
+    if (s.kind == SignalKind::Load)
+      loadColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
+  }
+}
+
+void SignalLayout::positionsFromRow(const double* row, Eigen::VectorXd& q) const {
+  q.resize(static_cast<Eigen::Index>(qColumns_.size()));
+  for (std::size_t k = 0; k < qColumns_.size(); ++k) q[static_cast<Eigen::Index>(k)] = row[qColumns_[k]];
+}
+
+void SignalLayout::jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const {
+  f.resize(loadColumns_.size());
+  for (std::size_t i = 0; i < loadColumns_.size(); ++i)
+    for (std::size_t c = 0; c < 6; ++c) f[i][static_cast<Eigen::Index>(c)] = row[loadColumns_[i][c]];
 }
 
 int SignalLayout::find(std::string_view name) const {

@@ -16,6 +16,7 @@
 // for planar joints the body-frame in-plane velocity (see JointModel).
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,10 +68,18 @@ class SignalLayout {
   /// Writes one sample (size() values) into row. Allocates nothing.
   void fill(const SampleInputs& in, double* row) const;
 
+  // ---- reading a recorded row back (the views show a recorded time this way) ----
+  /// Joint coordinates q (nq) from a row's q:<joint>[k] columns.
+  void positionsFromRow(const double* row, Eigen::VectorXd& q) const;
+  /// Joint wrenches f_i = [moment; force] (nb, child joint frame) from a row's load:<joint>.* columns.
+  void jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const;
+
  private:
   std::vector<SignalInfo> signals_;
   std::vector<std::string> names_;
   std::vector<int> freeBodies_;
+  std::vector<int> qColumns_;                    ///< (nq) column of q[k]
+  std::vector<std::array<int, 6>> loadColumns_;  ///< (nb) columns of f_i = [moment; force]
 };
 
 /// True when `name` matches the glob `pattern` (`*`: any run of characters, `?`: one character;

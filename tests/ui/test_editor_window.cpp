@@ -286,7 +286,7 @@ class TestEditorWindow : public QObject {
     auto w = shownWindow();
     QString error;
     QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    auto* sim = w->findChild<kt::ui::SimulationController*>();
+    auto* sim = w->simulation();
     QVERIFY(sim);
     sim->setSpeed(0.0);  // as fast as possible
     sim->run();

@@ -211,7 +211,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(problems->data(problems->index(0, kt::ui::ProblemsModel::PathColumn), kt::ui::ProblemsModel::PathRole)
                  .toString(),
              QStringLiteral("bodies[0].inertial.mass"));
-    auto* sim = w->findChild<kt::ui::SimulationController*>();
+    auto* sim = w->simulation();
     QVERIFY(sim);
     QVERIFY(!sim->hasSimulator());
     sim->run();

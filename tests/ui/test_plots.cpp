@@ -27,6 +27,7 @@
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
+#include "ui/joint_load_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/simulation_controller.hpp"
@@ -44,18 +45,12 @@ std::unique_ptr<MainWindow> openWindow(const QString& model) {
   if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
   QString error;
   if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
-  auto* plots = w->findChild<PlotsDock*>();
-  if (!plots) qFatal("no plots dock");
-  plots->show();  // hidden by default
+  w->plotsDock()->show();  // hidden by default
   QTest::qWait(50);
   return w;
 }
 
-SimulationController* controllerOf(MainWindow* w) {
-  auto* c = w->findChild<SimulationController*>();
-  if (!c) qFatal("no simulation controller");
-  return c;
-}
+SimulationController* controllerOf(MainWindow* w) { return w->simulation(); }
 
 // Runs as fast as possible until t ≥ seconds, then pauses and lets the last samples arrive.
 bool runFor(SimulationController* sim, double seconds) {
@@ -91,7 +86,7 @@ class TestPlots : public QObject {
   void panesFollowSelection() {
     auto w = openWindow(kt::resources::kDefaultModel);
     SimulationController* sim = controllerOf(w.get());
-    PlotsDock* plots = sim->plotsDock();
+    PlotsDock* plots = w->plotsDock();
     QVERIFY(plots);
     QVERIFY(runFor(sim, 1.0));
     plots->fetch(true);
@@ -140,7 +135,7 @@ class TestPlots : public QObject {
     sim->setStepSize(1e-4);
     sim->reset();
     QVERIFY(runFor(sim, 10.0));
-    PlotsDock* plots = sim->plotsDock();
+    PlotsDock* plots = w->plotsDock();
     plots->fetch(true);
     QVERIFY(plots->sampleCount() >= 100000);
     QVERIFY(plots->addSignal(1, QStringLiteral("q:hinge[0]")));
@@ -165,7 +160,7 @@ class TestPlots : public QObject {
     auto w = openWindow(kt::resources::kDefaultModel);
     SimulationController* sim = controllerOf(w.get());
     QVERIFY(runFor(sim, 0.5));
-    PlotsDock* plots = sim->plotsDock();
+    PlotsDock* plots = w->plotsDock();
     QTemporaryDir dir;
     for (int pane = 0; pane < PlotsDock::kPaneCount; ++pane) {
       QVERIFY(plots->addSignal(pane, QStringLiteral("energy.kinetic")));
@@ -215,7 +210,7 @@ class TestPlots : public QObject {
     auto w = openWindow(kt::resources::kDefaultModel);
     SimulationController* sim = controllerOf(w.get());
     QVERIFY(runFor(sim, 1.0));
-    kt::render::LoadArrows* arrows = sim->loadArrows();
+    kt::render::LoadArrows* arrows = w->jointLoadView()->arrows();
     QVERIFY(arrows);
     kt::render::LoadArrowOptions o;
     o.visible = true;
@@ -223,7 +218,7 @@ class TestPlots : public QObject {
     const kt::Tree& tree = w->tree();
     const kt::SignalLayout& layout = *sim->signalLayout();
     sim->poll();
-    const std::vector<double> row = sim->latestRow();
+    const std::vector<double> row = sim->shownRow();
     int visible = 0;
     for (int i = 0; i < tree.nb; ++i) {
       const std::string j = tree.jointNames[static_cast<std::size_t>(i)];
@@ -257,7 +252,7 @@ class TestPlots : public QObject {
       double lambda2 = 0;
       for (const kt::SignalInfo& info : layout.infos())
         if (info.kind == kt::SignalKind::Reaction && info.body == i) {
-          const double l = sim->latestRow()[static_cast<std::size_t>(layout.find(info.name))];
+          const double l = sim->shownRow()[static_cast<std::size_t>(layout.find(info.name))];
           lambda2 += l * l;
         }
       const double drawn = arrows->drawnWrench(i).norm();

@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValidator>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <random>
@@ -45,11 +46,7 @@ std::unique_ptr<MainWindow> openWindow(const QString& model, QSize size = QSize(
   return w;
 }
 
-SimulationController* controllerOf(MainWindow* w) {
-  auto* c = w->findChild<SimulationController*>();
-  if (!c) qFatal("no simulation controller");
-  return c;
-}
+SimulationController* controllerOf(MainWindow* w) { return w->simulation(); }
 
 }  // namespace
 
@@ -94,8 +91,8 @@ class TestSimulation : public QObject {
     for (std::size_t k = 1; k < time.size(); ++k) QVERIFY(time[k] > time[k - 1]);
     QCOMPARE(time.back(), t);
     // The newest row shown belongs to the newest state.
-    QCOMPARE(sim->latestRow().size(), static_cast<std::size_t>(rec->width()));
-    QCOMPARE(sim->latestRow()[0], t);
+    QCOMPARE(sim->shownRow().size(), static_cast<std::size_t>(rec->width()));
+    QCOMPARE(sim->shownRow()[0], t);
 
     // Paused means paused.
     const std::size_t rows = rec->size();
@@ -105,6 +102,47 @@ class TestSimulation : public QObject {
     sim->step();
     QTRY_COMPARE(rec->size(), rows + 1);
     QTRY_VERIFY(sim->simulationTime() > t);
+  }
+
+  // The views show the sample at a chosen time: the controller reads that row of the recording
+  // (its q from the q:* columns), and back to the newest with showLive().
+  void showsARecordedTime() {
+    auto w = openWindow(QStringLiteral(":/examples/double_pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    sim->setSpeed(0.0);
+    sim->setDuration(0.5);
+    sim->setUntilStopped(false);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(!sim->isRunning(), 20000);
+    sim->poll();
+    const double end = sim->simulationTime();
+    QVERIFY(std::abs(end - 0.5) < 1e-9);
+    QVERIFY(sim->showsLive());
+    QCOMPARE(sim->shownTime(), end);
+
+    const kt::Recorder* rec = sim->recorder();
+    const kt::SignalLayout& layout = *sim->signalLayout();
+    const double h = sim->activeOptions().step;
+    QSignalSpy frames(sim, &SimulationController::frame);
+    sim->showTime(0.2 + 0.3 * h);  // between two samples: the one at or before
+    QCOMPARE(frames.count(), 1);
+    QVERIFY(!sim->showsLive());
+    const std::size_t k = static_cast<std::size_t>(std::llround(0.2 / h));
+    std::vector<double> row(static_cast<std::size_t>(rec->width()));
+    QCOMPARE(rec->copyRows(k, k + 1, row.data()), std::size_t{1});
+    QCOMPARE(sim->shownTime(), row[0]);
+    QVERIFY(std::abs(sim->shownTime() - 0.2) < 1e-9);
+    QCOMPARE(sim->shownRow(), row);
+    for (int c = 0; c < layout.size(); ++c) {
+      const kt::SignalInfo& info = layout.infos()[static_cast<std::size_t>(c)];
+      if (info.kind == kt::SignalKind::Q) QCOMPARE(sim->shownPositions()[info.index], row[static_cast<std::size_t>(c)]);
+    }
+    sim->poll();  // nothing new: the chosen time stays
+    QCOMPARE(sim->shownTime(), row[0]);
+    sim->showTime(-1.0);  // before the run: its first sample
+    QCOMPARE(sim->shownTime(), 0.0);
+    sim->showLive();
+    QCOMPARE(sim->shownTime(), end);
   }
 
   // The speed factor paces the run (×0.1: 300 ms of wall time give at most ~0.03 s, never
@@ -237,7 +275,7 @@ class TestSimulation : public QObject {
     QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
     const kt::Recorder* rec = sim->recorder();
     // Exactly the limit, in whole chunks of the recorder: no step past it, no chunk beyond 1 MB.
-    const std::size_t limitRows = SimulationController::recordingLimitRows(std::size_t{1} << 20, *rec);
+    const std::size_t limitRows = kt::recordingLimitRows(std::size_t{1} << 20, *rec);
     QCOMPARE(rec->size(), limitRows);
     QVERIFY(limitRows * rec->width() * sizeof(double) <= std::size_t{1} << 20);
     QVERIFY(limitRows >= rec->chunkRows());

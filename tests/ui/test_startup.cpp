@@ -114,14 +114,14 @@ class TestStartup : public QObject {
       w.resize(900, 700);
       w.show();
       QVERIFY(QTest::qWaitForWindowExposed(&w));
-      w.findChild<kt::ui::PlotsDock*>()->show();
+      w.plotsDock()->show();
       QTest::qWait(50);
       layout = {w.saveGeometry(), w.saveState()};
     }
     auto w = startWith(layout);
     checkStartedCleanly(*w);
     QCOMPARE(w->size(), QSize(900, 700));
-    QVERIFY(w->findChild<kt::ui::PlotsDock*>()->isVisible());
+    QVERIFY(w->plotsDock()->isVisible());
     QVERIFY(w->layoutMessage().isEmpty());
   }
 
@@ -170,7 +170,7 @@ class TestStartup : public QObject {
     if (!w->layoutMessage().isEmpty()) {
       // The default layout, and the status bar says so.
       QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("default layout")));
-      QVERIFY(w->findChild<kt::ui::PlotsDock*>()->isHidden());
+      QVERIFY(w->plotsDock()->isHidden());
       QVERIFY(!w->modelTreeDock()->isHidden());
     }
     // Whatever it restored, the layout saves and restores again.
@@ -188,7 +188,7 @@ class TestStartup : public QObject {
     QVERIFY(!w->layoutMessage().isEmpty());
     QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("default layout")));
     QVERIFY(!w->isMaximized());
-    QVERIFY(w->findChild<kt::ui::PlotsDock*>()->isHidden());
+    QVERIFY(w->plotsDock()->isHidden());
   }
 
   // The real binary, the saved layout of the report, a real window manager: before the fix every

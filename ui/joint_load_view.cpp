@@ -1,0 +1,100 @@
+#include "ui/joint_load_view.hpp"
+
+#include <QAction>
+#include <QInputDialog>
+#include <QMenu>
+#include <QWidget>
+
+#include "core/sim/signals.hpp"
+#include "render/scene_view.hpp"
+#include "ui/simulation_controller.hpp"
+
+namespace kt::ui {
+
+JointLoadView::JointLoadView(SimulationController* simulation, render::SceneView* view, QWidget* window)
+    : QObject(window), simulation_(simulation), view_(view), window_(window) {
+  createMenu();
+  // the arrows are built for the model the window shows; a session's rows fit them once the
+  // session that follows rebuild() has started
+  connect(simulation_, &SimulationController::sessionStarted, this, [this] {
+    if (arrows_) arrows_->resetAutoScale();
+    matchesSession_ = true;
+  });
+  connect(simulation_, &SimulationController::sessionEnded, this, [this] { matchesSession_ = false; });
+  connect(simulation_, &SimulationController::frame, this, &JointLoadView::update);
+}
+
+JointLoadView::~JointLoadView() = default;
+
+void JointLoadView::createMenu() {
+  menu_ = new QMenu(tr("Joint &Loads"), window_);
+  menu_->setObjectName(QStringLiteral("jointLoadsMenu"));
+  auto option = [this](const QString& text, bool render::LoadArrowOptions::*field) {
+    QAction* a = menu_->addAction(text);
+    a->setCheckable(true);
+    connect(a, &QAction::toggled, this, [this, field](bool on) { setOption(field, on); });
+    return a;
+  };
+  QAction* show = option(tr("&Show Load Arrows"), &render::LoadArrowOptions::visible);
+  show->setObjectName(QStringLiteral("showLoadArrowsAction"));
+  show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  show->setStatusTip(tr("Force (one tip) and moment (two tips) each joint transmits, at the joint origin"));
+  option(tr("Selected Joint &Only"), &render::LoadArrowOptions::selectedOnly)
+      ->setObjectName(QStringLiteral("selectedJointOnlyAction"));
+  option(tr("&Reaction Part Only"), &render::LoadArrowOptions::reactionOnly)
+      ->setObjectName(QStringLiteral("reactionOnlyAction"));
+  menu_->addSeparator();
+  auto value = [this](const QString& text, const QString& label, double render::LoadArrowOptions::*field) {
+    menu_->addAction(text, this, [this, text, label, field] { askValue(text, label, field); });
+  };
+  value(tr("&Force Scale…"), tr("Arrow length per newton (m/N; 0 = automatic):"),
+        &render::LoadArrowOptions::forceScale);
+  value(tr("&Moment Scale…"), tr("Arrow length per newton metre (m/(N·m); 0 = automatic):"),
+        &render::LoadArrowOptions::momentScale);
+  value(tr("Force &Limit…"), tr("Force drawn red (N; 0 = the recent largest):"), &render::LoadArrowOptions::forceLimit);
+  value(tr("Moment L&imit…"), tr("Moment drawn red (N·m; 0 = the recent largest):"),
+        &render::LoadArrowOptions::momentLimit);
+}
+
+void JointLoadView::setOption(bool render::LoadArrowOptions::*field, bool on) {
+  if (!arrows_) return;
+  render::LoadArrowOptions o = arrows_->options();
+  o.*field = on;
+  arrows_->setOptions(o);
+  update();
+}
+
+void JointLoadView::askValue(const QString& title, const QString& label, double render::LoadArrowOptions::*field) {
+  if (!arrows_) return;
+  bool ok = false;
+  const double x = QInputDialog::getDouble(window_, title, label, arrows_->options().*field, 0.0, 1e12, 6, &ok);
+  if (!ok) return;
+  render::LoadArrowOptions o = arrows_->options();
+  o.*field = x;
+  arrows_->setOptions(o);
+  update();
+}
+
+void JointLoadView::rebuild(const kt::Tree& tree) {
+  if (!arrows_) arrows_ = std::make_unique<render::LoadArrows>(view_->overlayRenderer());
+  arrows_->build(tree, view_->scene().characteristicLength());
+  arrows_->setSelectedJoint(selectedJoint_);
+  matchesSession_ = false;
+}
+
+void JointLoadView::setSelectedJoint(int joint) {
+  selectedJoint_ = joint;
+  if (!arrows_) return;
+  arrows_->setSelectedJoint(joint);
+  update();
+}
+
+void JointLoadView::update() {
+  const kt::SignalLayout* layout = simulation_->signalLayout();
+  if (!arrows_ || !matchesSession_ || layout == nullptr || !simulation_->hasShownSample()) return;
+  layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
+  arrows_->update(simulation_->shownPositions(), wrench_);
+  view_->update();
+}
+
+}  // namespace kt::ui
