@@ -5,7 +5,7 @@
 //  - Input: the position vector q and each joint's wrench in child-joint (body) coordinates, as
 //    the recorder stores it (signals load:<joint>.fx … mz); see update().
 //  - Full wrench f, or its reaction part only: f_r = T Tᵀ f with the joint's orthonormal
-//    constraint subspace T (DYNAMICS.md; λ = Tᵀ f is the reaction:<joint>[k] signal).
+//    constraint subspace T (docs/dynamics.md §2; λ = Tᵀ f is the reaction:<joint>[k] signal).
 //  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic:
 //    a reference magnitude is drawn 0.3 × the model's size. The reference (one for forces, one
 //    for moments) follows the recent maximum, the largest magnitude of the last

@@ -1,5 +1,5 @@
 // What the coordinates of each joint type are called in the property editor, and their units
-// (DYNAMICS.md §2: free q = (qw, qx, qy, qz, x, y, z), ν = (ω_body, v_body); spherical q = quaternion;
+// (docs/dynamics.md §2: free q = (qw, qx, qy, qz, x, y, z), ν = (ω_body, v_body); spherical q = quaternion;
 // planar q = (angle, x, y)).
 #pragma once
 

@@ -1,5 +1,5 @@
 // Constraint Force Algorithm: what its three solvers (cfa-dense, cfa-oddeven, cfa-tree) share.
-// DYNAMICS.md §5; Liu, Hu & Zhang (2016) §2.4, eqs. 22–29; Featherstone & Fijany (1999) §4, eq. 16.
+// docs/dynamics.md §5; Liu, Hu & Zhang (2016) §2.4, eqs. 22–29; Featherstone & Fijany (1999) §4, eq. 16.
 //
 // The system "at rest": velocity terms, gravity and applied wrenches move into τ' = τ − h with
 // h = Sᵀ f^bias, f^bias the RNEA joint wrenches with q̈ = 0. With P the propagation matrix

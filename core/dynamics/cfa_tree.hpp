@@ -1,5 +1,5 @@
 // Constraint Force Algorithm, tree form: a block LDLᵀ of A = Tᵀ Φ T eliminating joints
-// leaves-first, O(N) on every tree with bounded branching (DYNAMICS.md §5, variant 3).
+// leaves-first, O(N) on every tree with bounded branching (docs/dynamics.md §5, variant 3).
 // in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
 //
 // A couples a joint only to its parent joint and to its siblings (Liu et al. eqs. 31–37). With

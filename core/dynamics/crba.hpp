@@ -1,5 +1,5 @@
 // Composite-rigid-body algorithm + dense Cholesky: the explicit equations of motion
-// M(q) q̈ = τ − h(q, ν), O(N³) (DYNAMICS.md §4; Featherstone 2008, §6.2).
+// M(q) q̈ = τ − h(q, ν), O(N³) (docs/dynamics.md §4; Featherstone 2008, §6.2).
 #pragma once
 
 #include <Eigen/Cholesky>

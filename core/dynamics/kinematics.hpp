@@ -1,7 +1,7 @@
 // Shared first pass of every algorithm (base to tip): joint transforms, body poses, motion
 // subspaces, velocities and velocity-product accelerations.
 //   ⁱX_p = X_J(q_i) X_T(i)               v_i = ⁱX_p v_p + S_i ν_i
-//   c_i  = v_i × S_i ν_i + S̊_i ν_i       (Featherstone 2008, eq. 7.xx; DYNAMICS.md §3)
+//   c_i  = v_i × S_i ν_i + S̊_i ν_i       (Featherstone 2008, eq. 7.35; docs/dynamics.md §3)
 #pragma once
 
 #include <span>

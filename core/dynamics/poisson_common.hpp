@@ -1,4 +1,4 @@
-// Shared part of the Poisson-impulse solvers (DYNAMICS.md §6; Ivanov 2017, Вестник Пермского
+// Shared part of the Poisson-impulse solvers (docs/dynamics.md §6; Ivanov 2017, Вестник Пермского
 // университета 4(39), eqs. (6)–(7)). The two solvers differ only in how they eliminate the
 // joint rows of the velocity-level system (6):
 //
@@ -66,7 +66,7 @@ void addGeneralCongruence(const Xform& X, const Mat6& A, Mat6& Mp);
 
 /// S̊ᵀ μ for joint `joint` at (q, ν): the rate of S's body coordinates, transposed, times a
 /// force vector. Zero for every joint with constant S; the universal joint's first column
-/// E₂a₁ turns with q₂: d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂)  (DYNAMICS.md §2).
+/// E₂a₁ turns with q₂: d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂)  (docs/dynamics.md §2).
 template <int NV>
 inline VecNV<NV> motionSubspaceRateTransposeTimes(const JointModel& joint, const Mat6x<NV>& S, const double* v,
                                                   const Vec6& mu) {

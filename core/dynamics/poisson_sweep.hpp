@@ -1,5 +1,5 @@
 // Poisson-impulse solver, sweep ("метод прогонки") form: Ivanov (2017), §3 "Алгоритм метода
-// прогонки". O(N) for every tree; state (q, p), p = M(q) ν (DYNAMICS.md §6).
+// прогонки". O(N) for every tree; state (q, p), p = M(q) ν (docs/dynamics.md §6).
 // in:  q (nq), p (nv), τ (nv)     out: ν (nv), ṗ (nv); q̈ (nv) and joint loads when asked
 //
 //   for i = N … 1 (tip to base)

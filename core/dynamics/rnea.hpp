@@ -1,5 +1,5 @@
 // Recursive Newton–Euler inverse dynamics, the joint loads, and the explicit equations of motion
-// M(q) q̈ + h(q, ν) = τ (DYNAMICS.md §3–4; Featherstone 2008, Tables 5.1 and 6.2).
+// M(q) q̈ + h(q, ν) = τ (docs/dynamics.md §3–4; Featherstone 2008, Tables 5.1 and 6.2).
 //
 //   v_i = ⁱX_p v_p + S_i ν_i            a_i = ⁱX_p a_p + S_i q̈_i + c_i        (a_0 = −g)
 //   f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext + Σ_c ⁱX*_c f_c                 τ_i = S_iᵀ f_i

@@ -1,11 +1,11 @@
-// One interface for every forward-dynamics solver (ARCHITECTURE.md "Solvers: one interface").
+// One interface for every forward-dynamics solver (docs/architecture.md, "Solvers: one interface").
 //
 // A solver is built for one Tree and owns a workspace sized once in its constructor; calls
 // allocate nothing. Two state forms:
-//   Velocity: state (q, ν); the solver gives ν̇ = q̈ (DYNAMICS.md §4–5).
+//   Velocity: state (q, ν); the solver gives ν̇ = q̈ (docs/dynamics.md §4–5).
 //   Impulse:  state (q, p), p = M(q) ν the Poisson impulses; the solver gives ν and ṗ
-//             (DYNAMICS.md §6, Ivanov 2017).
-// Both forms can report q̈ and the joint loads (DYNAMICS.md §3).
+//             (docs/dynamics.md §6, Ivanov 2017).
+// Both forms can report q̈ and the joint loads (docs/dynamics.md §3).
 #pragma once
 
 #include <memory>
@@ -26,7 +26,7 @@ using MatrixX = Eigen::MatrixXd;
 /// always added by the solver.
 using ExternalWrenches = std::span<const Vec6>;
 
-/// What every joint transmits from its parent into the subtree of its child (DYNAMICS.md §3).
+/// What every joint transmits from its parent into the subtree of its child (docs/dynamics.md §3).
 struct JointLoads {
   std::vector<Vec6> f;       ///< (nb) wrench at the joint origin, child-joint (body) coordinates
   std::vector<Vec6> fWorld;  ///< (nb) the same wrench at the joint origin, world axes
@@ -56,7 +56,7 @@ class Solver {
 
   /// Impulse form only: p = M(q) ν.
   virtual void impulseFromVelocity(const VectorX& q, const VectorX& v, VectorX& p);
-  /// Impulse form only: ν = M(q)⁻¹ p, and ṗ (DYNAMICS.md §6). q̈ and loads when asked.
+  /// Impulse form only: ν = M(q)⁻¹ p, and ṗ (docs/dynamics.md §6). q̈ and loads when asked.
   virtual void impulseDynamics(const VectorX& q, const VectorX& p, const VectorX& tau, ExternalWrenches fext,
                                VectorX& v, VectorX& pdot, VectorX* qdd, JointLoads* loads);
 

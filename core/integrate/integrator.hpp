@@ -1,4 +1,4 @@
-// Time integrators for the state x = (q, y) of a multibody system (DYNAMICS.md §7):
+// Time integrators for the state x = (q, y) of a multibody system (docs/dynamics.md §7):
 // y = ν (velocity-form solvers) or y = p (Poisson-impulse solvers). The integrators see only
 // a derivative function ẋ = f(t, x) and a projection that renormalizes quaternion coordinates:
 // quaternions follow q̇ = G(q) ν (JointModel::positionDerivative) in the embedding space and are

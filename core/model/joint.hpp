@@ -1,5 +1,5 @@
 // Joint kinematics: X_J(q), S, S̊ q̇, T, D, q̇ from ν, and integration on the joint's manifold
-// (DYNAMICS.md §2). One type switch here; every solver goes through this interface.
+// (docs/dynamics.md §2). One type switch here; every solver goes through this interface.
 //
 // Frames: the joint frame J is fixed in the parent (X_T), the child body frame C moves with
 // the joint; ᶜX_J = X_J(q). S, T, D are expressed in child (body) coordinates.

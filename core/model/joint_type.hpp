@@ -1,4 +1,4 @@
-// Joint types (DYNAMICS.md §2) and their dimensions.
+// Joint types (docs/dynamics.md §2) and their dimensions.
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
 // The finalized, validated form of a Model: bodies renumbered so that parent(i) < i
-// (DYNAMICS.md §2), index arrays for q, ν and λ, joint models, placements and body inertias.
+// (docs/dynamics.md §2), index arrays for q, ν and λ, joint models, placements and body inertias.
 // A Tree is immutable; solvers keep their own workspaces sized from it.
 #pragma once
 

@@ -8,7 +8,7 @@
 //     impulseFromVelocity; every output converts back to (q, ν), so the signals, the current
 //     state and the recorded samples are the same for every solver. Drives may read ν, which an
 //     impulse solver only gives together with ṗ: each evaluation calls impulseDynamics with
-//     τ = 0 and adds τ(t, q, ν) to ṗ (ṗ = τ + terms independent of τ, DYNAMICS.md §6); outputs
+//     τ = 0 and adds τ(t, q, ν) to ṗ (ṗ = τ + terms independent of τ, docs/dynamics.md §6); outputs
 //     call it again with the drive τ for q̈ and the joint loads.
 //
 // Output times are t_k = k · outputInterval (k = 0 at reset). Fixed-step integrators take

@@ -1,6 +1,6 @@
 // Spatial vector algebra (Featherstone, Rigid Body Dynamics Algorithms, 2008, ch. 2).
 //
-// Conventions (DYNAMICS.md §1):
+// Conventions (docs/dynamics.md §1):
 //   motion vectors v = [ω; v_O], force vectors f = [n_O; f]: angular part on top.
 //   ᴮX_A maps motion vectors from A to B coordinates:  ᴮX_A = [E 0; −E r̃ E],
 //   E rotating A-coordinates into B-coordinates, r the origin of B in A-coordinates.

@@ -1,4 +1,4 @@
-// Constraint Force Algorithm solvers (issue: CFA; DYNAMICS.md §5, §9): cfa-dense, cfa-oddeven and
+// Constraint Force Algorithm solvers (issue: CFA; docs/dynamics.md §5, §9): cfa-dense, cfa-oddeven and
 // cfa-tree against the articulated-body algorithm, fixed-joint reactions against RNEA, and the
 // exit codes of `kinetree-cli compare`.
 #include <QDir>
@@ -121,7 +121,7 @@ class TestCfa : public QObject {
   }
 
   // q̈ and every joint load (f, τ, λ) of every CFA solver against ABA (+ RNEA loads), within
-  // max(1e-12, 4 κ(M) ε) relative (DYNAMICS.md §9).
+  // max(1e-12, 4 κ(M) ε) relative (docs/dynamics.md §9).
   void agreesWithAba_data() {
     QTest::addColumn<quint64>("seed");
     for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);

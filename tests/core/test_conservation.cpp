@@ -1,4 +1,4 @@
-// Invariants of whole runs (issue: engine, tests; DYNAMICS.md §9): energy without actuation or
+// Invariants of whole runs (issue: engine, tests; docs/dynamics.md §9): energy without actuation or
 // damping, angular momentum of a torque-free body, momentum of a floating robot in zero gravity.
 #include <QFile>
 #include <QTest>

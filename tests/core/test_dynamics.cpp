@@ -1,4 +1,4 @@
-// Reference solvers and the explicit equations of motion (issue: engine; DYNAMICS.md §3–4, §9).
+// Reference solvers and the explicit equations of motion (issue: engine; docs/dynamics.md §3–4, §9).
 #include <QTest>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Integrators on ODEs with known solutions (issue: engine, item 5; DYNAMICS.md §7).
+// Integrators on ODEs with known solutions (issue: engine, item 5; docs/dynamics.md §7).
 #include <QTest>
 
 #include <atomic>

@@ -1,5 +1,5 @@
 // Poisson-impulse solvers poisson-sweep and poisson-ldl (issue: Poisson-impulse solvers;
-// DYNAMICS.md §6, Ivanov 2017): p = M ν and back, the explicit ṗ against finite differences of
+// docs/dynamics.md §6, Ivanov 2017): p = M ν and back, the explicit ṗ against finite differences of
 // M(q(t)) ν(t) along the motion and against M q̈ + Ṁ ν, q̈ and joint loads against ABA.
 #include <Eigen/Cholesky>
 #include <QTest>

@@ -1,4 +1,4 @@
-// Simulator, drives, signals and recorder (issue: engine, items 6–8; DYNAMICS.md §7–9).
+// Simulator, drives, signals and recorder (issue: engine, items 6–8; docs/dynamics.md §7–9).
 #include <QTest>
 
 #include <atomic>

@@ -25,7 +25,7 @@ double relativeError(const VectorX& a, const VectorX& b);
 /// 2-norm condition number of the joint-space mass matrix at q.
 double massMatrixCondition(const Tree& tree, const VectorX& q);
 
-/// The acceptance tolerance of DYNAMICS.md §9: max(1e-12, 4 κ(M) ε).
+/// The acceptance tolerance of docs/dynamics.md §9: max(1e-12, 4 κ(M) ε).
 double conditionedTolerance(double kappa);
 
 }  // namespace kt::test
