@@ -1,4 +1,4 @@
-// The plots dock: three stacked vtkChartXY panes, each in a bridge widget (render/vtk_widget):
+// The plots dock: three stacked chart panes (render/chart_pane), one for each of
 //   1. the base attitude (roll, pitch, yaw of the first free-joint body; the energies when the
 //      model has no floating base),
 //   2. the joint coordinates of the selected joint,
@@ -7,14 +7,11 @@
 // legend, pan (left drag) and zoom (wheel, right drag) from vtkChartXY, autoscale (on until the
 // user pans or zooms; the Autoscale button brings it back) and PNG / SVG / PDF export.
 //
-// Storage and drawing: the dock copies the recorded columns it shows (whole run) from the
-// simulation's Recorder as they arrive (SimulationController::frame; redrawn at most 10 times a second),
-// and draws a decimated view: for every pixel column of the visible time range the first and
-// the last of (min, max) in time order, so a 10⁵-sample series becomes ≤ 2 × width points.
-//
-// SVG: vtkGL2PSExporter needs the legacy OpenGL feedback path, so the SVG is written from the
-// same decimated series with QSvgGenerator (vector lines, axes, ticks, legend). PDF uses
-// vtkPDFExporter on the pane's render window; PNG is the pane's rendered image.
+// The dock chooses what each pane shows; the panes draw it from the simulation's Recorder, which
+// holds the run: the dock keeps no copy of it. They redraw as samples arrive
+// (SimulationController::frame, at most 10 times a second), up to the shown sample's time
+// (SimulationController::shownTime(): the newest, or a chosen one), decimated to ≤ 2 points per pixel column. When the simulator goes away
+// (sessionEnded) the panes keep what they drew last.
 #pragma once
 
 #include <QDockWidget>
@@ -57,8 +54,8 @@ class PlotsDock : public QDockWidget {
   bool removeSignal(int pane, const QString& name);
   /// The pane the signal list edits.
   void setCurrentPane(int pane);
-  /// Samples stored per signal (the whole run so far).
-  std::size_t sampleCount() const { return time_.size(); }
+  /// Samples each pane drew per signal at its last redraw (the whole run so far: rows [0, k]).
+  std::size_t sampleCount() const;
   /// Points the pane drew at the last redraw (all series; ≤ 2 × pixel width each).
   std::size_t drawnPoints(int pane) const;
   /// Back to automatic axes for a pane.
@@ -69,12 +66,9 @@ class PlotsDock : public QDockWidget {
  public slots:
   /// Default series for the selected joint (tree index, −1: none).
   void setSelectedJoint(int joint);
-  /// Copies new samples from the recorder and redraws (at most ~10 times a second unless forced).
+  /// Redraws with the newest samples of the recorder (at most ~10 times a second unless forced).
   void fetch(bool forceRedraw = false);
   void redraw();
-
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void onSessionStarted();
@@ -82,10 +76,8 @@ class PlotsDock : public QDockWidget {
   void rebuildDefaults();
   void refreshList();
   void setPaneColumns(int pane);
-  void drawPane(PlotPane& pane);
-  bool writeSvg(const PlotPane& pane, const QString& path, QString* error) const;
+  void drawPane(int pane);
   int columnOf(const QString& name) const;
-  std::vector<double>& columnData(int column);
 
   SimulationController* simulation_;
   std::vector<std::unique_ptr<PlotPane>> panes_;
@@ -93,7 +85,7 @@ class PlotsDock : public QDockWidget {
   QLineEdit* filter_ = nullptr;
   QListWidget* list_ = nullptr;
 
-  // signals of the current session (copied: they outlive the simulator)
+  // signal names of the current session (copied: they outlive the simulator)
   std::vector<QString> names_;
   std::vector<QString> units_;
   QString baseBody_;  ///< the first free-joint body ("" when none)
@@ -101,10 +93,6 @@ class PlotsDock : public QDockWidget {
   std::vector<int> jointNq_;
   int selectedJoint_ = -1;
 
-  // whole-run storage of the shown columns; time_ is column 0
-  std::vector<double> time_;
-  std::vector<std::vector<double>> data_;  ///< (signals) empty unless shown
-  std::uint64_t generation_ = ~std::uint64_t{0};
   QElapsedTimer redrawClock_;
   bool updatingList_ = false;
 };

@@ -517,6 +517,63 @@ class TestSimulator : public QObject {
     QCOMPARE(rec.size(), std::size_t(1));
   }
 
+  // read() visits the published rows in place: every row of a range crossing chunk boundaries,
+  // in order, equal to what copyColumn() copies; rows beyond size() are never visited; a reader
+  // thread scanning while the writer appends sees complete rows only.
+  void recorderReadInPlace() {
+    Recorder rec(3, 1, 1, 4);  // 4 rows per chunk: ranges below cross chunks
+    const VectorXd q = VectorXd::Zero(1);
+    for (int k = 0; k < 11; ++k) {
+      const double row[3] = {0.5 * k, double(k * k), -double(k)};
+      rec.append(row, row[0], q, q);
+    }
+    const std::vector<double> squares = rec.column(1);
+    for (const auto& [k0, k1] :
+         {std::pair<std::size_t, std::size_t>{0, 11}, {3, 9}, {4, 8}, {7, 20}, {5, 5}, {12, 30}}) {
+      std::vector<std::size_t> visited;
+      std::vector<double> values;
+      const std::size_t size = rec.read([&](const Recorder::Rows& rows) {
+        rows.forEachRow(k0, k1, [&](std::size_t k, const double* row) {
+          visited.push_back(k);
+          values.push_back(row[1]);
+          QCOMPARE(row[0], rows.value(k, 0));
+        });
+        return rows.size();
+      });
+      QCOMPARE(size, std::size_t(11));
+      const std::size_t end = std::min<std::size_t>(k1, 11);
+      QCOMPARE(visited.size(), end > k0 ? end - k0 : 0);
+      for (std::size_t i = 0; i < visited.size(); ++i) {
+        QCOMPARE(visited[i], k0 + i);
+        QCOMPARE(values[i], squares[k0 + i]);
+      }
+    }
+
+    SimulatorOptions o;
+    o.step = 0.001;
+    Simulator sim(makeChain(4), o);
+    const Recorder& live = sim.recorder();
+    const int kinetic = sim.signalLayout().find("energy.kinetic"), total = sim.signalLayout().find("energy.total"),
+              potential = sim.signalLayout().find("energy.potential");
+    std::atomic<bool> done{false};
+    std::atomic<long> checkedRows{0}, badRows{0};
+    std::thread reader([&] {
+      while (!done.load()) {
+        live.read([&](const Recorder::Rows& rows) {
+          rows.forEachRow(0, rows.size(), [&](std::size_t k, const double* row) {
+            if (row[0] != double(k) * 0.001 || row[total] != row[kinetic] + row[potential]) ++badRows;
+          });
+          checkedRows += long(rows.size());
+        });
+      }
+    });
+    for (int k = 0; k < 3000; ++k) QVERIFY(sim.step());
+    done = true;
+    reader.join();
+    QCOMPARE(badRows.load(), 0L);
+    QVERIFY(checkedRows.load() > 0);
+  }
+
   void invalidOptionsThrow() {
     SimulatorOptions o;
     o.solver = "nope";

@@ -1,0 +1,215 @@
+// The chart pane on synthetic recordings: it draws rows [0, k] for the time it is given (found by
+// bisection, also for uneven sample times); a 10⁵-row series is drawn as 2 points per pixel
+// column, the first and last of (min, max) of the column's samples in time order; a zoomed pane
+// decimates only the visible range; without a recorder it keeps the points it drew; it exports
+// valid PNG, SVG and PDF files (also left in the working directory as chart_pane.png/.svg/.pdf).
+// Runs under xvfb-run.
+#include <vtkAxis.h>
+#include <vtkChartXY.h>
+#include <vtkDataArray.h>
+#include <vtkPlot.h>
+#include <vtkTable.h>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSurfaceFormat>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "core/sim/recorder.hpp"
+#include "render/chart_pane.hpp"
+#include "render/offscreen.hpp"
+
+using kt::Recorder;
+using kt::render::ChartPane;
+using kt::render::ChartSeries;
+
+namespace {
+
+constexpr double kStep = 1e-3;
+
+// Rows (t, x, y, z): t = time(k); x seeded noise with rare spikes; y = k; z = cos(t).
+std::unique_ptr<Recorder> makeRecording(std::size_t rows, double (*time)(std::size_t)) {
+  auto rec = std::make_unique<Recorder>(4, 0, 0, 1000);  // 1000 rows per chunk: bins cross chunks
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> noise(-1.0, 1.0);
+  const Eigen::VectorXd none;
+  for (std::size_t k = 0; k < rows; ++k) {
+    const double t = time(k);
+    const double x = noise(random) * (k % 997 == 0 ? 10.0 : 1.0);
+    const double row[4] = {t, x, double(k), std::cos(t)};
+    rec->append(row, t, none, none);
+  }
+  return rec;
+}
+
+double evenTime(std::size_t k) { return double(k) * kStep; }
+double unevenTime(std::size_t k) { return double(k) * double(k) * 1e-4; }
+
+std::vector<ChartSeries> series(std::initializer_list<int> columns) {
+  std::vector<ChartSeries> out;
+  for (int c : columns)
+    out.push_back({c, QStringLiteral("s%1").arg(c), QStringLiteral("m"), ChartPane::seriesColor(int(out.size()))});
+  return out;
+}
+
+std::vector<double> columnOf(const ChartPane& pane, int column) {
+  vtkTable* table = pane.chart()->GetPlot(0)->GetInput();
+  vtkDataArray* a = vtkDataArray::SafeDownCast(table->GetColumn(column));
+  std::vector<double> out(static_cast<std::size_t>(table->GetNumberOfRows()));
+  for (std::size_t r = 0; r < out.size(); ++r) out[r] = a->GetTuple1(static_cast<vtkIdType>(r));
+  return out;
+}
+
+}  // namespace
+
+class TestChartPane : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void init() {
+    pane_ = std::make_unique<ChartPane>();
+    pane_->resize(400, 200);
+    pane_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(pane_.get()));
+  }
+  void cleanup() { pane_.reset(); }
+
+  // Rows [0, k] with t_k ≤ t, even and uneven sample times; before the first sample: nothing.
+  void drawsUpToTime() {
+    for (double (*time)(std::size_t) : {evenTime, unevenTime}) {
+      const auto rec = makeRecording(200, time);
+      pane_->setSeries(series({2}));
+      for (std::size_t k : {std::size_t(0), std::size_t(12), std::size_t(70), std::size_t(199)}) {
+        for (double t : {time(k), 0.5 * (time(k) + time(k + 1))}) {  // on a sample, between two
+          pane_->draw(*rec, t);
+          QCOMPARE(pane_->rowCount(), k + 1);
+          const std::vector<double> ts = columnOf(*pane_, 0), ys = columnOf(*pane_, 1);
+          QCOMPARE(ts.size(), k + 1);  // fewer samples than pixels: every one
+          QCOMPARE(ts.back(), time(k));
+          QCOMPARE(ys.back(), double(k));
+          QCOMPARE(pane_->drawnPoints(), k + 1);
+        }
+      }
+      pane_->draw(*rec, -1.0);
+      QCOMPARE(pane_->rowCount(), std::size_t(0));
+      QCOMPARE(pane_->drawnPoints(), std::size_t(0));
+      QVERIFY(!pane_->chart()->GetPlot(0)->GetVisible());
+    }
+  }
+
+  // 10⁵ rows: per pixel column the first and last time, and the column's min and max in the
+  // order they occur.
+  void decimationKeepsEnvelope() {
+    const std::size_t n = 100000;
+    const auto rec = makeRecording(n, evenTime);
+    pane_->setSeries(series({1, 3}));
+    pane_->draw(*rec, evenTime(n - 1));
+    QCOMPARE(pane_->rowCount(), n);
+    const auto pixels = static_cast<std::size_t>(std::max(100.0, pane_->width() * pane_->devicePixelRatioF()));
+    const std::vector<double> ts = columnOf(*pane_, 0), xs = columnOf(*pane_, 1), zs = columnOf(*pane_, 2);
+    QCOMPARE(ts.size(), 2 * pixels);
+    QCOMPARE(pane_->drawnPoints(), 2 * 2 * pixels);
+    const std::vector<double> x = rec->column(1);
+    for (std::size_t b = 0; b < pixels; ++b) {
+      const std::size_t k0 = b * n / pixels, k1 = (b + 1) * n / pixels;
+      QCOMPARE(ts[2 * b], evenTime(k0));
+      QCOMPARE(ts[2 * b + 1], evenTime(k1 - 1));
+      const auto lo = std::min_element(x.begin() + long(k0), x.begin() + long(k1));
+      const auto hi = std::max_element(x.begin() + long(k0), x.begin() + long(k1));
+      QCOMPARE(xs[2 * b], lo < hi ? *lo : *hi);
+      QCOMPARE(xs[2 * b + 1], lo < hi ? *hi : *lo);
+    }
+    QCOMPARE(*std::min_element(xs.begin(), xs.end()), *std::min_element(x.begin(), x.end()));
+    QCOMPARE(*std::max_element(xs.begin(), xs.end()), *std::max_element(x.begin(), x.end()));
+    QCOMPARE(*std::max_element(zs.begin(), zs.end()), 1.0);  // cos(0)
+  }
+
+  // After a zoom only the visible range (and one sample beyond each edge) is decimated;
+  // setAutoscale(true) draws the whole run again.
+  void zoomDecimatesVisibleRange() {
+    const std::size_t n = 100000;
+    const auto rec = makeRecording(n, evenTime);
+    pane_->setSeries(series({1}));
+    pane_->draw(*rec, evenTime(n - 1));
+    pane_->setAutoscale(false);
+    pane_->chart()->GetAxis(vtkAxis::BOTTOM)->SetRange(10.0005, 20.0005);  // samples 10001 … 20000
+    pane_->draw(*rec, evenTime(n - 1));
+    std::vector<double> ts = columnOf(*pane_, 0);
+    QCOMPARE(ts.front(), evenTime(10000));
+    QCOMPARE(ts.back(), evenTime(20001));
+    pane_->setAutoscale(true);
+    pane_->draw(*rec, evenTime(n - 1));
+    ts = columnOf(*pane_, 0);
+    QCOMPARE(ts.front(), 0.0);
+    QCOMPARE(ts.back(), evenTime(n - 1));
+  }
+
+  // Without a recorder: the series still listed keep their points; a new one has none.
+  void keepsPointsWithoutRecorder() {
+    const auto rec = makeRecording(300, evenTime);
+    pane_->setSeries(series({1, 2}));
+    pane_->draw(*rec, evenTime(299));
+    const std::vector<double> y = columnOf(*pane_, 2);
+    pane_->setSeries(series({2, 3}));
+    pane_->draw();
+    QCOMPARE(pane_->drawnSeries(), std::size_t(1));
+    QCOMPARE(pane_->chart()->GetNumberOfPlots(), vtkIdType(1));
+    QCOMPARE(columnOf(*pane_, 1), y);
+    QVERIFY(pane_->hintLabel()->isHidden());
+    pane_->setSeries(series({3}));
+    pane_->setEmptyText(QStringLiteral("nothing"));
+    pane_->draw();
+    QCOMPARE(pane_->drawnSeries(), std::size_t(0));
+    QVERIFY(!pane_->hintLabel()->isHidden());
+    QCOMPARE(pane_->hintLabel()->text(), QStringLiteral("nothing"));
+  }
+
+  // PNG, SVG and PDF are valid, non-empty files of their kind; an unknown suffix is refused.
+  void exportFormats() {
+    const auto rec = makeRecording(20000, evenTime);
+    pane_->setTitle(QStringLiteral("Synthetic"));
+    pane_->setSeries(series({1, 3}));
+    pane_->draw(*rec, evenTime(19999));
+    QTemporaryDir dir;
+    const QString base = dir.filePath(QStringLiteral("chart_pane"));
+    for (const char* suffix : {".png", ".svg", ".pdf"}) {
+      QString error;
+      QVERIFY2(pane_->exportTo(base + suffix, &error), qPrintable(error));
+      QVERIFY(QFile(base + suffix).size() > 1000);
+      QFile::remove(QDir::current().filePath(QStringLiteral("chart_pane") + suffix));
+      QFile::copy(base + suffix, QDir::current().filePath(QStringLiteral("chart_pane") + suffix));
+    }
+    const QImage png(base + ".png");
+    QVERIFY(!png.isNull());
+    QVERIFY(kt::render::greyVariance(png) > 1.0);
+    QVERIFY(QSvgRenderer(base + ".svg").isValid());
+    QFile pdf(base + ".pdf");
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    const QByteArray bytes = pdf.readAll();
+    QVERIFY(bytes.startsWith("%PDF-"));
+    QVERIFY(bytes.right(32).contains("%%EOF"));
+    QString error;
+    QVERIFY(!pane_->exportTo(base + ".bmpx", &error));
+    QVERIFY(!error.isEmpty());
+  }
+
+ private:
+  std::unique_ptr<ChartPane> pane_;
+};
+
+int main(int argc, char* argv[]) {
+  QSurfaceFormat::setDefaultFormat(kt::render::VtkWidget::defaultFormat());
+  QApplication app(argc, argv);
+  TestChartPane test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_chart_pane.moc"
