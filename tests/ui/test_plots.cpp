@@ -1,5 +1,5 @@
 // The plots dock and the joint-load arrows after a run: the panes follow the selected joint and
-// hold every recorded sample; a 10⁵-sample run is drawn decimated with its exact envelope; each
+// draw every recorded sample; a 10⁵-sample run is drawn decimated with its exact envelope; each
 // pane exports as valid PNG, SVG and PDF; the arrows show each joint's wrench (full: the recorded
 // load; reaction only: as long as the recorded λ) and the selected joint's numbers. A screenshot
 // of the main window after the space robot has run is saved as screenshot_simulation.png.
@@ -82,7 +82,7 @@ class TestPlots : public QObject {
   Q_OBJECT
 
  private slots:
-  // Panes follow the selection and hold the whole run.
+  // Panes follow the selection and draw the whole run.
   void panesFollowSelection() {
     auto w = openWindow(kt::resources::kDefaultModel);
     SimulationController* sim = controllerOf(w.get());
