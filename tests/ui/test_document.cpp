@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <functional>
+#include <random>
 #include <regex>
 
 #include "core/io/model_yaml.hpp"
@@ -418,6 +419,55 @@ class TestDocument : public QObject {
     doc.undoStack()->setIndex(doc.undoStack()->count());
     QCOMPARE(yamlOf(doc), last);
     checkTreeMatchesModel(doc);
+  }
+
+  // Bodies of a parent cycle (an invalid model, opened to be fixed): in body order, a body whose
+  // ancestors never reach the world shows at the top level, which breaks each cycle at one body
+  // and keeps the rest. Against that rule written out directly (O(n · depth)) on random parent
+  // links with cycles, and a 20,000-body chain shows as one chain (an O(n²) walk took seconds).
+  void parentCyclesShowAtTheTopLevel() {
+    const auto expected = [](std::vector<int> parent) {
+      const std::size_t n = parent.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        int a = parent[k];
+        for (std::size_t steps = 0; a >= 0 && steps <= n; ++steps) a = parent[static_cast<std::size_t>(a)];
+        if (a >= 0) parent[k] = -1;
+      }
+      return parent;
+    };
+    const auto shown = [](Document& doc) {
+      const BodyTreeModel* tree = doc.bodyTree();
+      std::vector<int> parent;
+      for (int b = 0; b < static_cast<int>(doc.model().bodies.size()); ++b)
+        parent.push_back(tree->bodyOf(tree->parent(tree->indexOfBody(b))));
+      return parent;
+    };
+    const auto modelOf = [](const std::vector<int>& parent) {
+      kt::Model m;
+      for (std::size_t k = 0; k < parent.size(); ++k) {
+        kt::BodySpec b;
+        b.name = "b" + std::to_string(k);
+        b.parent = parent[k] < 0 ? std::string("world") : "b" + std::to_string(parent[k]);
+        m.bodies.push_back(b);
+      }
+      return m;
+    };
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 300; ++trial) {
+      const int n = 1 + static_cast<int>(rng() % 12);
+      std::vector<int> parent(static_cast<std::size_t>(n));
+      for (int& p : parent) p = static_cast<int>(rng() % static_cast<unsigned>(n + 1)) - 1;
+      for (std::size_t k = 0; k < parent.size(); ++k)
+        if (parent[k] == static_cast<int>(k)) parent[k] = -1;  // a self-parent is refused by name
+      Document doc;
+      doc.setModel(modelOf(parent));
+      QCOMPARE(shown(doc), expected(parent));
+    }
+    std::vector<int> chain(20000);
+    for (std::size_t k = 0; k < chain.size(); ++k) chain[k] = static_cast<int>(k) - 1;
+    Document doc;
+    doc.setModel(modelOf(chain));
+    QCOMPARE(shown(doc), chain);
   }
 
   void persistentIndexesFollowTheirBody() {

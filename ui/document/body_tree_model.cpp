@@ -28,16 +28,31 @@ const BodyTreeModel::Cache& BodyTreeModel::cache() const {
     c.parentOf[k] = (it == byName.end() || it->second == static_cast<int>(k)) ? -1 : it->second;
   }
   // A parent cycle (also only in invalid models, opened to be fixed) would hide its bodies and
-  // make parent() loop: a body whose ancestors do not reach the world within n steps shows at
-  // the top level instead.
+  // make parent() loop. In body order, a body whose ancestors do not reach the world shows at
+  // the top level instead (which breaks a cycle at its first body and keeps the rest of it).
+  // A body judged to reach the world stays so, so each walk stops at the first judged ancestor:
+  // a deep chain costs O(n), not O(n · depth).
+  enum : char { kUnknown, kOnPath, kReachesWorld };
+  std::vector<char> state(n, kUnknown);
+  std::vector<int> path;
   for (std::size_t k = 0; k < n; ++k) {
-    int a = c.parentOf[k];
-    std::size_t steps = 0;
-    while (a >= 0 && steps <= n) {
+    path.clear();
+    int a = static_cast<int>(k);
+    while (a >= 0 && state[static_cast<std::size_t>(a)] == kUnknown) {
+      state[static_cast<std::size_t>(a)] = kOnPath;
+      path.push_back(a);
       a = c.parentOf[static_cast<std::size_t>(a)];
-      ++steps;
     }
-    if (a >= 0) c.parentOf[k] = -1;
+    if (a < 0 || state[static_cast<std::size_t>(a)] == kReachesWorld) {
+      for (int b : path) state[static_cast<std::size_t>(b)] = kReachesWorld;
+      continue;
+    }
+    // back on its own path: a cycle above k. k goes to the top level; that also lets the walk
+    // reach the world when k is on the cycle, otherwise the cycle's bodies are judged in turn.
+    c.parentOf[k] = -1;
+    const bool kOnCycle = a == static_cast<int>(k);
+    for (int b : path) state[static_cast<std::size_t>(b)] = kOnCycle ? kReachesWorld : kUnknown;
+    state[k] = kReachesWorld;
   }
   for (std::size_t k = 0; k < n; ++k) {
     const int p = c.parentOf[k];
