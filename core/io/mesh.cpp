@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,8 @@
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
+
+#include "core/model/text_util.hpp"
 
 namespace kt {
 namespace {
@@ -307,9 +308,8 @@ bool meshFileReadable(const std::string& path, std::string& error) {
 namespace {
 
 std::string point(const Vec3& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "(%.6g, %.6g, %.6g)", p.x(), p.y(), p.z());
-  return buf;
+  return "(" + formatSignificant(p.x(), 6) + ", " + formatSignificant(p.y(), 6) + ", " + formatSignificant(p.z(), 6) +
+         ")";
 }
 
 struct PositionHash {

@@ -3,7 +3,6 @@
 // positions; the editor's problems list shows the same messages.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <numbers>
@@ -43,12 +42,6 @@ constexpr double kMaxCoordinate = 1e9;    // q0, v0 of any joint (rad, m, rad/s,
 // "Did you mean" suggestions search all names, so only the first few unknown names get one.
 constexpr int kMaxSuggestions = 10;
 
-std::string shortNumber(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
 class Checker {
  public:
   explicit Checker(std::vector<Diagnostic>& out) : out_(out) {}
@@ -66,14 +59,14 @@ class Checker {
   bool finite(const std::string& path, const double* x, int n) {
     for (int i = 0; i < n; ++i)
       if (!std::isfinite(x[i])) {
-        error(path + "[" + std::to_string(i) + "]", "must be a finite number, got " + formatNumber(x[i]));
+        error(path + "[" + std::to_string(i) + "]", "must be a finite number, got " + formatRoundTrip(x[i]));
         return false;
       }
     return true;
   }
   bool finite(const std::string& path, double x) {
     if (std::isfinite(x)) return true;
-    error(path, "must be a finite number, got " + formatNumber(x));
+    error(path, "must be a finite number, got " + formatRoundTrip(x));
     return false;
   }
   template <typename V>
@@ -86,7 +79,8 @@ class Checker {
     for (int i = 0; i < n; ++i)
       if (std::isfinite(x[i]) && std::abs(x[i]) > limit) {
         error(indexed ? path + "[" + std::to_string(i) + "]" : path,
-              "is too large: " + formatNumber(x[i]) + " (" + what + " are limited to " + shortNumber(limit) +
+              "is too large: " + formatRoundTrip(x[i]) + " (" + what + " are limited to " +
+                  formatSignificant(limit, 6) +
                   "; larger values overflow or lose all precision in the dynamics; check the units)");
         return false;
       }
@@ -101,7 +95,7 @@ class Checker {
   bool positive(const std::string& path, double x, bool strict = true) {
     if (!finite(path, x)) return false;
     if (strict ? x > 0.0 : x >= 0.0) return true;
-    error(path, std::string(strict ? "must be > 0" : "must be ≥ 0") + ", got " + formatNumber(x));
+    error(path, std::string(strict ? "must be > 0" : "must be ≥ 0") + ", got " + formatRoundTrip(x));
     return false;
   }
 
@@ -198,7 +192,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
     if (!vec(key, v)) return;
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] < 0.0) {
-        c.error(path + "." + key + "[" + std::to_string(i) + "]", "must be ≥ 0, got " + formatNumber(v[i]));
+        c.error(path + "." + key + "[" + std::to_string(i) + "]", "must be ≥ 0, got " + formatRoundTrip(v[i]));
         return;
       }
   };
@@ -229,8 +223,8 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
           const std::string ip = kp + "[" + std::to_string(i) + "]";
           if (!c.finite(ip + "[0]", kn.t) || !c.finite(ip + "[1]", kn.value)) break;
           if (i > 0 && !(kn.t > d.knots[k][i - 1].t)) {
-            c.error(ip + "[0]", "knot times must increase strictly, got " + formatNumber(kn.t) + " after " +
-                                    formatNumber(d.knots[k][i - 1].t));
+            c.error(ip + "[0]", "knot times must increase strictly, got " + formatRoundTrip(kn.t) + " after " +
+                                    formatRoundTrip(d.knots[k][i - 1].t));
             break;
           }
         }
@@ -306,8 +300,8 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
         const std::string lp = path + ".limits[" + std::to_string(i) + "]";
         if (!c.finite(lp + ".lower", j.limits[i].lower) || !c.finite(lp + ".upper", j.limits[i].upper)) continue;
         if (j.limits[i].lower > j.limits[i].upper)
-          c.error(lp, "lower limit " + formatNumber(j.limits[i].lower) + " is greater than upper limit " +
-                          formatNumber(j.limits[i].upper));
+          c.error(lp, "lower limit " + formatRoundTrip(j.limits[i].lower) + " is greater than upper limit " +
+                          formatRoundTrip(j.limits[i].upper));
       }
     }
   }
@@ -325,13 +319,14 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
       if (!std::isfinite(I(r, k)) || !std::isfinite(I(k, r))) {
         c.error(at(r, k), subject + (computed ? std::string("has a non-finite ") + kNames[r][k] + ", " : "") +
                               "must be a finite number, got " +
-                              formatNumber(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
+                              formatRoundTrip(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
         return;
       }
   const double scale = I.cwiseAbs().maxCoeff();
   if (scale > kMaxInertia) {
-    c.error(path, subject + "is too large: its largest element is " + formatNumber(scale) +
-                      " (moments of inertia are limited to " + shortNumber(kMaxInertia) + " kg m²; check the units)");
+    c.error(path, subject + "is too large: its largest element is " + formatRoundTrip(scale) +
+                      " (moments of inertia are limited to " + formatSignificant(kMaxInertia, 6) +
+                      " kg m²; check the units)");
     return;
   }
   if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
@@ -342,15 +337,14 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
     if (!(I(k, k) > 0.0)) {
       c.error(at(k, k), subject + "must be > 0 (a diagonal moment of inertia" +
                             (computed ? std::string(" ") + kNames[k][k] : std::string()) + "), got " +
-                            formatNumber(I(k, k)));
+                            formatRoundTrip(I(k, k)));
       return;
     }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
   const Vec3 p = eig.eigenvalues();  // ascending
   const auto moments = [&] {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", p[0], p[1], p[2]);
-    return std::string(buf);
+    return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
+           "]";
   };
   // Positive definite: the smallest principal moment is positive beyond the eigenvalue
   // round-off (a few ε of the largest). A thin wire (condition 1e6 and more) is positive definite.
@@ -363,7 +357,7 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
   if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
     c.error(path, subject + (computed ? "has " : "") + "principal moments " + moments() +
                       " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
-                      shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
+                      formatSignificant(p[2], 6) + " > " + formatSignificant(p[0] + p[1], 6) + ")");
 }
 
 // With `forMass`, adds the shape's mass properties to `total` (when it can be evaluated).
@@ -376,7 +370,7 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
   switch (s.type) {
     case ShapeType::Box:
       if (c.finiteVec(path + ".size", s.size) && s.size.minCoeff() <= 0.0)
-        c.error(path + ".size", "every edge length must be > 0, got " + formatNumbers(s.size.data(), 3));
+        c.error(path + ".size", "every edge length must be > 0, got " + formatRoundTripList(s.size.data(), 3));
       else
         c.boundedVec(path + ".size", s.size, kMaxLength, "lengths (m)");
       break;
@@ -402,7 +396,8 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
         break;
       }
       if (c.finiteVec(path + ".scale", s.meshScale) && s.meshScale.cwiseAbs().minCoeff() == 0.0)
-        c.error(path + ".scale", "every scale factor must be nonzero, got " + formatNumbers(s.meshScale.data(), 3));
+        c.error(path + ".scale",
+                "every scale factor must be nonzero, got " + formatRoundTripList(s.meshScale.data(), 3));
       const std::string resolved = resolveMeshPath(s.mesh, dir);
       if (forMass) {
         MassProperties mp;
@@ -427,7 +422,7 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
   }
   if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
     c.error(path + ".color",
-            "components must be in [0, 1] (red, green, blue, alpha), got " + formatNumbers(s.color.data(), 4));
+            "components must be in [0, 1] (red, green, blue, alpha), got " + formatRoundTripList(s.color.data(), 4));
 }
 
 void checkBody(Checker& c, const Model& model, std::size_t k) {
@@ -449,8 +444,8 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     if (densityOk && !b.shapes.empty() && c.count() == before) {
       if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
         c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number from " +
-                                        shortNumber(kMinMass) + " to " + shortNumber(kMaxMass) + " kg, got " +
-                                        formatNumber(mp.mass) + " kg");
+                                        formatSignificant(kMinMass, 6) + " to " + formatSignificant(kMaxMass, 6) +
+                                        " kg, got " + formatRoundTrip(mp.mass) + " kg");
       else if (!std::isfinite(mp.com.squaredNorm()))
         c.error(path + ".inertial", "the centre of mass computed from the shapes is not finite");
       else
@@ -459,8 +454,8 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
   } else {
     if (c.positive(path + ".inertial.mass", in.mass)) {
       if (in.mass < kMinMass)
-        c.error(path + ".inertial.mass", "is too small: " + formatNumber(in.mass) + " (masses are limited to " +
-                                             shortNumber(kMinMass) + " kg and more; check the units)");
+        c.error(path + ".inertial.mass", "is too small: " + formatRoundTrip(in.mass) + " (masses are limited to " +
+                                             formatSignificant(kMinMass, 6) + " kg and more; check the units)");
       else
         c.bounded(path + ".inertial.mass", &in.mass, 1, kMaxMass, "masses (kg)", false);
     }
@@ -601,11 +596,11 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
       const double q = j.q0[i], lo = j.limits[i].lower, hi = j.limits[i].upper;
       if (!std::isfinite(q) || !std::isfinite(lo) || !std::isfinite(hi) || lo > hi || (q >= lo && q <= hi)) continue;
       const double radians = q * std::numbers::pi / 180.0;
-      std::string message = "the joint starts at " + formatNumber(q) + ", outside its limits [" + formatNumber(lo) +
-                            ", " + formatNumber(hi) + "]";
+      std::string message = "the joint starts at " + formatRoundTrip(q) + ", outside its limits [" +
+                            formatRoundTrip(lo) + ", " + formatRoundTrip(hi) + "]";
       if (angular && radians >= lo && radians <= hi)
-        message +=
-            "; angles are in radians: is it in degrees? (" + shortNumber(q) + "° is " + shortNumber(radians) + " rad)";
+        message += "; angles are in radians: is it in degrees? (" + formatSignificant(q, 6) + "° is " +
+                   formatSignificant(radians, 6) + " rad)";
       warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
     }
   }

@@ -152,7 +152,4 @@ class Simulator {
   std::string error_;
 };
 
-/// Formats x like printf("%.*g") in the "C" locale, whatever the process locale.
-std::string formatNumber(double x, int precision = 6);
-
 }  // namespace kt
