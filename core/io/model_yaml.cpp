@@ -33,44 +33,6 @@ std::string summary(const std::vector<Diagnostic>& d) {
 ModelLoadError::ModelLoadError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(summary(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-std::string_view driveTypeName(DriveType type) {
-  switch (type) {
-    case DriveType::None: return "none";
-    case DriveType::Constant: return "constant";
-    case DriveType::Sinusoid: return "sinusoid";
-    case DriveType::PdSinusoid: return "pd_sinusoid";
-    case DriveType::PdPiecewise: return "pd_piecewise";
-    case DriveType::SpringDamper: return "spring_damper";
-  }
-  return "none";
-}
-
-std::optional<DriveType> driveTypeFromName(std::string_view name) {
-  for (DriveType t : {DriveType::None, DriveType::Constant, DriveType::Sinusoid, DriveType::PdSinusoid,
-                      DriveType::PdPiecewise, DriveType::SpringDamper})
-    if (driveTypeName(t) == name) return t;
-  return std::nullopt;
-}
-
-std::string_view shapeTypeName(ShapeType type) {
-  switch (type) {
-    case ShapeType::Box: return "box";
-    case ShapeType::Cylinder: return "cylinder";
-    case ShapeType::Sphere: return "sphere";
-    case ShapeType::Capsule: return "capsule";
-    case ShapeType::Prism: return "prism";
-    case ShapeType::Mesh: return "mesh";
-  }
-  return "box";
-}
-
-std::optional<ShapeType> shapeTypeFromName(std::string_view name) {
-  for (ShapeType t :
-       {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Prism, ShapeType::Mesh})
-    if (shapeTypeName(t) == name) return t;
-  return std::nullopt;
-}
-
 namespace {
 
 using yaml::Node;

@@ -55,10 +55,4 @@ std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.
 void saveModelToFile(const Model& model, const std::string& path);
 
-/// YAML spellings of the enums (also for menus and messages).
-std::string_view driveTypeName(DriveType type);
-std::optional<DriveType> driveTypeFromName(std::string_view name);
-std::string_view shapeTypeName(ShapeType type);
-std::optional<ShapeType> shapeTypeFromName(std::string_view name);
-
 }  // namespace kt

@@ -318,13 +318,6 @@ JointSpec templateJoint(JointType type, const Vec3& axis) {
 
 // ---- names ----
 
-bool isValidName(const std::string& s) {
-  if (s.empty()) return false;
-  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  if (!letter(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
-}
-
 std::set<std::string> usedNames(const Model& model) {
   std::set<std::string> out{"world"};
   for (const BodySpec& b : model.bodies) {
@@ -356,8 +349,7 @@ std::string uniqueName(const std::string& base, const std::set<std::string>& tak
 EditError checkBodyName(const Model& model, int body, const std::string& name) {
   if (name.empty()) return std::string("a body name must not be empty");
   if (name == "world") return std::string("'world' is reserved for the fixed ground; choose another name");
-  if (!isValidName(name))
-    return "'" + name + "' is not a valid name; use letters, digits, '_' and '-', starting with a letter or '_'";
+  if (!isValidName(name)) return "'" + name + "' is not a valid name; " + kNameRule;
   const bool jointTakesName = body < 0 || model.bodies[body].joint.name.empty();
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {
     if (static_cast<int>(k) == body) continue;
@@ -372,8 +364,7 @@ EditError checkBodyName(const Model& model, int body, const std::string& name) {
 
 EditError checkJointName(const Model& model, int body, const std::string& name) {
   const std::string& effective = name.empty() ? model.bodies[body].name : name;
-  if (!name.empty() && !isValidName(name))
-    return "'" + name + "' is not a valid name; use letters, digits, '_' and '-', starting with a letter or '_'";
+  if (!name.empty() && !isValidName(name)) return "'" + name + "' is not a valid name; " + kNameRule;
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {
     if (static_cast<int>(k) == body) continue;
     if (effectiveJointName(model.bodies[k]) == effective)

@@ -28,8 +28,6 @@ using EditError = std::optional<std::string>;
 
 // ---- names ----
 
-/// Letters, digits, '_' and '-', starting with a letter or '_' (the loader's rule).
-bool isValidName(const std::string& name);
 /// Every name in use: body names and effective joint names.
 std::set<std::string> usedNames(const Model& model);
 /// `base` if it is valid and not in `taken`, else the first free "<base>_<k>" (k ≥ 2; a trailing

@@ -117,32 +117,11 @@ class Checker {
   std::size_t count_ = 0;
 };
 
-bool validName(const std::string& s) {
-  if (s.empty()) return false;
-  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  if (!letter(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
-}
-
-const char* kNameRule = "use letters, digits, '_' and '-', starting with a letter or '_'";
-
 std::string countWord(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 std::string jointArticle(JointType t) {
   const std::string_view n = jointTypeName(t);
   return "a " + std::string(n) + " joint";
-}
-
-const char* driveTypeYamlName(DriveType t) {
-  switch (t) {
-    case DriveType::None: return "none";
-    case DriveType::Constant: return "constant";
-    case DriveType::Sinusoid: return "sinusoid";
-    case DriveType::PdSinusoid: return "pd_sinusoid";
-    case DriveType::PdPiecewise: return "pd_piecewise";
-    case DriveType::SpringDamper: return "spring_damper";
-  }
-  return "?";
 }
 
 void checkPlacement(Checker& c, const std::string& path, const Placement& p) {
@@ -166,7 +145,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
   const Drive& d = j.drive;
   if (d.type == DriveType::None) return;
   const int nq = jointNq(j.type), nv = jointNv(j.type);
-  const std::string kind = driveTypeYamlName(d.type);
+  const std::string kind(driveTypeName(d.type));
   const std::string jd = jointArticle(j.type);
   if (nv == 0) {
     c.error(path + ".type", "a fixed joint has no coordinate to drive; remove the drive or use type: none");
@@ -480,7 +459,7 @@ void checkStructure(Checker& c, const Model& model) {
       c.error(path + ".name", "must not be empty; every body needs a unique name");
     } else if (b.name == "world") {
       c.error(path + ".name", "'world' is reserved for the fixed ground; choose another name");
-    } else if (!validName(b.name)) {
+    } else if (!isValidName(b.name)) {
       c.error(path + ".name", "'" + b.name + "' is not a valid name; " + kNameRule);
     } else if (auto [it, inserted] = bodyByName.emplace(b.name, k); !inserted) {
       c.error(path + ".name", "duplicate body name '" + b.name + "' (already used by bodies[" +
@@ -496,7 +475,7 @@ void checkStructure(Checker& c, const Model& model) {
     if (b.joint.name.empty() && bodyByName.count(b.name) && bodyByName.at(b.name) != k) continue;
     const std::string& jn = b.joint.name.empty() ? b.name : b.joint.name;
     const std::string jpath = b.joint.name.empty() ? path + ".name" : path + ".joint.name";
-    if (!b.joint.name.empty() && !validName(b.joint.name)) {
+    if (!b.joint.name.empty() && !isValidName(b.joint.name)) {
       c.error(jpath, "'" + b.joint.name + "' is not a valid name; " + kNameRule);
     } else if (!jn.empty()) {
       if (auto [it, inserted] = jointByName.emplace(jn, k); !inserted)
