@@ -314,6 +314,18 @@ JointSpec templateJoint(JointType type, const Vec3& axis) {
   return j;
 }
 
+// "<prefix>_1" … "<prefix>_<n>", each made unique against the model's names and the ones before.
+std::vector<std::string> templateNames(const Model& model, const std::string& prefix, int n) {
+  std::set<std::string> taken = usedNames(model);
+  std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    names.push_back(uniqueName(prefix + "_" + std::to_string(i + 1), taken));
+    taken.insert(names.back());
+  }
+  return names;
+}
+
 }  // namespace
 
 // ---- names ----
@@ -542,6 +554,20 @@ EditError mirrorSubtree(Model& model, int root, const MirrorOptions& options, in
 
 // ---- templates ----
 
+void appendSerialChain(Model& model, const std::string& parent, const BodySpec& link,
+                       const std::vector<std::string>& names, const Placement& base, const Vec3& offset) {
+  std::string up = parent;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    BodySpec b = link;
+    b.name = names[i];
+    b.parent = up;
+    b.joint.origin = i == 0 ? base : Placement{};
+    if (i > 0) b.joint.origin.xyz = offset;
+    up = b.name;
+    model.bodies.push_back(std::move(b));
+  }
+}
+
 EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& t, int* firstNew) {
   if (auto e = checkParent(model, parent)) return e;
   if (auto e = checkCount(t.links, "the number of links")) return e;
@@ -550,29 +576,17 @@ EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& 
   if (auto e = checkPositive(t.linkMass, "the link mass")) return e;
   if (jointHasAxis(t.joint) && !(t.axis.allFinite() && t.axis.norm() > 0.0))
     return std::string("the axis must not be zero");
-  std::set<std::string> taken = usedNames(model);
+  BodySpec link;
+  link.joint = templateJoint(t.joint, t.axis);
+  Shape s;
+  s.type = ShapeType::Cylinder;
+  s.radius = t.linkRadius;
+  s.length = t.linkLength;
+  s.origin.xyz = Vec3(0.0, 0.0, 0.5 * t.linkLength);
+  link.shapes.push_back(s);
+  fillInertialFromShape(link.inertial, s, t.linkMass);
   const int first = static_cast<int>(model.bodies.size());
-  std::string up = parent;
-  for (int i = 0; i < t.links; ++i) {
-    BodySpec b;
-    b.name = uniqueName(t.prefix + "_" + std::to_string(i + 1), taken);
-    taken.insert(b.name);
-    b.parent = up;
-    b.joint = templateJoint(t.joint, t.axis);
-    if (i == 0)
-      b.joint.origin = t.base;
-    else
-      b.joint.origin.xyz = Vec3(0.0, 0.0, t.linkLength);
-    Shape s;
-    s.type = ShapeType::Cylinder;
-    s.radius = t.linkRadius;
-    s.length = t.linkLength;
-    s.origin.xyz = Vec3(0.0, 0.0, 0.5 * t.linkLength);
-    b.shapes.push_back(s);
-    fillInertialFromShape(b.inertial, s, t.linkMass);
-    up = b.name;
-    model.bodies.push_back(std::move(b));
-  }
+  appendSerialChain(model, parent, link, templateNames(model, t.prefix, t.links), t.base, Vec3(0.0, 0.0, t.linkLength));
   if (firstNew) *firstNew = first;
   return std::nullopt;
 }
@@ -585,28 +599,16 @@ EditError insertChain(Model& model, const std::string& parent, const ChainTempla
   if (!(t.boxSize.allFinite() && t.boxSize.minCoeff() > 0.0)) return std::string("every box edge must be positive");
   if (jointHasAxis(t.joint) && !(t.axis.allFinite() && t.axis.norm() > 0.0))
     return std::string("the axis must not be zero");
-  std::set<std::string> taken = usedNames(model);
+  BodySpec link;
+  link.joint = templateJoint(t.joint, t.axis);
+  Shape s;
+  s.type = ShapeType::Box;
+  s.size = t.boxSize;
+  s.origin.xyz = Vec3(0.0, 0.0, -0.5 * t.spacing);
+  link.shapes.push_back(s);
+  fillInertialFromShape(link.inertial, s, t.bodyMass);
   const int first = static_cast<int>(model.bodies.size());
-  std::string up = parent;
-  for (int i = 0; i < t.bodies; ++i) {
-    BodySpec b;
-    b.name = uniqueName(t.prefix + "_" + std::to_string(i + 1), taken);
-    taken.insert(b.name);
-    b.parent = up;
-    b.joint = templateJoint(t.joint, t.axis);
-    if (i == 0)
-      b.joint.origin = t.base;
-    else
-      b.joint.origin.xyz = Vec3(0.0, 0.0, -t.spacing);
-    Shape s;
-    s.type = ShapeType::Box;
-    s.size = t.boxSize;
-    s.origin.xyz = Vec3(0.0, 0.0, -0.5 * t.spacing);
-    b.shapes.push_back(s);
-    fillInertialFromShape(b.inertial, s, t.bodyMass);
-    up = b.name;
-    model.bodies.push_back(std::move(b));
-  }
+  appendSerialChain(model, parent, link, templateNames(model, t.prefix, t.bodies), t.base, Vec3(0.0, 0.0, -t.spacing));
   if (firstNew) *firstNew = first;
   return std::nullopt;
 }
