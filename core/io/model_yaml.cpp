@@ -14,6 +14,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/io/model_files.hpp"
 #include "core/io/yaml_tree.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"

@@ -38,9 +38,8 @@ Placement compose(const Placement& parent, const Placement& child) {
 // Mass properties of one primitive shape of the given total mass (closed forms of mass_properties).
 void fillInertialFromShape(Inertial& in, const Shape& s, double mass) {
   const double volume = shapeVolume(s);
-  MassProperties mp;
-  std::string why;
-  if (volume > 0.0 && shapeMassProperties(s, mass / volume, {}, mp, why)) {
+  if (volume > 0.0) {
+    const MassProperties mp = primitiveMassProperties(s, mass / volume);
     in.mass = mp.mass;
     in.com = mp.com;
     in.inertia = mp.inertia;

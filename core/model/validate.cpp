@@ -11,7 +11,6 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/dynamics/solver.hpp"
-#include "core/io/mesh.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
@@ -341,7 +340,7 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
 
 // With `forMass`, adds the shape's mass properties to `total` (when it can be evaluated).
 void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
-                const std::string& dir, MassProperties* total = nullptr) {
+                const std::string& dir, const MeshSource& meshes, MassProperties* total = nullptr) {
   checkPlacement(c, path + ".origin", s.origin);
   const auto dimension = [&](const std::string& p, double x, bool strict = true) {
     if (c.positive(p, x, strict)) c.bounded(p, &x, 1, kMaxLength, "lengths (m)", false);
@@ -381,7 +380,7 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
       if (forMass) {
         MassProperties mp;
         std::string why;
-        if (!shapeMassProperties(s, density, dir, mp, why))
+        if (!shapeMassProperties(s, density, dir, meshes, mp, why))
           c.error(path + ".file", why);
         else if (total != nullptr)
           *total = combineMassProperties(*total, mp);
@@ -389,22 +388,19 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
         // Shown only, but read by the same reader and refused for the same reasons (the 3D view
         // uses this reader too), so that a file the view cannot draw never passes validation.
         std::string why;
-        if (!meshFileReadable(resolved, why)) c.error(path + ".file", why);
+        if (!meshes.readable(resolved, why)) c.error(path + ".file", why);
       }
       break;
     }
   }
-  if (forMass && total != nullptr && s.type != ShapeType::Mesh) {
-    MassProperties mp;
-    std::string unused;  // primitives always evaluate
-    if (shapeMassProperties(s, density, dir, mp, unused)) *total = combineMassProperties(*total, mp);
-  }
+  if (forMass && total != nullptr && s.type != ShapeType::Mesh)
+    *total = combineMassProperties(*total, primitiveMassProperties(s, density));
   if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
     c.error(path + ".color",
             "components must be in [0, 1] (red, green, blue, alpha), got " + formatRoundTripList(s.color.data(), 4));
 }
 
-void checkBody(Checker& c, const Model& model, std::size_t k) {
+void checkBody(Checker& c, const Model& model, const MeshSource& meshes, std::size_t k) {
   const BodySpec& b = model.bodies[k];
   const std::string path = "bodies[" + std::to_string(k) + "]";
   checkJoint(c, path + ".joint", b.joint);
@@ -418,7 +414,7 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     MassProperties mp;  // what the shapes add up to, summed by checkShape
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
-                 model.sourceDirectory, &mp);
+                 model.sourceDirectory, meshes, &mp);
     // What the shapes add up to gets the checks a written inertia gets.
     if (densityOk && !b.shapes.empty() && c.count() == before) {
       if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
@@ -442,7 +438,8 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
       c.boundedVec(path + ".inertial.com", in.com, kMaxLength, "centres of mass (m)");
     checkInertia(c, path + ".inertial.inertia", in.inertia);
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
-      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory);
+      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory,
+                 meshes);
   }
   if (c.finite(path + ".applied_wrench.moment", b.appliedWrench.data(), 3))
     c.finite(path + ".applied_wrench.force", b.appliedWrench.data() + 3, 3);
@@ -586,7 +583,7 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
   return out;
 }
 
-std::vector<Diagnostic> validate(const Model& model) {
+std::vector<Diagnostic> validate(const Model& model, const MeshSource& meshes) {
   std::vector<Diagnostic> out;
   Checker c(out);
   if (model.formatVersion != 1)
@@ -597,7 +594,7 @@ std::vector<Diagnostic> validate(const Model& model) {
     c.boundedVec("gravity", model.gravity, kMaxAcceleration, "accelerations (m/s²)");
   if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
   checkStructure(c, model);
-  for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, meshes, k);
   checkSimulation(c, model.simulation);
   c.finish();
   return out;

@@ -10,8 +10,8 @@
 #include <numbers>
 
 #include "core/io/mesh.hpp"
+#include "core/io/model_files.hpp"
 #include "core/model/mass_properties.hpp"
-#include "core/model/tree.hpp"
 
 using namespace kt;
 
@@ -120,7 +120,7 @@ MassProperties fromMesh(const TriangleMesh& mesh, double density) {
 MassProperties ofShape(const Shape& s, double density, const std::string& dir = {}) {
   MassProperties p;
   std::string error;
-  if (!shapeMassProperties(s, density, dir, p, error)) qWarning("%s", error.c_str());
+  if (!shapeMassProperties(s, density, dir, meshFiles(), p, error)) qWarning("%s", error.c_str());
   return p;
 }
 
@@ -385,7 +385,7 @@ class TestModel : public QObject {
     b.shapes.push_back(s);
     s.origin.xyz = Vec3(-0.5, 0, 0);
     b.shapes.push_back(s);
-    const MassProperties p = bodyMassProperties(b);
+    const MassProperties p = bodyMassProperties(b, {}, meshFiles());
     const double m = 2000 * 4.0 / 3.0 * kPi * 1e-3;
     QVERIFY(relDiff(p.mass, 2 * m) < 1e-14);
     QVERIFY(p.com.norm() < 1e-15);
@@ -394,7 +394,7 @@ class TestModel : public QObject {
     QVERIFY(std::abs(p.inertia(0, 1)) < 1e-15);
     // An explicit inertial block is returned as given.
     const BodySpec e = makeBody("e", "world", JointType::Revolute);
-    const MassProperties pe = bodyMassProperties(e);
+    const MassProperties pe = bodyMassProperties(e, {}, meshFiles());
     QCOMPARE(pe.mass, 2.0);
     QVERIFY(pe.inertia == e.inertial.inertia);
   }
@@ -425,7 +425,7 @@ class TestModel : public QObject {
     box.size = size;
     box.origin.xyz = centre;
     boxBody.shapes = {box};
-    const MassProperties expected = bodyMassProperties(boxBody);
+    const MassProperties expected = bodyMassProperties(boxBody, {}, meshFiles());
     for (const char* file : {"cube_ascii.stl", "cube_binary.STL", "cube.obj"}) {
       BodySpec meshBody = boxBody;
       Shape mesh;
@@ -434,7 +434,7 @@ class TestModel : public QObject {
       meshBody.shapes = {mesh};
       MassProperties got;
       std::string error;
-      QVERIFY2(bodyMassProperties(meshBody, model.sourceDirectory, got, error), error.c_str());
+      QVERIFY2(bodyMassProperties(meshBody, model.sourceDirectory, meshFiles(), got, error), error.c_str());
       // ASCII and OBJ text carry 6 significant digits, binary STL floats: the cube's numbers are exact in both.
       compareMass(got, expected, 1e-6);
       // Scaled and placed: a unit-size mesh scaled to the box, rotated a quarter turn about z.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/io/model_files.hpp"
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/tree.hpp"
@@ -306,7 +307,7 @@ QUndoCommand* computeInertialFromShapes(Document& doc, int body, double density,
   probe.inertial.density = density;
   kt::MassProperties mp;
   std::string why;
-  if (!kt::bodyMassProperties(probe, doc.model().sourceDirectory, mp, why)) {
+  if (!kt::bodyMassProperties(probe, doc.model().sourceDirectory, kt::meshFiles(), mp, why)) {
     if (error) *error = q(why);
     return nullptr;
   }

@@ -2,7 +2,7 @@
 
 #include <QRegularExpression>
 
-#include "core/model/tree.hpp"
+#include "core/io/model_files.hpp"
 
 namespace kt::ui {
 namespace {
