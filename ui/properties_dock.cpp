@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
 #include "core/io/mesh.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/mass_properties.hpp"

@@ -1,6 +1,7 @@
 // Model reader: YAML text → yaml::Node tree (positions, duplicate keys, size and depth guards)
-// → Model, checking types and keys as it goes; then the validator (core/model/validate.cpp),
-// whose YAML paths are mapped back to the positions recorded while reading.
+// → Model, checking types and keys as it goes; then the validator (core/model/validate.cpp) and
+// the simulation: block's check (core/sim/run_limits.hpp), whose YAML paths are mapped back to
+// the positions recorded while reading.
 #include "core/io/model_yaml.hpp"
 
 #include <algorithm>
@@ -40,7 +41,7 @@ using yaml::Node;
 using Kind = yaml::Node::Kind;
 using Keys = std::vector<std::string>;
 
-constexpr std::size_t kMaxErrors = 100;
+constexpr std::size_t kMaxErrors = kMaxDiagnostics;
 
 // YAML 1.2 core-schema floats: decimal/exponent forms and .inf/.nan; "nan", "inf" and quoted
 // text are not numbers. Locale-independent (std::from_chars).
@@ -721,7 +722,7 @@ yaml::Position positionOf(const Reader& r, std::string path) {
   return found ? *found : yaml::Position{};
 }
 
-// `modelProblems`: when given, problems of the model checks (validate) of a file that parsed are
+// `modelProblems`: when given, problems of the model checks (validateWithSettings) of a file that parsed are
 // returned there (positioned) instead of thrown; syntax, key and type errors still throw.
 Model loadText(const std::string& original, const std::string& fileName, const std::string& directory,
                std::vector<Diagnostic>* modelProblems = nullptr, std::vector<Diagnostic>* warnings = nullptr) {
@@ -768,7 +769,7 @@ Model loadText(const std::string& original, const std::string& fileName, const s
     out.push_back(std::move(d));
   }
   if (out.empty()) {
-    std::vector<Diagnostic> problemsFound = validate(model);
+    std::vector<Diagnostic> problemsFound = validateWithSettings(model);
     for (Diagnostic& d : problemsFound) {
       d.file = fileName;
       if (d.omitted > 0) continue;  // the closing "... and N more" line has no place in the file
@@ -803,11 +804,8 @@ Model loadText(const std::string& original, const std::string& fileName, const s
     const std::size_t total = out.size() + reader.dropped;
     if (total > kMaxErrors) {
       out.resize(kMaxErrors);
-      Diagnostic more;
+      Diagnostic more = omittedProblemsLine(total - kMaxErrors);
       more.file = fileName;
-      more.message = "... and " + std::to_string(total - kMaxErrors) + " more problems (the first " +
-                     std::to_string(kMaxErrors) + " are shown)";
-      more.omitted = total - kMaxErrors;
       out.push_back(std::move(more));
     }
   }

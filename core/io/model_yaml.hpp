@@ -42,7 +42,7 @@ Model loadModelFromString(const std::string& text, const std::string& fileName, 
 Model loadModelFromFile(const std::string& path, std::vector<Diagnostic>& warnings);
 
 /// For the editor: as loadModelFromFile, but a file that reads correctly (YAML syntax, keys,
-/// types, references all fine) and only fails the model checks of validate() is returned, with
+/// types, references all fine) and only fails the model checks of validateWithSettings() is returned, with
 /// those problems (file:line:col positioned) in `problems`, so that it can be opened and fixed.
 /// Anything else throws ModelLoadError as loadModelFromFile does.
 Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems);

@@ -1,6 +1,7 @@
 // The model validator: every problem of a Model, each tied to the YAML path of the field
 // (docs/model-format.md) and worded for the user. The loader maps the paths back to file
-// positions; the editor's problems list shows the same messages.
+// positions; the editor's problems list shows the same messages. The simulation: block is
+// core/sim's to check (checkSimulationSettings), mesh files are read by the caller's MeshSource.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -10,16 +11,12 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/dynamics/solver.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
-#include "core/sim/run_limits.hpp"
 
 namespace kt {
 namespace {
-
-const std::vector<std::string> kIntegratorNames = {"euler", "rk4", "dopri5"};
 
 // Relative tolerance of the triangle inequality, so that thin rods and flat plates written with a
 // few digits pass.
@@ -28,7 +25,6 @@ constexpr double kInertiaRelTol = 1e-6;
 // symmetric 3×3 eigensolver (a small multiple of ε).
 constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
 constexpr int kMaxPrismSides = 1024;
-constexpr std::size_t kMaxDiagnostics = 100;
 // Magnitudes beyond these are unit mistakes or typos, and the dynamics overflow or lose all
 // precision with them (a mass of 1e308 times g is already infinite). Masses below kMinMass
 // include the subnormal numbers, whose inverse overflows.
@@ -103,12 +99,7 @@ class Checker {
 
   // The closing "... and N more" line when some were left out.
   void finish() {
-    if (count_ <= kMaxDiagnostics) return;
-    Diagnostic d;
-    d.message = "... and " + std::to_string(count_ - kMaxDiagnostics) + " more problems (the first " +
-                std::to_string(kMaxDiagnostics) + " are shown)";
-    d.omitted = count_ - kMaxDiagnostics;
-    out_.push_back(std::move(d));
+    if (count_ > kMaxDiagnostics) out_.push_back(omittedProblemsLine(count_ - kMaxDiagnostics));
   }
 
  private:
@@ -531,28 +522,7 @@ void checkStructure(Checker& c, const Model& model) {
   }
 }
 
-void checkSimulation(Checker& c, const SimulationSettings& s) {
-  if (!isSolverName(s.solver)) {
-    std::vector<std::string> names;
-    for (const SolverInfo& info : solverRegistry()) names.push_back(info.name);
-    const std::string near = closestMatch(s.solver, names);
-    c.error("simulation.solver", "unknown solver '" + s.solver + "'; expected one of: " + joinNames(names) +
-                                     (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
-  }
-  if (std::find(kIntegratorNames.begin(), kIntegratorNames.end(), s.integrator) == kIntegratorNames.end()) {
-    const std::string near = closestMatch(s.integrator, kIntegratorNames);
-    c.error("simulation.integrator", "unknown integrator '" + s.integrator +
-                                         "'; expected one of: " + joinNames(kIntegratorNames) +
-                                         (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
-  }
-  // the limits every front end applies to a run (core/sim/run_limits.hpp)
-  for (const RunSettingsIssue& issue : checkRunSettings(s.step, s.duration, s.tolerance))
-    c.error("simulation." + issue.field, issue.message);
-}
-
 }  // namespace
-
-const std::vector<std::string>& integratorNames() { return kIntegratorNames; }
 
 std::vector<Diagnostic> modelWarnings(const Model& model) {
   std::vector<Diagnostic> out;
@@ -595,7 +565,6 @@ std::vector<Diagnostic> validate(const Model& model, const MeshSource& meshes) {
   if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
   checkStructure(c, model);
   for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, meshes, k);
-  checkSimulation(c, model.simulation);
   c.finish();
   return out;
 }

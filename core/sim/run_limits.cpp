@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
 #include "core/model/text_util.hpp"
 
 namespace kt {
@@ -48,6 +50,31 @@ std::vector<RunSettingsIssue> checkRunSettings(double step, double duration, dou
                                    (std::isfinite(outputs) ? formatRoundTrip(outputs) : std::string("too many")) +
                                    " output steps; expected at most " + formatRoundTrip(kMaxRunOutputs) +
                                    " (a shorter duration or a longer step)"});
+  return out;
+}
+
+std::vector<Diagnostic> checkSimulationSettings(const SimulationSettings& s) {
+  std::vector<Diagnostic> out;
+  const auto error = [&](const std::string& field, const std::string& message) {
+    Diagnostic d;
+    d.path = "simulation." + field;
+    d.message = message;
+    out.push_back(std::move(d));
+  };
+  const auto unknown = [&](const char* field, const char* what, const std::string& name,
+                           const std::vector<std::string>& names) {
+    const std::string near = closestMatch(name, names);
+    error(field, std::string("unknown ") + what + " '" + name + "'; expected one of: " + joinNames(names) +
+                     (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+  };
+  if (!isSolverName(s.solver)) {
+    std::vector<std::string> names;
+    for (const SolverInfo& info : solverRegistry()) names.push_back(info.name);
+    unknown("solver", "solver", s.solver, names);
+  }
+  if (!isIntegratorName(s.integrator)) unknown("integrator", "integrator", s.integrator, integratorNames());
+  for (const RunSettingsIssue& issue : checkRunSettings(s.step, s.duration, s.tolerance))
+    error(issue.field, issue.message);
   return out;
 }
 

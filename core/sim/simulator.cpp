@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/model/text_util.hpp"
+#include "core/sim/run_limits.hpp"
 
 namespace kt {
 
@@ -110,8 +111,11 @@ SimulatorOptions SimulatorOptions::fromSettings(const SimulationSettings& settin
 
 Simulator::Simulator(const Model& model, const SimulatorOptions& options)
     : model_(model), tree_(std::make_unique<Tree>()), options_(options) {
+  // the model's problems, then its simulation: block's, as the loader lists them
   std::vector<Diagnostic> problems;
-  if (!finalize(model_, *tree_, problems)) throw std::invalid_argument(formatDiagnostics(problems));
+  const bool finalized = finalize(model_, *tree_, problems);
+  appendDiagnostics(problems, checkSimulationSettings(model_.simulation));
+  if (!finalized || !problems.empty()) throw std::invalid_argument(formatDiagnostics(problems));
   if (!(options_.step > 0.0) || !std::isfinite(options_.step))
     throw std::invalid_argument("the step must be a positive number of seconds (got " +
                                 formatSignificant(options_.step, 6) + ")");

@@ -36,7 +36,7 @@ bool startsWithPath(const std::string& path, const std::string& prefix) {
 // at `fieldPath` (its path is left out when it is that field's own problem).
 QString newProblem(const Document& doc, const kt::Model& candidate, const std::string& fieldPath) {
   const std::vector<kt::Diagnostic>& now = doc.problems()->diagnostics();
-  for (const kt::Diagnostic& d : kt::validate(candidate)) {
+  for (const kt::Diagnostic& d : kt::validateWithSettings(candidate)) {
     bool known = false;
     for (const kt::Diagnostic& o : now)
       if (o.path == d.path && o.message == d.message) {
