@@ -14,6 +14,8 @@
 #include <QVBoxLayout>
 
 #include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
+#include "core/io/mesh.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/tree.hpp"
@@ -408,7 +410,7 @@ void PropertiesDock::buildModelPage() {
     for (const kt::BodySpec& b : model().bodies) {
       nq += kt::jointNq(b.joint.type);
       nv += kt::jointNv(b.joint.type);
-      mass += kt::bodyMassProperties(b, model().sourceDirectory).mass;
+      mass += kt::bodyMassProperties(b, model().sourceDirectory, kt::meshFiles()).mass;
     }
     contents->setText(tr("%1 bodies, %2 DoF (nq %3), %4 kg")
                           .arg(model().bodies.size())

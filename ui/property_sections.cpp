@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <cmath>
 
+#include "core/io/mesh.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/mass_properties.hpp"
 #include "ui/document/document.hpp"
@@ -98,7 +99,7 @@ void PropertiesDock::buildInertialSection() {
       const kt::Inertial& in = spec().inertial;
       return kt::MassProperties{in.mass, in.com, in.inertia};
     }
-    return kt::bodyMassProperties(spec(), model().sourceDirectory);
+    return kt::bodyMassProperties(spec(), model().sourceDirectory, kt::meshFiles());
   };
   NumberListEdit* mass = addNumbers(
       f, tr("Mass (kg)"), QStringLiteral("inertial.mass"), 1, [props] { return Values{props().mass}; },

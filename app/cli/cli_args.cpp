@@ -115,11 +115,11 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
     const bool given = issue.field == "step" ? stepGiven : issue.field == "duration" ? durationGiven : toleranceGiven;
     const double value = issue.field == "step" ? step : issue.field == "duration" ? duration : tolerance;
     if (given)
-      where = "--" + issue.field + " " + formatNumber(value);
+      where = "--" + issue.field + " " + formatRoundTrip(value);
     else if (durationGiven && issue.field != "tolerance")
-      where = "--duration " + formatNumber(duration);
+      where = "--duration " + formatRoundTrip(duration);
     else if (stepGiven && issue.field != "tolerance")
-      where = "--step " + formatNumber(step);
+      where = "--step " + formatRoundTrip(step);
     else
       where = printable(modelPath) + ": simulation." + issue.field;
     std::fprintf(stderr, "kinetree-cli %s: %s: %s\n", command, where.c_str(), issue.message.c_str());

@@ -19,6 +19,7 @@
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/dynamics/solver.hpp"
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/tree.hpp"

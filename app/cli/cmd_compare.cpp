@@ -20,6 +20,7 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 
@@ -148,8 +149,8 @@ int cmdCompare(const std::vector<std::string>& args) {
     return 2;
 
   std::printf("%s: integrator %s, step %s s, duration %s s, tolerance %s (relative)\n", printable(modelPath).c_str(),
-              options.integrator.c_str(), formatNumber(options.step).c_str(), formatNumber(duration).c_str(),
-              formatNumber(tolerance).c_str());
+              options.integrator.c_str(), formatSignificant(options.step, 6).c_str(),
+              formatSignificant(duration, 6).c_str(), formatSignificant(tolerance, 6).c_str());
   std::printf("%-14s %11s %11s %11s %11s %11s %11s %12s\n", "solver", "q abs", "q rel", "qd abs", "qd rel", "load abs",
               "load rel", "us/step");
 

@@ -5,18 +5,13 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
 
 namespace kt::cli {
 namespace {
-
-std::string formatMass(double m) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", m);
-  return buf;
-}
 
 // 12345 → "12,345".
 std::string groupDigits(long n) {
@@ -148,7 +143,7 @@ int cmdInfo(const std::vector<std::string>& args) {
     while (!d.empty() && (d.back() == '\n' || d.back() == ' ')) d.pop_back();
     std::printf("description: %s\n", escapeControls(d).c_str());
   }
-  std::printf("gravity: %s m/s^2\n\nworld\n", formatNumbers(model.gravity.data(), 3).c_str());
+  std::printf("gravity: %s m/s^2\n\nworld\n", formatRoundTripList(model.gravity.data(), 3).c_str());
   drawTree(tree);
 
   std::vector<std::string> bodyNames(tree.bodyNames.size()), jointNames(tree.jointNames.size());
@@ -167,13 +162,13 @@ int cmdInfo(const std::vector<std::string>& args) {
     const std::string parent = tree.parent[i] < 0 ? std::string("world") : bodyNames[tree.parent[i]];
     std::printf("%-*s  %-*s  %-*s  %-11s  %3d  %3d  %12s\n", bw, bodyNames[i].c_str(), pw, parent.c_str(), jw,
                 jointNames[i].c_str(), std::string(jointTypeName(tree.joints[i].type)).c_str(), tree.joints[i].nq,
-                tree.joints[i].nv, formatMass(tree.I[i].m).c_str());
+                tree.joints[i].nv, formatSignificant(tree.I[i].m, 6).c_str());
   }
   std::printf("\nbodies: %d\nnq: %d\nnv: %d (degrees of freedom)\ntotal mass: %s kg\n", tree.nb, tree.nq, tree.nv,
-              formatMass(tree.totalMass()).c_str());
+              formatSignificant(tree.totalMass(), 6).c_str());
   std::printf("simulation: solver %s, integrator %s, step %s s, duration %s s\n", model.simulation.solver.c_str(),
-              model.simulation.integrator.c_str(), formatNumber(model.simulation.step).c_str(),
-              formatNumber(model.simulation.duration).c_str());
+              model.simulation.integrator.c_str(), formatRoundTrip(model.simulation.step).c_str(),
+              formatRoundTrip(model.simulation.duration).c_str());
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "core/integrate/integrator.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 
@@ -221,7 +222,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
     if (now - lastReport > std::chrono::milliseconds(tty ? 250 : 5000) && now - started > std::chrono::seconds(1)) {
       lastReport = now;
       std::fprintf(stderr, "%ssimulate: t = %s / %s s (%.0f%%)%s", tty ? "\r" : "",
-                   formatNumber(sim->time(), 6).c_str(), formatNumber(duration, 6).c_str(),
+                   formatSignificant(sim->time(), 6).c_str(), formatSignificant(duration, 6).c_str(),
                    100.0 * static_cast<double>(k + 1) / static_cast<double>(outputs), tty ? "" : "\n");
       std::fflush(stderr);
     }

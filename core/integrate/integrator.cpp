@@ -1,8 +1,7 @@
-// The one table of integrators, shared by the model validator, GUI, CLI and tests.
+// The one table of integrators, shared by the settings check (core/sim), GUI, CLI and tests.
 #include <stdexcept>
 
 #include "core/integrate/integrator.hpp"
-#include "core/model/tree.hpp"
 
 namespace kt {
 namespace {
@@ -20,6 +19,15 @@ constexpr IntegratorEntry kIntegrators[] = {
 };
 
 }  // namespace
+
+const std::vector<std::string>& integratorNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const IntegratorEntry& e : kIntegrators) out.emplace_back(e.name);
+    return out;
+  }();
+  return names;
+}
 
 bool isIntegratorName(std::string_view name) {
   for (const std::string& n : integratorNames())

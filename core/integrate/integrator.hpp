@@ -87,9 +87,7 @@ class Integrator {
   double h_ = 0.0;
 };
 
-/// The registry names, in menu order: euler, rk4, dopri5. Declared with the model validator
-/// (core/model/tree.hpp, defined in core/model/validate.cpp, which checks simulation.integrator);
-/// makeIntegrator() builds every one of them (tests/core/test_integrators.cpp checks both lists).
+/// The registry names, in menu order: euler, rk4, dopri5 (what simulation.integrator may be).
 const std::vector<std::string>& integratorNames();
 /// True when `name` is an integrator name.
 bool isIntegratorName(std::string_view name);

@@ -1,7 +1,6 @@
 #include "core/io/csv.hpp"
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -9,14 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/model/text_util.hpp"
+
 namespace kt {
 
-void appendCsvNumber(std::string& out, double x) {
-  char buf[40];
-  // std::to_chars with a precision behaves as printf("%.17g") in the "C" locale
-  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 17);
-  out.append(buf, r.ptr);
-}
+void appendCsvNumber(std::string& out, double x) { appendSignificant(out, x, 17); }
 
 void appendCsvField(std::string& out, std::string_view field) {
   if (field.find_first_of(",\"\r\n") == std::string_view::npos) {

@@ -51,11 +51,11 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-std::string num(double x) { return formatNumber(x); }
+std::string num(double x) { return formatRoundTrip(x); }
 
 template <typename V>
 std::string list(const V& v) {
-  return formatNumbers(v.data(), static_cast<int>(v.size()));
+  return formatRoundTripList(v.data(), static_cast<int>(v.size()));
 }
 
 std::string placement(const Placement& p) {

@@ -1,6 +1,7 @@
 // Model reader: YAML text → yaml::Node tree (positions, duplicate keys, size and depth guards)
-// → Model, checking types and keys as it goes; then the validator (core/model/validate.cpp),
-// whose YAML paths are mapped back to the positions recorded while reading.
+// → Model, checking types and keys as it goes; then the validator (core/model/validate.cpp) and
+// the simulation: block's check (core/sim/run_limits.hpp), whose YAML paths are mapped back to
+// the positions recorded while reading.
 #include "core/io/model_yaml.hpp"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/io/model_files.hpp"
 #include "core/io/yaml_tree.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
@@ -33,51 +35,13 @@ std::string summary(const std::vector<Diagnostic>& d) {
 ModelLoadError::ModelLoadError(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(summary(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
-std::string_view driveTypeName(DriveType type) {
-  switch (type) {
-    case DriveType::None: return "none";
-    case DriveType::Constant: return "constant";
-    case DriveType::Sinusoid: return "sinusoid";
-    case DriveType::PdSinusoid: return "pd_sinusoid";
-    case DriveType::PdPiecewise: return "pd_piecewise";
-    case DriveType::SpringDamper: return "spring_damper";
-  }
-  return "none";
-}
-
-std::optional<DriveType> driveTypeFromName(std::string_view name) {
-  for (DriveType t : {DriveType::None, DriveType::Constant, DriveType::Sinusoid, DriveType::PdSinusoid,
-                      DriveType::PdPiecewise, DriveType::SpringDamper})
-    if (driveTypeName(t) == name) return t;
-  return std::nullopt;
-}
-
-std::string_view shapeTypeName(ShapeType type) {
-  switch (type) {
-    case ShapeType::Box: return "box";
-    case ShapeType::Cylinder: return "cylinder";
-    case ShapeType::Sphere: return "sphere";
-    case ShapeType::Capsule: return "capsule";
-    case ShapeType::Prism: return "prism";
-    case ShapeType::Mesh: return "mesh";
-  }
-  return "box";
-}
-
-std::optional<ShapeType> shapeTypeFromName(std::string_view name) {
-  for (ShapeType t :
-       {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Prism, ShapeType::Mesh})
-    if (shapeTypeName(t) == name) return t;
-  return std::nullopt;
-}
-
 namespace {
 
 using yaml::Node;
 using Kind = yaml::Node::Kind;
 using Keys = std::vector<std::string>;
 
-constexpr std::size_t kMaxErrors = 100;
+constexpr std::size_t kMaxErrors = kMaxDiagnostics;
 
 // YAML 1.2 core-schema floats: decimal/exponent forms and .inf/.nan; "nan", "inf" and quoted
 // text are not numbers. Locale-independent (std::from_chars).
@@ -783,7 +747,7 @@ yaml::Position positionOf(const Node& root, const Reader& r, std::string path) {
   return alias ? *alias : found;
 }
 
-// `modelProblems`: when given, problems of the model checks (validate) of a file that parsed are
+// `modelProblems`: when given, problems of the model checks (validateWithSettings) of a file that parsed are
 // returned there (positioned) instead of thrown; syntax, key and type errors still throw.
 Model loadText(const std::string& original, const std::string& fileName, const std::string& directory,
                std::vector<Diagnostic>* modelProblems = nullptr, std::vector<Diagnostic>* warnings = nullptr) {
@@ -830,7 +794,7 @@ Model loadText(const std::string& original, const std::string& fileName, const s
     out.push_back(std::move(d));
   }
   if (out.empty()) {
-    std::vector<Diagnostic> problemsFound = validate(model);
+    std::vector<Diagnostic> problemsFound = validateWithSettings(model);
     for (Diagnostic& d : problemsFound) {
       d.file = fileName;
       if (d.omitted > 0) continue;  // the closing "... and N more" line has no place in the file
@@ -865,11 +829,8 @@ Model loadText(const std::string& original, const std::string& fileName, const s
     const std::size_t total = out.size() + reader.dropped;
     if (total > kMaxErrors) {
       out.resize(kMaxErrors);
-      Diagnostic more;
+      Diagnostic more = omittedProblemsLine(total - kMaxErrors);
       more.file = fileName;
-      more.message = "... and " + std::to_string(total - kMaxErrors) + " more problems (the first " +
-                     std::to_string(kMaxErrors) + " are shown)";
-      more.omitted = total - kMaxErrors;
       out.push_back(std::move(more));
     }
   }

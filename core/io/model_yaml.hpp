@@ -42,7 +42,7 @@ Model loadModelFromString(const std::string& text, const std::string& fileName, 
 Model loadModelFromFile(const std::string& path, std::vector<Diagnostic>& warnings);
 
 /// For the editor: as loadModelFromFile, but a file that reads correctly (YAML syntax, keys,
-/// types, references all fine) and only fails the model checks of validate() is returned, with
+/// types, references all fine) and only fails the model checks of validateWithSettings() is returned, with
 /// those problems (file:line:col positioned) in `problems`, so that it can be opened and fixed.
 /// Anything else throws ModelLoadError as loadModelFromFile does.
 Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems);
@@ -54,11 +54,5 @@ Model loadModelForEditingFromString(const std::string& text, const std::string& 
 std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.
 void saveModelToFile(const Model& model, const std::string& path);
-
-/// YAML spellings of the enums (also for menus and messages).
-std::string_view driveTypeName(DriveType type);
-std::optional<DriveType> driveTypeFromName(std::string_view name);
-std::string_view shapeTypeName(ShapeType type);
-std::optional<ShapeType> shapeTypeFromName(std::string_view name);
 
 }  // namespace kt

@@ -53,4 +53,29 @@ std::size_t problemCount(const std::vector<Diagnostic>& diagnostics) {
   return n;
 }
 
+Diagnostic omittedProblemsLine(std::size_t omitted) {
+  Diagnostic d;
+  d.message = "... and " + std::to_string(omitted) + " more problems (the first " + std::to_string(kMaxDiagnostics) +
+              " are shown)";
+  d.omitted = omitted;
+  return d;
+}
+
+void appendDiagnostics(std::vector<Diagnostic>& list, const std::vector<Diagnostic>& more) {
+  std::size_t omitted = 0;
+  if (!list.empty() && list.back().omitted > 0) {
+    omitted = list.back().omitted;
+    list.pop_back();
+  }
+  for (const Diagnostic& d : more) {
+    if (d.omitted > 0)
+      omitted += d.omitted;
+    else if (list.size() < kMaxDiagnostics)
+      list.push_back(d);
+    else
+      ++omitted;
+  }
+  if (omitted > 0) list.push_back(omittedProblemsLine(omitted));
+}
+
 }  // namespace kt

@@ -26,6 +26,13 @@ struct Diagnostic {
 
 std::string formatDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
+/// Lists of problems keep the first kMaxDiagnostics and end with one line that counts the rest.
+inline constexpr std::size_t kMaxDiagnostics = 100;
+/// That closing line: "... and N more problems (the first 100 are shown)", with omitted = N.
+Diagnostic omittedProblemsLine(std::size_t omitted);
+/// Appends `more` to `list` within that cap: what does not fit is counted on the closing line.
+void appendDiagnostics(std::vector<Diagnostic>& list, const std::vector<Diagnostic>& more);
+
 /// How many problems a list stands for: its entries, with a closing "... and N more" line
 /// counted as the N it leaves out.
 std::size_t problemCount(const std::vector<Diagnostic>& diagnostics);

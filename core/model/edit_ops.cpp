@@ -38,9 +38,8 @@ Placement compose(const Placement& parent, const Placement& child) {
 // Mass properties of one primitive shape of the given total mass (closed forms of mass_properties).
 void fillInertialFromShape(Inertial& in, const Shape& s, double mass) {
   const double volume = shapeVolume(s);
-  MassProperties mp;
-  std::string why;
-  if (volume > 0.0 && shapeMassProperties(s, mass / volume, {}, mp, why)) {
+  if (volume > 0.0) {
+    const MassProperties mp = primitiveMassProperties(s, mass / volume);
     in.mass = mp.mass;
     in.com = mp.com;
     in.inertia = mp.inertia;
@@ -314,16 +313,21 @@ JointSpec templateJoint(JointType type, const Vec3& axis) {
   return j;
 }
 
+// "<prefix>_1" … "<prefix>_<n>", each made unique against the model's names and the ones before.
+std::vector<std::string> templateNames(const Model& model, const std::string& prefix, int n) {
+  std::set<std::string> taken = usedNames(model);
+  std::vector<std::string> names;
+  names.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    names.push_back(uniqueName(prefix + "_" + std::to_string(i + 1), taken));
+    taken.insert(names.back());
+  }
+  return names;
+}
+
 }  // namespace
 
 // ---- names ----
-
-bool isValidName(const std::string& s) {
-  if (s.empty()) return false;
-  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  if (!letter(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
-}
 
 std::set<std::string> usedNames(const Model& model) {
   std::set<std::string> out{"world"};
@@ -356,8 +360,7 @@ std::string uniqueName(const std::string& base, const std::set<std::string>& tak
 EditError checkBodyName(const Model& model, int body, const std::string& name) {
   if (name.empty()) return std::string("a body name must not be empty");
   if (name == "world") return std::string("'world' is reserved for the fixed ground; choose another name");
-  if (!isValidName(name))
-    return "'" + name + "' is not a valid name; use letters, digits, '_' and '-', starting with a letter or '_'";
+  if (!isValidName(name)) return "'" + name + "' is not a valid name; " + kNameRule;
   const bool jointTakesName = body < 0 || model.bodies[body].joint.name.empty();
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {
     if (static_cast<int>(k) == body) continue;
@@ -372,8 +375,7 @@ EditError checkBodyName(const Model& model, int body, const std::string& name) {
 
 EditError checkJointName(const Model& model, int body, const std::string& name) {
   const std::string& effective = name.empty() ? model.bodies[body].name : name;
-  if (!name.empty() && !isValidName(name))
-    return "'" + name + "' is not a valid name; use letters, digits, '_' and '-', starting with a letter or '_'";
+  if (!name.empty() && !isValidName(name)) return "'" + name + "' is not a valid name; " + kNameRule;
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {
     if (static_cast<int>(k) == body) continue;
     if (effectiveJointName(model.bodies[k]) == effective)
@@ -551,6 +553,20 @@ EditError mirrorSubtree(Model& model, int root, const MirrorOptions& options, in
 
 // ---- templates ----
 
+void appendSerialChain(Model& model, const std::string& parent, const BodySpec& link,
+                       const std::vector<std::string>& names, const Placement& base, const Vec3& offset) {
+  std::string up = parent;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    BodySpec b = link;
+    b.name = names[i];
+    b.parent = up;
+    b.joint.origin = i == 0 ? base : Placement{};
+    if (i > 0) b.joint.origin.xyz = offset;
+    up = b.name;
+    model.bodies.push_back(std::move(b));
+  }
+}
+
 EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& t, int* firstNew) {
   if (auto e = checkParent(model, parent)) return e;
   if (auto e = checkCount(t.links, "the number of links")) return e;
@@ -559,29 +575,17 @@ EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& 
   if (auto e = checkPositive(t.linkMass, "the link mass")) return e;
   if (jointHasAxis(t.joint) && !(t.axis.allFinite() && t.axis.norm() > 0.0))
     return std::string("the axis must not be zero");
-  std::set<std::string> taken = usedNames(model);
+  BodySpec link;
+  link.joint = templateJoint(t.joint, t.axis);
+  Shape s;
+  s.type = ShapeType::Cylinder;
+  s.radius = t.linkRadius;
+  s.length = t.linkLength;
+  s.origin.xyz = Vec3(0.0, 0.0, 0.5 * t.linkLength);
+  link.shapes.push_back(s);
+  fillInertialFromShape(link.inertial, s, t.linkMass);
   const int first = static_cast<int>(model.bodies.size());
-  std::string up = parent;
-  for (int i = 0; i < t.links; ++i) {
-    BodySpec b;
-    b.name = uniqueName(t.prefix + "_" + std::to_string(i + 1), taken);
-    taken.insert(b.name);
-    b.parent = up;
-    b.joint = templateJoint(t.joint, t.axis);
-    if (i == 0)
-      b.joint.origin = t.base;
-    else
-      b.joint.origin.xyz = Vec3(0.0, 0.0, t.linkLength);
-    Shape s;
-    s.type = ShapeType::Cylinder;
-    s.radius = t.linkRadius;
-    s.length = t.linkLength;
-    s.origin.xyz = Vec3(0.0, 0.0, 0.5 * t.linkLength);
-    b.shapes.push_back(s);
-    fillInertialFromShape(b.inertial, s, t.linkMass);
-    up = b.name;
-    model.bodies.push_back(std::move(b));
-  }
+  appendSerialChain(model, parent, link, templateNames(model, t.prefix, t.links), t.base, Vec3(0.0, 0.0, t.linkLength));
   if (firstNew) *firstNew = first;
   return std::nullopt;
 }
@@ -594,28 +598,16 @@ EditError insertChain(Model& model, const std::string& parent, const ChainTempla
   if (!(t.boxSize.allFinite() && t.boxSize.minCoeff() > 0.0)) return std::string("every box edge must be positive");
   if (jointHasAxis(t.joint) && !(t.axis.allFinite() && t.axis.norm() > 0.0))
     return std::string("the axis must not be zero");
-  std::set<std::string> taken = usedNames(model);
+  BodySpec link;
+  link.joint = templateJoint(t.joint, t.axis);
+  Shape s;
+  s.type = ShapeType::Box;
+  s.size = t.boxSize;
+  s.origin.xyz = Vec3(0.0, 0.0, -0.5 * t.spacing);
+  link.shapes.push_back(s);
+  fillInertialFromShape(link.inertial, s, t.bodyMass);
   const int first = static_cast<int>(model.bodies.size());
-  std::string up = parent;
-  for (int i = 0; i < t.bodies; ++i) {
-    BodySpec b;
-    b.name = uniqueName(t.prefix + "_" + std::to_string(i + 1), taken);
-    taken.insert(b.name);
-    b.parent = up;
-    b.joint = templateJoint(t.joint, t.axis);
-    if (i == 0)
-      b.joint.origin = t.base;
-    else
-      b.joint.origin.xyz = Vec3(0.0, 0.0, -t.spacing);
-    Shape s;
-    s.type = ShapeType::Box;
-    s.size = t.boxSize;
-    s.origin.xyz = Vec3(0.0, 0.0, -0.5 * t.spacing);
-    b.shapes.push_back(s);
-    fillInertialFromShape(b.inertial, s, t.bodyMass);
-    up = b.name;
-    model.bodies.push_back(std::move(b));
-  }
+  appendSerialChain(model, parent, link, templateNames(model, t.prefix, t.bodies), t.base, Vec3(0.0, 0.0, -t.spacing));
   if (firstNew) *firstNew = first;
   return std::nullopt;
 }

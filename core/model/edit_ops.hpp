@@ -28,8 +28,6 @@ using EditError = std::optional<std::string>;
 
 // ---- names ----
 
-/// Letters, digits, '_' and '-', starting with a letter or '_' (the loader's rule).
-bool isValidName(const std::string& name);
 /// Every name in use: body names and effective joint names.
 std::set<std::string> usedNames(const Model& model);
 /// `base` if it is valid and not in `taken`, else the first free "<base>_<k>" (k ≥ 2; a trailing
@@ -174,5 +172,12 @@ struct PrismBaseTemplate {
 EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& t, int* firstNew = nullptr);
 EditError insertChain(Model& model, const std::string& parent, const ChainTemplate& t, int* firstNew = nullptr);
 EditError insertPrismBase(Model& model, const std::string& parent, const PrismBaseTemplate& t, int* firstNew = nullptr);
+
+/// The serial-chain builder of the templates above and of the test models (generators.hpp):
+/// appends one body per name, each a copy of `link` renamed, hinged to `parent` (the first) or
+/// to the body before it, with its joint frame at `base` (the first) or at `offset` in the
+/// previous body's frame (no rotation). Names are taken as given (valid and unused).
+void appendSerialChain(Model& model, const std::string& parent, const BodySpec& link,
+                       const std::vector<std::string>& names, const Placement& base, const Vec3& offset);
 
 }  // namespace kt

@@ -1,8 +1,12 @@
 #include "core/model/generators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
+
+#include "core/model/edit_ops.hpp"
 
 namespace kt {
 
@@ -60,14 +64,14 @@ Model makeChain(int n, JointType type) {
   Model m;
   m.name = "chain" + std::to_string(n);
   const double length = 0.3;
-  for (int i = 0; i < n; ++i) {
-    BodySpec b = linkBody("link" + std::to_string(i + 1), i == 0 ? "world" : "link" + std::to_string(i), type, length);
-    if (i > 0) b.joint.origin.xyz = Vec3(0, 0, -length);
-    b.joint.q0.assign(jointNq(type), 0.0);
-    if (type == JointType::Spherical || type == JointType::Free) b.joint.q0[0] = 1.0;
-    if (type == JointType::Revolute) b.joint.q0[0] = 0.1;
-    m.bodies.push_back(b);
-  }
+  BodySpec link = linkBody("", "", type, length);
+  link.joint.q0.assign(jointNq(type), 0.0);
+  if (type == JointType::Spherical || type == JointType::Free) link.joint.q0[0] = 1.0;
+  if (type == JointType::Revolute) link.joint.q0[0] = 0.1;
+  std::vector<std::string> names(static_cast<std::size_t>(std::max(n, 0)));
+  for (int i = 0; i < n; ++i) names[i] = "link" + std::to_string(i + 1);
+  appendSerialChain(m, "world", link, names, Placement{}, Vec3(0, 0, -length));
+  for (BodySpec& b : m.bodies) b.joint.name = "j_" + b.name;
   return m;
 }
 

@@ -121,15 +121,19 @@ MassProperties combineMassProperties(const MassProperties& a, const MassProperti
   return r;
 }
 
-bool shapeMassProperties(const Shape& shape, double density, const std::string& modelDirectory, MassProperties& out,
-                         std::string& error) {
+MassProperties primitiveMassProperties(const Shape& shape, double density) {
+  return placed(primitiveLocal(shape, density), shape.origin);
+}
+
+bool shapeMassProperties(const Shape& shape, double density, const std::string& modelDirectory,
+                         const MeshSource& meshes, MassProperties& out, std::string& error) {
   if (shape.type != ShapeType::Mesh) {
-    out = placed(primitiveLocal(shape, density), shape.origin);
+    out = primitiveMassProperties(shape, density);
     return true;
   }
   TriangleMesh mesh;
   const std::string path = resolveMeshPath(shape.mesh, modelDirectory);
-  if (!readMesh(path, mesh, error)) return false;
+  if (!meshes.read(path, mesh, error)) return false;
   // A mirroring scale (an odd number of negative factors) turns the surface inside out.
   const bool mirrored = shape.meshScale.x() * shape.meshScale.y() * shape.meshScale.z() < 0.0;
   for (Vec3& v : mesh.vertices) v = v.cwiseProduct(shape.meshScale);
@@ -149,8 +153,8 @@ bool shapeMassProperties(const Shape& shape, double density, const std::string& 
   return true;
 }
 
-bool bodyMassProperties(const BodySpec& body, const std::string& modelDirectory, MassProperties& out,
-                        std::string& error) {
+bool bodyMassProperties(const BodySpec& body, const std::string& modelDirectory, const MeshSource& meshes,
+                        MassProperties& out, std::string& error) {
   const Inertial& in = body.inertial;
   if (!in.fromShapes) {
     out = {in.mass, in.com, in.inertia};
@@ -161,7 +165,7 @@ bool bodyMassProperties(const BodySpec& body, const std::string& modelDirectory,
   for (const Shape& s : body.shapes) {
     MassProperties p;
     std::string why;
-    if (!shapeMassProperties(s, in.density, modelDirectory, p, why)) {
+    if (!shapeMassProperties(s, in.density, modelDirectory, meshes, p, why)) {
       if (ok) error = why;
       ok = false;
       continue;
@@ -171,10 +175,10 @@ bool bodyMassProperties(const BodySpec& body, const std::string& modelDirectory,
   return ok;
 }
 
-MassProperties bodyMassProperties(const BodySpec& body, const std::string& modelDirectory) {
+MassProperties bodyMassProperties(const BodySpec& body, const std::string& modelDirectory, const MeshSource& meshes) {
   MassProperties out;
   std::string error;
-  bodyMassProperties(body, modelDirectory, out, error);
+  bodyMassProperties(body, modelDirectory, meshes, out, error);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "core/model/model.hpp"
 
+#include <algorithm>
+
 namespace kt {
 
 Mat3 Placement::rotation() const {
@@ -13,6 +15,51 @@ int Model::findBody(const std::string& bodyName) const {
   for (std::size_t i = 0; i < bodies.size(); ++i)
     if (bodies[i].name == bodyName) return static_cast<int>(i);
   return -1;
+}
+
+std::string_view driveTypeName(DriveType type) {
+  switch (type) {
+    case DriveType::None: return "none";
+    case DriveType::Constant: return "constant";
+    case DriveType::Sinusoid: return "sinusoid";
+    case DriveType::PdSinusoid: return "pd_sinusoid";
+    case DriveType::PdPiecewise: return "pd_piecewise";
+    case DriveType::SpringDamper: return "spring_damper";
+  }
+  return "none";
+}
+
+std::optional<DriveType> driveTypeFromName(std::string_view name) {
+  for (DriveType t : {DriveType::None, DriveType::Constant, DriveType::Sinusoid, DriveType::PdSinusoid,
+                      DriveType::PdPiecewise, DriveType::SpringDamper})
+    if (driveTypeName(t) == name) return t;
+  return std::nullopt;
+}
+
+std::string_view shapeTypeName(ShapeType type) {
+  switch (type) {
+    case ShapeType::Box: return "box";
+    case ShapeType::Cylinder: return "cylinder";
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Capsule: return "capsule";
+    case ShapeType::Prism: return "prism";
+    case ShapeType::Mesh: return "mesh";
+  }
+  return "box";
+}
+
+std::optional<ShapeType> shapeTypeFromName(std::string_view name) {
+  for (ShapeType t :
+       {ShapeType::Box, ShapeType::Cylinder, ShapeType::Sphere, ShapeType::Capsule, ShapeType::Prism, ShapeType::Mesh})
+    if (shapeTypeName(t) == name) return t;
+  return std::nullopt;
+}
+
+bool isValidName(const std::string& s) {
+  if (s.empty()) return false;
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  if (!letter(s[0])) return false;
+  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
 }
 
 }  // namespace kt

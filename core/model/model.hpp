@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/model/joint_type.hpp"
@@ -141,5 +142,16 @@ struct Model {
   /// Index of the body with this name, or -1.
   int findBody(const std::string& name) const;
 };
+
+/// YAML spellings of the enums (docs/model-format.md), also used in menus and messages.
+std::string_view driveTypeName(DriveType type);
+std::optional<DriveType> driveTypeFromName(std::string_view name);
+std::string_view shapeTypeName(ShapeType type);
+std::optional<ShapeType> shapeTypeFromName(std::string_view name);
+
+/// The rule for body and joint names: letters, digits, '_' and '-', starting with a letter or '_'.
+bool isValidName(const std::string& name);
+/// The same rule as messages state it, after "'NAME' is not a valid name; ".
+inline constexpr const char* kNameRule = "use letters, digits, '_' and '-', starting with a letter or '_'";
 
 }  // namespace kt

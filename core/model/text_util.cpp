@@ -7,7 +7,7 @@
 
 namespace kt {
 
-std::string formatNumber(double x) {
+std::string formatRoundTrip(double x) {
   if (std::isnan(x)) return ".nan";
   if (std::isinf(x)) return x > 0 ? ".inf" : "-.inf";
   char buf[64];
@@ -15,16 +15,31 @@ std::string formatNumber(double x) {
   return std::string(buf, res.ptr);
 }
 
-std::string formatNumbers(const double* x, int n) {
+std::string formatRoundTripList(const double* x, int n) {
   std::string s = "[";
   for (int i = 0; i < n; ++i) {
     if (i) s += ", ";
-    s += formatNumber(x[i]);
+    s += formatRoundTrip(x[i]);
   }
   return s + "]";
 }
 
-std::string formatNumbers(const std::vector<double>& x) { return formatNumbers(x.data(), static_cast<int>(x.size())); }
+std::string formatRoundTripList(const std::vector<double>& x) {
+  return formatRoundTripList(x.data(), static_cast<int>(x.size()));
+}
+
+void appendSignificant(std::string& out, double x, int digits) {
+  char buf[64];
+  // std::to_chars with a precision behaves as printf("%.*g") in the "C" locale
+  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, digits);
+  out.append(buf, r.ptr);
+}
+
+std::string formatSignificant(double x, int digits) {
+  std::string s;
+  appendSignificant(s, x, digits);
+  return s;
+}
 
 int editDistance(std::string_view a, std::string_view b) {
   std::vector<int> prev(b.size() + 1), cur(b.size() + 1);

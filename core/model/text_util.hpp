@@ -1,5 +1,6 @@
-// Small text helpers shared by the model validator, the YAML reader/writer and the CLI:
-// shortest round-trip number formatting and "did you mean" suggestions.
+// Small text helpers shared by the model validator, the YAML reader/writer, the simulator, the
+// CSV writer and the CLI: number formatting (two ways, one function each) and "did you mean"
+// suggestions.
 #pragma once
 
 #include <string>
@@ -10,11 +11,17 @@ namespace kt {
 
 /// Shortest text that reads back to exactly the same double (std::to_chars), locale-independent.
 /// Non-finite values are written as YAML spells them: .nan, .inf, -.inf.
-std::string formatNumber(double x);
+std::string formatRoundTrip(double x);
 
-/// "[a, b, c]" with formatNumber for each element.
-std::string formatNumbers(const double* x, int n);
-std::string formatNumbers(const std::vector<double>& x);
+/// "[a, b, c]" with formatRoundTrip for each element.
+std::string formatRoundTripList(const double* x, int n);
+std::string formatRoundTripList(const std::vector<double>& x);
+
+/// x with `digits` significant digits, as printf("%.*g", digits, x) writes it in the "C" locale,
+/// whatever the process locale ("nan", "inf", "-inf" for non-finite values).
+std::string formatSignificant(double x, int digits);
+/// The same, appended to `out` (no allocation once `out` has room).
+void appendSignificant(std::string& out, double x, int digits);
 
 /// Levenshtein distance (insertions, deletions, substitutions), case-sensitive.
 int editDistance(std::string_view a, std::string_view b);

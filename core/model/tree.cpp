@@ -24,8 +24,8 @@ double Tree::totalMass() const {
   return m;
 }
 
-bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems) {
-  problems = validate(model);
+bool finalize(const Model& model, const MeshSource& meshes, Tree& tree, std::vector<Diagnostic>& problems) {
+  problems = validate(model, meshes);
   if (!problems.empty()) return false;
 
   const int n = static_cast<int>(model.bodies.size());
@@ -86,7 +86,7 @@ bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems)
     tree.nv += tree.joints[i].nv;
     tree.nlambda += 6 - tree.joints[i].nv;
     tree.X_T[i] = b.joint.origin.transformFromParent();
-    const MassProperties mp = bodyMassProperties(b, model.sourceDirectory);
+    const MassProperties mp = bodyMassProperties(b, model.sourceDirectory, meshes);
     tree.I[i] = Inertia::fromMassComInertia(mp.mass, mp.com, mp.inertia);
     tree.appliedWrench[i] = b.appliedWrench;
     tree.bodyNames[i] = b.name;
@@ -108,10 +108,10 @@ bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems)
   return true;
 }
 
-Tree finalizeOrThrow(const Model& model) {
+Tree finalizeOrThrow(const Model& model, const MeshSource& meshes) {
   Tree tree;
   std::vector<Diagnostic> problems;
-  if (!finalize(model, tree, problems)) throw std::invalid_argument(problems.front().format());
+  if (!finalize(model, meshes, tree, problems)) throw std::invalid_argument(problems.front().format());
   return tree;
 }
 

@@ -46,20 +46,20 @@ struct Tree {
 };
 
 /// Every problem of a model (structure, numbers, names), each with the YAML path of the field.
-/// Empty when the model is valid. The loader and the editor's problems list use the same checks.
-std::vector<Diagnostic> validate(const Model& model);
+/// Empty when the model is valid. Mesh shapes are read through `meshes` (mesh files on disk:
+/// core/io/model_files.hpp). The simulation: block is checked by core/sim
+/// (checkSimulationSettings); the loader and the editor's problems list report both.
+std::vector<Diagnostic> validate(const Model& model, const MeshSource& meshes);
 
 /// Likely mistakes that do not stop a model from running, each a warning with the YAML path of
 /// the field: a joint that starts outside its limits (a hint when the value fits in degrees).
 std::vector<Diagnostic> modelWarnings(const Model& model);
 
-/// Integrator names a model may ask for (simulation.integrator): euler, rk4, dopri5.
-const std::vector<std::string>& integratorNames();
-
-/// Validates and finalizes. Returns false and fills `problems` when the model is invalid.
-bool finalize(const Model& model, Tree& tree, std::vector<Diagnostic>& problems);
+/// Validates and finalizes (meshes read through `meshes`). Returns false and fills `problems`
+/// when the model is invalid.
+bool finalize(const Model& model, const MeshSource& meshes, Tree& tree, std::vector<Diagnostic>& problems);
 
 /// Throws std::invalid_argument with the first problem when the model is invalid.
-Tree finalizeOrThrow(const Model& model);
+Tree finalizeOrThrow(const Model& model, const MeshSource& meshes);
 
 }  // namespace kt

@@ -1,9 +1,9 @@
 // The model validator: every problem of a Model, each tied to the YAML path of the field
 // (docs/model-format.md) and worded for the user. The loader maps the paths back to file
-// positions; the editor's problems list shows the same messages.
+// positions; the editor's problems list shows the same messages. The simulation: block is
+// core/sim's to check (checkSimulationSettings), mesh files are read by the caller's MeshSource.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <numbers>
@@ -11,17 +11,12 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/dynamics/solver.hpp"
-#include "core/io/mesh.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
-#include "core/sim/run_limits.hpp"
 
 namespace kt {
 namespace {
-
-const std::vector<std::string> kIntegratorNames = {"euler", "rk4", "dopri5"};
 
 // Relative tolerance of the triangle inequality, so that thin rods and flat plates written with a
 // few digits pass.
@@ -30,7 +25,6 @@ constexpr double kInertiaRelTol = 1e-6;
 // symmetric 3×3 eigensolver (a small multiple of ε).
 constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
 constexpr int kMaxPrismSides = 1024;
-constexpr std::size_t kMaxDiagnostics = 100;
 // Magnitudes beyond these are unit mistakes or typos, and the dynamics overflow or lose all
 // precision with them (a mass of 1e308 times g is already infinite). Masses below kMinMass
 // include the subnormal numbers, whose inverse overflows.
@@ -42,12 +36,6 @@ constexpr double kMaxInertia = 1e30;      // kg m²
 constexpr double kMaxCoordinate = 1e9;    // q0, v0 of any joint (rad, m, rad/s, m/s)
 // "Did you mean" suggestions search all names, so only the first few unknown names get one.
 constexpr int kMaxSuggestions = 10;
-
-std::string shortNumber(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 class Checker {
  public:
@@ -66,14 +54,14 @@ class Checker {
   bool finite(const std::string& path, const double* x, int n) {
     for (int i = 0; i < n; ++i)
       if (!std::isfinite(x[i])) {
-        error(path + "[" + std::to_string(i) + "]", "must be a finite number, got " + formatNumber(x[i]));
+        error(path + "[" + std::to_string(i) + "]", "must be a finite number, got " + formatRoundTrip(x[i]));
         return false;
       }
     return true;
   }
   bool finite(const std::string& path, double x) {
     if (std::isfinite(x)) return true;
-    error(path, "must be a finite number, got " + formatNumber(x));
+    error(path, "must be a finite number, got " + formatRoundTrip(x));
     return false;
   }
   template <typename V>
@@ -86,7 +74,8 @@ class Checker {
     for (int i = 0; i < n; ++i)
       if (std::isfinite(x[i]) && std::abs(x[i]) > limit) {
         error(indexed ? path + "[" + std::to_string(i) + "]" : path,
-              "is too large: " + formatNumber(x[i]) + " (" + what + " are limited to " + shortNumber(limit) +
+              "is too large: " + formatRoundTrip(x[i]) + " (" + what + " are limited to " +
+                  formatSignificant(limit, 6) +
                   "; larger values overflow or lose all precision in the dynamics; check the units)");
         return false;
       }
@@ -101,7 +90,7 @@ class Checker {
   bool positive(const std::string& path, double x, bool strict = true) {
     if (!finite(path, x)) return false;
     if (strict ? x > 0.0 : x >= 0.0) return true;
-    error(path, std::string(strict ? "must be > 0" : "must be ≥ 0") + ", got " + formatNumber(x));
+    error(path, std::string(strict ? "must be > 0" : "must be ≥ 0") + ", got " + formatRoundTrip(x));
     return false;
   }
 
@@ -110,12 +99,7 @@ class Checker {
 
   // The closing "... and N more" line when some were left out.
   void finish() {
-    if (count_ <= kMaxDiagnostics) return;
-    Diagnostic d;
-    d.message = "... and " + std::to_string(count_ - kMaxDiagnostics) + " more problems (the first " +
-                std::to_string(kMaxDiagnostics) + " are shown)";
-    d.omitted = count_ - kMaxDiagnostics;
-    out_.push_back(std::move(d));
+    if (count_ > kMaxDiagnostics) out_.push_back(omittedProblemsLine(count_ - kMaxDiagnostics));
   }
 
  private:
@@ -123,32 +107,11 @@ class Checker {
   std::size_t count_ = 0;
 };
 
-bool validName(const std::string& s) {
-  if (s.empty()) return false;
-  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  if (!letter(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9') || c == '-'; });
-}
-
-const char* kNameRule = "use letters, digits, '_' and '-', starting with a letter or '_'";
-
 std::string countWord(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 std::string jointArticle(JointType t) {
   const std::string_view n = jointTypeName(t);
   return "a " + std::string(n) + " joint";
-}
-
-const char* driveTypeYamlName(DriveType t) {
-  switch (t) {
-    case DriveType::None: return "none";
-    case DriveType::Constant: return "constant";
-    case DriveType::Sinusoid: return "sinusoid";
-    case DriveType::PdSinusoid: return "pd_sinusoid";
-    case DriveType::PdPiecewise: return "pd_piecewise";
-    case DriveType::SpringDamper: return "spring_damper";
-  }
-  return "?";
 }
 
 void checkPlacement(Checker& c, const std::string& path, const Placement& p) {
@@ -172,7 +135,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
   const Drive& d = j.drive;
   if (d.type == DriveType::None) return;
   const int nq = jointNq(j.type), nv = jointNv(j.type);
-  const std::string kind = driveTypeYamlName(d.type);
+  const std::string kind(driveTypeName(d.type));
   const std::string jd = jointArticle(j.type);
   if (nv == 0) {
     c.error(path + ".type", "a fixed joint has no coordinate to drive; remove the drive or use type: none");
@@ -198,7 +161,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
     if (!vec(key, v)) return;
     for (std::size_t i = 0; i < v.size(); ++i)
       if (v[i] < 0.0) {
-        c.error(path + "." + key + "[" + std::to_string(i) + "]", "must be ≥ 0, got " + formatNumber(v[i]));
+        c.error(path + "." + key + "[" + std::to_string(i) + "]", "must be ≥ 0, got " + formatRoundTrip(v[i]));
         return;
       }
   };
@@ -229,8 +192,8 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
           const std::string ip = kp + "[" + std::to_string(i) + "]";
           if (!c.finite(ip + "[0]", kn.t) || !c.finite(ip + "[1]", kn.value)) break;
           if (i > 0 && !(kn.t > d.knots[k][i - 1].t)) {
-            c.error(ip + "[0]", "knot times must increase strictly, got " + formatNumber(kn.t) + " after " +
-                                    formatNumber(d.knots[k][i - 1].t));
+            c.error(ip + "[0]", "knot times must increase strictly, got " + formatRoundTrip(kn.t) + " after " +
+                                    formatRoundTrip(d.knots[k][i - 1].t));
             break;
           }
         }
@@ -306,8 +269,8 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
         const std::string lp = path + ".limits[" + std::to_string(i) + "]";
         if (!c.finite(lp + ".lower", j.limits[i].lower) || !c.finite(lp + ".upper", j.limits[i].upper)) continue;
         if (j.limits[i].lower > j.limits[i].upper)
-          c.error(lp, "lower limit " + formatNumber(j.limits[i].lower) + " is greater than upper limit " +
-                          formatNumber(j.limits[i].upper));
+          c.error(lp, "lower limit " + formatRoundTrip(j.limits[i].lower) + " is greater than upper limit " +
+                          formatRoundTrip(j.limits[i].upper));
       }
     }
   }
@@ -325,13 +288,14 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
       if (!std::isfinite(I(r, k)) || !std::isfinite(I(k, r))) {
         c.error(at(r, k), subject + (computed ? std::string("has a non-finite ") + kNames[r][k] + ", " : "") +
                               "must be a finite number, got " +
-                              formatNumber(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
+                              formatRoundTrip(std::isfinite(I(r, k)) ? I(k, r) : I(r, k)));
         return;
       }
   const double scale = I.cwiseAbs().maxCoeff();
   if (scale > kMaxInertia) {
-    c.error(path, subject + "is too large: its largest element is " + formatNumber(scale) +
-                      " (moments of inertia are limited to " + shortNumber(kMaxInertia) + " kg m²; check the units)");
+    c.error(path, subject + "is too large: its largest element is " + formatRoundTrip(scale) +
+                      " (moments of inertia are limited to " + formatSignificant(kMaxInertia, 6) +
+                      " kg m²; check the units)");
     return;
   }
   if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
@@ -342,15 +306,14 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
     if (!(I(k, k) > 0.0)) {
       c.error(at(k, k), subject + "must be > 0 (a diagonal moment of inertia" +
                             (computed ? std::string(" ") + kNames[k][k] : std::string()) + "), got " +
-                            formatNumber(I(k, k)));
+                            formatRoundTrip(I(k, k)));
       return;
     }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
   const Vec3 p = eig.eigenvalues();  // ascending
   const auto moments = [&] {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "[%.6g, %.6g, %.6g]", p[0], p[1], p[2]);
-    return std::string(buf);
+    return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
+           "]";
   };
   // Positive definite: the smallest principal moment is positive beyond the eigenvalue
   // round-off (a few ε of the largest). A thin wire (condition 1e6 and more) is positive definite.
@@ -363,12 +326,12 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
   if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
     c.error(path, subject + (computed ? "has " : "") + "principal moments " + moments() +
                       " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
-                      shortNumber(p[2]) + " > " + shortNumber(p[0] + p[1]) + ")");
+                      formatSignificant(p[2], 6) + " > " + formatSignificant(p[0] + p[1], 6) + ")");
 }
 
 // With `forMass`, adds the shape's mass properties to `total` (when it can be evaluated).
 void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMass, double density,
-                const std::string& dir, MassProperties* total = nullptr) {
+                const std::string& dir, const MeshSource& meshes, MassProperties* total = nullptr) {
   checkPlacement(c, path + ".origin", s.origin);
   const auto dimension = [&](const std::string& p, double x, bool strict = true) {
     if (c.positive(p, x, strict)) c.bounded(p, &x, 1, kMaxLength, "lengths (m)", false);
@@ -376,7 +339,7 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
   switch (s.type) {
     case ShapeType::Box:
       if (c.finiteVec(path + ".size", s.size) && s.size.minCoeff() <= 0.0)
-        c.error(path + ".size", "every edge length must be > 0, got " + formatNumbers(s.size.data(), 3));
+        c.error(path + ".size", "every edge length must be > 0, got " + formatRoundTripList(s.size.data(), 3));
       else
         c.boundedVec(path + ".size", s.size, kMaxLength, "lengths (m)");
       break;
@@ -402,12 +365,13 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
         break;
       }
       if (c.finiteVec(path + ".scale", s.meshScale) && s.meshScale.cwiseAbs().minCoeff() == 0.0)
-        c.error(path + ".scale", "every scale factor must be nonzero, got " + formatNumbers(s.meshScale.data(), 3));
+        c.error(path + ".scale",
+                "every scale factor must be nonzero, got " + formatRoundTripList(s.meshScale.data(), 3));
       const std::string resolved = resolveMeshPath(s.mesh, dir);
       if (forMass) {
         MassProperties mp;
         std::string why;
-        if (!shapeMassProperties(s, density, dir, mp, why))
+        if (!shapeMassProperties(s, density, dir, meshes, mp, why))
           c.error(path + ".file", why);
         else if (total != nullptr)
           *total = combineMassProperties(*total, mp);
@@ -415,22 +379,19 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
         // Shown only, but read by the same reader and refused for the same reasons (the 3D view
         // uses this reader too), so that a file the view cannot draw never passes validation.
         std::string why;
-        if (!meshFileReadable(resolved, why)) c.error(path + ".file", why);
+        if (!meshes.readable(resolved, why)) c.error(path + ".file", why);
       }
       break;
     }
   }
-  if (forMass && total != nullptr && s.type != ShapeType::Mesh) {
-    MassProperties mp;
-    std::string unused;  // primitives always evaluate
-    if (shapeMassProperties(s, density, dir, mp, unused)) *total = combineMassProperties(*total, mp);
-  }
+  if (forMass && total != nullptr && s.type != ShapeType::Mesh)
+    *total = combineMassProperties(*total, primitiveMassProperties(s, density));
   if (c.finiteVec(path + ".color", s.color) && (s.color.minCoeff() < 0.0 || s.color.maxCoeff() > 1.0))
     c.error(path + ".color",
-            "components must be in [0, 1] (red, green, blue, alpha), got " + formatNumbers(s.color.data(), 4));
+            "components must be in [0, 1] (red, green, blue, alpha), got " + formatRoundTripList(s.color.data(), 4));
 }
 
-void checkBody(Checker& c, const Model& model, std::size_t k) {
+void checkBody(Checker& c, const Model& model, const MeshSource& meshes, std::size_t k) {
   const BodySpec& b = model.bodies[k];
   const std::string path = "bodies[" + std::to_string(k) + "]";
   checkJoint(c, path + ".joint", b.joint);
@@ -444,13 +405,13 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
     MassProperties mp;  // what the shapes add up to, summed by checkShape
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
       checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], densityOk, in.density,
-                 model.sourceDirectory, &mp);
+                 model.sourceDirectory, meshes, &mp);
     // What the shapes add up to gets the checks a written inertia gets.
     if (densityOk && !b.shapes.empty() && c.count() == before) {
       if (!std::isfinite(mp.mass) || !(mp.mass >= kMinMass) || mp.mass > kMaxMass)
         c.error(path + ".inertial", "the mass computed from the shapes must be a positive finite number from " +
-                                        shortNumber(kMinMass) + " to " + shortNumber(kMaxMass) + " kg, got " +
-                                        formatNumber(mp.mass) + " kg");
+                                        formatSignificant(kMinMass, 6) + " to " + formatSignificant(kMaxMass, 6) +
+                                        " kg, got " + formatRoundTrip(mp.mass) + " kg");
       else if (!std::isfinite(mp.com.squaredNorm()))
         c.error(path + ".inertial", "the centre of mass computed from the shapes is not finite");
       else
@@ -459,8 +420,8 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
   } else {
     if (c.positive(path + ".inertial.mass", in.mass)) {
       if (in.mass < kMinMass)
-        c.error(path + ".inertial.mass", "is too small: " + formatNumber(in.mass) + " (masses are limited to " +
-                                             shortNumber(kMinMass) + " kg and more; check the units)");
+        c.error(path + ".inertial.mass", "is too small: " + formatRoundTrip(in.mass) + " (masses are limited to " +
+                                             formatSignificant(kMinMass, 6) + " kg and more; check the units)");
       else
         c.bounded(path + ".inertial.mass", &in.mass, 1, kMaxMass, "masses (kg)", false);
     }
@@ -468,7 +429,8 @@ void checkBody(Checker& c, const Model& model, std::size_t k) {
       c.boundedVec(path + ".inertial.com", in.com, kMaxLength, "centres of mass (m)");
     checkInertia(c, path + ".inertial.inertia", in.inertia);
     for (std::size_t s = 0; s < b.shapes.size(); ++s)
-      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory);
+      checkShape(c, path + ".shapes[" + std::to_string(s) + "]", b.shapes[s], false, 0.0, model.sourceDirectory,
+                 meshes);
   }
   if (c.finite(path + ".applied_wrench.moment", b.appliedWrench.data(), 3))
     c.finite(path + ".applied_wrench.force", b.appliedWrench.data() + 3, 3);
@@ -485,7 +447,7 @@ void checkStructure(Checker& c, const Model& model) {
       c.error(path + ".name", "must not be empty; every body needs a unique name");
     } else if (b.name == "world") {
       c.error(path + ".name", "'world' is reserved for the fixed ground; choose another name");
-    } else if (!validName(b.name)) {
+    } else if (!isValidName(b.name)) {
       c.error(path + ".name", "'" + b.name + "' is not a valid name; " + kNameRule);
     } else if (auto [it, inserted] = bodyByName.emplace(b.name, k); !inserted) {
       c.error(path + ".name", "duplicate body name '" + b.name + "' (already used by bodies[" +
@@ -501,7 +463,7 @@ void checkStructure(Checker& c, const Model& model) {
     if (b.joint.name.empty() && bodyByName.count(b.name) && bodyByName.at(b.name) != k) continue;
     const std::string& jn = b.joint.name.empty() ? b.name : b.joint.name;
     const std::string jpath = b.joint.name.empty() ? path + ".name" : path + ".joint.name";
-    if (!b.joint.name.empty() && !validName(b.joint.name)) {
+    if (!b.joint.name.empty() && !isValidName(b.joint.name)) {
       c.error(jpath, "'" + b.joint.name + "' is not a valid name; " + kNameRule);
     } else if (!jn.empty()) {
       if (auto [it, inserted] = jointByName.emplace(jn, k); !inserted)
@@ -560,28 +522,7 @@ void checkStructure(Checker& c, const Model& model) {
   }
 }
 
-void checkSimulation(Checker& c, const SimulationSettings& s) {
-  if (!isSolverName(s.solver)) {
-    std::vector<std::string> names;
-    for (const SolverInfo& info : solverRegistry()) names.push_back(info.name);
-    const std::string near = closestMatch(s.solver, names);
-    c.error("simulation.solver", "unknown solver '" + s.solver + "'; expected one of: " + joinNames(names) +
-                                     (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
-  }
-  if (std::find(kIntegratorNames.begin(), kIntegratorNames.end(), s.integrator) == kIntegratorNames.end()) {
-    const std::string near = closestMatch(s.integrator, kIntegratorNames);
-    c.error("simulation.integrator", "unknown integrator '" + s.integrator +
-                                         "'; expected one of: " + joinNames(kIntegratorNames) +
-                                         (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
-  }
-  // the limits every front end applies to a run (core/sim/run_limits.hpp)
-  for (const RunSettingsIssue& issue : checkRunSettings(s.step, s.duration, s.tolerance))
-    c.error("simulation." + issue.field, issue.message);
-}
-
 }  // namespace
-
-const std::vector<std::string>& integratorNames() { return kIntegratorNames; }
 
 std::vector<Diagnostic> modelWarnings(const Model& model) {
   std::vector<Diagnostic> out;
@@ -601,18 +542,18 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
       const double q = j.q0[i], lo = j.limits[i].lower, hi = j.limits[i].upper;
       if (!std::isfinite(q) || !std::isfinite(lo) || !std::isfinite(hi) || lo > hi || (q >= lo && q <= hi)) continue;
       const double radians = q * std::numbers::pi / 180.0;
-      std::string message = "the joint starts at " + formatNumber(q) + ", outside its limits [" + formatNumber(lo) +
-                            ", " + formatNumber(hi) + "]";
+      std::string message = "the joint starts at " + formatRoundTrip(q) + ", outside its limits [" +
+                            formatRoundTrip(lo) + ", " + formatRoundTrip(hi) + "]";
       if (angular && radians >= lo && radians <= hi)
-        message +=
-            "; angles are in radians: is it in degrees? (" + shortNumber(q) + "° is " + shortNumber(radians) + " rad)";
+        message += "; angles are in radians: is it in degrees? (" + formatSignificant(q, 6) + "° is " +
+                   formatSignificant(radians, 6) + " rad)";
       warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
     }
   }
   return out;
 }
 
-std::vector<Diagnostic> validate(const Model& model) {
+std::vector<Diagnostic> validate(const Model& model, const MeshSource& meshes) {
   std::vector<Diagnostic> out;
   Checker c(out);
   if (model.formatVersion != 1)
@@ -623,8 +564,7 @@ std::vector<Diagnostic> validate(const Model& model) {
     c.boundedVec("gravity", model.gravity, kMaxAcceleration, "accelerations (m/s²)");
   if (model.bodies.empty()) c.error("bodies", "the model has no bodies; add at least one body");
   checkStructure(c, model);
-  for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, k);
-  checkSimulation(c, model.simulation);
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) checkBody(c, model, meshes, k);
   c.finish();
   return out;
 }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
 #include "core/model/text_util.hpp"
 
 namespace kt {
@@ -11,11 +13,11 @@ std::vector<RunSettingsIssue> checkRunSettings(double step, double duration, dou
   // finite and positive (the messages of the validator's other positive numbers)
   const auto positive = [&](const char* field, double x) {
     if (!std::isfinite(x)) {
-      out.push_back({field, "must be a finite number, got " + formatNumber(x)});
+      out.push_back({field, "must be a finite number, got " + formatRoundTrip(x)});
       return false;
     }
     if (!(x > 0.0)) {
-      out.push_back({field, "must be > 0, got " + formatNumber(x)});
+      out.push_back({field, "must be > 0, got " + formatRoundTrip(x)});
       return false;
     }
     return true;
@@ -24,29 +26,55 @@ std::vector<RunSettingsIssue> checkRunSettings(double step, double duration, dou
   const bool durationOk = positive("duration", duration);
   if (positive("tolerance", tolerance)) {
     if (tolerance >= 1.0)
-      out.push_back({"tolerance", "must be < 1 (a relative tolerance such as 1e-8), got " + formatNumber(tolerance)});
+      out.push_back(
+          {"tolerance", "must be < 1 (a relative tolerance such as 1e-8), got " + formatRoundTrip(tolerance)});
     else if (tolerance < kMinRunTolerance)
-      out.push_back({"tolerance", "must be at least " + formatNumber(kMinRunTolerance) +
+      out.push_back({"tolerance", "must be at least " + formatRoundTrip(kMinRunTolerance) +
                                       " (smaller relative errors are below the rounding of a double), got " +
-                                      formatNumber(tolerance)});
+                                      formatRoundTrip(tolerance)});
   }
   if (stepOk && step < kMinRunStep) {
-    out.push_back({"step", "must be at least " + formatNumber(kMinRunStep) + " s, got " + formatNumber(step)});
+    out.push_back({"step", "must be at least " + formatRoundTrip(kMinRunStep) + " s, got " + formatRoundTrip(step)});
     return out;
   }
   if (!stepOk || !durationOk) return out;
   if (step > duration) {
-    out.push_back({"step", "the step (" + formatNumber(step) + " s) is longer than the duration (" +
-                               formatNumber(duration) + " s); expected a step of at most the duration"});
+    out.push_back({"step", "the step (" + formatRoundTrip(step) + " s) is longer than the duration (" +
+                               formatRoundTrip(duration) + " s); expected a step of at most the duration"});
     return out;
   }
   const double outputs = std::ceil(duration / step - 1e-9);
   if (!(outputs <= kMaxRunOutputs))
-    out.push_back({"duration", "a run of " + formatNumber(duration) + " s at a step of " + formatNumber(step) +
+    out.push_back({"duration", "a run of " + formatRoundTrip(duration) + " s at a step of " + formatRoundTrip(step) +
                                    " s has " +
-                                   (std::isfinite(outputs) ? formatNumber(outputs) : std::string("too many")) +
-                                   " output steps; expected at most " + formatNumber(kMaxRunOutputs) +
+                                   (std::isfinite(outputs) ? formatRoundTrip(outputs) : std::string("too many")) +
+                                   " output steps; expected at most " + formatRoundTrip(kMaxRunOutputs) +
                                    " (a shorter duration or a longer step)"});
+  return out;
+}
+
+std::vector<Diagnostic> checkSimulationSettings(const SimulationSettings& s) {
+  std::vector<Diagnostic> out;
+  const auto error = [&](const std::string& field, const std::string& message) {
+    Diagnostic d;
+    d.path = "simulation." + field;
+    d.message = message;
+    out.push_back(std::move(d));
+  };
+  const auto unknown = [&](const char* field, const char* what, const std::string& name,
+                           const std::vector<std::string>& names) {
+    const std::string near = closestMatch(name, names);
+    error(field, std::string("unknown ") + what + " '" + name + "'; expected one of: " + joinNames(names) +
+                     (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+  };
+  if (!isSolverName(s.solver)) {
+    std::vector<std::string> names;
+    for (const SolverInfo& info : solverRegistry()) names.push_back(info.name);
+    unknown("solver", "solver", s.solver, names);
+  }
+  if (!isIntegratorName(s.integrator)) unknown("integrator", "integrator", s.integrator, integratorNames());
+  for (const RunSettingsIssue& issue : checkRunSettings(s.step, s.duration, s.tolerance))
+    error(issue.field, issue.message);
   return out;
 }
 

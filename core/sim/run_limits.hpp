@@ -1,11 +1,15 @@
-// What a run can do: the limits on step, duration and tolerance that every front end checks the
-// same way, the model validator (simulation: block, reported at the value's line and column) and
-// kinetree-cli (reported with the option's name). A run outside them would overflow the count of
-// output samples, never finish, or ask the arithmetic for more than a double holds.
+// What a run can do: a known solver and integrator, and the limits on step, duration and tolerance
+// that every front end checks the same way: a model's simulation: block (checkSimulationSettings,
+// reported by the loader at the value's line and column) and kinetree-cli (reported with the
+// option's name). A run outside them would overflow the count of output samples, never finish,
+// or ask the arithmetic for more than a double holds.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "core/model/diagnostic.hpp"
+#include "core/model/model.hpp"
 
 namespace kt {
 
@@ -26,6 +30,11 @@ struct RunSettingsIssue {
 
 /// Every problem of these settings, each tied to one field (none when the run can go ahead).
 std::vector<RunSettingsIssue> checkRunSettings(double step, double duration, double tolerance);
+
+/// Every problem of a model's simulation: block, each with the YAML path of its field
+/// ("simulation.solver"): an unknown solver or integrator name (with a "did you mean"), then
+/// what checkRunSettings finds. Empty when a run with these settings can go ahead.
+std::vector<Diagnostic> checkSimulationSettings(const SimulationSettings& settings);
 
 /// Output samples after t = 0 of a run of `duration` at output interval `interval`:
 /// ⌈duration / interval − 1e-9⌉, for settings that checkRunSettings accepts.

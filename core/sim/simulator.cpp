@@ -1,20 +1,16 @@
 #include "core/sim/simulator.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "core/model/text_util.hpp"
+#include "core/sim/run_limits.hpp"
+
 namespace kt {
 
 using Eigen::VectorXd;
-
-std::string formatNumber(double x, int precision) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, precision);
-  return std::string(buf, r.ptr);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The ODE the integrators see: x = (q, y), y = ν or p.
@@ -115,15 +111,19 @@ SimulatorOptions SimulatorOptions::fromSettings(const SimulationSettings& settin
 
 Simulator::Simulator(const Model& model, const SimulatorOptions& options)
     : model_(model), tree_(std::make_unique<Tree>()), options_(options) {
+  // the model's problems, then its simulation: block's, as the loader lists them
   std::vector<Diagnostic> problems;
-  if (!finalize(model_, *tree_, problems)) throw std::invalid_argument(formatDiagnostics(problems));
+  const bool finalized = finalize(model_, *tree_, problems);
+  appendDiagnostics(problems, checkSimulationSettings(model_.simulation));
+  if (!finalized || !problems.empty()) throw std::invalid_argument(formatDiagnostics(problems));
   if (!(options_.step > 0.0) || !std::isfinite(options_.step))
-    throw std::invalid_argument("the step must be a positive number of seconds (got " + formatNumber(options_.step) +
-                                ")");
+    throw std::invalid_argument("the step must be a positive number of seconds (got " +
+                                formatSignificant(options_.step, 6) + ")");
   if (!(options_.outputInterval >= 0.0) || !std::isfinite(options_.outputInterval))
     throw std::invalid_argument("the output interval must be positive or 0");
   if (!(options_.tolerance > 0.0) || !(options_.absTolerance >= 0.0))
-    throw std::invalid_argument("the tolerance must be positive (got " + formatNumber(options_.tolerance) + ")");
+    throw std::invalid_argument("the tolerance must be positive (got " + formatSignificant(options_.tolerance, 6) +
+                                ")");
   const Tree& tree = *tree_;
   solver_ = makeSolver(options_.solver, tree);
   integrator_ = makeIntegrator(options_.integrator);
@@ -207,7 +207,7 @@ void Simulator::setDrive(int joint, const Drive& drive) {
 }
 
 bool Simulator::fail(double t, const std::string& what) {
-  error_ = "t = " + formatNumber(t) + " s, solver " + options_.solver + ": " + what;
+  error_ = "t = " + formatSignificant(t, 6) + " s, solver " + options_.solver + ": " + what;
   return false;
 }
 
@@ -221,9 +221,10 @@ bool Simulator::step() {
     const StepStatus status = integrator_->step(*system_, tInt_, x_, tEnd);
     if (status == StepStatus::Accepted) continue;
     if (status == StepStatus::StepTooSmall)
-      return fail(tBefore, "step size too small at t = " + formatNumber(tBefore) + " s: the " + options_.integrator +
-                               " step fell below the minimum (" + formatNumber(integrator_->stepSize()) +
-                               " s at tolerance " + formatNumber(options_.tolerance) + "); " + diagnose());
+      return fail(tBefore, "step size too small at t = " + formatSignificant(tBefore, 6) + " s: the " +
+                               options_.integrator + " step fell below the minimum (" +
+                               formatSignificant(integrator_->stepSize(), 6) + " s at tolerance " +
+                               formatSignificant(options_.tolerance, 6) + "); " + diagnose());
     return fail(tBefore, diagnose());
   }
   if (adaptive) {
@@ -317,7 +318,7 @@ std::string Simulator::diagnose() {
       }
     const std::string what = name + (std::isnan(trial[i]) ? " is NaN" : " is Inf");
     if (integrator_->adaptive()) return what + " in the dopri5 trial steps down to the smallest one";
-    return what + " after a " + options_.integrator + " step of " + formatNumber(integrator_->stepSize()) +
+    return what + " after a " + options_.integrator + " step of " + formatSignificant(integrator_->stepSize(), 6) +
            " s (the step is probably too large)";
   }
   return "the error control rejected every step (a very stiff or singular motion)";

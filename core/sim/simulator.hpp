@@ -37,6 +37,7 @@
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
+#include "core/io/model_files.hpp"
 #include "core/sim/drives.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
@@ -59,7 +60,8 @@ struct SimulatorOptions {
 
 class Simulator {
  public:
-  /// Validates and finalizes `model`, builds solver, integrator and drives, then reset().
+  /// Validates and finalizes `model` with its mesh files (finalize, core/io/model_files.hpp), builds
+  /// solver, integrator and drives, then reset().
   /// Throws std::invalid_argument for an invalid model (the formatted diagnostics), an unknown
   /// solver or integrator name, or a non-positive step or tolerance.
   Simulator(const Model& model, const SimulatorOptions& options);
@@ -151,8 +153,5 @@ class Simulator {
   std::string badQuantity_;
   std::string error_;
 };
-
-/// Formats x like printf("%.*g") in the "C" locale, whatever the process locale.
-std::string formatNumber(double x, int precision = 6);
 
 }  // namespace kt

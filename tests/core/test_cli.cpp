@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/tree.hpp"
 #include "support/cli_runner.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "core/io/csv.hpp"
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/sim/signals.hpp"
 #include "support/cli_runner.hpp"

@@ -6,6 +6,7 @@
 #include "core/dynamics/aba.hpp"
 #include "core/dynamics/crba.hpp"
 #include "core/dynamics/rnea.hpp"
+#include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
 #include "support/random_state.hpp"
 

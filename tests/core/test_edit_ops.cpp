@@ -2,12 +2,12 @@
 // against the kinematics of the mirrored tree), templates, and refusals leaving the model as it was.
 #include <QtTest>
 
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
-#include "core/model/tree.hpp"
 
 using namespace kt;
 

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 
 #include "core/io/mesh.hpp"
+#include "core/io/model_files.hpp"
 #include "core/model/mass_properties.hpp"
-#include "core/model/tree.hpp"
+#include "core/sim/run_limits.hpp"
 
 using namespace kt;
 
@@ -120,7 +122,7 @@ MassProperties fromMesh(const TriangleMesh& mesh, double density) {
 MassProperties ofShape(const Shape& s, double density, const std::string& dir = {}) {
   MassProperties p;
   std::string error;
-  if (!shapeMassProperties(s, density, dir, p, error)) qWarning("%s", error.c_str());
+  if (!shapeMassProperties(s, density, dir, meshFiles(), p, error)) qWarning("%s", error.c_str());
   return p;
 }
 
@@ -385,7 +387,7 @@ class TestModel : public QObject {
     b.shapes.push_back(s);
     s.origin.xyz = Vec3(-0.5, 0, 0);
     b.shapes.push_back(s);
-    const MassProperties p = bodyMassProperties(b);
+    const MassProperties p = bodyMassProperties(b, {}, meshFiles());
     const double m = 2000 * 4.0 / 3.0 * kPi * 1e-3;
     QVERIFY(relDiff(p.mass, 2 * m) < 1e-14);
     QVERIFY(p.com.norm() < 1e-15);
@@ -394,7 +396,7 @@ class TestModel : public QObject {
     QVERIFY(std::abs(p.inertia(0, 1)) < 1e-15);
     // An explicit inertial block is returned as given.
     const BodySpec e = makeBody("e", "world", JointType::Revolute);
-    const MassProperties pe = bodyMassProperties(e);
+    const MassProperties pe = bodyMassProperties(e, {}, meshFiles());
     QCOMPARE(pe.mass, 2.0);
     QVERIFY(pe.inertia == e.inertial.inertia);
   }
@@ -425,7 +427,7 @@ class TestModel : public QObject {
     box.size = size;
     box.origin.xyz = centre;
     boxBody.shapes = {box};
-    const MassProperties expected = bodyMassProperties(boxBody);
+    const MassProperties expected = bodyMassProperties(boxBody, {}, meshFiles());
     for (const char* file : {"cube_ascii.stl", "cube_binary.STL", "cube.obj"}) {
       BodySpec meshBody = boxBody;
       Shape mesh;
@@ -434,7 +436,7 @@ class TestModel : public QObject {
       meshBody.shapes = {mesh};
       MassProperties got;
       std::string error;
-      QVERIFY2(bodyMassProperties(meshBody, model.sourceDirectory, got, error), error.c_str());
+      QVERIFY2(bodyMassProperties(meshBody, model.sourceDirectory, meshFiles(), got, error), error.c_str());
       // ASCII and OBJ text carry 6 significant digits, binary STL floats: the cube's numbers are exact in both.
       compareMass(got, expected, 1e-6);
       // Scaled and placed: a unit-size mesh scaled to the box, rotated a quarter turn about z.
@@ -508,7 +510,7 @@ class TestModel : public QObject {
     m.bodies[1].appliedWrench[4] = INFINITY;
     m.simulation.integrator = "rk45";
     m.name.clear();
-    const auto ds = validate(m);
+    const auto ds = validateWithSettings(m);
     QVERIFY(hasProblem(ds, "bodies[0].inertial.inertia", "must be symmetric"));
     QVERIFY(hasProblem(ds, "bodies[1].joint.origin.xyz[0]", "must be a finite number, got .nan"));
     QVERIFY(hasProblem(ds, "bodies[1].joint.axis2", "is parallel to axis"));
@@ -519,6 +521,67 @@ class TestModel : public QObject {
     // Diagnostics from validate carry no position; format() leaves it out.
     QCOMPARE(ds.front().line, 0);
     QVERIFY(ds.front().format().rfind("error: ", 0) == 0);
+  }
+
+  void meshesComeFromTheCallersSource() {
+    // The model layer reads no files: a source that holds its meshes in memory serves validate,
+    // the mass properties and finalize alike.
+    struct InMemory final : MeshSource {
+      std::map<std::string, TriangleMesh> meshes;
+      mutable int reads = 0;
+      bool read(const std::string& path, TriangleMesh& mesh, std::string& error) const override {
+        ++reads;
+        const auto it = meshes.find(path);
+        if (it == meshes.end()) {
+          error = "mesh file '" + path + "' is not in memory";
+          return false;
+        }
+        mesh = it->second;
+        return true;
+      }
+      bool readable(const std::string& path, std::string& error) const override {
+        TriangleMesh unused;
+        return read(path, unused, error);
+      }
+    } source;
+    const Vec3 size(0.3, 0.5, 0.7);
+    source.meshes["/nowhere/cube.stl"] = boxMesh(size, Vec3::Zero());
+    Model m;
+    m.sourceDirectory = "/nowhere";
+    m.bodies = {makeBody("a", "world", JointType::Revolute)};
+    m.bodies[0].inertial.fromShapes = true;
+    m.bodies[0].inertial.density = 2.0;
+    Shape mesh;
+    mesh.type = ShapeType::Mesh;
+    mesh.mesh = "cube.stl";
+    m.bodies[0].shapes = {mesh};
+    QVERIFY2(validate(m, source).empty(), formatDiagnostics(validate(m, source)).c_str());
+    QVERIFY(source.reads > 0);
+    const Tree tree = finalizeOrThrow(m, source);
+    QVERIFY(std::abs(tree.I[0].m - 2.0 * size.prod()) < 1e-12);
+    // The files on disk have no such mesh.
+    QVERIFY(hasProblem(validate(m), "bodies[0].shapes[0].file", "mesh file '/nowhere/cube.stl' does not exist"));
+    m.bodies[0].shapes[0].mesh = "other.stl";
+    QVERIFY(hasProblem(validate(m, source), "bodies[0].shapes[0].file", "is not in memory"));
+  }
+
+  void simulationProblemsShareTheCap() {
+    // The model's problems, then the simulation: block's, kept to kMaxDiagnostics with one
+    // closing line that counts the rest, as a single list would be.
+    Model m;
+    for (std::size_t k = 0; k < kMaxDiagnostics - 1; ++k)
+      m.bodies.push_back(makeBody("b" + std::to_string(k), "nowhere" + std::to_string(k), JointType::Revolute));
+    m.simulation.solver = "abba";
+    m.simulation.integrator = "rk5";
+    m.simulation.step = -1;
+    QCOMPARE(validate(m).size(), kMaxDiagnostics - 1);
+    QCOMPARE(checkSimulationSettings(m.simulation).size(), std::size_t(3));
+    const auto ds = validateWithSettings(m);
+    QCOMPARE(ds.size(), kMaxDiagnostics + 1);
+    QCOMPARE(ds[kMaxDiagnostics - 1].path, std::string("simulation.solver"));
+    QCOMPARE(ds.back().omitted, std::size_t(2));
+    QCOMPARE(problemCount(ds), kMaxDiagnostics + 2);
+    QCOMPARE(ds.back().message, std::string("... and 2 more problems (the first 100 are shown)"));
   }
 
   void validatorFindsEveryCycle() {

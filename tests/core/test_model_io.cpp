@@ -452,8 +452,8 @@ bodies:
     const auto text = [](double a, double b, double c, double ab) {
       return "kinetree: 1\nname: wire\nbodies:\n  - name: w\n    parent: world\n    joint: {type: free}\n"
              "    inertial: {mass: 0.0022, inertia: {ixx: " +
-             formatNumber(a) + ", iyy: " + formatNumber(b) + ", izz: " + formatNumber(c) +
-             ", ixy: " + formatNumber(ab) + "}}\n";
+             formatRoundTrip(a) + ", iyy: " + formatRoundTrip(b) + ", izz: " + formatRoundTrip(c) +
+             ", ixy: " + formatRoundTrip(ab) + "}}\n";
     };
     try {
       loadModelFromString(text(ixx, ixx, izz, 0), "wire.yaml");

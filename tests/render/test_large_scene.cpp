@@ -17,8 +17,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
-#include "core/model/tree.hpp"
 #include "render/load_arrows.hpp"
 #include "render/model_scene.hpp"
 #include "render/offscreen.hpp"
@@ -80,7 +80,7 @@ Model smallModel() {
 // rotated centre of mass (a chain link's cylinder is centred on it).
 Eigen::Vector3d comOf(const ModelScene& scene, const Model& model, int body) {
   const Eigen::Matrix4d& pose = scene.bodyPose(body);
-  const Vec3 com = kt::bodyMassProperties(model.bodies[scene.tree().specIndex[body]]).com;
+  const Vec3 com = kt::bodyMassProperties(model.bodies[scene.tree().specIndex[body]], {}, kt::meshFiles()).com;
   return pose.topLeftCorner<3, 3>() * com + pose.topRightCorner<3, 1>();
 }
 

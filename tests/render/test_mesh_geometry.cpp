@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/io/mesh.hpp"
-#include "core/model/tree.hpp"
+#include "core/io/model_files.hpp"
 #include "render/shape_geometry.hpp"
 
 using namespace kt;
@@ -98,7 +98,7 @@ class TestMeshGeometry : public QObject {
     body.inertial.density = 1000;
     body.shapes = {meshShape("padded.stl")};
     MassProperties mp;
-    QVERIFY2(bodyMassProperties(body, model.sourceDirectory, mp, error), error.c_str());
+    QVERIFY2(bodyMassProperties(body, model.sourceDirectory, meshFiles(), mp, error), error.c_str());
     QCOMPARE(mp.mass, 1000.0);
   }
 

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/model/tree.hpp"
+#include "core/io/model_files.hpp"
 #include "render/model_scene.hpp"
 #include "render/offscreen.hpp"
 #include "render/shape_geometry.hpp"

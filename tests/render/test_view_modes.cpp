@@ -14,8 +14,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/tree.hpp"
 #include "render/load_arrows.hpp"
 #include "render/offscreen.hpp"
 #include "render/scene_view.hpp"

@@ -15,10 +15,10 @@
 #include <random>
 #include <regex>
 
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/model/generators.hpp"
-#include "core/model/tree.hpp"
 #include "core/sim/simulator.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"

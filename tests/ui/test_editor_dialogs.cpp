@@ -19,9 +19,9 @@
 #include <QtTest>
 #include <numbers>
 
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
-#include "core/model/tree.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"

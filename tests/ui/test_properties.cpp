@@ -22,9 +22,9 @@
 #include <numbers>
 
 #include "core/dynamics/solver.hpp"
+#include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/mass_properties.hpp"
-#include "core/model/tree.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
@@ -423,7 +423,7 @@ class TestProperties : public QObject {
     BodySpec probe = spec("L12");
     probe.inertial.fromShapes = true;
     probe.inertial.density = 2700.0;
-    const MassProperties expected = bodyMassProperties(probe);
+    const MassProperties expected = bodyMassProperties(probe, {}, meshFiles());
     QVERIFY(spec("L12").inertial.com.isApprox(expected.com, 1e-14));
     QVERIFY(spec("L12").inertial.inertia.isApprox(expected.inertia, 1e-14));
     QVERIFY(!spec("L12").inertial.fromShapes);
@@ -512,13 +512,15 @@ class TestProperties : public QObject {
     QCOMPARE(spec("L16").shapes[k].mesh, path.toStdString());
     // Compute from shapes includes the scaled cube (2 m³ at 1 kg/m³).
     type("inertial.density", "1");
-    const double cylinders = kt::bodyMassProperties([&] {
-                               BodySpec b = spec("L16");
-                               b.shapes.pop_back();
-                               b.inertial.fromShapes = true;
-                               b.inertial.density = 1.0;
-                               return b;
-                             }())
+    const double cylinders = kt::bodyMassProperties(
+                                 [&] {
+                                   BodySpec b = spec("L16");
+                                   b.shapes.pop_back();
+                                   b.inertial.fromShapes = true;
+                                   b.inertial.density = 1.0;
+                                   return b;
+                                 }(),
+                                 {}, kt::meshFiles())
                                  .mass;
     field<QPushButton>("inertial.compute")->click();
     QVERIFY(std::abs(spec("L16").inertial.mass - (2.0 + cylinders)) < 1e-9);

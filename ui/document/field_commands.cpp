@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "core/io/model_files.hpp"
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/tree.hpp"
@@ -35,7 +36,7 @@ bool startsWithPath(const std::string& path, const std::string& prefix) {
 // at `fieldPath` (its path is left out when it is that field's own problem).
 QString newProblem(const Document& doc, const kt::Model& candidate, const std::string& fieldPath) {
   const std::vector<kt::Diagnostic>& now = doc.problems()->diagnostics();
-  for (const kt::Diagnostic& d : kt::validate(candidate)) {
+  for (const kt::Diagnostic& d : kt::validateWithSettings(candidate)) {
     bool known = false;
     for (const kt::Diagnostic& o : now)
       if (o.path == d.path && o.message == d.message) {
@@ -306,7 +307,7 @@ QUndoCommand* computeInertialFromShapes(Document& doc, int body, double density,
   probe.inertial.density = density;
   kt::MassProperties mp;
   std::string why;
-  if (!kt::bodyMassProperties(probe, doc.model().sourceDirectory, mp, why)) {
+  if (!kt::bodyMassProperties(probe, doc.model().sourceDirectory, kt::meshFiles(), mp, why)) {
     if (error) *error = q(why);
     return nullptr;
   }

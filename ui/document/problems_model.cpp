@@ -2,7 +2,7 @@
 
 #include <QRegularExpression>
 
-#include "core/model/tree.hpp"
+#include "core/io/model_files.hpp"
 
 namespace kt::ui {
 namespace {
@@ -19,7 +19,7 @@ bool sameList(const std::vector<kt::Diagnostic>& a, const std::vector<kt::Diagno
 ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ProblemsModel::refresh(const kt::Model& model) {
-  std::vector<kt::Diagnostic> fresh = kt::validate(model);
+  std::vector<kt::Diagnostic> fresh = kt::validateWithSettings(model);
   std::vector<kt::Diagnostic> freshWarnings = kt::modelWarnings(model);
   if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_)) return;
   beginResetModel();
