@@ -23,6 +23,7 @@
 #include <QUndoView>
 #include <QUrl>
 
+#include "core/io/model_files.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/version.hpp"
