@@ -10,8 +10,8 @@
 // The dock chooses what each pane shows; the panes draw it from the simulation's Recorder, which
 // holds the run: the dock keeps no copy of it. They redraw as samples arrive
 // (SimulationController::frame, at most 10 times a second), up to the shown sample's time
-// (SimulationController::shownTime(): the newest, or a chosen one), decimated to ≤ 2 points per pixel column. When the simulator goes away
-// (sessionEnded) the panes keep what they drew last.
+// (SimulationController::shownTime(): the newest, or a chosen one), decimated to ≤ 2 points per
+// pixel column. When the simulator goes away (sessionEnded) the panes keep what they drew last.
 #pragma once
 
 #include <QDockWidget>
