@@ -56,14 +56,11 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
 AbaSolver::AbaSolver(const Tree& tree)
     : Solver(tree), IA_(tree.nb), pA_(tree.nb), U_(tree.nb), Dinv_(tree.nb), u_(tree.nb), a_(tree.nb) {
   kin_.resize(tree);
-  unitAxis_.assign(tree.nb, -1);
+  unitAxis_.resize(tree.nb);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const int nv = joint.nv;
-    // revolute or prismatic joints along a coordinate axis: S_i = e_k, constant
-    if (joint.type == JointType::Revolute || joint.type == JointType::Prismatic)
-      for (int k = 0; k < 3; ++k)
-        if (joint.axis == Vec3::Unit(k)) unitAxis_[i] = joint.type == JointType::Revolute ? k : 3 + k;
+    unitAxis_[i] = joint.unitMotionAxis();  // S_i = e_k, constant
     U_[i].setZero(6, nv);
     Dinv_[i].setZero(nv, nv);
     u_[i].setZero(nv);
@@ -98,7 +95,7 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       u_[i](0) = u;
       Ia.noalias() -= (Dinv * U) * U.transpose();
       pa += Ia * kin_.c[i] + (Dinv * u) * U;
-    } else if (t.joints[i].type == JointType::Free) {
+    } else if (t.joints[i].motionSubspaceIsIdentity()) {
       // S = 1: U = IA, D = IA, u = τ − pA. Nothing of the body's inertia passes to the parent
       // (IA − IA IA⁻¹ IA = 0) and the bias that does is pA + IA IA⁻¹ u = τ.
       const Eigen::Map<const Vec6> tau_i(tau.data() + t.vOffset[i]);
@@ -141,7 +138,7 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       } else {
         a_[i] += kin_.S[i].col(0) * qdd_i;
       }
-    } else if (t.joints[i].type == JointType::Free) {
+    } else if (t.joints[i].motionSubspaceIsIdentity()) {
       // S = 1: a_i = a'_i + q̈_i with q̈_i = IA_i⁻¹ (u_i − IA_i a'_i), a'_i = ⁱX_p a_p + c_i, is
       // a_i = IA_i⁻¹ u_i exactly. Computed that way, a light free body carrying heavy ones keeps
       // its acceleration free of the cancellation a'_i − IA_i⁻¹ IA_i a'_i (as Featherstone 2008

@@ -38,7 +38,7 @@ CfaCommon::CfaCommon(const Tree& tree)
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     m_[i] = 6 - joint.nv;
-    if (joint.type == JointType::Universal) qDependent_.push_back(i);
+    if (joint.subspacesDependOnQ()) qDependent_.push_back(i);
     const double* qi = q.data() + tree.qOffset[i];
     joint.constraintSubspace(qi, scratch_);
     pad(scratch_, T_[i]);

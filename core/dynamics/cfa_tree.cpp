@@ -83,12 +83,6 @@ void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) 
   }
 }
 
-int axisIndex(const Vec3& a) {
-  for (int k = 0; k < 3; ++k)
-    if (a == Vec3::Unit(k)) return k;
-  return -1;
-}
-
 constexpr int kAhead = 3;  ///< bodies ahead to prefetch
 
 }  // namespace
@@ -102,38 +96,10 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     Mat3& R = axes_[i].R;
     fr.nv = static_cast<std::int8_t>(joint.nv);
     // the joint frame: columns of R in body axes, and the coordinates S_i spans there
-    const Mat3 Rj = (Mat3() << joint.perp1, joint.perp2, joint.axis).finished();  // S along z
-    const int k = axisIndex(joint.axis);
-    switch (joint.type) {
-      case JointType::Fixed: break;
-      case JointType::Revolute:
-      case JointType::Prismatic:
-      case JointType::Cylindrical: {
-        const int d = k >= 0 ? k : 2;
-        if (k < 0) R = Rj;
-        int n = 0;
-        if (joint.type != JointType::Prismatic) fr.dims[n++] = static_cast<std::int8_t>(d);
-        if (joint.type != JointType::Revolute) fr.dims[n++] = static_cast<std::int8_t>(3 + d);
-        break;
-      }
-      case JointType::Universal:
-        fr.universal = true;
-        fr.dims[0] = 0;
-        fr.dims[1] = 1;
-        break;
-      case JointType::Spherical:
-        for (int n = 0; n < 3; ++n) fr.dims[n] = static_cast<std::int8_t>(n);
-        break;
-      case JointType::Planar:  // S = [axis 0 0; 0 perp1 perp2]
-        R = Rj;
-        fr.dims[0] = 2;
-        fr.dims[1] = 3;
-        fr.dims[2] = 4;
-        break;
-      case JointType::Free:
-        for (int n = 0; n < 6; ++n) fr.dims[n] = static_cast<std::int8_t>(n);
-        break;
-    }
+    const JointCoordinateFrame jf = joint.coordinateFrame();
+    fr.universal = joint.subspacesDependOnQ();
+    R = jf.R;
+    for (int n = 0; n < fr.nv; ++n) fr.dims[n] = static_cast<std::int8_t>(jf.dims[n]);
     fr.rotated = fr.universal || R != Mat3::Identity();
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);

@@ -65,18 +65,13 @@ void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp);
 void addGeneralCongruence(const Xform& X, const Mat6& A, Mat6& Mp);
 
 /// S̊ᵀ μ for joint `joint` at (q, ν): the rate of S's body coordinates, transposed, times a
-/// force vector. Zero for every joint with constant S; the universal joint's first column
-/// E₂a₁ turns with q₂: d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂)  (docs/dynamics.md §2).
+/// force vector (JointModel::motionSubspaceRateTransposeTimes; docs/dynamics.md §2). Zero for
+/// every joint with constant S.
 template <int NV>
 inline VecNV<NV> motionSubspaceRateTransposeTimes(const JointModel& joint, const Mat6x<NV>& S, const double* v,
                                                   const Vec6& mu) {
   VecNV<NV> out = VecNV<NV>::Zero();
-  if constexpr (NV == 2) {
-    if (joint.type == JointType::Universal) {
-      const Vec3 s1 = S.col(0).template head<3>();
-      out[0] = v[1] * s1.cross(joint.axis2).dot(mu.head<3>());
-    }
-  }
+  if (joint.subspacesDependOnQ()) joint.motionSubspaceRateTransposeTimes(S.data(), v, mu, out.data());
   return out;
 }
 

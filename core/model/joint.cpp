@@ -186,6 +186,49 @@ Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
   return Vec6::Zero();
 }
 
+void JointModel::motionSubspaceRateTransposeTimes(const double* S, const double* v, const Vec6& mu, double* out) const {
+  for (int k = 0; k < nv; ++k) out[k] = 0.0;
+  if (type == JointType::Universal) {  // S̊ = [ν₂ (E₂a₁ × a₂) 0; 0 0]
+    const Vec3 s1(S[0], S[1], S[2]);
+    out[0] = v[1] * s1.cross(axis2).dot(mu.head<3>());
+  }
+}
+
+int JointModel::unitMotionAxis() const {
+  if (unitAxis < 0) return -1;
+  switch (type) {
+    case JointType::Revolute: return unitAxis;
+    case JointType::Prismatic: return 3 + unitAxis;
+    default: return -1;
+  }
+}
+
+JointCoordinateFrame JointModel::coordinateFrame() const {
+  JointCoordinateFrame f;
+  const Mat3 Rj = (Mat3() << perp1, perp2, axis).finished();  // the axis as z
+  switch (type) {
+    case JointType::Fixed: break;
+    case JointType::Revolute:
+    case JointType::Prismatic:
+    case JointType::Cylindrical: {
+      const int d = unitAxis >= 0 ? unitAxis : 2;
+      if (unitAxis < 0) f.R = Rj;
+      int n = 0;
+      if (type != JointType::Prismatic) f.dims[n++] = d;
+      if (type != JointType::Revolute) f.dims[n++] = 3 + d;
+      break;
+    }
+    case JointType::Universal: f.dims = {0, 1, 0, 0, 0, 0}; break;
+    case JointType::Spherical: f.dims = {0, 1, 2, 0, 0, 0}; break;
+    case JointType::Planar:  // S = [axis 0 0; 0 perp1 perp2]
+      f.R = Rj;
+      f.dims = {2, 3, 4, 0, 0, 0};
+      break;
+    case JointType::Free: f.dims = {0, 1, 2, 3, 4, 5}; break;
+  }
+  return f;
+}
+
 void JointModel::positionDerivative(const double* q, const double* v, double* qdot) const {
   switch (type) {
     case JointType::Fixed: break;
@@ -236,12 +279,12 @@ void JointModel::integrate(const double* q, const double* v, double dt, double* 
 }
 
 void JointModel::normalize(double* q) const {
-  if (type == JointType::Spherical || type == JointType::Free) quatNormalize(q);
+  if (hasQuaternion()) quatNormalize(q);
 }
 
 void JointModel::neutral(double* q) const {
   for (int k = 0; k < nq; ++k) q[k] = 0.0;
-  if (type == JointType::Spherical || type == JointType::Free) q[0] = 1.0;
+  if (hasQuaternion()) q[0] = 1.0;
 }
 
 }  // namespace kt

@@ -5,6 +5,8 @@
 // the joint; ᶜX_J = X_J(q). S, T, D are expressed in child (body) coordinates.
 #pragma once
 
+#include <array>
+
 #include "core/model/joint_type.hpp"
 #include "core/spatial/spatial.hpp"
 
@@ -14,6 +16,12 @@ namespace kt {
 using Mat6N = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;
 using VecN = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1>;
 using MatN = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 6, 6>;
+
+/// A frame in which a joint's motion subspace selects coordinate axes (JointModel::coordinateFrame).
+struct JointCoordinateFrame {
+  Mat3 R = Mat3::Identity();  ///< the frame's axes (columns) in body coordinates
+  std::array<int, 6> dims{};  ///< the coordinates S spans in that frame, in the order of ν (nv entries)
+};
 
 struct JointModel {
   JointType type = JointType::Fixed;
@@ -51,6 +59,29 @@ struct JointModel {
   void neutral(double* q) const;
   /// Spatial velocity of the child relative to the parent, in child coordinates: S ν.
   Vec6 jointVelocity(const double* q, const double* v) const;
+  /// S̊ᵀ μ into out (nv entries): the rate of S's body coordinates, transposed, times a force μ;
+  /// S is motionSubspace(q) at the same q, 6×nv column-major (read, not recomputed). Zero unless
+  /// subspacesDependOnQ(): the universal joint's E₂a₁ turns with q₂, d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂).
+  void motionSubspaceRateTransposeTimes(const double* S, const double* v, const Vec6& mu, double* out) const;
+
+  // ---- what solvers ask about the structure of S, T and q ----
+  /// S, T and D depend on q (universal joint); otherwise they are constant in body coordinates.
+  bool subspacesDependOnQ() const { return type == JointType::Universal; }
+  /// S = 1₆: all six velocity coordinates are free, in body axes (free joint).
+  bool motionSubspaceIsIdentity() const { return nv == 6; }
+  /// q[0..3] holds a unit quaternion (w, x, y, z) (spherical and free joints; normalize() renormalizes it).
+  bool hasQuaternion() const { return type == JointType::Spherical || type == JointType::Free; }
+  /// k when S = e_k, a constant coordinate unit vector: a revolute (k = 0, 1, 2) or prismatic
+  /// (k = 3, 4, 5) joint along x, y or z. Otherwise −1.
+  int unitMotionAxis() const;
+  /// A joint frame in which S selects coordinates: S = diag(R, R) [e_{d_0} … e_{d_{nv−1}}]. R = 1
+  /// for joints along x, y or z and for spherical and free joints, [perp1 perp2 axis] for revolute,
+  /// prismatic and cylindrical joints along other axes and for planar joints. A universal joint
+  /// has no constant such frame (subspacesDependOnQ): d = (0, 1), R = 1, and S = diag(R, R) [Ŝ; 0]
+  /// holds with R and the 2×2 Ŝ found from S at each q.
+  JointCoordinateFrame coordinateFrame() const;
+  /// Velocity coordinate k (0 ≤ k < nv) is an angular rate, not a linear one.
+  bool velocityIsAngular(int k) const { return coordinateFrame().dims[k] < 3; }
 };
 
 /// A unit vector ⊥ a, chosen from the coordinate axis least aligned with a (so that z gives x).

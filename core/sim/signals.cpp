@@ -3,25 +3,9 @@
 namespace kt {
 namespace {
 
-// Is velocity coordinate k of this joint type angular?
-bool velocityIsAngular(JointType type, int k) {
-  switch (type) {
-    case JointType::Revolute:
-    case JointType::Universal:
-    case JointType::Spherical: return true;
-    case JointType::Cylindrical:
-    case JointType::Planar: return k == 0;
-    case JointType::Free: return k < 3;
-    default: return false;
-  }
-}
-
-std::string positionUnit(JointType type, int k) {
-  switch (type) {
-    case JointType::Spherical: return "1";
-    case JointType::Free: return k < 4 ? "1" : "m";
-    default: return velocityIsAngular(type, k) ? "rad" : "m";
-  }
+std::string positionUnit(const JointModel& joint, int k) {
+  if (joint.hasQuaternion()) return k < 4 ? "1" : "m";  // the quaternion, then (free joint) the position
+  return joint.velocityIsAngular(k) ? "rad" : "m";
 }
 
 std::string indexed(const char* prefix, const std::string& joint, int k) {
@@ -39,7 +23,7 @@ SignalLayout::SignalLayout(const Tree& tree) {
   for (int i = 0; i < tree.nb; ++i)
     for (int k = 0; k < tree.joints[i].nq; ++k)
       add(indexed("q:", tree.jointNames[i], k), SignalKind::Q, i, k, tree.qOffset[i] + k,
-          positionUnit(tree.joints[i].type, k));
+          positionUnit(tree.joints[i], k));
   struct VelocityGroup {
     const char* prefix;
     SignalKind kind;
@@ -52,7 +36,7 @@ SignalLayout::SignalLayout(const Tree& tree) {
     for (int i = 0; i < tree.nb; ++i)
       for (int k = 0; k < tree.joints[i].nv; ++k)
         add(indexed(g.prefix, tree.jointNames[i], k), g.kind, i, k, tree.vOffset[i] + k,
-            velocityIsAngular(tree.joints[i].type, k) ? g.angular : g.linear);
+            tree.joints[i].velocityIsAngular(k) ? g.angular : g.linear);
   // wrench components in column order fx, fy, fz, mx, my, mz; f = [moment; force]
   static constexpr const char* kWrench[] = {"fx", "fy", "fz", "mx", "my", "mz"};
   static constexpr int kWrenchIndex[] = {3, 4, 5, 0, 1, 2};

@@ -30,8 +30,7 @@ class Simulator::System final : public OdeSystem {
     vPrimed_.setZero(tree.nv);
     ratePrimed_.setZero(tree.nv);
     for (int i = 0; i < tree.nb; ++i)
-      if (tree.joints[i].type == JointType::Spherical || tree.joints[i].type == JointType::Free)
-        quaternionJoints_.push_back(i);
+      if (tree.joints[i].hasQuaternion()) quaternionJoints_.push_back(i);
   }
 
   int stateSize() const override { return tree_.nq + tree_.nv; }
