@@ -25,45 +25,30 @@
 #include <vector>
 
 #include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/small_spd.hpp"
 #include "core/dynamics/solver.hpp"
 
 namespace kt {
 
-/// Cholesky factor of a 6×6 symmetric positive definite block, A = L Lᵀ, with fixed loop bounds
-/// (the CFA solvers factor one such block per joint, or per joint and round).
+/// Cholesky factor of a 6×6 symmetric positive definite block, A = L Lᵀ (the small-SPD kernel at
+/// n = 6: the CFA solvers factor one such block per joint, or per joint and round).
 struct Cholesky6 {
   Mat6 L = Mat6::Identity();
   Vec6 invDiag = Vec6::Ones();  ///< 1 / L_jj
 
   void compute(const Mat6& A) {
-    for (int j = 0; j < 6; ++j) {
-      double d = A(j, j);
-      for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-      const double ljj = std::sqrt(d);
-      L(j, j) = ljj;
-      invDiag[j] = 1.0 / ljj;
-      for (int i = j + 1; i < 6; ++i) {
-        double x = A(i, j);
-        for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-        L(i, j) = x * invDiag[j];
-      }
-    }
+    L = A;
+    choleskyInPlace<6>(L, invDiag.data());
   }
   /// X ← L⁻¹ X (forward substitution, every column).
   template <typename Derived>
   void solveL(Eigen::MatrixBase<Derived>& X) const {
-    for (int i = 0; i < 6; ++i) {
-      for (int k = 0; k < i; ++k) X.row(i) -= L(i, k) * X.row(k);
-      X.row(i) *= invDiag[i];
-    }
+    solveLower<6>(L, invDiag.data(), X);
   }
   /// X ← L⁻ᵀ X (back substitution, every column).
   template <typename Derived>
   void solveLt(Eigen::MatrixBase<Derived>& X) const {
-    for (int i = 5; i >= 0; --i) {
-      for (int k = i + 1; k < 6; ++k) X.row(i) -= L(k, i) * X.row(k);
-      X.row(i) *= invDiag[i];
-    }
+    solveLowerTransposed<6>(L, invDiag.data(), X);
   }
   /// A⁻¹ b.
   Vec6 solve(Vec6 b) const {

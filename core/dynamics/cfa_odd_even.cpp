@@ -5,16 +5,11 @@ namespace {
 
 bool isNode(const Tree& t, int body) { return body >= 0 && t.children[body].size() >= 2; }
 
-/// (L⁻¹ M)ᵀ from Mᵀ, column by column: the same operations as Cholesky6::solveL on M's rows, on
-/// contiguous columns.
+/// (L⁻¹ M)ᵀ from Mᵀ: the forward substitution on M's rows, which are Mᵀ's contiguous columns.
 template <typename Derived>
 Mat6 solveLTransposed(const Cholesky6& c, const Eigen::MatrixBase<Derived>& Mt) {
-  Mat6 out;
-  for (int r = 0; r < 6; ++r) {
-    Vec6 col = Mt.col(r);
-    for (int k = 0; k < r; ++k) col -= c.L(r, k) * out.col(k);
-    out.col(r) = col * c.invDiag[r];
-  }
+  Mat6 out = Mt;
+  solveLower<6>(c.L, c.invDiag.data(), out.transpose());
   return out;
 }
 

@@ -30,50 +30,23 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
   return out;
 }
 
-/// Row-major index of L_ij (j ≤ i) in a packed lower triangle.
-constexpr int packed(int i, int j) { return i * (i + 1) / 2 + j; }
-
-/// A = L Lᵀ of an NC × NC block in place: L holds A's lower triangle on entry and L, with 1/L_jj
-/// on the diagonal, on return. 1/L_jj is formed as √d · (1/d): the square root and the division run
-/// side by side. In the elimination the pivots are on the critical path of the tip-to-base sweep
-/// (each body's A_cc needs the Ψ its child's elimination just updated).
-template <int NC>
-void factorInPlace(std::array<double, 21>& L) {
-  for (int j = 0; j < NC; ++j) {
-    double d = L[packed(j, j)];
-    for (int k = 0; k < j; ++k) d -= L[packed(j, k)] * L[packed(j, k)];
-    const double ljj = std::sqrt(d), inv = 1.0 / d;
-    const double invDiag = ljj * inv;
-    L[packed(j, j)] = invDiag;
-    for (int i = j + 1; i < NC; ++i) {
-      double x = L[packed(i, j)];
-      for (int k = 0; k < j; ++k) x -= L[packed(i, k)] * L[packed(j, k)];
-      L[packed(i, j)] = x * invDiag;
-    }
-  }
-}
-
-/// e_d, for the one motion coordinate of a 1-DoF joint (read as a whole vector: a scalar store
-/// read back as a vector stalls).
+/// e_d, for the one motion coordinate of a 1-DoF joint (performance note 3).
 const Vec6& unitVector(int d) {
   static const std::array<Vec6, 6> units = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
                                             Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
   return units[static_cast<std::size_t>(d)];
 }
 
-/// Asks for the cache lines of the object at `p` ahead of its use (a hint; no effect on the
-/// results). The passes walk records of about a kilobyte per body, in several arrays at once,
-/// more streams than the hardware prefetchers follow on long trees.
+/// Asks for the cache lines of the object at `p` ahead of its use (a hint that changes no result;
+/// performance note 1).
 template <typename T>
 void prefetch(const T* p) {
   const char* c = reinterpret_cast<const char*>(p);
   for (std::size_t off = 0; off < sizeof(T); off += 64) __builtin_prefetch(c + off);
 }
 
-/// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1, written coefficient by coefficient into acc. The sums
-/// go straight to the parent's record, which is read (as whole vectors) only much later, instead
-/// of through a returned 6-vector read back at once (whose scalar stores cannot be forwarded to the
-/// vector loads that follow).
+/// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1: a force carried into the parent's record
+/// (performance note 2).
 void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) {
   const Vec3 fl = X.E.transpose() * f.tail<3>();
   const Vec3 n = X.E.transpose() * f.head<3>() + X.r.cross(fl);
@@ -153,15 +126,10 @@ void CfaTreeSolver::updateUniversal(int i, const double* qi) {
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
 // in arithmetic of the joint's n_c constraint coordinates.
 void CfaTreeSolver::eliminate(int c, Mat6& Psi, Vec6& alpha) {
-  switch (frames_[c].nc) {
-    case 0: return;  // a free joint transmits nothing: no constraint coordinates
-    case 1: eliminateFixed<1>(c, Psi, alpha); return;
-    case 2: eliminateFixed<2>(c, Psi, alpha); return;
-    case 3: eliminateFixed<3>(c, Psi, alpha); return;
-    case 4: eliminateFixed<4>(c, Psi, alpha); return;
-    case 5: eliminateFixed<5>(c, Psi, alpha); return;
-    default: eliminateFixed<6>(c, Psi, alpha); return;
-  }
+  // a free joint (n_c = 0) transmits nothing: no constraint coordinates
+  dispatchSize(frames_[c].nc, [&]<int NC>() {
+    if constexpr (NC > 0) eliminateFixed<NC>(c, Psi, alpha);
+  });
 }
 
 template <int NC>
@@ -178,25 +146,18 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   Mat6c B;
   for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
   // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L Lᵀ
-  PackedFactor& L = C.L;
+  PackedLower& L = C.L;
   const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
   for (int j = 0; j < NC; ++j)
-    for (int i = j; i < NC; ++i) L[packed(i, j)] = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
-  factorInPlace<NC>(L);
-  // Vᵀ = B L⁻ᵀ column by column, and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
+    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
+  choleskyInPlace<NC>(L, C.invDiag.data());
+  // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
   const Vec6 b = X.applyMotion(alpha) - C.alpha;
-  Mat6c Vt;
+  Mat6c Vt = B;
   Veccc z;
-  for (int i = 0; i < NC; ++i) {
-    Vec6 col = B.col(i);
-    double zi = b[cd[i]];
-    for (int k = 0; k < i; ++k) {
-      col -= L[packed(i, k)] * Vt.col(k);
-      zi -= L[packed(i, k)] * z[k];
-    }
-    Vt.col(i) = col * L[packed(i, i)];
-    z[i] = zi * L[packed(i, i)];
-  }
+  for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
+  solveLower<NC>(L, C.invDiag.data(), Vt.transpose());
+  solveLower<NC>(L, C.invDiag.data(), z);
   // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ V
   Psi.noalias() -= Vt * Vt.transpose();
   alpha.noalias() -= Vt * z;
@@ -210,15 +171,12 @@ template <int NC>
 void CfaTreeSolver::factorRoot(int i) {
   const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
-  PackedFactor& L = W.L;
+  PackedLower& L = W.L;
   for (int j = 0; j < NC; ++j)
-    for (int r = j; r < NC; ++r) L[packed(r, j)] = W.Psi(cd[r], cd[j]);
-  factorInPlace<NC>(L);
-  for (int j = 0; j < NC; ++j) {
-    double zj = -W.alpha[cd[j]];
-    for (int k = 0; k < j; ++k) zj -= L[packed(j, k)] * W.z[k];
-    W.z[j] = zj * L[packed(j, j)];
-  }
+    for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
+  choleskyInPlace<NC>(L, W.invDiag.data());
+  for (int j = 0; j < NC; ++j) W.z[j] = -W.alpha[cd[j]];
+  solveLower<NC>(L, W.invDiag.data(), W.z.template head<NC>());
 }
 
 // λ_i = L⁻ᵀ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -231,11 +189,7 @@ void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
   const int p = tree_->parent[i];
   Veccc y = W.z.template head<NC>();
   if (p >= 0) y.noalias() += W.Vt.template leftCols<NC>().transpose() * w_[p].rho;
-  for (int j = NC - 1; j >= 0; --j) {
-    double x = y[j];
-    for (int k = j + 1; k < NC; ++k) x -= W.L[packed(k, j)] * y[k];
-    y[j] = x * W.L[packed(j, j)];
-  }
+  solveLowerTransposed<NC>(W.L, W.invDiag.data(), y);
   lambda.setZero();
   for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
 }
@@ -309,7 +263,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
       if (fr.universal) {
         const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
         u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
-      } else if (fr.nv == 1) {  // as a vector operation: a scalar store read back as a vector stalls
+      } else if (fr.nv == 1) {                      // u = e_d τ'_d
         u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
       } else {
         for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
@@ -320,23 +274,17 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
       accumulateInverseForce(kin_.X_p[i], W.fBias, 1.0, w_[p].fBias);
       if (fr.nv > 0) accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
     }
-    // Ψ_i and α_i in place; the copy column by column (a whole-matrix copy compiles to a string
-    // move, slow for 288 bytes)
+    // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), then each child's joint eliminated into them
+    // (the copy column by column: performance note 4)
     Mat6& Psi = W.Psi;
     for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
     W.alpha.noalias() = Psi * (u + W.rho);
     const std::vector<int>& ch = t.children[i];
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, W.alpha);
     if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
-      switch (fr.nc) {
-        case 0: break;
-        case 1: factorRoot<1>(i); break;
-        case 2: factorRoot<2>(i); break;
-        case 3: factorRoot<3>(i); break;
-        case 4: factorRoot<4>(i); break;
-        case 5: factorRoot<5>(i); break;
-        default: factorRoot<6>(i); break;
-      }
+      dispatchSize(fr.nc, [&]<int NC>() {
+        if constexpr (NC > 0) factorRoot<NC>(i);
+      });
     }
   }
 }
@@ -354,15 +302,9 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches) {
     const int p = t.parent[i];
     const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(w_[p].a);  // the world is at rest
     Vec6 lambda = Vec6::Zero();
-    switch (fr.nc) {
-      case 0: break;
-      case 1: constraintForce<1>(i, lambda); break;
-      case 2: constraintForce<2>(i, lambda); break;
-      case 3: constraintForce<3>(i, lambda); break;
-      case 4: constraintForce<4>(i, lambda); break;
-      case 5: constraintForce<5>(i, lambda); break;
-      default: constraintForce<6>(i, lambda); break;
-    }
+    dispatchSize(fr.nc, [&]<int NC>() {
+      if constexpr (NC > 0) constraintForce<NC>(i, lambda);
+    });
     if (p >= 0 && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, w_[p].rho);
     W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
     Vec6 a = y;      // T_iᵀ (a_i − y) = 0: only the motion coordinates differ
@@ -426,3 +368,21 @@ void CfaTreeSolver::jointLoads(JointLoads& loads) {
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_unique<CfaTreeSolver>(tree); }
 
 }  // namespace kt
+
+// Performance notes: why the passes are written as they are. None of these changes a result
+// (tests/core/test_cfa.cpp holds cfa-tree to the plain reference version on random trees).
+//  1. Prefetch. Each pass walks records of about a kilobyte per body, in several arrays at once
+//     (w_, kin_.X_p, kin_.v, IinvJ_): more streams than the hardware prefetchers follow on long
+//     trees. The passes ask for the records kAhead = 3 bodies ahead.
+//  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
+//     the parent's record, which is read as whole vectors only much later, instead of returning a
+//     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).
+//  3. One-coordinate joints as vector operations: u = e_d τ'_d and a += e_d q̈ with e_d read as a
+//     whole vector (unitVector), where a scalar store read back as a vector would stall.
+//  4. Ψ_i is copied from I_i⁻¹ column by column: a whole 288-byte matrix copy compiles to a string
+//     move, slower at this size.
+//  5. The four passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
+//     enough for the compiler to inline the spatial arithmetic into it, which one long function is not.
+//  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ' scatters:
+//     no 6 × n_c products in the sweep, and the n_c × n_c factor and solves of the small-SPD kernel
+//     (small_spd.hpp) compiled for each n_c.

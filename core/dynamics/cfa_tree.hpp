@@ -69,21 +69,19 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
-  /// Packed lower triangle of an n_c × n_c Cholesky factor, 1/L_jj in place of L_jj (the only
-  /// form the solves read).
-  using PackedFactor = std::array<double, 21>;
   /// Per-body work, one record per body (read and written in index order).
   struct BodyWork {
-    Xform XJ;        ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
-    Mat6 Psi;        ///< Ψ_i, joint frame
-    Vec6 alpha;      ///< α_i, joint frame
-    Vec6 fBias;      ///< f^bias_i, body frame
-    Vec6 fRest;      ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
-    Mat6 Vt;         ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
-    PackedFactor L;  ///< A_ii = L Lᵀ
-    Vec6 z;          ///< L⁻¹ b_i (n_c)
-    Vec6 rho;        ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;          ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+    Xform XJ;       ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
+    Mat6 Psi;       ///< Ψ_i, joint frame
+    Vec6 alpha;     ///< α_i, joint frame
+    Vec6 fBias;     ///< f^bias_i, body frame
+    Vec6 fRest;     ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
+    Mat6 Vt;        ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
+    PackedLower L;  ///< A_ii = L Lᵀ (n_c × n_c)
+    std::array<double, 6> invDiag;  ///< 1 / L_jj
+    Vec6 z;                         ///< L⁻¹ b_i (n_c)
+    Vec6 rho;                       ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;  ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
   };
 
   Kinematics kin_;  ///< X_p and v; the rotation of X_0 in the loads pass
@@ -95,8 +93,7 @@ class CfaTreeSolver final : public Solver {
                              ///< (read only where T_i is not a signed selection)
   std::vector<BodyWork> w_;  ///< (nb)
 
-  // The passes of forwardDynamics, kept out of line: each is small enough for the compiler to
-  // inline the spatial arithmetic into it, which one long function is not.
+  // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
   /// Base to tip: kinematics, joint-frame transforms, the bias pass's accelerations and wrenches.
   [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
   /// Tip to base: τ' and u = D τ', then Ψ and α of each body, eliminating its children's joints.

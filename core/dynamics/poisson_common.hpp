@@ -44,20 +44,6 @@ using MatNN = Eigen::Matrix<double, NV, NV>;
 template <int NV>
 using VecNV = Eigen::Matrix<double, NV, 1>;
 
-/// Calls f.template operator()<NV>() with NV = nv ∈ {0, …, 6}: per-joint blocks of fixed size.
-template <class F>
-inline void dispatchNv(int nv, F&& f) {
-  switch (nv) {
-    case 0: f.template operator()<0>(); break;
-    case 1: f.template operator()<1>(); break;
-    case 2: f.template operator()<2>(); break;
-    case 3: f.template operator()<3>(); break;
-    case 4: f.template operator()<4>(); break;
-    case 5: f.template operator()<5>(); break;
-    default: f.template operator()<6>(); break;
-  }
-}
-
 /// Mp += Xᵀ A X for a symmetric A (6×6, child axes) and X = ᶜX_p: the congruence of an
 /// (articulated) inertia into the parent, computing one triangle and mirroring it.
 void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp);

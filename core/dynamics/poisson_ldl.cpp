@@ -1,45 +1,8 @@
 #include "core/dynamics/poisson_ldl.hpp"
 
-#include <cmath>
+#include "core/dynamics/small_spd.hpp"
 
 namespace kt {
-namespace {
-
-// L Lᵀ = Y (lower factor in place of Y's lower triangle), dinv = 1 / diag(L).
-template <int NV>
-void choleskyInPlace(MatNN<NV>& Y, double* dinv) {
-  for (int j = 0; j < NV; ++j) {
-    double d = Y(j, j);
-    for (int k = 0; k < j; ++k) d -= Y(j, k) * Y(j, k);
-    Y(j, j) = std::sqrt(d);
-    dinv[j] = 1.0 / Y(j, j);
-    for (int i = j + 1; i < NV; ++i) {
-      double s = Y(i, j);
-      for (int k = 0; k < j; ++k) s -= Y(i, k) * Y(j, k);
-      Y(i, j) = s * dinv[j];
-    }
-  }
-}
-
-// B ← L⁻¹ B (forward substitution, B with NV rows).
-template <int NV, class Lmat, class Bmat>
-void solveLower(const Lmat& L, const double* dinv, Bmat&& B) {
-  for (int k = 0; k < NV; ++k) {
-    for (int j = 0; j < k; ++j) B.row(k) -= L(k, j) * B.row(j);
-    B.row(k) *= dinv[k];
-  }
-}
-
-// z ← L⁻ᵀ z (back substitution).
-template <int NV, class Lmat, class Zvec>
-void solveUpperTransposed(const Lmat& L, const double* dinv, Zvec&& z) {
-  for (int k = NV - 1; k >= 0; --k) {
-    for (int j = k + 1; j < NV; ++j) z[k] -= L(j, k) * z[j];
-    z[k] *= dinv[k];
-  }
-}
-
-}  // namespace
 
 PoissonLdlSolver::PoissonLdlSolver(const Tree& tree)
     : PoissonSolverBase(tree),
@@ -111,7 +74,7 @@ void PoissonLdlSolver::backwardBody(int i, const VectorX* p, const VectorX* tau)
 void PoissonLdlSolver::backwardPass(const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i) {
-    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
     const int par = t.parent[i];
     if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
   }
@@ -134,7 +97,7 @@ void PoissonLdlSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX& v
     // L_iᵀ ν_i = x_i − V_i ⁱX_p v_p
     auto nu = v.segment<NV>(o);
     nu = x_.segment<NV>(o) - V * vp;
-    solveUpperTransposed<NV>(L, dinv_.data() + o, nu);
+    solveLowerTransposed<NV>(L, dinv_.data() + o, nu);
     const Vec6 vJ = S * nu;
     vel_[i] = vp + vJ;
     // μ_i = M*_i v_i + φ*_i;  ṗ_i = τ_i + S_iᵀ (F*_i − v_i ×* μ_i) + S̊_iᵀ μ_i
@@ -147,7 +110,8 @@ void PoissonLdlSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX& v
 
 void PoissonLdlSolver::forwardVelocityPass(const VectorX& tau, VectorX& v, VectorX& pdot) {
   const Tree& t = *tree_;
-  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardVelocityBody<NV>(i, tau, v, pdot); });
+  for (int i = 0; i < nb_; ++i)
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { forwardVelocityBody<NV>(i, tau, v, pdot); });
 }
 
 template <int NV>
@@ -174,7 +138,7 @@ void PoissonLdlSolver::backwardAccelerationBody(int i, const VectorX& tau) {
 void PoissonLdlSolver::backwardAccelerationPass(const VectorX& tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i)
-    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardAccelerationBody<NV>(i, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardAccelerationBody<NV>(i, tau); });
 }
 
 template <int NV>
@@ -191,14 +155,14 @@ void PoissonLdlSolver::forwardAccelerationBody(int i, VectorX& qdd) {
     // L_iᵀ q̈_i = y_i − V_i ⁱX_p a_p
     auto a = qdd.segment<NV>(o);
     a = y_.segment<NV>(o) - V * ap;
-    solveUpperTransposed<NV>(L, dinv_.data() + o, a);
+    solveLowerTransposed<NV>(L, dinv_.data() + o, a);
     acc_[i] = ap + cvp_[i] + Smap<NV>(i) * a;
   }
 }
 
 void PoissonLdlSolver::forwardAccelerationPass(VectorX& qdd) {
   const Tree& t = *tree_;
-  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardAccelerationBody<NV>(i, qdd); });
+  for (int i = 0; i < nb_; ++i) dispatchSize(t.joints[i].nv, [&]<int NV>() { forwardAccelerationBody<NV>(i, qdd); });
 }
 
 std::unique_ptr<Solver> makePoissonLdlSolver(const Tree& tree) { return std::make_unique<PoissonLdlSolver>(tree); }

@@ -90,7 +90,7 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
 void PoissonSweepSolver::backwardPass(const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i) {
-    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
     const int par = t.parent[i];
     if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
   }
@@ -135,7 +135,8 @@ void PoissonSweepSolver::forwardVelocityBody(int i, const VectorX& tau, VectorX&
 
 void PoissonSweepSolver::forwardVelocityPass(const VectorX& tau, VectorX& v, VectorX& pdot) {
   const Tree& t = *tree_;
-  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardVelocityBody<NV>(i, tau, v, pdot); });
+  for (int i = 0; i < nb_; ++i)
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { forwardVelocityBody<NV>(i, tau, v, pdot); });
 }
 
 template <int NV>
@@ -167,7 +168,7 @@ void PoissonSweepSolver::backwardAccelerationBody(int i, const VectorX& tau) {
 void PoissonSweepSolver::backwardAccelerationPass(const VectorX& tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i)
-    dispatchNv(t.joints[i].nv, [&]<int NV>() { backwardAccelerationBody<NV>(i, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardAccelerationBody<NV>(i, tau); });
 }
 
 template <int NV>
@@ -196,7 +197,7 @@ void PoissonSweepSolver::forwardAccelerationBody(int i, VectorX& qdd) {
 
 void PoissonSweepSolver::forwardAccelerationPass(VectorX& qdd) {
   const Tree& t = *tree_;
-  for (int i = 0; i < nb_; ++i) dispatchNv(t.joints[i].nv, [&]<int NV>() { forwardAccelerationBody<NV>(i, qdd); });
+  for (int i = 0; i < nb_; ++i) dispatchSize(t.joints[i].nv, [&]<int NV>() { forwardAccelerationBody<NV>(i, qdd); });
 }
 
 std::unique_ptr<Solver> makePoissonSweepSolver(const Tree& tree) { return std::make_unique<PoissonSweepSolver>(tree); }
