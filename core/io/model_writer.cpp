@@ -116,6 +116,15 @@ void writeDrive(Writer& w, const Drive& d) {
   }
 }
 
+void writeRating(Writer& w, const LoadRating& rating) {
+  std::string s;
+  const auto add = [&s](const std::string& field) { s += (s.empty() ? "" : ", ") + field; };
+  if (rating.force != 0.0) add("force: " + num(rating.force));
+  if (rating.moment != 0.0) add("moment: " + num(rating.moment));
+  if (!rating.reaction.empty()) add("reaction: " + list(rating.reaction));
+  w.line(6, "rating: {" + s + "}");
+}
+
 void writeJoint(Writer& w, const JointSpec& j) {
   w.line(4, "joint:");
   w.line(6, "type: " + std::string(jointTypeName(j.type)));
@@ -123,18 +132,20 @@ void writeJoint(Writer& w, const JointSpec& j) {
   if (j.origin != Placement{}) w.line(6, "origin: " + placement(j.origin));
   if (jointHasAxis(j.type)) w.line(6, "axis: " + list(j.axis));
   if (j.type == JointType::Universal) w.line(6, "axis2: " + list(j.axis2));
-  if (j.type == JointType::Fixed) return;
-  if (!j.q0.empty()) w.line(6, "q0: " + list(j.q0));
-  if (!j.v0.empty()) w.line(6, "v0: " + list(j.v0));
-  if (!j.limits.empty()) {
-    std::string s = "limits: [";
-    for (std::size_t i = 0; i < j.limits.size(); ++i) {
-      if (i) s += ", ";
-      s += "{lower: " + num(j.limits[i].lower) + ", upper: " + num(j.limits[i].upper) + "}";
+  if (j.type != JointType::Fixed) {
+    if (!j.q0.empty()) w.line(6, "q0: " + list(j.q0));
+    if (!j.v0.empty()) w.line(6, "v0: " + list(j.v0));
+    if (!j.limits.empty()) {
+      std::string s = "limits: [";
+      for (std::size_t i = 0; i < j.limits.size(); ++i) {
+        if (i) s += ", ";
+        s += "{lower: " + num(j.limits[i].lower) + ", upper: " + num(j.limits[i].upper) + "}";
+      }
+      w.line(6, s + "]");
     }
-    w.line(6, s + "]");
+    if (j.drive.type != DriveType::None) writeDrive(w, j.drive);
   }
-  if (j.drive.type != DriveType::None) writeDrive(w, j.drive);
+  if (!j.rating.empty()) writeRating(w, j.rating);
 }
 
 void writeInertial(Writer& w, const Inertial& in) {

@@ -425,10 +425,18 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
   }
 }
 
-const Keys kJointKeys = {"type", "name", "origin", "axis", "axis2", "q0", "v0", "limits", "drive"};
+const Keys kJointKeys = {"type", "name", "origin", "axis", "axis2", "q0", "v0", "limits", "drive", "rating"};
 
 std::string jointTypeList() {
   return "fixed, revolute, prismatic, cylindrical, universal (or cardan), spherical, planar, free";
+}
+
+// reactions: the joint's 6 − n_v reaction coordinates (one number applies to all of them)
+void readRating(Reader& r, const Node& n, const std::string& path, int reactions, LoadRating& rating) {
+  if (!r.map(n, path, {"force", "moment", "reaction"}, "a load rating")) return;
+  if (const Node* v = n.find("force")) r.number(*v, path + ".force", rating.force);
+  if (const Node* v = n.find("moment")) r.number(*v, path + ".moment", rating.moment);
+  if (const Node* v = n.find("reaction")) r.list(*v, path + ".reaction", rating.reaction, reactions);
 }
 
 void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) {
@@ -460,6 +468,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     if (jointNq(j.type) == jointNv(j.type) && !jointUsesQuasiVelocity(j.type)) keys.emplace_back("limits");
     keys.emplace_back("drive");
   }
+  keys.emplace_back("rating");
   r.map(n, path, keys, "a joint", [&](const std::string& key) {
     if (std::find(kJointKeys.begin(), kJointKeys.end(), key) == kJointKeys.end()) return std::string();
     if (key == "axis2") return std::string("axis2 is only used by universal (cardan) joints");
@@ -472,6 +481,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     if (const Node* v = n.find("axis")) r.vec(*v, path + ".axis", j.axis);
   if (j.type == JointType::Universal)
     if (const Node* v = n.find("axis2")) r.vec(*v, path + ".axis2", j.axis2);
+  if (const Node* v = n.find("rating")) readRating(r, *v, path + ".rating", 6 - jointNv(j.type), j.rating);
   if (j.type == JointType::Fixed) return;
   if (const Node* v = n.find("q0")) r.list(*v, path + ".q0", j.q0, 1);
   if (const Node* v = n.find("v0")) r.list(*v, path + ".v0", j.v0, 1);

@@ -67,6 +67,18 @@ struct Limit {
   bool operator==(const Limit&) const = default;
 };
 
+/// What a joint may carry (docs/model-format.md, "Load ratings"): the largest |force| and |moment|
+/// of the wrench it transmits, and optionally the largest |λ_k| of each reaction coordinate.
+/// Zero (or an empty list) means no rating. The peak-load table, the load arrows' colours and the
+/// utilisation figures use it; the solvers do not.
+struct LoadRating {
+  double force = 0.0;            ///< N
+  double moment = 0.0;           ///< N·m
+  std::vector<double> reaction;  ///< (6 − nv) N or N·m, in the order of reaction:<joint>[k]
+  bool empty() const { return force == 0.0 && moment == 0.0 && reaction.empty(); }
+  bool operator==(const LoadRating&) const = default;
+};
+
 struct JointSpec {
   std::string name;
   JointType type = JointType::Revolute;
@@ -78,6 +90,7 @@ struct JointSpec {
   std::vector<double> v0;      ///< initial velocity (nv); empty = zero
   std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty
   Drive drive;
+  LoadRating rating;
   bool operator==(const JointSpec&) const = default;
 };
 

@@ -131,6 +131,22 @@ void checkVectorSize(Checker& c, const std::string& path, std::size_t got, int e
                     jointDesc + ")");
 }
 
+// A load rating: force and moment ≥ 0 (0: none), one positive limit per reaction coordinate.
+void checkRating(Checker& c, const std::string& path, const JointSpec& j) {
+  const LoadRating& r = j.rating;
+  c.positive(path + ".force", r.force, false);
+  c.positive(path + ".moment", r.moment, false);
+  if (r.reaction.empty()) return;
+  const int reactions = 6 - jointNv(j.type);
+  if (reactions == 0) {
+    c.error(path + ".reaction", jointArticle(j.type) + " transmits no reaction; remove the reaction ratings");
+    return;
+  }
+  checkVectorSize(c, path + ".reaction", r.reaction.size(), reactions, "reaction coordinates", jointArticle(j.type));
+  for (std::size_t k = 0; k < r.reaction.size(); ++k)
+    c.positive(path + ".reaction[" + std::to_string(k) + "]", r.reaction[k]);
+}
+
 void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
   const Drive& d = j.drive;
   if (d.type == DriveType::None) return;
@@ -275,6 +291,7 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
     }
   }
   checkDrive(c, path + ".drive", j);
+  checkRating(c, path + ".rating", j);
 }
 
 // Inertia about the centre of mass: symmetric, positive definite, triangle inequality. With

@@ -490,6 +490,33 @@ bodies:
     QCOMPARE(loadModelFromString(text).bodies[0].joint.q0[0], 90.0);
   }
 
+  // Load ratings: read, written back in canonical form, one reaction rating for all coordinates,
+  // on a fixed joint too; a file without them has none.
+  void loadRatings() {
+    const std::string text =
+        "kinetree: 1\nname: rated\nbodies:\n  - name: a\n    parent: world\n"
+        "    joint: {type: revolute, rating: {force: 400, moment: 60.5, reaction: 25}}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+        "  - name: b\n    parent: a\n    joint: {type: fixed, rating: {moment: 10}}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+    const Model m = loadModelFromString(text);
+    const LoadRating& a = m.bodies[0].joint.rating;
+    QCOMPARE(a.force, 400.0);
+    QCOMPARE(a.moment, 60.5);
+    QCOMPARE(a.reaction, std::vector<double>(5, 25.0));
+    const LoadRating& b = m.bodies[1].joint.rating;
+    QCOMPARE(b.force, 0.0);
+    QCOMPARE(b.moment, 10.0);
+    QVERIFY(b.reaction.empty());
+    const std::string saved = saveModelToString(m);
+    QVERIFY2(
+        saved.find("      rating: {force: 400, moment: 60.5, reaction: [25, 25, 25, 25, 25]}\n") != std::string::npos,
+        saved.c_str());
+    QVERIFY(saved.find("      rating: {moment: 10}\n") != std::string::npos);
+    QVERIFY(loadModelFromString(saved) == m);
+    QVERIFY(loadModelFromFile(KINETREE_SOURCE_DIR "/examples/pendulum.yaml").bodies[0].joint.rating.empty());
+  }
+
   void editingLoadKeepsModelProblems() {
     // Reads fine, fails the model checks twice (a negative mass, a parent cycle).
     const std::string text =
