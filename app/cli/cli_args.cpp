@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
@@ -125,6 +127,58 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
     std::fprintf(stderr, "kinetree-cli %s: %s: %s\n", command, where.c_str(), issue.message.c_str());
   }
   return issues.empty();
+}
+
+std::vector<OptionSpec> runOptionSpecs() {
+  return {{"--solver"}, {"--integrator"}, {"--step"}, {"--tolerance"}, {"--duration"}};
+}
+
+bool takeRunOption(const char* command, const std::string& name, const std::string& value, RunChoices& choices,
+                   bool& taken) {
+  const auto names = [](const std::vector<std::string>& list) {
+    std::string s;
+    for (const std::string& n : list) s += (s.empty() ? "" : ", ") + n;
+    return s;
+  };
+  taken = true;
+  if (name == "--solver") {
+    if (!isSolverName(value)) {
+      std::vector<std::string> known;
+      for (const SolverInfo& info : solverRegistry()) known.push_back(info.name);
+      std::fprintf(stderr, "kinetree-cli %s: unknown solver '%s' (expected one of: %s)\n", command,
+                   printable(value).c_str(), names(known).c_str());
+      return false;
+    }
+    choices.solver = value;
+  } else if (name == "--integrator") {
+    if (!isIntegratorName(value)) {
+      std::fprintf(stderr, "kinetree-cli %s: unknown integrator '%s' (expected one of: %s)\n", command,
+                   printable(value).c_str(), names(integratorNames()).c_str());
+      return false;
+    }
+    choices.integrator = value;
+  } else if (name == "--step") {
+    return parsePositive(command, name, value, choices.step);
+  } else if (name == "--tolerance") {
+    return parsePositive(command, name, value, choices.tolerance);
+  } else if (name == "--duration") {
+    return parsePositive(command, name, value, choices.duration);
+  } else {
+    taken = false;
+  }
+  return true;
+}
+
+bool runSettings(const char* command, const std::string& modelPath, const Model& model, const RunChoices& choices,
+                 SimulatorOptions& options, double& duration) {
+  options = SimulatorOptions::fromSettings(model.simulation);
+  if (!choices.solver.empty()) options.solver = choices.solver;
+  if (!choices.integrator.empty()) options.integrator = choices.integrator;
+  if (choices.step > 0) options.step = choices.step;
+  if (choices.tolerance > 0) options.tolerance = choices.tolerance;
+  duration = choices.duration > 0 ? choices.duration : model.simulation.duration;
+  return checkRunOptions(command, modelPath, options.step, choices.step > 0, duration, choices.duration > 0,
+                         options.tolerance, choices.tolerance > 0);
 }
 
 }  // namespace kt::cli

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/model/model.hpp"
+#include "core/sim/simulator.hpp"
 
 namespace kt::cli {
 
@@ -43,6 +44,24 @@ bool parsePositive(const char* command, const std::string& option, const std::st
 /// (`*Given`), otherwise the model file's simulation.<field>. False when there is one.
 bool checkRunOptions(const char* command, const std::string& modelPath, double step, bool stepGiven, double duration,
                      bool durationGiven, double tolerance, bool toleranceGiven);
+
+/// The settings of one run on a command line: --solver, --integrator, --step, --tolerance and
+/// --duration (zero or empty: the model file's).
+struct RunChoices {
+  std::string solver, integrator;
+  double step = 0.0, tolerance = 0.0, duration = 0.0;
+};
+/// The option specs of RunChoices, for a command's parseArgs list.
+std::vector<OptionSpec> runOptionSpecs();
+/// Takes `name` = `value` into `choices` when it is one of runOptionSpecs(): returns false (with
+/// the message on stderr) for a value that is not a positive number or not a known solver or
+/// integrator; sets `taken` when the option was a run option.
+bool takeRunOption(const char* command, const std::string& name, const std::string& value, RunChoices& choices,
+                   bool& taken);
+/// The simulator options and duration of a run of `model` with `choices` over the model file's
+/// simulation: block; false (messages on stderr, as checkRunOptions) when they cannot run.
+bool runSettings(const char* command, const std::string& modelPath, const Model& model, const RunChoices& choices,
+                 SimulatorOptions& options, double& duration);
 
 /// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
 std::string printable(const std::string& s);

@@ -15,8 +15,6 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
-#include "core/dynamics/solver.hpp"
-#include "core/integrate/integrator.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
@@ -79,83 +77,37 @@ class InterruptGuard {
   struct sigaction old_[3];
 };
 
-std::string knownSolvers() {
-  std::string s;
-  for (const SolverInfo& info : solverRegistry()) s += (s.empty() ? "" : ", ") + info.name;
-  return s;
-}
-
-std::string knownIntegrators() {
-  std::string s;
-  for (const std::string& n : integratorNames()) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 }  // namespace
 
 int cmdSimulate(const std::vector<std::string>& args) {
+  std::vector<OptionSpec> specs = runOptionSpecs();
+  specs.push_back({"--output", true, "-o"});
+  specs.push_back({"--signals"});
   ParsedArgs parsed;
-  if (!parseArgs("simulate", kUsage, args,
-                 {{"--solver"},
-                  {"--integrator"},
-                  {"--step"},
-                  {"--tolerance"},
-                  {"--duration"},
-                  {"--output", true, "-o"},
-                  {"--signals"}},
-                 parsed))
-    return 2;
+  if (!parseArgs("simulate", kUsage, args, specs, parsed)) return 2;
   std::string modelPath;
   if (!singleModelFile("simulate", kUsage, parsed, modelPath)) return 2;
-  std::string solver, integrator, output, signalPatterns;
-  double step = 0, tolerance = 0, duration = 0;
+  RunChoices choices;
+  std::string output, signalPatterns;
   for (const auto& [name, value] : parsed.options) {
-    if (name == "--solver") {
-      solver = value;
-    } else if (name == "--integrator") {
-      integrator = value;
-    } else if (name == "--output") {
-      output = value;
-    } else if (name == "--signals") {
-      signalPatterns = value;
-    } else if (name == "--step") {
-      if (!parsePositive("simulate", name, value, step)) return 2;
-    } else if (name == "--tolerance") {
-      if (!parsePositive("simulate", name, value, tolerance)) return 2;
-    } else if (name == "--duration") {
-      if (!parsePositive("simulate", name, value, duration)) return 2;
-    }
+    bool taken = false;
+    if (!takeRunOption("simulate", name, value, choices, taken)) return 2;
+    if (name == "--output") output = value;
+    if (name == "--signals") signalPatterns = value;
   }
   if (modelPath.empty()) {
     std::fprintf(stderr, "kinetree-cli simulate: the model file name is empty ('')\n%s", kUsage);
-    return 2;
-  }
-  if (!solver.empty() && !isSolverName(solver)) {
-    std::fprintf(stderr, "kinetree-cli simulate: unknown solver '%s' (expected one of: %s)\n", solver.c_str(),
-                 knownSolvers().c_str());
-    return 2;
-  }
-  if (!integrator.empty() && !isIntegratorName(integrator)) {
-    std::fprintf(stderr, "kinetree-cli simulate: unknown integrator '%s' (expected one of: %s)\n", integrator.c_str(),
-                 knownIntegrators().c_str());
     return 2;
   }
 
   // the model, with the validator's file:line:col diagnostics
   Model model;
   if (!loadModel(modelPath, model)) return 1;
-  SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
-  if (!solver.empty()) options.solver = solver;
-  if (!integrator.empty()) options.integrator = integrator;
-  if (step > 0) options.step = step;
-  if (tolerance > 0) options.tolerance = tolerance;
-  const bool durationGiven = duration > 0;
-  if (!durationGiven) duration = model.simulation.duration;
-  options.record = false;  // the CSV is streamed sample by sample
+  SimulatorOptions options;
+  double duration = 0.0;
   // what cannot run is refused before anything is written
-  if (!checkRunOptions("simulate", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance,
-                       tolerance > 0))
-    return 2;
+  if (!runSettings("simulate", modelPath, model, choices, options, duration)) return 2;
+  options.record = false;  // the CSV is streamed sample by sample
 
   std::unique_ptr<Simulator> sim;
   try {

@@ -15,6 +15,8 @@ int cmdValidate(const std::vector<std::string>& args);
 int cmdInfo(const std::vector<std::string>& args);
 /// simulate MODEL [--solver S] [--integrator I] [--step H] [--tolerance TOL] [--duration T] [--output F] [--signals P]
 int cmdSimulate(const std::vector<std::string>& args);
+/// peaks MODEL [run options] [--csv] [--output F]: the peak load of every joint over a run.
+int cmdPeaks(const std::vector<std::string>& args);
 /// compare MODEL [--solvers a,b,...] [--duration T] [--step H] [--integrator I] [--tolerance TOL]
 int cmdCompare(const std::vector<std::string>& args);
 /// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json]

@@ -53,6 +53,18 @@ const Command kCommands[] = {
      "step: the message names the time, the solver and the first bad quantity; the rows up to the\n"
      "last good state are written); 2 on a usage error.\n",
      &kt::cli::cmdSimulate},
+    {"peaks", "run a model and list the peak load of every joint",
+     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
+     "                          [--duration T] [--csv] [-o|--output FILE|-]\n\n"
+     "Simulates the model as simulate does (the same options and defaults, the same output samples)\n"
+     "and prints, for every joint, the largest |force| and |moment| of the wrench it transmits and the\n"
+     "time of each, the largest |force| and |moment| of its reaction part, and, for joints with a load\n"
+     "rating (docs/model-format.md), the utilisation: the largest ratio of a peak to its rating, in %.\n"
+     "--csv writes the table as CSV (one row per joint; docs/signals.md, \"Peak loads\"); --output\n"
+     "writes it to a file (atomically) instead of stdout.\n"
+     "Exit status: 0; 1 for an invalid model or a run that stopped (the peaks up to the last good\n"
+     "sample are printed); 2 on a usage error.\n",
+     &kt::cli::cmdPeaks},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
      "                            [--tolerance TOL]\n\n"

@@ -178,6 +178,11 @@ void CsvWriter::row(std::span<const double> values) {
   if (buffer_.size() >= kFlushBytes) flush();
 }
 
+void CsvWriter::raw(std::string_view text) {
+  buffer_ += text;
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
 void CsvWriter::finish() {
   flush();
   if (file_) {

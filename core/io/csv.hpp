@@ -70,6 +70,8 @@ class CsvWriter {
 
   void header(const std::vector<std::string>& names);
   void row(std::span<const double> values);
+  /// Text already in CSV form (or any text), written as it is.
+  void raw(std::string_view text);
   /// Flushes; for a file target, commits it. Throws std::runtime_error on a write error.
   void finish();
 

@@ -1,0 +1,183 @@
+#include "core/sim/peak_loads.hpp"
+
+#include <algorithm>
+
+#include "core/io/csv.hpp"
+#include "core/model/text_util.hpp"
+
+namespace kt {
+
+namespace {
+
+// The ratio of each rated peak to its rating, with what it is of and when it peaked.
+struct Governing {
+  double ratio = std::numeric_limits<double>::quiet_NaN();
+  std::string of;
+  double time = std::numeric_limits<double>::quiet_NaN();
+};
+
+Governing governing(const JointPeaks& j) {
+  Governing g;
+  const auto consider = [&g](const Peak& p, double rating, std::string of) {
+    if (!(rating > 0.0)) return;
+    const double ratio = p.value / rating;
+    if (std::isnan(g.ratio) || ratio > g.ratio) g = {ratio, std::move(of), p.time};
+  };
+  consider(j.force, j.rating.force, "force");
+  consider(j.moment, j.rating.moment, "moment");
+  for (std::size_t k = 0; k < j.lambda.size() && k < j.rating.reaction.size(); ++k)
+    consider(j.lambda[k], j.rating.reaction[k], "reaction[" + std::to_string(k) + "]");
+  return g;
+}
+
+}  // namespace
+
+double JointPeaks::utilisation() const { return governing(*this).ratio; }
+std::string JointPeaks::utilisationOf() const { return governing(*this).of; }
+double JointPeaks::utilisationTime() const { return governing(*this).time; }
+
+std::vector<LoadRating> PeakLoads::ratingsOf(const Model& model, const Tree& tree) {
+  std::vector<LoadRating> ratings(static_cast<std::size_t>(tree.nb));
+  for (int i = 0; i < tree.nb; ++i) {
+    const int spec = tree.specIndex[static_cast<std::size_t>(i)];
+    if (spec >= 0 && spec < static_cast<int>(model.bodies.size()))
+      ratings[static_cast<std::size_t>(i)] = model.bodies[static_cast<std::size_t>(spec)].joint.rating;
+  }
+  return ratings;
+}
+
+PeakLoads::PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<LoadRating> ratings)
+    : tree_(tree), layout_(layout) {
+  const auto nb = static_cast<std::size_t>(tree.nb);
+  joints_.resize(nb);
+  reactionColumns_.resize(nb);
+  T_.resize(nb);
+  f_.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) {
+    JointPeaks& j = joints_[i];
+    j.joint = static_cast<int>(i);
+    j.name = tree.jointNames[i];
+    if (i < ratings.size()) j.rating = std::move(ratings[i]);
+    const JointModel& joint = tree.joints[i];
+    joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T_[i]);
+    needQ_ = needQ_ || joint.subspacesDependOnQ();
+    const int nc = 6 - joint.nv;
+    reactionColumns_[i].assign(static_cast<std::size_t>(nc), -1);
+    j.lambdaIsMoment.resize(static_cast<std::size_t>(nc));
+    for (int k = 0; k < nc; ++k)  // T's column k is a moment when its force part is zero
+      j.lambdaIsMoment[static_cast<std::size_t>(k)] = T_[i].col(k).tail<3>().isZero();
+  }
+  for (int c = 0; c < layout.size(); ++c) {
+    const SignalInfo& s = layout.infos()[static_cast<std::size_t>(c)];
+    if (s.kind != SignalKind::Reaction || s.body < 0) continue;
+    std::vector<int>& cols = reactionColumns_[static_cast<std::size_t>(s.body)];
+    if (s.component >= 0 && s.component < static_cast<int>(cols.size()))
+      cols[static_cast<std::size_t>(s.component)] = c;
+  }
+  reset();
+}
+
+void PeakLoads::reset() {
+  for (JointPeaks& j : joints_) {
+    j.force = j.moment = j.reactionForce = j.reactionMoment = Peak();
+    j.lambda.assign(reactionColumns_[static_cast<std::size_t>(j.joint)].size(), Peak());
+  }
+  samples_ = 0;
+  firstTime_ = lastTime_ = std::numeric_limits<double>::quiet_NaN();
+}
+
+void PeakLoads::add(const double* row) {
+  const double t = row[0];
+  if (samples_ == 0) firstTime_ = t;
+  lastTime_ = t;
+  ++samples_;
+  layout_.jointWrenchesFromRow(row, f_);
+  if (needQ_) layout_.positionsFromRow(row, q_);
+  Mat6N T;
+  for (std::size_t i = 0; i < joints_.size(); ++i) {
+    JointPeaks& j = joints_[i];
+    const Vec6& f = f_[i];  // [moment; force], joint frame
+    j.moment.add(f.head<3>().norm(), t);
+    j.force.add(f.tail<3>().norm(), t);
+    const std::vector<int>& cols = reactionColumns_[i];
+    if (cols.empty()) continue;
+    const JointModel& joint = tree_.joints[i];
+    const Mat6N* Ti = &T_[i];
+    if (joint.subspacesDependOnQ()) {
+      joint.constraintSubspace(q_.data() + tree_.qOffset[i], T);
+      Ti = &T;
+    }
+    Vec6 reaction = Vec6::Zero();  // T λ
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const double lambda = row[cols[k]];
+      j.lambda[k].add(std::abs(lambda), t);
+      reaction += Ti->col(static_cast<Eigen::Index>(k)) * lambda;
+    }
+    j.reactionMoment.add(reaction.head<3>().norm(), t);
+    j.reactionForce.add(reaction.tail<3>().norm(), t);
+  }
+}
+
+std::string peakLoadsCsv(const std::vector<JointPeaks>& joints) {
+  std::string out;
+  appendCsvHeader(out, {"joint", "force_N", "force_t_s", "moment_Nm", "moment_t_s", "reaction_force_N",
+                        "reaction_force_t_s", "reaction_moment_Nm", "reaction_moment_t_s", "rating_force_N",
+                        "rating_moment_Nm", "utilisation_percent", "utilisation_of", "utilisation_t_s"});
+  const auto number = [&out](double x, bool present = true) {
+    out += ',';
+    if (present && !std::isnan(x)) appendCsvNumber(out, x);
+  };
+  for (const JointPeaks& j : joints) {
+    appendCsvField(out, j.name);
+    for (const Peak* p : {&j.force, &j.moment, &j.reactionForce, &j.reactionMoment}) {
+      number(p->value, !std::isnan(p->time));
+      number(p->time);
+    }
+    number(j.rating.force, j.rating.force > 0.0);
+    number(j.rating.moment, j.rating.moment > 0.0);
+    const double u = j.utilisation();
+    number(100.0 * u);
+    out += ',';
+    if (!std::isnan(u)) appendCsvField(out, j.utilisationOf());
+    number(j.utilisationTime());
+    out += '\n';
+  }
+  return out;
+}
+
+std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
+  const std::vector<std::string> header = {"joint", "|F| (N)",      "t (s)",        "|M| (N·m)",
+                                           "t (s)", "reaction |F|", "reaction |M|", "utilisation"};
+  std::vector<std::vector<std::string>> rows;
+  const auto g = [](double x) { return std::isnan(x) ? std::string("-") : formatSignificant(x, 6); };
+  for (const JointPeaks& j : joints) {
+    const double u = j.utilisation();
+    const auto peak = [&g](const Peak& p) { return std::isnan(p.time) ? std::string("-") : g(p.value); };
+    rows.push_back(
+        {j.name, peak(j.force), g(j.force.time), peak(j.moment), g(j.moment.time), peak(j.reactionForce),
+         peak(j.reactionMoment),
+         std::isnan(u) ? std::string("-") : formatSignificant(100.0 * u, 4) + " % (" + j.utilisationOf() + ")"});
+  }
+  // Widths in characters (code points), so that "N·m" counts as three.
+  const auto width = [](const std::string& s) {
+    return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+  };
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    w[c] = width(header[c]);
+    for (const auto& r : rows) w[c] = std::max(w[c], width(r[c]));
+  }
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const std::string pad(w[c] - width(cells[c]), ' ');
+      out += c == 0 ? cells[c] + pad : "  " + pad + cells[c];  // names left, numbers right
+    }
+    out += '\n';
+  };
+  line(header);
+  for (const auto& r : rows) line(r);
+  return out;
+}
+
+}  // namespace kt

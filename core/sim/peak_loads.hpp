@@ -1,0 +1,92 @@
+// Peak joint loads over a run (docs/signals.md, "Peak loads"): for every joint, the largest
+// |force| and |moment| of the wrench f it transmits (the load:<joint>.* signals) and of its
+// reaction part T λ (T_i the joint's constraint subspace, λ the reaction:<joint>[k] signals),
+// the largest |λ_k| of each reaction coordinate, the time of each peak, and, where the model gives
+// the joint a load rating, the utilisation: the largest ratio of a peak to its rating.
+//
+// The same computation serves the application's Peak loads dock (over the recording, or the
+// rows of a time range) and `kinetree-cli peaks` (sample by sample as the run goes): add() takes
+// one recorded row in the SignalLayout's order. A peak keeps the time of its first occurrence;
+// non-finite values (a run that failed) are skipped. add() allocates nothing.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/model/tree.hpp"
+#include "core/sim/signals.hpp"
+
+namespace kt {
+
+/// A largest magnitude and the time it was first reached (NaN before any sample).
+struct Peak {
+  double value = 0.0;
+  double time = std::numeric_limits<double>::quiet_NaN();
+  void add(double magnitude, double t) {
+    if (magnitude > value || (std::isnan(time) && magnitude == value)) {
+      value = magnitude;
+      time = t;
+    }
+  }
+};
+
+struct JointPeaks {
+  int joint = -1;                    ///< tree index
+  std::string name;                  ///< joint name
+  Peak force, moment;                ///< |f_force|, |f_moment| of the transmitted wrench (N, N·m)
+  Peak reactionForce;                ///< |(T λ)_force| (N)
+  Peak reactionMoment;               ///< |(T λ)_moment| (N·m)
+  std::vector<Peak> lambda;          ///< (6 − n_v) |λ_k|, N·m or N (docs/signals.md gives the order)
+  std::vector<bool> lambdaIsMoment;  ///< (6 − n_v) λ_k is a moment
+  LoadRating rating;
+
+  /// The largest ratio of a peak to its rating (force, moment, each rated λ_k); NaN when the
+  /// joint has no rating.
+  double utilisation() const;
+  /// What the utilisation is the ratio of ("force", "moment", "reaction[k]"), and when it peaked.
+  std::string utilisationOf() const;
+  double utilisationTime() const;
+};
+
+class PeakLoads {
+ public:
+  /// `ratings`: per tree index (Model::bodies[tree.specIndex[i]].joint.rating); may be empty.
+  PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<LoadRating> ratings = {});
+
+  /// The ratings of a model's joints by tree index.
+  static std::vector<LoadRating> ratingsOf(const Model& model, const Tree& tree);
+
+  /// Forgets every sample.
+  void reset();
+  /// One recorded row (layout.size() values).
+  void add(const double* row);
+  std::size_t samples() const { return samples_; }
+  /// Time of the first and the last sample added (NaN before any).
+  double firstTime() const { return firstTime_; }
+  double lastTime() const { return lastTime_; }
+  const std::vector<JointPeaks>& joints() const { return joints_; }
+
+ private:
+  const Tree& tree_;
+  const SignalLayout& layout_;
+  std::vector<JointPeaks> joints_;
+  std::vector<std::vector<int>> reactionColumns_;  ///< (nb) column of λ_k
+  std::vector<Mat6N> T_;                           ///< (nb) T_i where it does not depend on q
+  std::vector<Vec6> f_;                            ///< (nb) scratch: the row's joint wrenches
+  Eigen::VectorXd q_;                              ///< scratch: the row's q (universal joints)
+  bool needQ_ = false;
+  std::size_t samples_ = 0;
+  double firstTime_ = std::numeric_limits<double>::quiet_NaN();
+  double lastTime_ = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The peak table as CSV: a header row, then one row per joint in tree order (numbers as
+/// appendCsvNumber writes them; empty fields for what a joint has no value of).
+std::string peakLoadsCsv(const std::vector<JointPeaks>& joints);
+
+/// The peak table as aligned text for a terminal (6 significant digits, times in s).
+std::string peakLoadsTable(const std::vector<JointPeaks>& joints);
+
+}  // namespace kt

@@ -1,0 +1,43 @@
+// A recorded run written as CSV in exactly the form of `kinetree-cli simulate` (core/io/csv.hpp:
+// the signal names as the header, numbers as %.17g, the same column order), for the rows and
+// columns a user selects: a time range, every k-th sample, any set of signals (time first).
+// The application's File ▸ Export Results uses it on the run's Recorder.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/sim/recorder.hpp"
+#include "core/sim/signals.hpp"
+
+namespace kt {
+
+struct RecordingSelection {
+  /// Signal indices in the order of the columns; time (index 0) is put first when it is missing.
+  /// Empty: every signal.
+  std::vector<int> columns;
+  double t0 = -std::numeric_limits<double>::infinity();  ///< first time (inclusive)
+  double t1 = std::numeric_limits<double>::infinity();   ///< last time (inclusive)
+  std::size_t every = 1;                                 ///< every k-th sample of the range, from its first
+};
+
+/// The rows [first, end) of the recording inside the selection's time range (binary search on the
+/// time column), and how many of them the selection writes.
+struct RowRange {
+  std::size_t first = 0, end = 0, count = 0;
+};
+RowRange selectedRows(const Recorder& recorder, const RecordingSelection& selection);
+
+/// Writes the selected rows published when it is called (a run may go on recording) to `path`:
+/// atomically over a regular file or a new path, in place for a FIFO or device (CsvWriter).
+/// `progress(written, total)` is called every few thousand rows; when it returns false the export
+/// stops, the target is left as it was, and the function returns false. Throws
+/// std::runtime_error when the file cannot be written.
+bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, const RecordingSelection& selection,
+                       const std::string& path,
+                       const std::function<bool(std::size_t written, std::size_t total)>& progress = {});
+
+}  // namespace kt

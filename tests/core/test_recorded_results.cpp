@@ -1,0 +1,246 @@
+// What a recorded run gives out (docs/signals.md, "Peak loads"; core/sim/peak_loads.hpp,
+// core/sim/recording_csv.hpp): the peak-load table of `kinetree-cli peaks` against a brute-force
+// scan of `simulate`'s CSV on every example, utilisation of load ratings, the same peaks from a
+// Recorder as from samples, and a recording written as CSV byte for byte as `simulate` writes it,
+// for the whole run and for ranges, patterns and every k-th sample.
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+#include "core/io/model_files.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/sim/peak_loads.hpp"
+#include "core/sim/recording_csv.hpp"
+#include "core/sim/simulator.hpp"
+#include "support/cli_runner.hpp"
+
+using namespace kt;
+using kt::test::example;
+
+namespace {
+
+const char* const kExamples[] = {"pendulum.yaml", "double_pendulum.yaml", "cardan_chain.yaml", "humanoid.yaml",
+                                 "space_robot.yaml"};
+
+struct Csv {
+  QStringList header;
+  std::vector<std::vector<double>> rows;  ///< empty fields as NaN
+  std::vector<QStringList> text;          ///< the fields as written
+  int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
+};
+
+Csv parseCsv(const QString& content) {
+  Csv csv;
+  const QStringList lines = content.split('\n', Qt::SkipEmptyParts);
+  csv.header = lines.front().split(',');
+  for (qsizetype k = 1; k < lines.size(); ++k) {
+    const QStringList fields = lines[k].split(',');
+    std::vector<double> row;
+    for (const QString& f : fields) {
+      bool ok = false;
+      const double x = f.toDouble(&ok);
+      row.push_back(ok ? x : std::nan(""));
+    }
+    csv.rows.push_back(std::move(row));
+    csv.text.push_back(fields);
+  }
+  return csv;
+}
+
+QString readFile(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// A simulator of `model` with its file's settings over `duration`, run to the end, recording.
+std::unique_ptr<Simulator> runRecorded(const Model& model, double duration) {
+  SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
+  o.record = true;
+  auto sim = std::make_unique<Simulator>(model, o);
+  const long outputs = static_cast<long>(std::ceil(duration / sim->outputInterval() - 1e-9));
+  for (long k = 0; k < outputs; ++k)
+    if (!sim->step()) break;
+  return sim;
+}
+
+}  // namespace
+
+class TestRecordedResults : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // Every joint's peaks as `peaks --csv` prints them = the largest |f_force|, |f_moment|, |(T λ)|
+  // over the rows `simulate` writes, at the first time each is reached.
+  void peaksAgreeWithABruteForceScan_data() {
+    QTest::addColumn<QString>("model");
+    for (const char* m : kExamples) QTest::newRow(m) << example(m);
+  }
+  void peaksAgreeWithABruteForceScan() {
+    QFETCH(QString, model);
+    const QStringList settings = {"--duration", "2"};
+    const kt::test::CliRun sim = kt::test::runCli(QStringList{"simulate", model} + settings);
+    QCOMPARE(sim.code, 0);
+    const kt::test::CliRun peaks = kt::test::runCli(QStringList{"peaks", model, "--csv"} + settings);
+    QVERIFY2(peaks.code == 0, qPrintable(peaks.err));
+    const Csv data = parseCsv(sim.out);
+    const Csv table = parseCsv(peaks.out);
+    const Tree tree = finalizeOrThrow(loadModelFromFile(model.toStdString()));
+    QCOMPARE(static_cast<int>(table.rows.size()), tree.nb);
+    for (int i = 0; i < tree.nb; ++i) {
+      const QString joint = QString::fromStdString(tree.jointNames[static_cast<std::size_t>(i)]);
+      QCOMPARE(table.text[static_cast<std::size_t>(i)][0], joint);
+      int f[6];
+      const char* parts[6] = {"mx", "my", "mz", "fx", "fy", "fz"};
+      for (int c = 0; c < 6; ++c) f[c] = data.column(QStringLiteral("load:%1.%2").arg(joint, parts[c]));
+      std::vector<int> lambda;
+      for (int k = 0; data.column(QStringLiteral("reaction:%1[%2]").arg(joint).arg(k)) >= 0; ++k)
+        lambda.push_back(data.column(QStringLiteral("reaction:%1[%2]").arg(joint).arg(k)));
+      std::vector<int> q;
+      for (int k = 0; data.column(QStringLiteral("q:%1[%2]").arg(joint).arg(k)) >= 0; ++k)
+        q.push_back(data.column(QStringLiteral("q:%1[%2]").arg(joint).arg(k)));
+      // brute force: every row, largest value, first time
+      double best[4] = {-1, -1, -1, -1}, when[4] = {0, 0, 0, 0};
+      for (const std::vector<double>& row : data.rows) {
+        const Vec3 m(row[f[0]], row[f[1]], row[f[2]]), F(row[f[3]], row[f[4]], row[f[5]]);
+        Vec6 r = Vec6::Zero();
+        if (!lambda.empty()) {
+          std::vector<double> qi;
+          for (int c : q) qi.push_back(row[c]);
+          Mat6N T;
+          double none = 0.0;  // a fixed joint has no coordinates
+          tree.joints[static_cast<std::size_t>(i)].constraintSubspace(qi.empty() ? &none : qi.data(), T);
+          for (std::size_t k = 0; k < lambda.size(); ++k) r += T.col(static_cast<Eigen::Index>(k)) * row[lambda[k]];
+        }
+        const double values[4] = {F.norm(), m.norm(), r.tail<3>().norm(), r.head<3>().norm()};
+        for (int v = 0; v < 4; ++v)
+          if (values[v] > best[v]) {
+            best[v] = values[v];
+            when[v] = row[0];
+          }
+      }
+      const std::vector<double>& got = table.rows[static_cast<std::size_t>(i)];
+      const int columns[4] = {table.column("force_N"), table.column("moment_Nm"), table.column("reaction_force_N"),
+                              table.column("reaction_moment_Nm")};
+      for (int v = 0; v < 4; ++v) {
+        if (v >= 2 && lambda.empty()) {  // a free joint: no reaction part, empty fields
+          QVERIFY(std::isnan(got[static_cast<std::size_t>(columns[v])]));
+          continue;
+        }
+        // the same inputs (the CSV round-trips every double) and the same arithmetic: equal
+        QVERIFY2(got[static_cast<std::size_t>(columns[v])] == best[v],
+                 qPrintable(QStringLiteral("%1 column %2: %3 vs %4")
+                                .arg(joint)
+                                .arg(table.header[columns[v]])
+                                .arg(got[static_cast<std::size_t>(columns[v])], 0, 'g', 17)
+                                .arg(best[v], 0, 'g', 17)));
+        // the time of the peak: the first row that reaches it
+        QCOMPARE(got[static_cast<std::size_t>(columns[v] + 1)], when[v]);
+      }
+    }
+  }
+
+  // The space robot's rated joints: utilisation = peak / rating, the governing quantity and its
+  // time; unrated joints have none.
+  void utilisationOfRatings() {
+    const Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
+    const std::unique_ptr<Simulator> sim = runRecorded(model, 1.0);
+    PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));
+    sim->recorder().read([&](const Recorder::Rows& rows) {
+      rows.forEachRow(0, rows.size(), [&](std::size_t, const double* row) { peaks.add(row); });
+    });
+    int rated = 0;
+    for (const JointPeaks& j : peaks.joints()) {
+      if (j.rating.empty()) {
+        QVERIFY(std::isnan(j.utilisation()));
+        continue;
+      }
+      ++rated;
+      const double byForce = j.force.value / j.rating.force, byMoment = j.moment.value / j.rating.moment;
+      QCOMPARE(j.utilisation(), std::max(byForce, byMoment));
+      QCOMPARE(QString::fromStdString(j.utilisationOf()), QString(byForce > byMoment ? "force" : "moment"));
+      QCOMPARE(j.utilisationTime(), byForce > byMoment ? j.force.time : j.moment.time);
+    }
+    QCOMPARE(rated, 4);  // J11, J12, J21, J22
+    // J12 is over its rating in the start-up transient: the table says so
+    const auto j12 =
+        std::find_if(peaks.joints().begin(), peaks.joints().end(), [](const JointPeaks& j) { return j.name == "J12"; });
+    QVERIFY(j12 != peaks.joints().end());
+    QVERIFY(j12->utilisation() > 1.0);
+    const std::string table = peakLoadsTable(peaks.joints());
+    QVERIFY(table.find("(moment)") != std::string::npos);
+    // reaction ratings count per coordinate
+    std::vector<LoadRating> ratings = PeakLoads::ratingsOf(sim->model(), sim->tree());
+    const int j13 = sim->tree().jointIndex("J13");
+    ratings[static_cast<std::size_t>(j13)].reaction.assign(5, 1.0);
+    PeakLoads perAxis(sim->tree(), sim->signalLayout(), ratings);
+    sim->recorder().read([&](const Recorder::Rows& rows) {
+      rows.forEachRow(0, rows.size(), [&](std::size_t, const double* row) { perAxis.add(row); });
+    });
+    const JointPeaks& p = perAxis.joints()[static_cast<std::size_t>(j13)];
+    double largest = 0.0;
+    for (const Peak& l : p.lambda) largest = std::max(largest, l.value);
+    QCOMPARE(p.utilisation(), largest);
+    QVERIFY(QString::fromStdString(p.utilisationOf()).startsWith("reaction["));
+  }
+
+  // A recording written as CSV = what simulate writes for the same model and duration, byte for
+  // byte; and ranges, patterns and every k-th sample select the expected rows and columns.
+  void recordingCsvIsSimulatesCsv_data() { peaksAgreeWithABruteForceScan_data(); }
+  void recordingCsvIsSimulatesCsv() {
+    QFETCH(QString, model);
+    const double duration = 1.0;
+    const kt::test::CliRun cli = kt::test::runCli({"simulate", model, "--duration", "1"});
+    QCOMPARE(cli.code, 0);
+    const std::unique_ptr<Simulator> sim = runRecorded(loadModelFromFile(model.toStdString()), duration);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.csv");
+    QVERIFY(writeRecordingCsv(sim->recorder(), sim->signalLayout(), {}, path.toStdString()));
+    QCOMPARE(readFile(path), cli.out);
+
+    // the samples from 0.2 s to 0.6 s, every 3rd, the q and energy columns
+    const kt::test::CliRun sel = kt::test::runCli({"simulate", model, "--duration", "1", "--signals", "q:*,energy.*"});
+    QCOMPARE(sel.code, 0);
+    const Csv all = parseCsv(sel.out);
+    RecordingSelection s;
+    std::string error;
+    QVERIFY(selectSignals(sim->signalLayout().names(), "q:*,energy.*", s.columns, error));
+    s.t0 = 0.2;
+    s.t1 = 0.6;
+    s.every = 3;
+    QVERIFY(writeRecordingCsv(sim->recorder(), sim->signalLayout(), s, path.toStdString()));
+    const Csv part = parseCsv(readFile(path));
+    QCOMPARE(part.header, all.header);
+    std::vector<QStringList> expected;
+    std::size_t first = 0;
+    while (all.rows[first][0] < 0.2) ++first;
+    for (std::size_t k = first; k < all.rows.size() && all.rows[k][0] <= 0.6; k += 3) expected.push_back(all.text[k]);
+    QVERIFY(!expected.empty());
+    QCOMPARE(part.text.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) QCOMPARE(part.text[k], expected[k]);
+    QCOMPARE(selectedRows(sim->recorder(), s).count, expected.size());
+  }
+
+  // Cancelled: the target is left as it was and no temporary file remains.
+  void cancelledExportLeavesNothing() {
+    const Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
+    const std::unique_ptr<Simulator> sim = runRecorded(model, 10.0);  // 5001 rows: several blocks
+    QTemporaryDir dir;
+    const QString path = dir.filePath("run.csv");
+    QFile old(path);
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.write("old\n");
+    old.close();
+    int calls = 0;
+    QVERIFY(!writeRecordingCsv(sim->recorder(), sim->signalLayout(), {}, path.toStdString(),
+                               [&](std::size_t, std::size_t) { return ++calls < 2; }));
+    QCOMPARE(readFile(path), QString("old\n"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"run.csv"});
+  }
+};
+
+QTEST_GUILESS_MAIN(TestRecordedResults)
+#include "test_recorded_results.moc"
