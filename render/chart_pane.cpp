@@ -14,12 +14,14 @@
 #include <vtkTextProperty.h>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/sim/recorder.hpp"
 
@@ -67,7 +69,7 @@ std::size_t firstTimeAfter(const kt::Recorder::Rows& rows, std::size_t end, Afte
 
 }  // namespace
 
-ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent) {
+ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent), cursorTime_(std::numeric_limits<double>::quiet_NaN()) {
   setMinimumHeight(120);
   renderer()->SetBackground(1.0, 1.0, 1.0);
   renderer()->GradientBackgroundOff();
@@ -98,6 +100,14 @@ ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent) {
   vtkNew<vtkDoubleArray> t;
   t->SetName("t");
   table_->AddColumn(t);
+  cursor_ = new QWidget(this);
+  cursor_->setObjectName(QStringLiteral("timeCursor"));
+  cursor_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  cursor_->setAutoFillBackground(true);
+  QPalette palette = cursor_->palette();
+  palette.setColor(QPalette::Window, QColor(60, 60, 60));
+  cursor_->setPalette(palette);
+  cursor_->hide();
 }
 
 ChartPane::~ChartPane() = default;
@@ -123,9 +133,82 @@ void ChartPane::setAutoscale(bool on) {
   if (!on) setAxesBehavior(chart_, vtkAxis::FIXED);
 }
 
+void ChartPane::setCursorTime(double t) {
+  if (t == cursorTime_ || (std::isnan(t) && std::isnan(cursorTime_))) return;
+  cursorTime_ = t;
+  placeCursor();
+}
+
+void ChartPane::paintGL() {
+  VtkWidget::paintGL();
+  placeCursor();  // the axes may have moved
+}
+
+void ChartPane::placeCursor() {
+  const double x = xOfTime(cursorTime_);
+  const auto [top, bottom] = plotTopBottom();
+  const auto [t0, t1] = visibleTimeRange();
+  const bool shown = std::isfinite(x) && !plotted_.empty() && cursorTime_ >= t0 && cursorTime_ <= t1 && bottom > top;
+  if (shown) {
+    const QRect line(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(top)), 1,
+                     static_cast<int>(std::lround(bottom - top)));
+    if (cursor_->geometry() != line) cursor_->setGeometry(line);
+  }
+  if (cursor_->isVisible() != shown) cursor_->setVisible(shown);
+}
+
+double ChartPane::xOfTime(double t) const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double x0 = axis->GetPoint1()[0], x1 = axis->GetPoint2()[0];  // scene (device) pixels
+  const double span = axis->GetMaximum() - axis->GetMinimum();
+  if (!(x1 > x0) || !(span > 0.0) || std::isnan(t)) return std::numeric_limits<double>::quiet_NaN();
+  return (x0 + (t - axis->GetMinimum()) / span * (x1 - x0)) / devicePixelRatioF();
+}
+
+std::pair<double, double> ChartPane::plotTopBottom() const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::LEFT);  // scene y grows upwards
+  const double dpr = devicePixelRatioF();
+  const double h = height();
+  return {h - axis->GetPoint2()[1] / dpr, h - axis->GetPoint1()[1] / dpr};
+}
+
+double ChartPane::timeAt(double x) const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double x0 = axis->GetPoint1()[0], x1 = axis->GetPoint2()[0];  // scene (device) pixels
+  if (!(x1 > x0)) return std::numeric_limits<double>::quiet_NaN();
+  const double device = x * devicePixelRatioF();
+  return axis->GetMinimum() + (device - x0) / (x1 - x0) * (axis->GetMaximum() - axis->GetMinimum());
+}
+
+std::pair<double, double> ChartPane::visibleTimeRange() const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  return {axis->GetMinimum(), axis->GetMaximum()};
+}
+
 void ChartPane::mousePressEvent(QMouseEvent* event) {
-  setAutoscale(false);  // the user takes over the axes: pan and zoom keep them
+  pressed_ = event->button() == Qt::LeftButton;
+  dragged_ = false;
+  pressAt_ = event->position();
+  if (event->button() != Qt::LeftButton) setAutoscale(false);  // right drag zooms
   VtkWidget::mousePressEvent(event);
+}
+
+void ChartPane::mouseMoveEvent(QMouseEvent* event) {
+  if (pressed_ && !dragged_ && (event->position() - pressAt_).manhattanLength() > 3.0) {
+    dragged_ = true;
+    setAutoscale(false);  // the user takes over the axes: pan and zoom keep them
+  }
+  VtkWidget::mouseMoveEvent(event);
+}
+
+void ChartPane::mouseReleaseEvent(QMouseEvent* event) {
+  VtkWidget::mouseReleaseEvent(event);
+  const bool click = pressed_ && !dragged_ && event->button() == Qt::LeftButton;
+  pressed_ = false;
+  if (click && !plotted_.empty()) {
+    const double t = timeAt(event->position().x());
+    if (std::isfinite(t)) emit timeClicked(t);
+  }
 }
 
 void ChartPane::wheelEvent(QWheelEvent* event) {

@@ -11,6 +11,10 @@
 //
 // Axes: automatic (the whole drawn range) until the user pans (left drag) or zooms (wheel, right
 // drag); then the pane decimates only the visible range; setAutoscale(true) fits them again.
+// A click (left press and release without dragging) reports the time under the pointer
+// (timeClicked); setCursorTime() draws a vertical time cursor across the plot, e.g. at the time
+// the other views show: a thin child widget over the chart, moved without rendering the chart
+// again (a scrub costs no chart render), and left out of the exported images.
 // A label over the pane says emptyText() when no series is drawn (an empty vtkChartXY draws
 // nothing at all).
 //
@@ -21,8 +25,10 @@
 
 #include <vtkSmartPointer.h>
 #include <QColor>
+#include <QPointF>
 #include <QString>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "render/vtk_widget.hpp"
@@ -73,6 +79,18 @@ class ChartPane : public VtkWidget {
   /// Without a recorder: the points drawn last, for the series still listed.
   void draw();
 
+  /// A vertical line across the plot at time t; NaN: none.
+  void setCursorTime(double t);
+  double cursorTime() const { return cursorTime_; }
+  /// The time under the widget x coordinate `x` (the bottom axis as last drawn; it may lie
+  /// outside the visible range), and the widget x coordinate of time t.
+  double timeAt(double x) const;
+  double xOfTime(double t) const;
+  /// The plot area's top and bottom in widget coordinates, as last drawn.
+  std::pair<double, double> plotTopBottom() const;
+  /// The visible time range [first, last] of the bottom axis as last drawn.
+  std::pair<double, double> visibleTimeRange() const;
+
   /// Automatic axes (true) or the range the user panned or zoomed to (false).
   void setAutoscale(bool on);
   bool autoscale() const { return autoscale_; }
@@ -89,8 +107,14 @@ class ChartPane : public VtkWidget {
   /// `error` set on failure.
   bool exportTo(const QString& path, QString* error = nullptr);
 
+ signals:
+  /// The user clicked the plot at time t (a press and release without dragging).
+  void timeClicked(double t);
+
  protected:
   void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
 
  private:
@@ -99,6 +123,8 @@ class ChartPane : public VtkWidget {
   void setPlots(const std::vector<ChartSeries>& series, bool keep);
   void fill(const kt::Recorder& recorder, double t);
   void finish();
+  void placeCursor();
+  void paintGL() override;
   bool writeSvg(const QString& path, QString* error) const;
 
   QString title_;
@@ -109,6 +135,10 @@ class ChartPane : public VtkWidget {
   vtkSmartPointer<vtkChartXY> chart_;
   vtkSmartPointer<vtkTable> table_;  ///< column 0: t; column j + 1: plotted_[j]
   vtkSmartPointer<vtkContextInteractorStyle> style_;
+  QWidget* cursor_ = nullptr;  ///< the time cursor's line
+  double cursorTime_;
+  QPointF pressAt_;
+  bool pressed_ = false, dragged_ = false;
   bool autoscale_ = true;
   std::size_t rows_ = 0;
   std::size_t drawn_ = 0;

@@ -146,6 +146,7 @@ void VtkWidget::update() {
   if (glView_ != nullptr) {
     glView_->update();
   } else {
+    imageStale_ = true;
     QWidget::update();
   }
 }
@@ -187,6 +188,7 @@ void VtkWidget::releaseGL() {
 
 void VtkWidget::resizeEvent(QResizeEvent* event) {
   if (glView_ != nullptr) glView_->setGeometry(rect());
+  imageStale_ = true;
   QWidget::resizeEvent(event);
 }
 
@@ -254,6 +256,7 @@ void VtkWidget::renderImage() {
   target_->bind();
   paintGL();
   target_->release();
+  imageStale_ = false;
 }
 
 void VtkWidget::readBackImage() {
@@ -281,7 +284,9 @@ void VtkWidget::paintEvent(QPaintEvent* event) {
     QWidget::paintEvent(event);
     return;
   }
-  renderImage();
+  // A paint without a change of the scene (an expose, a child widget moved over the view) shows
+  // the last frame again: only update() and a resize make VTK render.
+  if (imageStale_ || image_.isNull()) renderImage();
   QPainter painter(this);
   if (image_.isNull()) {
     painter.fillRect(rect(), palette().window());

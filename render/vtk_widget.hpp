@@ -126,6 +126,7 @@ class VtkWidget : public QWidget {
   std::unique_ptr<QOpenGLContext> imageContext_;      ///< image mode: VTK's context
   std::unique_ptr<QOpenGLFramebufferObject> target_;  ///< image mode: VTK blits here (device size)
   QImage image_;                                      ///< image mode: the last frame, top row first
+  bool imageStale_ = true;                            ///< image mode: the scene changed since image_
   vtkSmartPointer<vtkGenericOpenGLRenderWindow> renderWindow_;
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkRenderer> renderer_;
