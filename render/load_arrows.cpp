@@ -143,6 +143,7 @@ void LoadArrows::resetAutoScale() {
 void LoadArrows::build(const kt::Tree& tree, double length) {
   clear();
   tree_ = tree;
+  ratings_.clear();
   kin_.resize(tree_);
   length_ = length > 0.0 ? length : 1.0;
   const auto n = static_cast<std::size_t>(tree_.nb);
@@ -273,17 +274,25 @@ bool LoadArrows::place(vtkActor* actor, RigidBatch* batch, int part, const Eigen
   return true;
 }
 
+void LoadArrows::setRatings(std::vector<kt::LoadRating> ratings) {
+  ratings_ = std::move(ratings);
+  refresh();
+}
+
 void LoadArrows::refresh() {
   const double maxForce = forceRecent_.reference, maxMoment = momentRecent_.reference;
   forceScaleUsed_ = options_.forceScale > 0.0 ? options_.forceScale : (maxForce > 0.0 ? 0.3 * length_ / maxForce : 0.0);
   momentScaleUsed_ =
       options_.momentScale > 0.0 ? options_.momentScale : (maxMoment > 0.0 ? 0.3 * length_ / maxMoment : 0.0);
-  const double forceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce;
-  const double momentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment;
+  const double commonForceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce;
+  const double commonMomentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment;
   const bool anyShown = options_.visible && haveState_;
   for (std::size_t i = 0; i < shown_.size(); ++i) {
     const bool show = anyShown && (!options_.selectedOnly || static_cast<int>(i) == selected_);
     const int part = static_cast<int>(i);
+    const kt::LoadRating* rating = i < ratings_.size() ? &ratings_[i] : nullptr;
+    const double forceLimit = rating && rating->force > 0.0 ? rating->force : commonForceLimit;
+    const double momentLimit = rating && rating->moment > 0.0 ? rating->moment : commonMomentLimit;
     if (batched()) {
       // Hidden batches are left as they are; a batch shown places every arrow.
       if (!anyShown) {

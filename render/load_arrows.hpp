@@ -54,6 +54,7 @@ struct LoadArrowOptions {
   double momentScale = 0.0;   ///< m per N·m; 0 = automatic
   double forceLimit = 0.0;    ///< N: red at and above; 0 = the recent largest force
   double momentLimit = 0.0;   ///< N·m: red at and above; 0 = the recent largest moment
+                              ///< (a joint's load rating, where it has one, takes the place of both)
 };
 
 class LoadArrows {
@@ -80,6 +81,9 @@ class LoadArrows {
   const LoadArrowOptions& options() const { return options_; }
   /// Tree index of the selected joint (joint i moves body i); −1 for none.
   void setSelectedJoint(int joint);
+  /// The joints' load ratings (tree order; may be empty): a rated joint's arrows are red at its
+  /// rating instead of the common limit.
+  void setRatings(std::vector<kt::LoadRating> ratings);
   int selectedJoint() const { return selected_; }
 
   /// Places the arrows: q (tree nq), wrenchBody[i] = joint i's wrench [moment; force] in body i
@@ -121,6 +125,7 @@ class LoadArrows {
   kt::Kinematics kin_;
   double length_ = 1.0;
   LoadArrowOptions options_;
+  std::vector<kt::LoadRating> ratings_;  ///< (nb or empty)
   int selected_ = -1;
   vtkSmartPointer<vtkPolyData> forceShape_;
   vtkSmartPointer<vtkPolyData> momentShape_;

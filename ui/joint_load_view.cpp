@@ -75,11 +75,13 @@ void JointLoadView::askValue(const QString& title, const QString& label, double 
   update();
 }
 
-void JointLoadView::rebuild(const kt::Tree& tree) {
+void JointLoadView::rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings) {
   if (!arrows_) arrows_ = std::make_unique<render::LoadArrows>(view_->overlayRenderer());
   arrows_->build(tree, view_->scene().characteristicLength());
+  arrows_->setRatings(std::move(ratings));
   arrows_->setSelectedJoint(selectedJoint_);
-  matchesSession_ = false;
+  // a kept (outdated) run of the same joints still fits the arrows; a new session sets it anyway
+  matchesSession_ = simulation_->sessionFits(tree);
 }
 
 void JointLoadView::setSelectedJoint(int joint) {

@@ -40,7 +40,7 @@ class JointLoadView : public QObject {
 
   /// A new finalized model is shown (arrows per joint, sized to the model); they show loads again
   /// once the simulation of that model has started (SimulationController::sessionStarted).
-  void rebuild(const kt::Tree& tree);
+  void rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings = {});
   /// The selected joint (tree index, −1: none): its values are written, "selected only" draws it.
   void setSelectedJoint(int joint);
 

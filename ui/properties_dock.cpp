@@ -166,6 +166,7 @@ void PropertiesDock::rebuild() {
     buildStateSection();
     buildLimitsSection();
     buildDriveSection();
+    buildRatingSection();
     buildInertialSection();
     buildShapesSection();
     buildWrenchSection();

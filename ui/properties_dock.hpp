@@ -83,6 +83,7 @@ class PropertiesDock : public QDockWidget {
   void buildStateSection();
   void buildLimitsSection();
   void buildDriveSection();
+  void buildRatingSection();
   void buildInertialSection();
   void buildShapesSection();
   void buildWrenchSection();

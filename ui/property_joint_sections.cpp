@@ -307,6 +307,52 @@ void PropertiesDock::buildLimitsSection() {
   }
 }
 
+// What the joint may carry (docs/model-format.md, "Load ratings"): the peak-load table and the
+// arrows compare the run's loads with it.
+void PropertiesDock::buildRatingSection() {
+  const kt::JointType type = spec().joint.type;
+  QFormLayout* f = addSection(tr("Load rating"));
+  const auto one = [this](double kt::LoadRating::*field) {
+    return [this, field](const Values& v, QString* e) {
+      kt::LoadRating r = spec().joint.rating;
+      r.*field = v[0];
+      return edit::setRating(*doc_, index(), r, e);
+    };
+  };
+  addNumbers(
+      f, tr("Force (N)"), QStringLiteral("joint.rating.force"), 1, [this] { return Values{spec().joint.rating.force}; },
+      one(&kt::LoadRating::force))
+      ->setToolTip(tr("Largest |force| the joint may transmit; 0: not rated"));
+  addNumbers(
+      f, tr("Moment (N·m)"), QStringLiteral("joint.rating.moment"), 1,
+      [this] { return Values{spec().joint.rating.moment}; }, one(&kt::LoadRating::moment))
+      ->setToolTip(tr("Largest |moment| the joint may transmit, the drive's torque included; 0: not rated"));
+  const int reactions = 6 - kt::jointNv(type);
+  if (reactions == 0) return;
+  auto* perAxis = new NumberListEdit(-1);
+  perAxis->setObjectName(QStringLiteral("joint.rating.reaction"));
+  perAxis->setPlaceholderText(tr("none (%n values, or one for all)", nullptr, reactions));
+  perAxis->setToolTip(
+      tr("Largest |λ_k| of each reaction coordinate (N·m or N, in the order of "
+         "reaction:<joint>[k]); empty: not rated per coordinate"));
+  connect(perAxis, &QLineEdit::editingFinished, this, [this, perAxis, reactions] {
+    commit(perAxis, [&](QString* error) -> QUndoCommand* {
+      Values v;
+      if (!perAxis->text().trimmed().isEmpty() && !perAxis->values(v, error)) return nullptr;
+      if (v.size() == 1) v.assign(static_cast<std::size_t>(reactions), v[0]);
+      if (v == spec().joint.rating.reaction) return nullptr;
+      kt::LoadRating r = spec().joint.rating;
+      r.reaction = v;
+      return edit::setRating(*doc_, index(), r, error);
+    });
+  });
+  bind(perAxis, nullptr, [this, perAxis] {
+    if (perAxis->hasFocus() && perAxis->isModified()) return;
+    perAxis->setValues(spec().joint.rating.reaction);
+  });
+  addRow(f, tr("Per reaction"), perAxis);
+}
+
 void PropertiesDock::buildDriveSection() {
   const kt::JointType type = spec().joint.type;
   const int nv = kt::jointNv(type);

@@ -691,6 +691,7 @@ class TestDocument : public QObject {
       QVERIFY(must(edit::setInitialPosition(doc, k, b.joint.q0, &error)));
       QVERIFY(must(edit::setLimits(doc, k, b.joint.limits, &error)));
       QVERIFY(must(edit::setDrive(doc, k, b.joint.drive, &error)));
+      if (!b.joint.rating.empty()) QVERIFY(must(edit::setRating(doc, k, b.joint.rating, &error)));
       QVERIFY(must(edit::setInertial(doc, k, b.inertial, &error)));
       QVERIFY(must(edit::setShape(doc, k, 0, b.shapes[0], &error)));
       for (std::size_t s = 1; s < b.shapes.size(); ++s) QVERIFY(must(edit::addShape(doc, k, b.shapes[s], &error)));
@@ -706,6 +707,7 @@ class TestDocument : public QObject {
     for (int k = 7; k <= 12; ++k) {
       QCOMPARE(doc.model().bodies[k].name, ex.bodies[k].name);
       QVERIFY(must(edit::setDrive(doc, k, ex.bodies[k].joint.drive, &error)));
+      if (!ex.bodies[k].joint.rating.empty()) QVERIFY(must(edit::setRating(doc, k, ex.bodies[k].joint.rating, &error)));
     }
     QVERIFY(doc.problems()->isEmpty());
     qInfo("%d undo steps", doc.undoStack()->count());

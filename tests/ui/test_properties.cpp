@@ -157,6 +157,27 @@ class TestProperties : public QObject {
     QCOMPARE(field("inertial.mass")->text(), QStringLiteral("20"));
   }
 
+  // The load rating: force and moment, and one limit per reaction coordinate (one value for all).
+  void loadRating() {
+    dock_->showBody(body("L12"));
+    QCOMPARE(field("joint.rating.force")->text(), QStringLiteral("300"));  // from the example
+    QCOMPARE(field("joint.rating.moment")->text(), QStringLiteral("400"));
+    type("joint.rating.moment", "450");
+    QCOMPARE(spec("L12").joint.rating.moment, 450.0);
+    type("joint.rating.reaction", "120");
+    QCOMPARE(spec("L12").joint.rating.reaction, std::vector<double>(5, 120.0));
+    QVERIFY(yaml().find("rating: {force: 300, moment: 450, reaction: [120, 120, 120, 120, 120]}") != std::string::npos);
+    QLineEdit* perAxis = field("joint.rating.reaction");  // emptied: no rating per coordinate
+    perAxis->setFocus();
+    perAxis->selectAll();
+    QTest::keyClick(perAxis, Qt::Key_Delete);
+    QTest::keyClick(perAxis, Qt::Key_Return);
+    QVERIFY(spec("L12").joint.rating.reaction.empty());
+    dock_->showBody(body("base"));  // a free joint has no reaction to rate
+    QVERIFY(field("joint.rating.force"));
+    QVERIFY(!field("joint.rating.reaction"));
+  }
+
   void rotationIsInDegrees() {
     dock_->showBody(body("L11"));
     QCOMPARE(field("joint.origin.rpy")->text(), QStringLiteral("-90, 0, 0"));
@@ -254,6 +275,14 @@ class TestProperties : public QObject {
                                       << "gravity"
                                       << "0, 0, inf"
                                       << "finite";
+    QTest::newRow("negative force rating") << "L12"
+                                           << "joint.rating.force"
+                                           << "-400"
+                                           << "≥ 0";
+    QTest::newRow("three of five reaction ratings") << "L13"
+                                                    << "joint.rating.reaction"
+                                                    << "1, 2, 3"
+                                                    << "expected 5";
     QTest::newRow("negative step") << ""
                                    << "simulation.step"
                                    << "-0.001"

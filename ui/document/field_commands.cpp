@@ -65,6 +65,7 @@ const char* fieldLabel(Field f) {
     case Field::InitialVelocity: return "initial velocity";
     case Field::Limits: return "limits";
     case Field::Drive: return "drive";
+    case Field::Rating: return "load rating";
     case Field::Inertial: return "inertial data";
     case Field::Mass: return "mass";
     case Field::CenterOfMass: return "centre of mass";
@@ -141,6 +142,7 @@ std::string fieldPath(Field field, int body, int sub) {
     case Field::InitialVelocity: return b + ".joint.v0";
     case Field::Limits: return b + ".joint.limits";
     case Field::Drive: return b + ".joint.drive";
+    case Field::Rating: return b + ".joint.rating";
     case Field::Inertial: return b + ".inertial";
     case Field::Mass: return b + ".inertial.mass";
     case Field::CenterOfMass: return b + ".inertial.com";
@@ -257,6 +259,11 @@ QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& l
 QUndoCommand* setDrive(Document& doc, int body, const kt::Drive& drive, QString* error) {
   return bodyEdit(
       doc, body, Field::Drive, -1, [&](kt::BodySpec& b) { b.joint.drive = drive; }, error);
+}
+
+QUndoCommand* setRating(Document& doc, int body, const kt::LoadRating& rating, QString* error) {
+  return bodyEdit(
+      doc, body, Field::Rating, -1, [&](kt::BodySpec& b) { b.joint.rating = rating; }, error);
 }
 
 QUndoCommand* setInertial(Document& doc, int body, const kt::Inertial& inertial, QString* error) {

@@ -41,6 +41,7 @@ enum class Field {
   InitialVelocity,
   Limits,
   Drive,
+  Rating,
   // inertial
   Inertial,
   Mass,
@@ -106,6 +107,7 @@ QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<doub
 QUndoCommand* setInitialVelocity(Document& doc, int body, const std::vector<double>& v0, QString* error = nullptr);
 QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& limits, QString* error = nullptr);
 QUndoCommand* setDrive(Document& doc, int body, const kt::Drive& drive, QString* error = nullptr);
+QUndoCommand* setRating(Document& doc, int body, const kt::LoadRating& rating, QString* error = nullptr);
 // Inertial data.
 QUndoCommand* setInertial(Document& doc, int body, const kt::Inertial& inertial, QString* error = nullptr);
 QUndoCommand* setMass(Document& doc, int body, double mass, QString* error = nullptr);
