@@ -22,11 +22,15 @@
 #include <QTreeView>
 #include <QUndoView>
 #include <QUrl>
+#include <QVBoxLayout>
 
 #include "core/io/model_files.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
+#include "core/sim/peak_loads.hpp"
+#include "core/sim/recorder.hpp"
 #include "core/version.hpp"
+#include "render/load_arrows.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "ui/document/body_tree_model.hpp"
@@ -34,9 +38,12 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/export_results_dialog.hpp"
+#include "ui/export_video_dialog.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/mirror_dialog.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/peak_loads_dock.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/problems_dock.hpp"
 #include "ui/properties_dock.hpp"
@@ -45,6 +52,7 @@
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_status.hpp"
 #include "ui/template_dialog.hpp"
+#include "ui/timeline_bar.hpp"
 
 namespace kt::ui {
 
@@ -75,7 +83,14 @@ MainWindow::MainWindow(QWidget* parent)
       historyView_(new QUndoView(doc_->undoStack(), historyDock_)) {
   setObjectName(QStringLiteral("mainWindow"));
   setWindowIcon(QIcon(resources::kIcon));
-  setCentralWidget(view_);
+  // the centre: the 3D view, and under it the timeline (createSimulation)
+  auto* central = new QWidget;
+  central->setObjectName(QStringLiteral("centre"));
+  auto* centre = new QVBoxLayout(central);
+  centre->setContentsMargins(0, 0, 0, 0);
+  centre->setSpacing(0);
+  centre->addWidget(view_, 1);
+  setCentralWidget(central);
   setDockNestingEnabled(true);
   setAcceptDrops(true);
 
@@ -121,7 +136,11 @@ MainWindow::MainWindow(QWidget* parent)
   updateEditActions();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The session ends while every part that listens to it still exists (its children are deleted
+  // after this body, in an order that does not follow the connections).
+  if (simulation_) simulation_->shutdown();
+}
 
 // ---- menus ----
 
@@ -153,6 +172,16 @@ void MainWindow::createFileMenu() {
   file->addSeparator();
   saveAction_ = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
   file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  file->addSeparator();
+  exportResultsAction_ = file->addAction(tr("Export &Results…"), this, &MainWindow::showExportResults);
+  exportResultsAction_->setObjectName(QStringLiteral("exportResultsAction"));
+  exportResultsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  exportResultsAction_->setStatusTip(tr("Write the recorded run as CSV, as kinetree-cli simulate does"));
+  exportResultsAction_->setEnabled(false);
+  exportVideoAction_ = file->addAction(tr("Export &Video…"), this, &MainWindow::showExportVideo);
+  exportVideoAction_->setObjectName(QStringLiteral("exportVideoAction"));
+  exportVideoAction_->setStatusTip(tr("Render the recorded run as an MP4 video or PNG images"));
+  exportVideoAction_->setEnabled(false);
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -327,7 +356,9 @@ void MainWindow::createSimulation() {
   // the run to the 3D view: a new run starts new trails; every frame shows the shown sample's q
   connect(simulation_, &SimulationController::sessionStarted, view_, &render::SceneView::clearTrails);
   connect(simulation_, &SimulationController::frame, this, [this] {
-    if (simulation_->hasShownSample()) view_->showState(simulation_->shownPositions());
+    // a run kept after an edit that changed the joints does not fit the edited model's scene
+    if (simulation_->hasShownSample() && simulation_->sessionFits(tree_))
+      view_->showState(simulation_->shownPositions());
   });
   simulationActions_ = new SimulationActions(simulation_, this);
   menuBar()->insertMenu(helpMenu_->menuAction(), simulationActions_->menu());
@@ -340,14 +371,38 @@ void MainWindow::createSimulation() {
   plotsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   viewMenu_->addAction(plotsDock_->toggleViewAction());
   simulationStatus_ = new SimulationStatus(simulation_, statusBar(), this);
+  timeline_ = new TimelineBar(simulation_);
+  centralWidget()->layout()->addWidget(timeline_);
+  simulationStatus_->setExportAction(exportResultsAction_);
+  peakLoadsDock_ = new PeakLoadsDock(
+      simulation_, [this] { return plotsDock_->visibleTimeRange(); }, this);
+  addDockWidget(Qt::RightDockWidgetArea, peakLoadsDock_);
+  tabifyDockWidget(historyDock_, peakLoadsDock_);
+  problemsDock_->raise();
+  viewMenu_->addAction(peakLoadsDock_->toggleViewAction());
+  connect(peakLoadsDock_, &PeakLoadsDock::jointActivated, this, [this](int treeIndex, double t) {
+    if (simulation_->sessionFits(tree_)) selectBody(bodyOfTreeIndex(treeIndex));
+    simulation_->showTime(t);
+  });
+  // Export Results needs a recording
+  const auto updateExport = [this] {
+    const kt::Recorder* rec = simulation_->recorder();
+    exportResultsAction_->setEnabled(rec && rec->size() > 0);
+    exportVideoAction_->setEnabled(rec && rec->size() > 0);
+  };
+  connect(simulation_, &SimulationController::stateChanged, this, updateExport);
+  connect(simulation_, &SimulationController::sessionEnded, this, [this] {
+    exportResultsAction_->setEnabled(false);
+    exportVideoAction_->setEnabled(false);
+  });
 
   // the model to the run: the arrows are rebuilt for the shown tree before the run restarts
   connect(this, &MainWindow::modelReplaced, this, [this] {
-    jointLoads_->rebuild(tree_);
+    jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
     simulation_->modelReplaced(runnable_);
   });
   connect(this, &MainWindow::modelEdited, this, [this] {
-    jointLoads_->rebuild(tree_);
+    jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
     simulation_->modelEdited(runnable_);
   });
   connect(this, &MainWindow::closing, simulation_, &SimulationController::shutdown);
@@ -358,6 +413,30 @@ void MainWindow::createSimulation() {
 }
 
 // ---- files ----
+
+void MainWindow::showExportResults() {
+  if (!simulation_->recorder()) return;
+  ExportResultsDialog dialog(*simulation_, plotsDock_->plottedSignals(), plotsDock_->visibleTimeRange(), this);
+  if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Results exported"), kMessageMs);
+}
+
+VideoSource MainWindow::videoSource() const {
+  VideoSource source;
+  source.simulation = simulation_;
+  source.modelDirectory = modelDirectory().toStdString();
+  source.view = view_;
+  if (const render::LoadArrows* arrows = jointLoads_->arrows(); arrows && simulation_->sessionFits(tree_))
+    source.arrows = arrows->options();
+  source.selectedJoint = treeIndexOf(selectedBody());
+  for (auto& [title, series] : plotsDock_->paneContents()) source.panes.push_back({title, series});
+  return source;
+}
+
+void MainWindow::showExportVideo() {
+  if (!simulation_->recorder()) return;
+  ExportVideoDialog dialog(videoSource(), plotsDock_->visibleTimeRange(), this);
+  if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Video exported"), kMessageMs);
+}
 
 void MainWindow::showOpenDialog() {
   if (!maybeSave()) return;

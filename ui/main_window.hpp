@@ -38,6 +38,7 @@ namespace kt::ui {
 class Document;
 class JointLoadView;
 class ModelTreeDock;
+class PeakLoadsDock;
 class PlotsDock;
 class PropertiesDock;
 class ProblemsDock;
@@ -45,7 +46,9 @@ class RecentFiles;
 class SimulationActions;
 class SimulationController;
 class SimulationStatus;
+class TimelineBar;
 struct FieldLocation;
+struct VideoSource;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -109,6 +112,12 @@ class MainWindow : public QMainWindow {
   PlotsDock* plotsDock() const { return plotsDock_; }
   JointLoadView* jointLoadView() const { return jointLoads_; }
   SimulationStatus* simulationStatus() const { return simulationStatus_; }
+  TimelineBar* timeline() const { return timeline_; }
+  PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
+  QAction* exportResultsAction() const { return exportResultsAction_; }
+  QAction* exportVideoAction() const { return exportVideoAction_; }
+  /// What an exported video shows besides the recording: the views as the window has them.
+  VideoSource videoSource() const;
 
   // ---- window layout ----
   /// Restores a saved geometry and dock state (QMainWindow::saveGeometry, saveState); empty
@@ -120,6 +129,10 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void showOpenDialog();
+  /// File ▸ Export Results…: the recorded run as CSV.
+  void showExportResults();
+  /// File ▸ Export Video…: the recorded run rendered as a video.
+  void showExportVideo();
   void showAbout();
 
  signals:
@@ -189,6 +202,10 @@ class MainWindow : public QMainWindow {
   SimulationController* simulation_ = nullptr;
   SimulationActions* simulationActions_ = nullptr;
   SimulationStatus* simulationStatus_ = nullptr;
+  TimelineBar* timeline_ = nullptr;
+  PeakLoadsDock* peakLoadsDock_ = nullptr;
+  QAction* exportResultsAction_ = nullptr;
+  QAction* exportVideoAction_ = nullptr;
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;

@@ -11,6 +11,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 
 #include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
@@ -71,6 +72,7 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     pane->view->setTitle(titles[p]);
     pane->view->hintLabel()->setObjectName(QStringLiteral("plotPaneHint%1").arg(p));
     stack->addWidget(pane->view);
+    connect(pane->view, &render::ChartPane::timeClicked, this, [this](double t) { simulation_->showTime(t); });
     paneBox_->addItem(titles[p]);
     panes_.push_back(std::move(pane));
   }
@@ -104,7 +106,10 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
 
   connect(simulation_, &SimulationController::sessionStarted, this, &PlotsDock::onSessionStarted);
   connect(simulation_, &SimulationController::sessionEnded, this, &PlotsDock::onSessionEnded);
-  connect(simulation_, &SimulationController::frame, this, [this] { fetch(false); });
+  connect(simulation_, &SimulationController::frame, this, [this] {
+    updateCursors();  // at once: a scrub moves the cursors in the same frame as the 3D view
+    fetch(false);
+  });
   connect(simulation_, &SimulationController::runningChanged, this, [this] { fetch(true); });
   redrawClock_.start();
   if (simulation_->signalLayout()) onSessionStarted();
@@ -122,6 +127,20 @@ std::size_t PlotsDock::sampleCount() const { return panes_.front()->view->rowCou
 QStringList PlotsDock::paneSignals(int pane) const {
   QStringList out;
   for (int c : panes_[static_cast<std::size_t>(pane)]->columns) out << names_[static_cast<std::size_t>(c)];
+  return out;
+}
+
+QStringList PlotsDock::plottedSignals() const {
+  QStringList out;
+  for (int p = 0; p < kPaneCount; ++p)
+    for (const QString& name : paneSignals(p))
+      if (!out.contains(name)) out << name;
+  return out;
+}
+
+std::vector<std::pair<QString, std::vector<render::ChartSeries>>> PlotsDock::paneContents() const {
+  std::vector<std::pair<QString, std::vector<render::ChartSeries>>> out;
+  for (const auto& pane : panes_) out.emplace_back(pane->view->title(), pane->view->series());
   return out;
 }
 
@@ -251,6 +270,12 @@ bool PlotsDock::removeSignal(int pane, const QString& name) {
 
 void PlotsDock::setCurrentPane(int pane) { paneBox_->setCurrentIndex(pane); }
 
+std::pair<double, double> PlotsDock::visibleTimeRange() const {
+  return panes_[static_cast<std::size_t>(std::max(0, paneBox_->currentIndex()))]->view->visibleTimeRange();
+}
+
+double PlotsDock::cursorTime(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view->cursorTime(); }
+
 void PlotsDock::refreshList() {
   updatingList_ = true;
   list_->clear();
@@ -275,7 +300,11 @@ void PlotsDock::refreshList() {
 }
 
 void PlotsDock::fetch(bool forceRedraw) {
-  if (forceRedraw || redrawClock_.elapsed() >= 100) redraw();  // 10 Hz is plenty for plots
+  // new samples, at most 10 times a second (plenty for plots); a frame that only moves the shown
+  // time (a scrub, a replay) moves the cursors and redraws nothing
+  const kt::Recorder* rec = simulation_->recorder();
+  const bool newRows = rec && rec->size() != sampleCount();
+  if (forceRedraw || (newRows && redrawClock_.elapsed() >= 100)) redraw();
 }
 
 void PlotsDock::redraw() {
@@ -298,13 +327,21 @@ void PlotsDock::drawPane(int p) {
                               .arg(view.title().section(QLatin1Char('('), 0, 0).trimmed())
                     : pane.columns.empty() ? tr("%1\nNo signals: tick them in the list on the left.").arg(view.title())
                                            : tr("%1\nNo samples of these signals in this run.").arg(view.title()));
-  // Rows up to the shown sample's time (the newest, or the one the controller shows); without a
-  // recorder the pane keeps what it drew.
+  // The whole recording, with a time cursor at the shown sample when it is a chosen time (not the
+  // live end of the run); without a recorder the pane keeps what it drew.
   if (const kt::Recorder* rec = simulation_->recorder()) {
-    view.draw(*rec, simulation_->shownTime());
+    view.draw(*rec, std::numeric_limits<double>::infinity());
+    updateCursors();
   } else {
     view.draw();
   }
+}
+
+void PlotsDock::updateCursors() {
+  const double t = simulation_->recorder() && simulation_->hasShownSample() && !simulation_->showsLive()
+                       ? simulation_->shownTime()
+                       : std::numeric_limits<double>::quiet_NaN();
+  for (const auto& pane : panes_) pane->view->setCursorTime(t);
 }
 
 bool PlotsDock::exportPane(int p, const QString& path, QString* error) {

@@ -9,9 +9,11 @@
 //
 // The dock chooses what each pane shows; the panes draw it from the simulation's Recorder, which
 // holds the run: the dock keeps no copy of it. They redraw as samples arrive
-// (SimulationController::frame, at most 10 times a second), up to the shown sample's time
-// (SimulationController::shownTime(): the newest, or a chosen one), decimated to ≤ 2 points per
-// pixel column. When the simulator goes away (sessionEnded) the panes keep what they drew last.
+// (SimulationController::frame, at most 10 times a second), the whole recording decimated to ≤ 2
+// points per pixel column, with a time cursor at the shown sample's time when the views show a
+// chosen time rather than the live end of the run (SimulationController::showTime); a click on a
+// pane moves the shown time there. When the simulator goes away (sessionEnded) the panes keep
+// what they drew last.
 #pragma once
 
 #include <QDockWidget>
@@ -19,6 +21,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QComboBox;
@@ -29,7 +32,8 @@ class vtkChartXY;
 
 namespace kt::render {
 class VtkWidget;
-}
+struct ChartSeries;
+}  // namespace kt::render
 
 namespace kt::ui {
 
@@ -49,11 +53,19 @@ class PlotsDock : public QDockWidget {
   vtkChartXY* chart(int pane) const;
   /// Names of the signals pane `pane` shows, in legend order.
   QStringList paneSignals(int pane) const;
+  /// Every signal the panes show, pane by pane, without duplicates.
+  QStringList plottedSignals() const;
+  /// Each pane's title and series, top to bottom (what an exported video shows beside the view).
+  std::vector<std::pair<QString, std::vector<render::ChartSeries>>> paneContents() const;
   /// Adds or removes a recorded signal (by name) on a pane; false if there is no such signal.
   bool addSignal(int pane, const QString& name);
   bool removeSignal(int pane, const QString& name);
   /// The pane the signal list edits.
   void setCurrentPane(int pane);
+  /// The time range the pane the signal list edits shows (its bottom axis as last drawn).
+  std::pair<double, double> visibleTimeRange() const;
+  /// The time cursor of a pane (NaN when it shows the live end of the run).
+  double cursorTime(int pane) const;
   /// Samples each pane drew per signal at its last redraw (the whole run so far: rows [0, k]).
   std::size_t sampleCount() const;
   /// Points the pane drew at the last redraw (all series; ≤ 2 × pixel width each).
@@ -77,6 +89,7 @@ class PlotsDock : public QDockWidget {
   void refreshList();
   void setPaneColumns(int pane);
   void drawPane(int pane);
+  void updateCursors();
   int columnOf(const QString& name) const;
 
   SimulationController* simulation_;

@@ -224,6 +224,13 @@ void SimulationActions::createToolBarFields() {
     toolBar_->addWidget(new QLabel(label));
     toolBar_->addWidget(field);
   }
+  // a solver, integrator, step or tolerance chosen for the next run, not the one shown
+  pendingLabel_ = new QLabel(tr(" applies at the next run"));
+  pendingLabel_->setObjectName(QStringLiteral("pendingSettingsLabel"));
+  pendingLabel_->setStyleSheet(QStringLiteral("color: #a05000; font-style: italic;"));
+  pendingAction_ = toolBar_->addWidget(pendingLabel_);
+  pendingAction_->setObjectName(QStringLiteral("pendingSettingsAction"));
+  pendingAction_->setVisible(false);
 }
 
 void SimulationActions::syncControls() {
@@ -243,9 +250,24 @@ void SimulationActions::syncControls() {
   durationBox_->setValue(simulation_->untilStopped() ? 0.0 : simulation_->duration());
   untilStoppedAction_->setChecked(simulation_->untilStopped());
   syncing_ = false;
+  updatePending();
+}
+
+void SimulationActions::updatePending() {
+  const kt::SimulatorOptions& p = simulation_->pendingOptions();
+  const kt::SimulatorOptions& a = simulation_->activeOptions();
+  const bool differs = simulation_->hasSimulator() && (p.solver != a.solver || p.integrator != a.integrator ||
+                                                       p.step != a.step || p.tolerance != a.tolerance);
+  pendingAction_->setVisible(differs);
+  pendingLabel_->setToolTip(differs ? tr("The run shown used %1, %2, h = %3 s, tol %4")
+                                          .arg(QString::fromStdString(a.solver), QString::fromStdString(a.integrator))
+                                          .arg(a.step, 0, 'g', 6)
+                                          .arg(a.tolerance, 0, 'g', 3)
+                                    : QString());
 }
 
 void SimulationActions::updateActions() {
+  updatePending();
   const bool have = simulation_->hasSimulator();
   const bool running = simulation_->isRunning();
   const bool full = simulation_->recordingFull();

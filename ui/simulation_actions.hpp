@@ -9,6 +9,7 @@ class QAction;
 class QActionGroup;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QMenu;
 class QToolBar;
@@ -36,6 +37,8 @@ class SimulationActions : public QObject {
   void syncControls();
   /// Run, Pause, Step and Reset enabled as the controller's state allows.
   void updateActions();
+  /// "applies at the next run" while the chosen settings differ from the run's.
+  void updatePending();
 
   SimulationController* simulation_;
   QWidget* window_;
@@ -56,6 +59,8 @@ class SimulationActions : public QObject {
   QLineEdit* toleranceEdit_ = nullptr;
   QDoubleSpinBox* durationBox_ = nullptr;
   QComboBox* speedBox_ = nullptr;
+  QLabel* pendingLabel_ = nullptr;
+  QAction* pendingAction_ = nullptr;
 };
 
 }  // namespace kt::ui

@@ -1,5 +1,6 @@
 #include "ui/simulation_controller.hpp"
 
+#include <QFileInfo>
 #include <QTimer>
 #include <algorithm>
 #include <stdexcept>
@@ -58,19 +59,30 @@ void SimulationController::modelReplaced(bool runnable) {
 }
 
 void SimulationController::modelEdited(bool runnable) {
-  // The run loop simulates its own copy of the old model: stop it and start over from the edited
-  // model's initial state. Nothing is shared with the loop, so there is nothing to race.
-  const bool hadRun = loop_ && (loop_->running() || latest_.t > 0.0);
+  // The run loop simulates its own copy of the old model. A run with something recorded is kept
+  // (stopped, outdated) for scrubbing and export until the next Run or Reset; otherwise the
+  // session starts over from the edited model's initial state. Nothing is shared with the loop,
+  // so there is nothing to race.
+  const bool hadRun = loop_ && !loop_->failed() && latest_.t > 0.0;
   runnable_ = runnable;
   blocker_ = document_.runBlocker();
   // the model's default settings were edited: they apply now
   if (!(document_.model().simulation == fileSettings_)) adoptFileSettings();
-  rebuild();
-  if (hadRun) {
-    emit statusMessage(runnable_ ? tr("The model was edited: the simulation stopped and was reset to its initial state")
-                                 : tr("The model was edited: the simulation stopped (%1)").arg(blocker_),
-                       10'000);
+  if (!hadRun) {
+    rebuild();
+    return;
   }
+  loop_->setRunning(false);
+  outdated_ = true;
+  poll();
+  emit stateChanged();
+  emit statusMessage(runnable_ ? tr("The model was edited: the recorded run (to t = %1 s) is kept for inspection and "
+                                    "export; Run starts a new run of the edited model")
+                                     .arg(latest_.t, 0, 'f', 3)
+                               : tr("The model was edited: the recorded run is kept for inspection and export (the "
+                                    "edited model cannot run: %1)")
+                                     .arg(blocker_),
+                     10'000);
 }
 
 // ---- settings ----
@@ -123,6 +135,50 @@ void SimulationController::setSpeed(double factor) {
 const kt::Recorder* SimulationController::recorder() const { return loop_ ? &loop_->recorder() : nullptr; }
 const kt::SignalLayout* SimulationController::signalLayout() const { return loop_ ? &loop_->signalLayout() : nullptr; }
 const kt::Tree* SimulationController::tree() const { return loop_ ? &loop_->tree() : nullptr; }
+const kt::Model* SimulationController::sessionModel() const { return loop_ ? &loop_->model() : nullptr; }
+
+bool SimulationController::sessionFits(const kt::Tree& tree) const {
+  if (!loop_) return false;
+  const kt::Tree& t = loop_->tree();
+  if (t.nb != tree.nb || t.nq != tree.nq || t.nv != tree.nv || t.parent != tree.parent) return false;
+  for (int i = 0; i < t.nb; ++i)
+    if (t.joints[static_cast<std::size_t>(i)].type != tree.joints[static_cast<std::size_t>(i)].type) return false;
+  return true;
+}
+
+SimulationController::RunState SimulationController::runState() const {
+  if (!loop_) return RunState::None;
+  if (loop_->failed()) return RunState::Failed;
+  if (loop_->full()) return RunState::RecordingFull;
+  if (loop_->running()) return RunState::Running;
+  if (!untilStopped_ && duration_ > 0.0 && latest_.t >= duration_ - 0.5 * active_.step) return RunState::Finished;
+  return latest_.t > 0.0 ? RunState::Paused : RunState::Ready;
+}
+
+QString SimulationController::runStateText() const {
+  const QString t = QString::number(latest_.t, 'f', 3);
+  QString text;
+  switch (runState()) {
+    case RunState::None: return {};
+    case RunState::Ready: text = tr("ready at t = 0"); break;
+    case RunState::Running: text = tr("running, t = %1 s").arg(t); break;
+    case RunState::Paused: text = tr("paused at t = %1 s").arg(t); break;
+    case RunState::Finished: text = tr("finished at t = %1 s").arg(t); break;
+    case RunState::Failed: text = tr("stopped at t = %1 s (failed)").arg(t); break;
+    case RunState::RecordingFull: text = tr("stopped at t = %1 s (recording full)").arg(t); break;
+  }
+  return outdated_ ? tr("%1; model edited since").arg(text) : text;
+}
+
+QString SimulationController::runLabel() const {
+  if (!loop_) return {};
+  const kt::SimulatorOptions& o = active_;
+  const QString stepOrTolerance =
+      o.integrator == "dopri5" ? tr("tol %1, output every %2 s").arg(o.tolerance, 0, 'g', 3).arg(o.step, 0, 'g', 6)
+                               : tr("h = %1 s").arg(o.step, 0, 'g', 6);
+  return QStringLiteral("%1 · %2 · %3, %4")
+      .arg(sessionName_, QString::fromStdString(o.solver), QString::fromStdString(o.integrator), stepOrTolerance);
+}
 
 void SimulationController::showLive() {
   live_ = true;
@@ -159,6 +215,7 @@ void SimulationController::stopLoop() {
   loop_->quit();
   thread_.join();
   loop_.reset();
+  outdated_ = false;
   shownRow_.clear();
   shownIndex_ = ~std::size_t{0};
   latest_ = kt::RecordedState();
@@ -198,6 +255,13 @@ bool SimulationController::rebuild() {
     return false;
   }
   active_ = pending_;
+  outdated_ = false;
+  const std::string& name = document_.model().name;
+  sessionFile_ = document_.filePath();
+  sessionName_ = !name.empty() && name != "untitled" ? QString::fromStdString(name)
+                 : sessionFile_.isEmpty()            ? tr("untitled")
+                                                     : QFileInfo(sessionFile_).fileName();
+  sessionUnsaved_ = document_.isModified();
   const std::size_t maxRows = kt::recordingLimitRows(recordingLimitBytes(), sim->recorder());
   loop_ = std::make_unique<kt::RunLoop>(std::move(sim), speed_, effectiveDuration(), maxRows);
   thread_ = std::thread([loop = loop_.get()] { loop->run(); });
@@ -214,7 +278,7 @@ void SimulationController::run() {
     return;
   }
   const bool finished = loop_ && hasShownSample() && !untilStopped_ && latest_.t >= duration_ - 0.5 * active_.step;
-  if (!loop_ || loop_->failed() || !sameOptions(pending_, active_) || finished) {
+  if (!loop_ || outdated_ || loop_->failed() || !sameOptions(pending_, active_) || finished) {
     if (!rebuild()) {
       if (!error_.isEmpty()) emit statusMessage(error_, 10'000);
       return;
@@ -231,7 +295,7 @@ void SimulationController::pause() {
 }
 
 void SimulationController::step() {
-  if (!loop_ || loop_->failed()) return;
+  if (!loop_ || loop_->failed() || outdated_) return;
   loop_->setRunning(false);
   loop_->requestStep();
   emit stateChanged();

@@ -15,6 +15,11 @@
 //
 // The solver, integrator, step and tolerance of the model file are the defaults; a choice made
 // with set…() applies at the next Reset, or at Run when it changed.
+//
+// An edit of the model keeps a recorded run: the session stops and is marked outdated() (it
+// belongs to the model before the edit) and stays available for scrubbing and export until Run
+// or Reset starts a new one from the edited model. A session with nothing recorded beyond t = 0
+// is simply rebuilt.
 #pragma once
 
 #include <QElapsedTimer>
@@ -76,6 +81,25 @@ class SimulationController : public QObject {
   double speed() const { return speed_; }
 
   // ---- state (GUI thread, as of the last poll) ----
+  /// What the session is doing: no session, ready at t = 0, running, paused, finished (the
+  /// duration was reached), stopped by a failure, paused on a full recording.
+  enum class RunState { None, Ready, Running, Paused, Finished, Failed, RecordingFull };
+  RunState runState() const;
+  /// "finished at t = 10.000 s", "paused at t = 2.500 s", … (empty without a session).
+  QString runStateText() const;
+  /// What produced the run: "space_robot · aba · rk4, h = 0.002 s" (empty without a session).
+  QString runLabel() const;
+  /// The session's recording belongs to the model as it was before an edit (see above).
+  bool outdated() const { return outdated_; }
+  /// The model file the session's model came from (absolute, ":/examples/…" for an embedded
+  /// example, empty for a new model), and whether the document had unsaved changes then.
+  const QString& sessionFile() const { return sessionFile_; }
+  bool sessionUnsaved() const { return sessionUnsaved_; }
+  /// The session's model (its simulator's copy); null without a session.
+  const kt::Model* sessionModel() const;
+  /// The session's recorded q and loads fit `tree` (the same joints, in the same places): the
+  /// views of that tree can show them. False without a session.
+  bool sessionFits(const kt::Tree& tree) const;
   bool hasSimulator() const { return loop_ != nullptr; }
   bool isRunning() const { return loop_ && loop_->running(); }
   bool hasFailed() const { return loop_ && loop_->failed(); }
@@ -101,6 +125,8 @@ class SimulationController : public QObject {
   /// Show the recorded sample at (at or before) time t until showLive().
   void showTime(double t);
   bool showsLive() const { return live_; }
+  /// The shown sample's row in the recording.
+  std::size_t shownIndex() const { return shownIndex_; }
   /// The shown sample's time, full recorded row (every signal) and joint coordinates q.
   double shownTime() const { return shownRow_.empty() ? 0.0 : shownRow_[0]; }
   const std::vector<double>& shownRow() const { return shownRow_; }
@@ -160,6 +186,10 @@ class SimulationController : public QObject {
   double speed_ = 1.0;
   bool wasRunning_ = false;
   bool fullAnnounced_ = false;  ///< recordingFilled() was emitted for this simulator
+  bool outdated_ = false;       ///< the model was edited after this session was built
+  QString sessionName_;         ///< the model's name when the session was built
+  QString sessionFile_;
+  bool sessionUnsaved_ = false;
 
   kt::RecordedState latest_;
   std::uint64_t seenGeneration_ = ~std::uint64_t{0};

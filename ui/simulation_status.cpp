@@ -1,7 +1,9 @@
 #include "ui/simulation_status.hpp"
 
+#include <QAction>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 #include "core/sim/recorder.hpp"
@@ -18,7 +20,7 @@ SimulationStatus::SimulationStatus(SimulationController* simulation, QStatusBar*
       rateLabel_(new QLabel),
       costLabel_(new QLabel) {
   timeLabel_->setObjectName(QStringLiteral("simTimeLabel"));
-  timeLabel_->setToolTip(tr("Simulated time"));
+  timeLabel_->setToolTip(tr("Simulated time, and the recorded time the views show when it is not the newest"));
   rateLabel_->setObjectName(QStringLiteral("realTimeFactorLabel"));
   rateLabel_->setToolTip(tr("Simulated seconds per wall-clock second"));
   costLabel_->setObjectName(QStringLiteral("stepCostLabel"));
@@ -67,10 +69,24 @@ void SimulationStatus::update(bool force) {
     windowSteps_ = steps;
     windowNanos_ = nanos;
   }
-  timeLabel_->setText(tr("t = %1 s").arg(t, 0, 'f', 3));
-  rateLabel_->setText(simulation_->isRunning()       ? tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3)
-                      : simulation_->recordingFull() ? tr("recording full")
-                                                     : tr("paused"));
+  // the view shows the live end of the run, or a recorded time the user chose
+  timeLabel_->setText(!simulation_->hasShownSample() || simulation_->showsLive()
+                          ? tr("t = %1 s").arg(t, 0, 'f', 3)
+                          : tr("showing recorded t = %1 s (run at t = %2 s)")
+                                .arg(simulation_->shownTime(), 0, 'f', 3)
+                                .arg(t, 0, 'f', 3));
+  QString state;
+  switch (simulation_->runState()) {
+    case SimulationController::RunState::None: state = QString(); break;
+    case SimulationController::RunState::Ready: state = tr("ready"); break;
+    case SimulationController::RunState::Running: state = tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3); break;
+    case SimulationController::RunState::Paused: state = tr("paused"); break;
+    case SimulationController::RunState::Finished: state = tr("finished"); break;
+    case SimulationController::RunState::Failed: state = tr("stopped (failed)"); break;
+    case SimulationController::RunState::RecordingFull: state = tr("recording full"); break;
+  }
+  if (simulation_->outdated()) state = tr("%1; model edited since").arg(state);
+  rateLabel_->setText(state);
   costLabel_->setText(nsPerStep_ > 0.0 ? tr("%1 ns/step").arg(nsPerStep_, 0, 'f', 0) : QString());
 }
 
@@ -86,7 +102,7 @@ QString SimulationStatus::fullMessage(bool brief) const {
         .arg(megabytes, 0, 'f', 0);
   return tr("The recording is full: %1 samples up to t = %2 s take %3 MB, the memory a run may use "
             "(KINETREE_RECORDING_LIMIT_MB sets it). The run is paused with every sample kept: export "
-            "the plots or results you need, then Reset to start a new run.")
+            "the results (File ▸ Export Results) or plots you need, then Reset to start a new run.")
       .arg(rows)
       .arg(t, 0, 'f', 3)
       .arg(megabytes, 0, 'f', 0);
@@ -103,6 +119,11 @@ void SimulationStatus::onRecordingFilled() {
       new QMessageBox(QMessageBox::Information, tr("Recording full"), fullMessage(false), QMessageBox::Ok, window_);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->setObjectName(QStringLiteral("recordingFullBox"));
+  if (exportAction_) {
+    QPushButton* exportButton = box->addButton(tr("Export Results…"), QMessageBox::AcceptRole);
+    exportButton->setObjectName(QStringLiteral("recordingFullExportButton"));
+    connect(exportButton, &QPushButton::clicked, exportAction_, &QAction::trigger, Qt::QueuedConnection);
+  }
   box->open();
 }
 

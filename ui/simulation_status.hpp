@@ -8,6 +8,7 @@
 #include <QObject>
 #include <cstdint>
 
+class QAction;
 class QLabel;
 class QStatusBar;
 class QWidget;
@@ -22,6 +23,9 @@ class SimulationStatus : public QObject {
  public:
   /// `window`: the parent of the message boxes; the labels go into `statusBar`.
   SimulationStatus(SimulationController* simulation, QStatusBar* statusBar, QWidget* window);
+
+  /// File ▸ Export Results: the recording-full message offers it.
+  void setExportAction(QAction* action) { exportAction_ = action; }
 
   /// Wall time per output step and simulated seconds per wall second, as last measured.
   double nanosecondsPerStep() const { return nsPerStep_; }
@@ -41,6 +45,7 @@ class SimulationStatus : public QObject {
   QLabel* timeLabel_;
   QLabel* rateLabel_;
   QLabel* costLabel_;
+  QAction* exportAction_ = nullptr;
   bool fullBoxShown_ = false;  ///< for this simulator
   QElapsedTimer clock_;
   qint64 windowStart_ = 0;

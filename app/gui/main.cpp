@@ -2,32 +2,49 @@
 //   kinetree [MODEL.yaml] [--screenshot FILE.png]
 //   kinetree [MODEL.yaml | --chain N] --measure SECONDS [--speed F] [--solver NAME] [--integrator NAME]
 //            [--step H] [--follow] [--trails] [--statistics] [--screenshot FILE.png]
+//   kinetree [MODEL.yaml] --measure-results SAMPLES
+// The results measurement runs the model until it has recorded SAMPLES samples, then shows 200
+// recorded times picked at random (as the timeline does) and times each until the window has
+// repainted (3D view, plots with their cursor), then times the export of the whole recording as
+// CSV, and prints the figures (README, "Getting results out").
+//   kinetree [MODEL.yaml | --chain N] --video FILE.mp4 [--duration T] [--size WxH] [--fps N]
+//            [--playback F] [--plots] [--solver NAME] [--integrator NAME] [--step H]
+// The video mode runs the model for T seconds of simulated time (the model's duration by
+// default) as fast as possible, renders the recording off screen into FILE (MP4, or a numbered
+// PNG sequence for FILE.png), prints its progress on stderr and quits.
 // The measurement mode runs the simulation (as fast as possible by default) with the window open
 // and, after SECONDS of wall time (following a 1 s warm-up), prints the real-time factor, the
 // frames per second and the frame times to stdout, then quits (README, "Performance").
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <random>
 #include <string_view>
 #include <vector>
 
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
+#include "core/sim/recorder.hpp"
 #include "core/version.hpp"
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plots_dock.hpp"
+#include "ui/results_export.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/video_export.hpp"
 
 namespace {
 
@@ -189,7 +206,26 @@ struct Options {
   const QCommandLineOption trails{QStringLiteral("trails"), QStringLiteral("Show the motion trails.")};
   const QCommandLineOption statistics{QStringLiteral("statistics"),
                                       QStringLiteral("Show the frame statistics in the 3D view.")};
-  const QCommandLineOption plots{QStringLiteral("plots"), QStringLiteral("Show the plots dock.")};
+  const QCommandLineOption plots{QStringLiteral("plots"),
+                                 QStringLiteral("Show the plots dock (with --video: the plot panes beside the view).")};
+  const QCommandLineOption measureResults{
+      QStringLiteral("measure-results"),
+      QStringLiteral("Run until SAMPLES samples are recorded, time scrubbing and the CSV export, then quit."),
+      QStringLiteral("samples")};
+  const QCommandLineOption video{QStringLiteral("video"),
+                                 QStringLiteral("Run the model, render the recording as a video (MP4, or PNG frames "
+                                                "for a .png name), then quit."),
+                                 QStringLiteral("file.mp4")};
+  const QCommandLineOption duration{QStringLiteral("duration"),
+                                    QStringLiteral("With --video: simulated seconds to run (default: the model's)."),
+                                    QStringLiteral("seconds")};
+  const QCommandLineOption size{QStringLiteral("size"), QStringLiteral("With --video: frame size (default 1280x720)."),
+                                QStringLiteral("WxH"), QStringLiteral("1280x720")};
+  const QCommandLineOption fps{QStringLiteral("fps"), QStringLiteral("With --video: frames per second (default 30)."),
+                               QStringLiteral("N"), QStringLiteral("30")};
+  const QCommandLineOption playback{QStringLiteral("playback"),
+                                    QStringLiteral("With --video: simulated seconds per second of video (default 1)."),
+                                    QStringLiteral("factor"), QStringLiteral("1")};
 
   void addTo(QCommandLineParser& parser) const {
     parser.setApplicationDescription(
@@ -199,7 +235,8 @@ struct Options {
     parser.addPositionalArgument(QStringLiteral("model"),
                                  QStringLiteral("Model file to open (default: the embedded space robot)."),
                                  QStringLiteral("[model.yaml]"));
-    parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots});
+    parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots,
+                       video, duration, size, fps, playback, measureResults});
   }
 };
 
@@ -219,6 +256,128 @@ bool asksForTextOnly(int argc, char* argv[]) {
       if (a == option) return true;
   }
   return false;
+}
+
+// Runs the window's model as fast as possible to the controller's duration; false when it did
+// not finish (a failure or a full recording: the message is printed).
+bool runToEnd(kt::ui::SimulationController* controller) {
+  using State = kt::ui::SimulationController::RunState;
+  controller->setUntilStopped(false);
+  controller->setSpeed(0.0);
+  controller->run();
+  QEventLoop loop;
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+    const State s = controller->runState();
+    if (s == State::Finished || s == State::Failed || s == State::RecordingFull || s == State::None) loop.quit();
+  });
+  poll.start(50);
+  loop.exec();
+  if (controller->runState() == State::Finished) return true;
+  std::fprintf(stderr, "kinetree: the run stopped: %s\n", qPrintable(controller->errorMessage()));
+  return false;
+}
+
+// --measure-results: scrubbing and the CSV export on a recording of `samples` samples.
+int measureResults(kt::ui::MainWindow& window, long samples) {
+  kt::ui::SimulationController* controller = window.simulation();
+  window.plotsDock()->show();
+  controller->setDuration(static_cast<double>(samples - 1) * controller->pendingOptions().step);
+  if (!runToEnd(controller)) return 1;
+  const kt::Recorder& rec = *controller->recorder();
+  QApplication::processEvents();
+  std::mt19937 random(1);
+  std::uniform_int_distribution<std::size_t> pick(0, rec.size() - 1);
+  std::vector<double> ms;
+  QElapsedTimer clock;
+  for (int k = 0; k < 200; ++k) {
+    double t = 0.0;
+    const std::size_t row = pick(random);
+    rec.copyColumn(0, row, row + 1, &t);
+    clock.start();
+    controller->showTime(t);  // the views follow the shown sample (frame)
+    window.repaint();         // and the window paints them: 3D view, plots with their cursor
+    ms.push_back(1e-6 * static_cast<double>(clock.nsecsElapsed()));
+  }
+  const Summary s = summarize(ms);
+  std::printf(
+      "scrub (%zu samples, %d signals, 200 random times, to the repainted window) ms: median %.1f, p95 %.1f, "
+      "max %.1f\n",
+      rec.size(), rec.width(), s.median, s.p95, s.max);
+  QTemporaryDir dir;
+  clock.start();
+  QString error;
+  if (!kt::ui::ResultsExport::write(*controller, {}, dir.filePath(QStringLiteral("run.csv")), &error)) {
+    std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
+    return 1;
+  }
+  const double seconds = 1e-9 * static_cast<double>(clock.nsecsElapsed());
+  std::printf("export results (every signal, %zu rows, %.0f MB): %.2f s\n", rec.size(),
+              static_cast<double>(QFileInfo(dir.filePath(QStringLiteral("run.csv"))).size()) / 1e6, seconds);
+  return 0;
+}
+
+// --video: runs the model as fast as possible for its duration (or `durationText`), then renders
+// the recording into `path` with the window's views; progress on stderr. The exit status.
+int renderVideo(kt::ui::MainWindow& window, const QString& path, const QString& durationText, const QString& sizeText,
+                const QString& fpsText, const QString& playbackText, bool plots) {
+  kt::ui::SimulationController* controller = window.simulation();
+  kt::ui::VideoExportOptions o;
+  bool ok = true;
+  const QStringList wh = sizeText.toLower().split(QLatin1Char('x'));
+  if (wh.size() == 2) {
+    bool okW = false, okH = false;
+    o.width = wh[0].toInt(&okW);
+    o.height = wh[1].toInt(&okH);
+    ok = okW && okH;
+  } else {
+    ok = false;
+  }
+  if (!ok) {
+    std::fprintf(stderr, "kinetree: --size expects WIDTHxHEIGHT, e.g. 1280x720, got '%s'\n", qPrintable(sizeText));
+    return 2;
+  }
+  o.fps = fpsText.toDouble(&ok);
+  if (!ok || !(o.fps > 0.0 && o.fps <= 240.0)) {
+    std::fprintf(stderr, "kinetree: --fps expects a frame rate in (0, 240], got '%s'\n", qPrintable(fpsText));
+    return 2;
+  }
+  o.speed = playbackText.toDouble(&ok);
+  if (!ok || !(o.speed > 0.0 && o.speed <= 1e6)) {
+    std::fprintf(stderr, "kinetree: --playback expects a positive factor, got '%s'\n", qPrintable(playbackText));
+    return 2;
+  }
+  o.plots = plots;
+  if (!durationText.isEmpty()) {
+    const double T = durationText.toDouble(&ok);
+    if (!ok || !(T > 0.0) || !std::isfinite(T)) {
+      std::fprintf(stderr, "kinetree: --duration expects seconds > 0, got '%s'\n", qPrintable(durationText));
+      return 2;
+    }
+    controller->setDuration(T);
+  }
+  if (!controller->canRun()) {
+    std::fprintf(stderr, "kinetree: the model cannot run: %s\n", qPrintable(controller->runBlocker()));
+    return 1;
+  }
+  if (!runToEnd(controller) && controller->runState() != kt::ui::SimulationController::RunState::Failed) return 1;
+  if (controller->runState() == kt::ui::SimulationController::RunState::Failed)
+    std::fprintf(stderr, "kinetree: rendering what was recorded before the run stopped\n");
+  QString error;
+  QElapsedTimer clock;
+  clock.start();
+  const bool written = kt::ui::VideoExport::write(window.videoSource(), o, path, &error, [&](int frame, int frames) {
+    if (frame == frames || frame % 30 == 0) std::fprintf(stderr, "\rkinetree: frame %d / %d", frame, frames);
+    return true;
+  });
+  std::fprintf(stderr, "\n");
+  if (!written) {
+    std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
+    return 1;
+  }
+  std::fprintf(stderr, "kinetree: wrote %s (%d frames in %.1f s)\n", qPrintable(path),
+               kt::ui::VideoExport::frameCount(*controller, o), 1e-3 * static_cast<double>(clock.elapsed()));
+  return 0;
 }
 
 }  // namespace
@@ -280,7 +439,26 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(plots)) window.plotsDock()->show();
   };
 
-  const bool batch = parser.isSet(screenshot) || parser.isSet(measure);
+  const QCommandLineOption& video = options.video;
+  // --solver, --integrator, --step: choices that apply at the next Run (the measurement's, the video's)
+  auto applyRunChoices = [&]() -> bool {
+    kt::ui::SimulationController* controller = window.simulation();
+    if (parser.isSet(solver)) controller->setSolver(parser.value(solver));
+    if (parser.isSet(integrator)) controller->setIntegrator(parser.value(integrator));
+    if (parser.isSet(step)) {
+      bool ok = false;
+      const double h = parser.value(step).toDouble(&ok);
+      if (!ok || !(h > 0.0)) {
+        std::fprintf(stderr, "kinetree: --step needs seconds > 0\n");
+        return false;
+      }
+      controller->setStepSize(h);
+    }
+    return true;
+  };
+
+  const bool batch =
+      parser.isSet(screenshot) || parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults);
   if (!batch) {
     window.openModel(model);  // a message box explains a failure
     applyViewOptions();
@@ -294,9 +472,27 @@ int main(int argc, char* argv[]) {
   const bool opened = window.loadModel(model, error);
   if (!opened) {
     std::fprintf(stderr, "%s\n", qPrintable(error));
-    if (parser.isSet(measure)) return 1;
+    if (parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults)) return 1;
   }
   applyViewOptions();
+
+  if (parser.isSet(options.measureResults)) {
+    bool ok = false;
+    const long samples = parser.value(options.measureResults).toLong(&ok);
+    if (!ok || samples < 2 || samples > 100'000'000) {
+      std::fprintf(stderr, "kinetree: --measure-results needs a number of samples from 2 to 1e8\n");
+      return 2;
+    }
+    if (!opened || !applyRunChoices()) return opened ? 2 : 1;
+    return measureResults(window, samples);
+  }
+
+  if (parser.isSet(video)) {
+    if (!opened || !applyRunChoices()) return opened ? 2 : 1;
+    return renderVideo(
+        window, parser.value(video), parser.isSet(options.duration) ? parser.value(options.duration) : QString(),
+        parser.value(options.size), parser.value(options.fps), parser.value(options.playback), parser.isSet(plots));
+  }
 
   if (parser.isSet(measure)) {
     bool ok = false;
@@ -309,17 +505,7 @@ int main(int argc, char* argv[]) {
     }
     auto measurement = std::make_unique<Measurement>(window, seconds, factor, parser.value(screenshot));
     // Choices apply at the next Run (the measurement's).
-    kt::ui::SimulationController* controller = window.simulation();
-    if (parser.isSet(solver)) controller->setSolver(parser.value(solver));
-    if (parser.isSet(integrator)) controller->setIntegrator(parser.value(integrator));
-    if (parser.isSet(step)) {
-      const double h = parser.value(step).toDouble(&ok);
-      if (!ok || !(h > 0.0)) {
-        std::fprintf(stderr, "kinetree: --step needs seconds > 0\n");
-        return 2;
-      }
-      controller->setStepSize(h);
-    }
+    if (!applyRunChoices()) return 2;
     Measurement* m = measurement.get();
     QTimer::singleShot(300, m, [m] { m->start(); });  // let the window map and paint first
     const int code = app.exec();

@@ -69,6 +69,8 @@ class RunLoop {
   const Recorder& recorder() const { return static_cast<const Simulator&>(*sim_).recorder(); }
   const SignalLayout& signalLayout() const { return sim_->signalLayout(); }
   const Tree& tree() const { return sim_->tree(); }
+  const Model& model() const { return sim_->model(); }
+  const SimulatorOptions& options() const { return sim_->options(); }
   double outputInterval() const { return outputInterval_; }
 
  private:

@@ -282,7 +282,9 @@ class TestEditorWindow : public QObject {
     QCOMPARE(focus->objectName(), QStringLiteral("inertial.mass"));
   }
 
-  void editingWhileRunningStopsAndResets() {
+  // An edit stops a run and keeps its recording (outdated: it belongs to the model before the
+  // edit) for scrubbing and export; Run starts a new run of the edited model from t = 0.
+  void editingWhileRunningKeepsTheRun() {
     auto w = shownWindow();
     QString error;
     QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
@@ -294,16 +296,30 @@ class TestEditorWindow : public QObject {
     QVERIFY(sim->isRunning());
 
     Document& doc = w->document();
+    const double oldMass = sim->tree()->totalMass();
     const double mass = doc.model().bodies[0].inertial.mass + 10.0;
     QVERIFY(edit::apply(doc, edit::setMass(doc, 0, mass, &error)));
     QVERIFY(!sim->isRunning());
     QVERIFY(sim->hasSimulator());
-    QCOMPARE(sim->simulationTime(), 0.0);
-    QVERIFY(std::abs(sim->tree()->totalMass() - w->tree().totalMass()) < 1e-12);
-    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("edited")),
+    QVERIFY(sim->outdated());
+    const double kept = sim->simulationTime();
+    QVERIFY(kept > 0.05);
+    QCOMPARE(sim->tree()->totalMass(), oldMass);  // the run's own model
+    QVERIFY(sim->runStateText().contains(QStringLiteral("edited")));
+    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("kept")),
              qPrintable(w->statusBar()->currentMessage()));
-    // And it runs again from there.
+    QVERIFY(w->exportResultsAction()->isEnabled());
+    // the same joints: the 3D view still shows the kept run's samples
+    QVERIFY(sim->sessionFits(w->tree()));
+    sim->showTime(0.5 * kept);
+    QVERIFY(std::abs(sim->shownTime() - 0.5 * kept) <= sim->activeOptions().step);
+    // Step does not extend an outdated run; Run starts the edited model over
+    sim->step();
+    QCOMPARE(sim->simulationTime(), kept);
+    sim->pause();
     sim->run();
+    QVERIFY(!sim->outdated());
+    QVERIFY(std::abs(sim->tree()->totalMass() - w->tree().totalMass()) < 1e-12);
     QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 10000);
     sim->pause();
   }

@@ -1,0 +1,471 @@
+// The recorded run as something to inspect and export, in the main window: the timeline
+// (scrubbing shows the recorded q in the 3D view, keys step one sample, replay reads the
+// recording back without simulating, a click on a plot moves the shown time), the run label and
+// the status ("finished", "applies at the next run"), File ▸ Export Results (byte for byte the CSV
+// of kinetree-cli simulate, with its metadata record), the Peak Loads dock (byte for byte
+// kinetree-cli peaks --csv) and File ▸ Export Video (decoded back: codec, size, frame count,
+// frames that change). Runs under xvfb-run; saves screenshots of the timeline and the dock.
+#include <vtkActor.h>
+#include <vtkProperty.h>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <memory>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+}
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/sim/recorder.hpp"
+#include "render/chart_pane.hpp"
+#include "render/load_arrows.hpp"
+#include "render/model_scene.hpp"
+#include "render/offscreen.hpp"
+#include "render/scene_view.hpp"
+#include "render/video_writer.hpp"
+#include "resources/resources.hpp"
+#include "support/cli_runner.hpp"
+#include "support/window_test_main.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
+#include "ui/export_results_dialog.hpp"
+#include "ui/joint_load_view.hpp"
+#include "ui/main_window.hpp"
+#include "ui/peak_loads_dock.hpp"
+#include "ui/plots_dock.hpp"
+#include "ui/results_export.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/timeline_bar.hpp"
+#include "ui/video_export.hpp"
+
+using kt::ui::MainWindow;
+using kt::ui::SimulationController;
+
+namespace {
+
+std::unique_ptr<MainWindow> openWindow(const QString& model) {
+  auto w = std::make_unique<MainWindow>();
+  w->resize(1280, 860);
+  w->show();
+  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
+  QString error;
+  if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  return w;
+}
+
+// Runs the window's model for `duration` simulated seconds as fast as possible, to the end.
+bool runToEnd(MainWindow& w, double duration) {
+  SimulationController* sim = w.simulation();
+  sim->setDuration(duration);
+  sim->setUntilStopped(false);
+  sim->setSpeed(0.0);
+  sim->run();
+  return QTest::qWaitFor([&] { return sim->runState() == SimulationController::RunState::Finished; }, 60000);
+}
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// What a decoded video holds.
+struct Decoded {
+  QString codec;
+  int width = 0, height = 0, frames = 0;
+  QImage first, middle, last;
+};
+
+Decoded decode(const QString& path) {
+  Decoded d;
+  AVFormatContext* format = nullptr;
+  if (avformat_open_input(&format, path.toLocal8Bit().constData(), nullptr, nullptr) < 0) return d;
+  avformat_find_stream_info(format, nullptr);
+  const int stream = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  const AVCodecParameters* par = format->streams[stream]->codecpar;
+  const AVCodec* codec = avcodec_find_decoder(par->codec_id);
+  d.codec = QString::fromLatin1(avcodec_get_name(par->codec_id));
+  d.width = par->width;
+  d.height = par->height;
+  AVCodecContext* ctx = avcodec_alloc_context3(codec);
+  avcodec_parameters_to_context(ctx, par);
+  avcodec_open2(ctx, codec, nullptr);
+  AVPacket* packet = av_packet_alloc();
+  AVFrame* frame = av_frame_alloc();
+  SwsContext* sws = nullptr;
+  std::vector<QImage> images;
+  const auto take = [&] {
+    while (avcodec_receive_frame(ctx, frame) == 0) {
+      QImage image(frame->width, frame->height, QImage::Format_RGB32);
+      sws =
+          sws_getCachedContext(sws, frame->width, frame->height, static_cast<AVPixelFormat>(frame->format),
+                               frame->width, frame->height, AV_PIX_FMT_RGB32, SWS_BILINEAR, nullptr, nullptr, nullptr);
+      uint8_t* dst[1] = {image.bits()};
+      const int stride[1] = {static_cast<int>(image.bytesPerLine())};
+      sws_scale(sws, frame->data, frame->linesize, 0, frame->height, dst, stride);
+      images.push_back(image);
+    }
+  };
+  while (av_read_frame(format, packet) >= 0) {
+    if (packet->stream_index == stream) {
+      avcodec_send_packet(ctx, packet);
+      take();
+    }
+    av_packet_unref(packet);
+  }
+  avcodec_send_packet(ctx, nullptr);
+  take();
+  d.frames = static_cast<int>(images.size());
+  if (!images.empty()) {
+    d.first = images.front();
+    d.middle = images[images.size() / 2];
+    d.last = images.back();
+  }
+  sws_freeContext(sws);
+  av_frame_free(&frame);
+  av_packet_free(&packet);
+  avcodec_free_context(&ctx);
+  avformat_close_input(&format);
+  return d;
+}
+
+}  // namespace
+
+class TestResults : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // Scrubbing to a recorded time moves every body of the 3D view to the pose of the recorded q
+  // there; the status bar and the timeline say that a recorded time is shown; Live goes back.
+  void scrubbingShowsTheRecordedState() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runToEnd(*w, 1.0));
+    SimulationController* sim = w->simulation();
+    kt::ui::TimelineBar* timeline = w->timeline();
+    QSlider* slider = timeline->slider();
+    const kt::Recorder& rec = *sim->recorder();
+    QCOMPARE(slider->maximum(), static_cast<int>(rec.size()) - 1);
+    QCOMPARE(slider->value(), slider->maximum());  // live: the newest sample
+    for (const int row : {0, 137, 250, 499}) {
+      slider->setValue(row);
+      QVERIFY(!sim->showsLive());
+      QCOMPARE(sim->shownIndex(), static_cast<std::size_t>(row));
+      std::vector<double> recorded(static_cast<std::size_t>(rec.width()));
+      rec.copyRows(static_cast<std::size_t>(row), static_cast<std::size_t>(row) + 1, recorded.data());
+      QCOMPARE(sim->shownTime(), recorded[0]);
+      Eigen::VectorXd q;
+      sim->signalLayout()->positionsFromRow(recorded.data(), q);
+      kt::Kinematics kin;
+      kin.resize(*sim->tree());
+      kt::computePositionKinematics(*sim->tree(), q, kin);
+      const kt::render::ModelScene& scene = w->sceneView()->scene();
+      for (int i = 0; i < sim->tree()->nb; ++i) {
+        const Eigen::Matrix3d R = kin.X_0[static_cast<std::size_t>(i)].E.transpose();
+        const Eigen::Vector3d p = kin.X_0[static_cast<std::size_t>(i)].r;
+        const Eigen::Matrix4d& pose = scene.bodyPose(i);
+        QVERIFY2((pose.topLeftCorner<3, 3>() - R).norm() < 1e-12 && (pose.topRightCorner<3, 1>() - p).norm() < 1e-12,
+                 qPrintable(QStringLiteral("body %1 at row %2").arg(i).arg(row)));
+      }
+      QVERIFY(w->statusBar()->findChild<QLabel*>(QStringLiteral("simTimeLabel"))->text().contains("recorded"));
+      QVERIFY(timeline->timeLabel()->text().contains(QStringLiteral("of 1.000 s")));
+    }
+    timeline->showLive();
+    QVERIFY(sim->showsLive());
+    QCOMPARE(slider->value(), slider->maximum());
+    QVERIFY(!w->statusBar()->findChild<QLabel*>(QStringLiteral("simTimeLabel"))->text().contains("recorded"));
+  }
+
+  // Arrow keys step one sample, Page keys a twentieth, Home and End jump to the ends.
+  void timelineKeys() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runToEnd(*w, 0.5));
+    SimulationController* sim = w->simulation();
+    QSlider* slider = w->timeline()->slider();
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(sim->shownIndex(), std::size_t(0));
+    QTest::keyClick(slider, Qt::Key_Right);
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(sim->shownIndex(), std::size_t(2));
+    QCOMPARE(sim->shownTime(), 2 * sim->activeOptions().step);
+    QTest::keyClick(slider, Qt::Key_Left);
+    QCOMPARE(sim->shownIndex(), std::size_t(1));
+    QTest::keyClick(slider, Qt::Key_End);
+    QCOMPARE(sim->shownIndex(), sim->recorder()->size() - 1);
+  }
+
+  // Replay reads the recording back (no new samples) at the chosen speed and stops at its end.
+  void replayReadsTheRecordingBack() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runToEnd(*w, 0.5));
+    SimulationController* sim = w->simulation();
+    kt::ui::TimelineBar* timeline = w->timeline();
+    const std::size_t rows = sim->recorder()->size();
+    timeline->setReplaySpeed(0.5);
+    timeline->showSample(0);
+    timeline->replay(true);
+    QVERIFY(timeline->isReplaying());
+    QTest::qWait(300);
+    const double t = sim->shownTime();
+    QVERIFY2(t > 0.05 && t < 0.5, qPrintable(QString::number(t)));  // about 0.15 s at ×0.5
+    QCOMPARE(sim->recorder()->size(), rows);                        // nothing simulated
+    QVERIFY(QTest::qWaitFor([&] { return !timeline->isReplaying(); }, 5000));
+    QCOMPARE(sim->shownIndex(), rows - 1);
+  }
+
+  // A click on a plot pane shows that time everywhere, and every pane draws its time cursor.
+  void clickOnAPlotMovesTheShownTime() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    w->plotsDock()->show();
+    QVERIFY(runToEnd(*w, 1.0));
+    SimulationController* sim = w->simulation();
+    w->plotsDock()->redraw();
+    auto* pane = static_cast<kt::render::ChartPane*>(w->plotsDock()->paneWidget(0));
+    pane->renderToImage();  // lays the axes out
+    const auto [t0, t1] = pane->visibleTimeRange();
+    QVERIFY(t1 > t0);
+    // the pixel of t = 0.3 s, from the pane's own mapping, clicked
+    int x = 0;
+    while (x < pane->width() && pane->timeAt(x) < 0.3) ++x;
+    QTest::mouseClick(pane, Qt::LeftButton, {}, QPoint(x, pane->height() / 2));
+    QVERIFY(!sim->showsLive());
+    QVERIFY2(std::abs(sim->shownTime() - 0.3) < 0.01, qPrintable(QString::number(sim->shownTime())));
+    QVERIFY(pane->autoscale());  // a click is not a pan
+    for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p) QCOMPARE(w->plotsDock()->cursorTime(p), sim->shownTime());
+    w->timeline()->showLive();
+    QVERIFY(std::isnan(w->plotsDock()->cursorTime(0)));
+  }
+
+  // The run label says what produced the run and that it finished; the status says "finished";
+  // a solver chosen for the next run says so until then.
+  void runLabelAndPendingSettings() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    SimulationController* sim = w->simulation();
+    QVERIFY(w->timeline()->runLabel()->text().contains(QStringLiteral("space_robot · aba · rk4, h = 0.002 s")));
+    QVERIFY(w->timeline()->runLabel()->text().contains(QStringLiteral("ready at t = 0")));
+    QVERIFY(runToEnd(*w, 0.2));
+    QVERIFY2(w->timeline()->runLabel()->text().contains(QStringLiteral("finished at t = 0.200 s")),
+             qPrintable(w->timeline()->runLabel()->text()));
+    QCOMPARE(w->statusBar()->findChild<QLabel*>(QStringLiteral("realTimeFactorLabel"))->text(), QString("finished"));
+    auto* pending = w->findChild<QAction*>(QStringLiteral("pendingSettingsAction"));
+    QVERIFY(pending && !pending->isVisible());
+    sim->setSolver(QStringLiteral("cfa-tree"));
+    QVERIFY(pending->isVisible());
+    QVERIFY(w->timeline()->runLabel()->text().contains(QStringLiteral("· aba ·")));  // the run shown
+    sim->run();                                                                      // a new run with the new solver
+    QVERIFY(!pending->isVisible());
+    QVERIFY(w->timeline()->runLabel()->text().contains(QStringLiteral("· cfa-tree ·")));
+    sim->pause();
+  }
+
+  // File ▸ Export Results: the CSV of kinetree-cli simulate, byte for byte, with its metadata;
+  // the plots' time range, a pattern and every k-th sample select rows and columns.
+  void exportedCsvIsSimulatesCsv_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("space robot") << QStringLiteral(":/examples/space_robot.yaml");
+    QTest::newRow("humanoid") << QStringLiteral(":/examples/humanoid.yaml");
+  }
+  void exportedCsvIsSimulatesCsv() {
+    QFETCH(QString, model);
+    QTemporaryDir dir;
+    // the example as a file, for the CLI and for the metadata's file hash
+    const QString file = dir.filePath(QFileInfo(model).fileName());
+    QVERIFY(QFile::copy(model, file));
+    auto w = openWindow(file);
+    QVERIFY(runToEnd(*w, 1.0));
+    const kt::test::CliRun cli = kt::test::runCli({"simulate", file, "--duration", "1"});
+    QCOMPARE(cli.code, 0);
+    const QString csv = dir.filePath("run.csv");
+    QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*w->simulation(), {}, csv, &error), qPrintable(error));
+    QCOMPARE(readAll(csv), cli.out.toUtf8());
+    // the metadata record
+    const QString meta = kt::ui::ResultsExport::metadataPath(csv);
+    QCOMPARE(QFileInfo(meta).fileName(), QString("run.meta.json"));
+    const QJsonObject root = QJsonDocument::fromJson(readAll(meta)).object();
+    QCOMPARE(root["run"].toObject()["solver"].toString(), QString("aba"));
+    QCOMPARE(root["model"].toObject()["file"].toString(), file);
+    QCOMPARE(root["model"].toObject()["file_sha256"].toString().size(), 64);
+    QCOMPARE(root["data"].toObject()["rows"].toInt(), cli.out.count('\n') - 1);
+    QVERIFY(root["run"].toObject()["state"].toString().startsWith("finished"));
+
+    // through the dialog: the plots' range, a pattern, every 4th sample
+    kt::ui::ExportResultsDialog dialog(*w->simulation(), {}, {0.25, 0.5}, w.get());
+    kt::ui::ResultsExportOptions o;
+    o.wholeRun = false;
+    o.t0 = 0.25;
+    o.t1 = 0.5;
+    o.pattern = QStringLiteral("q:*");
+    o.every = 4;
+    dialog.setOptions(o);
+    const QString part = dir.filePath("part.csv");
+    QVERIFY2(dialog.exportTo(part), qPrintable(dialog.lastError()));
+    const QStringList lines = QString::fromUtf8(readAll(part)).split('\n', Qt::SkipEmptyParts);
+    const kt::test::CliRun qs = kt::test::runCli({"simulate", file, "--duration", "1", "--signals", "q:*"});
+    const QStringList all = qs.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), all.front());
+    QStringList expected;
+    for (int k = 1; k < all.size(); ++k) {
+      const double t = all[k].section(',', 0, 0).toDouble();
+      if (t >= 0.25 && t <= 0.5) expected << all[k];
+    }
+    QStringList everyFourth;
+    for (int k = 0; k < expected.size(); k += 4) everyFourth << expected[k];
+    QCOMPARE(lines.mid(1), everyFourth);
+  }
+
+  // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double
+  // click shows the time of the peak and selects the joint.
+  void peakLoadsDockIsTheCliTable() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("space_robot.yaml");
+    QVERIFY(QFile::copy(kt::resources::kDefaultModel, file));
+    auto w = openWindow(file);
+    kt::ui::PeakLoadsDock* dock = w->peakLoadsDock();
+    dock->show();
+    dock->raise();
+    QVERIFY(runToEnd(*w, 1.0));
+    dock->refresh();
+    const QString csv = dir.filePath("peaks.csv");
+    QVERIFY(dock->exportCsv(csv));
+    const kt::test::CliRun cli = kt::test::runCli({"peaks", file, "--duration", "1", "--csv"});
+    QCOMPARE(cli.code, 0);
+    QCOMPARE(readAll(csv), cli.out.toUtf8());
+    // J12 is over its rating (the start-up transient): its utilisation cell says so
+    QTableView* table = dock->table();
+    int j12 = -1;
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+      if (table->model()->index(r, 0).data().toString() == "J12") j12 = r;
+    QVERIFY(j12 >= 0);
+    QVERIFY(table->model()->index(j12, kt::ui::PeakLoadsDock::Utilisation).data(Qt::UserRole).toDouble() > 100.0);
+    // sorting by |M| puts the largest last
+    table->sortByColumn(kt::ui::PeakLoadsDock::Moment, Qt::AscendingOrder);
+    const int last = table->model()->rowCount() - 1;
+    QVERIFY(table->model()->index(last, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble() >=
+            table->model()->index(0, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble());
+    // double click on a time column: that time everywhere, the joint selected
+    QSignalSpy activated(dock, &kt::ui::PeakLoadsDock::jointActivated);
+    const QModelIndex cell = table->model()->index(last, kt::ui::PeakLoadsDock::MomentTime);
+    emit table->doubleClicked(cell);
+    QCOMPARE(activated.count(), 1);
+    const int joint = activated.front()[0].toInt();
+    QCOMPARE(w->simulation()->shownTime(), dock->peaks()[static_cast<std::size_t>(joint)].moment.time);
+    QCOMPARE(w->treeIndexOf(w->selectedBody()), joint);
+    QTest::qWait(100);
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_peak_loads.png")));
+  }
+
+  // File ▸ Export Video: an H.264 MP4 of the chosen size with one frame per 1/fps of playback,
+  // frames that change as the robot moves; a PNG sequence of the same frames; no partial file
+  // when cancelled.
+  void exportedVideoDecodesBack() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    w->plotsDock()->show();
+    QVERIFY(runToEnd(*w, 2.0));
+    QTemporaryDir dir;
+    kt::ui::VideoExportOptions o;
+    o.width = 640;
+    o.height = 360;
+    o.fps = 10.0;
+    o.speed = 1.0;
+    o.plots = true;
+    QCOMPARE(kt::ui::VideoExport::frameCount(*w->simulation(), o), 21);  // t = 0, 0.1, …, 2
+    const QString mp4 = dir.filePath("run.mp4");
+    QString error;
+    QVERIFY2(kt::ui::VideoExport::write(w->videoSource(), o, mp4, &error), qPrintable(error));
+    const Decoded d = decode(mp4);
+    QCOMPARE(d.codec, QString("h264"));
+    QCOMPARE(d.width, 640);
+    QCOMPARE(d.height, 360);
+    QCOMPARE(d.frames, 21);
+    QVERIFY(kt::render::greyVariance(d.first) > 50.0);
+    QVERIFY2(kt::render::meanAbsoluteDifference(d.first, d.last) > 1.0,
+             qPrintable(QString::number(kt::render::meanAbsoluteDifference(d.first, d.last))));
+    QVERIFY(d.middle.save(QStringLiteral("video_frame_middle.png")));
+    // slow motion: twice the frames
+    o.speed = 0.5;
+    QCOMPARE(kt::ui::VideoExport::frameCount(*w->simulation(), o), 41);
+    // PNG frames
+    o.speed = 2.0;
+    const QString png = dir.filePath("frames.png");
+    QVERIFY2(kt::ui::VideoExport::write(w->videoSource(), o, png, &error), qPrintable(error));
+    QVERIFY(QFileInfo::exists(kt::render::VideoWriter::pngFramePath(png, 11)));
+    QVERIFY(!QFileInfo::exists(kt::render::VideoWriter::pngFramePath(png, 12)));
+    QCOMPARE(QImage(kt::render::VideoWriter::pngFramePath(png, 1)).size(), QSize(640, 360));
+    // cancelled after three frames: nothing left
+    bool cancelled = false;
+    const QString gone = dir.filePath("gone.mp4");
+    QVERIFY(!kt::ui::VideoExport::write(
+        w->videoSource(), o, gone, &error, [](int frame, int) { return frame < 3; }, &cancelled));
+    QVERIFY(cancelled);
+    QVERIFY(!QFileInfo::exists(gone));
+    for (const QString& f : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden))
+      QVERIFY2(!f.contains("gone"), qPrintable(f));
+  }
+
+  // A rated joint's arrows are red at its rating, whatever the common limit; the rating is the
+  // model's, so an edit of it recolours the kept run's arrows.
+  void ratedArrowsAreRedAtTheirRating() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runToEnd(*w, 0.5));
+    SimulationController* sim = w->simulation();
+    kt::render::LoadArrows* arrows = w->jointLoadView()->arrows();
+    kt::render::LoadArrowOptions o;
+    o.visible = true;
+    o.momentLimit = 1e9;  // the common limit far away: only a rating can make an arrow red
+    arrows->setOptions(o);
+    sim->showTime(0.0);  // J12 carries 440 N·m at t = 0 against its 400 N·m rating
+    const int j12 = w->tree().jointIndex("J12"), j13 = w->tree().jointIndex("J13");
+    const double* red = arrows->momentActor(j12)->GetProperty()->GetColor();
+    QVERIFY2(red[0] > 0.9 && red[1] < 0.2, qPrintable(QStringLiteral("%1 %2").arg(red[0]).arg(red[1])));
+    const double* unrated = arrows->momentActor(j13)->GetProperty()->GetColor();
+    QVERIFY(unrated[0] < 0.2 && unrated[1] > 0.7);  // 155 N·m of 1e9: green
+    // a higher rating (an edit: the run is kept, its arrows follow the edited rating)
+    kt::LoadRating rating =
+        w->document().model().bodies[static_cast<std::size_t>(w->bodyOfTreeIndex(j12))].joint.rating;
+    rating.moment = 4400.0;
+    QString error;
+    QVERIFY(kt::ui::edit::apply(w->document(),
+                                kt::ui::edit::setRating(w->document(), w->bodyOfTreeIndex(j12), rating, &error)));
+    QVERIFY(sim->outdated());
+    arrows = w->jointLoadView()->arrows();
+    arrows->setOptions(o);
+    sim->showTime(0.0);
+    const double* tenth = arrows->momentActor(j12)->GetProperty()->GetColor();
+    QVERIFY2(tenth[1] > 0.7, qPrintable(QString::number(tenth[1])));  // 10 %: green
+  }
+
+  // The screenshot of the window with the timeline scrubbed back and the plots showing the cursor.
+  void screenshotOfTheTimeline() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    w->plotsDock()->show();
+    w->selectBody(2);
+    QVERIFY(runToEnd(*w, 4.0));
+    w->timeline()->slider()->setValue(700);
+    w->plotsDock()->redraw();
+    QTest::qWait(100);
+    const QImage shot = w->grab().toImage();
+    QVERIFY(shot.save(QStringLiteral("screenshot_timeline.png")));
+    QVERIFY(kt::render::greyVariance(shot) > 100.0);
+  }
+};
+
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestResults>(argc, argv, "test_results"); }
+
+#include "test_results.moc"

@@ -1,0 +1,89 @@
+// The Peak loads dock: for every joint, the largest |force| and |moment| of the wrench it
+// transmits and of its reaction part, with the time of each, and, for joints with a load rating
+// (docs/model-format.md), the utilisation in % (red from 100 %). Over the whole run or the time
+// range the plots show; sortable by any column; a double click shows that time in every view and
+// selects the joint; Export CSV writes the table as `kinetree-cli peaks --csv` does. The figures
+// come from kt::PeakLoads (core/sim/peak_loads.hpp), the computation the CLI runs, fed the rows of
+// the run's Recorder as they arrive.
+#pragma once
+
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/sim/peak_loads.hpp"
+
+class QComboBox;
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace kt::ui {
+
+class SimulationController;
+
+class PeakLoadsDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  /// Columns of the table.
+  enum Column {
+    Joint,
+    Utilisation,
+    UtilisationOf,
+    Force,
+    ForceTime,
+    Moment,
+    MomentTime,
+    ReactionForce,
+    ReactionForceTime,
+    ReactionMoment,
+    ReactionMomentTime,
+    ColumnCount
+  };
+
+  /// `visibleRange` gives the time range the plots show (for "Time range of the plots").
+  PeakLoadsDock(SimulationController* simulation, std::function<std::pair<double, double>()> visibleRange,
+                QWidget* parent = nullptr);
+  ~PeakLoadsDock() override;
+
+  QTableView* table() const { return table_; }
+  /// The table's rows as shown (sorted), for tests: the joint's tree index of view row `row`.
+  int jointOfRow(int row) const;
+  /// Over the whole run (true) or the time range of the plots (false).
+  void setWholeRun(bool whole);
+  /// The figures as last computed (tree order).
+  const std::vector<kt::JointPeaks>& peaks() const { return shown_; }
+  /// Writes the table as CSV (kt::peakLoadsCsv). False with `error` on failure.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+ public slots:
+  /// Scans the rows recorded since the last call (or all of the range again) and shows them.
+  void refresh();
+
+ signals:
+  /// The user double-clicked a joint's row: show time t and select the joint (tree index).
+  void jointActivated(int treeIndex, double t);
+
+ private:
+  void onSessionStarted();
+  void onSessionEnded();
+
+  SimulationController* simulation_;
+  std::function<std::pair<double, double>()> visibleRange_;
+  QComboBox* rangeBox_;
+  QLabel* summary_;
+  class Model;
+  Model* model_;
+  QSortFilterProxyModel* sorted_;
+  QTableView* table_;
+  std::unique_ptr<kt::PeakLoads> scan_;
+  std::size_t scanned_ = 0;  ///< rows of the recording already in scan_ (whole-run mode)
+  std::vector<kt::JointPeaks> shown_;
+  QElapsedTimer clock_;
+};
+
+}  // namespace kt::ui
