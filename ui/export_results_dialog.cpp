@@ -3,23 +3,21 @@
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/model/model.hpp"
 #include "core/sim/recorder.hpp"
+#include "ui/export_file.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -159,15 +157,11 @@ void ExportResultsDialog::updateSummary() {
 }
 
 void ExportResultsDialog::accept() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("lastExportDirectory"), QDir::homePath()).toString();
-  const QString name =
-      simulation_.sessionModel() ? QString::fromStdString(simulation_.sessionModel()->name) : QString();
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Results"), QDir(dir).filePath((name.isEmpty() ? tr("run") : name) + QStringLiteral(".csv")),
-      tr("CSV files (*.csv);;All files (*)"));
+  const kt::Model* model = simulation_.sessionModel();
+  const QString name = model && !model->name.empty() ? QString::fromStdString(model->name) : tr("run");
+  const QString path =
+      askExportFile(this, tr("Export Results"), name + QStringLiteral(".csv"), tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
   if (exportTo(path)) {
     QDialog::accept();
     return;
@@ -177,17 +171,12 @@ void ExportResultsDialog::accept() {
 
 bool ExportResultsDialog::exportTo(const QString& path) {
   error_.clear();
-  QProgressDialog progress(tr("Writing %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000, this);
-  progress.setObjectName(QStringLiteral("exportProgress"));
-  progress.setWindowModality(Qt::WindowModal);
-  progress.setMinimumDuration(300);  // small exports finish before it shows
+  ExportProgress progress(this, tr("Writing %1…").arg(QFileInfo(path).fileName()), QStringLiteral("exportProgress"));
   bool cancelled = false;
   const bool ok = ResultsExport::write(
       simulation_, options(), path, &error_,
       [&progress](std::size_t written, std::size_t total) {
-        progress.setValue(
-            total > 0 ? static_cast<int>(1000.0 * static_cast<double>(written) / static_cast<double>(total)) : 1000);
-        return !progress.wasCanceled();
+        return progress(total > 0 ? static_cast<double>(written) / static_cast<double>(total) : 1.0);
       },
       &cancelled);
   if (cancelled) error_.clear();  // the user knows

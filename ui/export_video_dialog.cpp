@@ -4,22 +4,20 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMessageBox>
-#include <QProgressDialog>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSettings>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/model/model.hpp"
+#include "ui/export_file.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -124,15 +122,11 @@ void ExportVideoDialog::updateSummary() {
 }
 
 void ExportVideoDialog::accept() {
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("lastExportDirectory"), QDir::homePath()).toString();
   const kt::Model* model = source_.simulation->sessionModel();
-  const QString name = model ? QString::fromStdString(model->name) : tr("run");
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export Video"), QDir(dir).filePath(name + QStringLiteral(".mp4")),
-                                   tr("MP4 video (*.mp4);;PNG sequence (*.png)"));
+  const QString name = model && !model->name.empty() ? QString::fromStdString(model->name) : tr("run");
+  const QString path = askExportFile(this, tr("Export Video"), name + QStringLiteral(".mp4"),
+                                     tr("MP4 video (*.mp4);;PNG sequence (*.png)"));
   if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("lastExportDirectory"), QFileInfo(path).absolutePath());
   if (exportTo(path)) {
     QDialog::accept();
     return;
@@ -142,18 +136,11 @@ void ExportVideoDialog::accept() {
 
 bool ExportVideoDialog::exportTo(const QString& path) {
   error_.clear();
-  QProgressDialog progress(tr("Rendering %1…").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1, this);
-  progress.setObjectName(QStringLiteral("videoProgress"));
-  progress.setWindowModality(Qt::WindowModal);
-  progress.setMinimumDuration(300);
+  ExportProgress progress(this, tr("Rendering %1…").arg(QFileInfo(path).fileName()), QStringLiteral("videoProgress"));
   bool cancelled = false;
   const bool ok = VideoExport::write(
       source_, options(), path, &error_,
-      [&progress](int frame, int frames) {
-        progress.setMaximum(frames);
-        progress.setValue(frame);
-        return !progress.wasCanceled();
-      },
+      [&progress](int frame, int frames) { return progress(static_cast<double>(frame) / std::max(frames, 1)); },
       &cancelled);
   if (cancelled) error_.clear();
   return ok;

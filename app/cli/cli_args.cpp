@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
@@ -179,6 +180,27 @@ bool runSettings(const char* command, const std::string& modelPath, const Model&
   duration = choices.duration > 0 ? choices.duration : model.simulation.duration;
   return checkRunOptions(command, modelPath, options.step, choices.step > 0, duration, choices.duration > 0,
                          options.tolerance, choices.tolerance > 0);
+}
+
+int streamingRun(const char* command, const char* usage, const std::string& modelPath, const RunChoices& choices,
+                 std::unique_ptr<Simulator>& sim, double& duration) {
+  if (modelPath.empty()) {
+    std::fprintf(stderr, "kinetree-cli %s: the model file name is empty ('')\n%s", command, usage);
+    return 2;
+  }
+  Model model;
+  if (!loadModel(modelPath, model)) return 1;
+  SimulatorOptions options;
+  // what cannot run is refused before anything is written
+  if (!runSettings(command, modelPath, model, choices, options, duration)) return 2;
+  options.record = false;
+  try {
+    sim = std::make_unique<Simulator>(model, options);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace kt::cli

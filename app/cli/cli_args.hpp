@@ -2,6 +2,7 @@
 // parsing with the option's name in the message, and the run-settings check.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,13 @@ bool takeRunOption(const char* command, const std::string& name, const std::stri
 /// simulation: block; false (messages on stderr, as checkRunOptions) when they cannot run.
 bool runSettings(const char* command, const std::string& modelPath, const Model& model, const RunChoices& choices,
                  SimulatorOptions& options, double& duration);
+
+/// The simulator of a command that runs one model file sample by sample (simulate, peaks): the
+/// file loaded (its diagnostics printed), `choices` applied to its simulation: block and checked,
+/// nothing recorded (the caller takes each sample). Returns 0 with `sim` and `duration` set, or
+/// the exit status of the failure: 1 for the model, 2 for the command line.
+int streamingRun(const char* command, const char* usage, const std::string& modelPath, const RunChoices& choices,
+                 std::unique_ptr<Simulator>& sim, double& duration);
 
 /// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
 std::string printable(const std::string& s);

@@ -38,24 +38,9 @@ int cmdPeaks(const std::vector<std::string>& args) {
     if (name == "--csv") csv = true;
     if (name == "--output") output = value;
   }
-  if (modelPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli peaks: the model file name is empty ('')\n%s", kUsage);
-    return 2;
-  }
-
-  Model model;
-  if (!loadModel(modelPath, model)) return 1;
-  SimulatorOptions options;
-  double duration = 0.0;
-  if (!runSettings("peaks", modelPath, model, choices, options, duration)) return 2;
-  options.record = false;  // the peaks are taken sample by sample
   std::unique_ptr<Simulator> sim;
-  try {
-    sim = std::make_unique<Simulator>(model, options);
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
-    return 1;
-  }
+  double duration = 0.0;
+  if (const int failed = streamingRun("peaks", kUsage, modelPath, choices, sim, duration)) return failed;
 
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉
   PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));

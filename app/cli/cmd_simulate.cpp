@@ -95,27 +95,9 @@ int cmdSimulate(const std::vector<std::string>& args) {
     if (name == "--output") output = value;
     if (name == "--signals") signalPatterns = value;
   }
-  if (modelPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli simulate: the model file name is empty ('')\n%s", kUsage);
-    return 2;
-  }
-
-  // the model, with the validator's file:line:col diagnostics
-  Model model;
-  if (!loadModel(modelPath, model)) return 1;
-  SimulatorOptions options;
-  double duration = 0.0;
-  // what cannot run is refused before anything is written
-  if (!runSettings("simulate", modelPath, model, choices, options, duration)) return 2;
-  options.record = false;  // the CSV is streamed sample by sample
-
   std::unique_ptr<Simulator> sim;
-  try {
-    sim = std::make_unique<Simulator>(model, options);
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
-    return 1;
-  }
+  double duration = 0.0;
+  if (const int failed = streamingRun("simulate", kUsage, modelPath, choices, sim, duration)) return failed;
   std::vector<int> columns;
   std::string selectError;
   if (!selectSignals(sim->signalLayout().names(), signalPatterns, columns, selectError)) {
