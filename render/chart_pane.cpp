@@ -142,6 +142,10 @@ void ChartPane::setCursorTime(double t) {
 void ChartPane::paintGL() {
   VtkWidget::paintGL();
   placeCursor();  // the axes may have moved
+  if (visibleTimeRange() != renderedRange_) {
+    renderedRange_ = visibleTimeRange();
+    emit visibleRangeChanged();
+  }
 }
 
 void ChartPane::placeCursor() {

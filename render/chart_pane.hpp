@@ -110,6 +110,8 @@ class ChartPane : public VtkWidget {
  signals:
   /// The user clicked the plot at time t (a press and release without dragging).
   void timeClicked(double t);
+  /// The bottom axis shows another time range than at the last render (a pan, a zoom, new data).
+  void visibleRangeChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -135,7 +137,8 @@ class ChartPane : public VtkWidget {
   vtkSmartPointer<vtkChartXY> chart_;
   vtkSmartPointer<vtkTable> table_;  ///< column 0: t; column j + 1: plotted_[j]
   vtkSmartPointer<vtkContextInteractorStyle> style_;
-  QWidget* cursor_ = nullptr;  ///< the time cursor's line
+  QWidget* cursor_ = nullptr;                          ///< the time cursor's line
+  std::pair<double, double> renderedRange_{0.0, 0.0};  ///< the bottom axis at the last render
   double cursorTime_;
   QPointF pressAt_;
   bool pressed_ = false, dragged_ = false;

@@ -12,7 +12,10 @@ extern "C" {
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -37,7 +40,6 @@ struct VideoWriter::Encoder {
   AVPacket* packet = nullptr;
   SwsContext* scale = nullptr;
   QString tempPath;
-  bool headerWritten = false;
 
   ~Encoder() {
     sws_freeContext(scale);
@@ -83,8 +85,21 @@ VideoWriter::VideoWriter(const QString& path, int width, int height, double fram
   av_log_set_level(AV_LOG_ERROR);  // the encoder's statistics are not for the user's terminal
   if (!(framesPerSecond > 0.0 && framesPerSecond <= 240.0))
     throw std::runtime_error("the frame rate must lie in (0, 240] frames per second");
-  auto e = std::make_unique<Encoder>();
-  e->tempPath = QFileInfo(path).dir().filePath(QStringLiteral(".%1.part.mp4").arg(QFileInfo(path).fileName()));
+  const QString tempPath =
+      QFileInfo(path).dir().filePath(QStringLiteral(".%1.part.mp4").arg(QFileInfo(path).fileName()));
+  try {
+    open(tempPath, framesPerSecond);
+  } catch (...) {
+    encoder_.reset();  // closes the file
+    QFile::remove(tempPath);
+    throw;
+  }
+}
+
+void VideoWriter::open(const QString& tempPath, double framesPerSecond) {
+  encoder_ = std::make_unique<Encoder>();  // owned from here: a throw below closes what it opened
+  Encoder* e = encoder_.get();
+  e->tempPath = tempPath;
   const std::string temp = e->tempPath.toStdString();
   int rc = avformat_alloc_output_context2(&e->format, nullptr, "mp4", temp.c_str());
   if (rc < 0 || !e->format) throw std::runtime_error("cannot make an MP4 file: " + averror(rc));
@@ -114,10 +129,9 @@ VideoWriter::VideoWriter(const QString& path, int width, int height, double fram
   e->stream->time_base = e->codec->time_base;
   e->stream->avg_frame_rate = rate;
   rc = avio_open(&e->format->pb, temp.c_str(), AVIO_FLAG_WRITE);
-  if (rc < 0) throw std::runtime_error("cannot write " + path.toStdString() + ": " + averror(rc));
+  if (rc < 0) throw std::runtime_error("cannot write " + path_.toStdString() + ": " + averror(rc));
   rc = avformat_write_header(e->format, nullptr);
   if (rc < 0) throw std::runtime_error("cannot write the MP4 header: " + averror(rc));
-  e->headerWritten = true;
   e->frame = av_frame_alloc();
   e->packet = av_packet_alloc();
   if (!e->frame || !e->packet) throw std::runtime_error("out of memory for the video encoder");
@@ -129,7 +143,6 @@ VideoWriter::VideoWriter(const QString& path, int width, int height, double fram
   e->scale = sws_getContext(size_.width(), size_.height(), AV_PIX_FMT_RGB32, size_.width(), size_.height(),
                             AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
   if (!e->scale) throw std::runtime_error("cannot convert frames to YUV 4:2:0");
-  encoder_ = std::move(e);
 }
 
 VideoWriter::~VideoWriter() {
@@ -172,10 +185,11 @@ void VideoWriter::finish() {
     if (rc < 0) throw std::runtime_error("cannot finish the MP4 file: " + averror(rc));
     const QString temp = e.tempPath;
     encoder_.reset();  // closes the file
-    QFile::remove(path_);
-    if (!QFile::rename(temp, path_)) {
+    // rename(2) replaces the target in one step: an old file is never lost to a failed export
+    if (std::rename(QFile::encodeName(temp).constData(), QFile::encodeName(path_).constData()) != 0) {
+      const std::string why = std::strerror(errno);
       QFile::remove(temp);
-      throw std::runtime_error("cannot write " + path_.toStdString());
+      throw std::runtime_error("cannot write " + path_.toStdString() + ": " + why);
     }
   }
   finished_ = true;

@@ -35,6 +35,8 @@ class VideoWriter {
 
  private:
   struct Encoder;
+  /// Sets up the MP4 encoder writing to `tempPath` (encoder_ owns what it opens as it goes).
+  void open(const QString& tempPath, double framesPerSecond);
   QString path_;
   QSize size_;
   bool png_ = false;

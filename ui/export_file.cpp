@@ -17,6 +17,14 @@ QString askExportFile(QWidget* parent, const QString& title, const QString& sugg
   return path;
 }
 
+QString plotsRangeText(std::pair<double, double> range, bool& valid) {
+  valid = std::isfinite(range.first) && std::isfinite(range.second) && range.second > range.first;
+  return valid ? QObject::tr("The time range the plots show: %1 s to %2 s")
+                     .arg(range.first, 0, 'g', 6)
+                     .arg(range.second, 0, 'g', 6)
+               : QObject::tr("The time range the plots show (open the plots to choose one)");
+}
+
 ExportProgress::ExportProgress(QWidget* parent, const QString& label, const QString& objectName)
     : dialog_(label, QObject::tr("Cancel"), 0, 1000, parent) {
   dialog_.setObjectName(objectName);

@@ -40,12 +40,8 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
       summary_(new QLabel) {
   setObjectName(QStringLiteral("exportResultsDialog"));
   setWindowTitle(tr("Export Results"));
-  const bool haveRange =
-      std::isfinite(visible_.first) && std::isfinite(visible_.second) && visible_.second > visible_.first;
-  visibleRange_->setText(haveRange ? tr("The time range the plots show: %1 s to %2 s")
-                                         .arg(visible_.first, 0, 'g', 6)
-                                         .arg(visible_.second, 0, 'g', 6)
-                                   : tr("The time range the plots show (no plot drawn)"));
+  bool haveRange = false;
+  visibleRange_->setText(plotsRangeText(visible_, haveRange));
   visibleRange_->setEnabled(haveRange);
   plottedSignals_->setEnabled(!plotted_.isEmpty());
   wholeRun_->setChecked(true);

@@ -36,12 +36,8 @@ ExportVideoDialog::ExportVideoDialog(VideoSource source, std::pair<double, doubl
       summary_(new QLabel) {
   setObjectName(QStringLiteral("exportVideoDialog"));
   setWindowTitle(tr("Export Video"));
-  const bool haveRange =
-      std::isfinite(visible_.first) && std::isfinite(visible_.second) && visible_.second > visible_.first;
-  visibleRange_->setText(haveRange ? tr("The time range the plots show: %1 s to %2 s")
-                                         .arg(visible_.first, 0, 'g', 6)
-                                         .arg(visible_.second, 0, 'g', 6)
-                                   : tr("The time range the plots show (no plot drawn)"));
+  bool haveRange = false;
+  visibleRange_->setText(plotsRangeText(visible_, haveRange));
   visibleRange_->setEnabled(haveRange);
   wholeRun_->setChecked(true);
   for (const QSize s : {QSize(1280, 720), QSize(1920, 1080), QSize(854, 480), QSize(3840, 2160)})

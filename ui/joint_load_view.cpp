@@ -82,6 +82,7 @@ void JointLoadView::rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ra
   arrows_->setSelectedJoint(selectedJoint_);
   // a kept (outdated) run of the same joints still fits the arrows; a new session sets it anyway
   matchesSession_ = simulation_->sessionFits(tree);
+  update();
 }
 
 void JointLoadView::setSelectedJoint(int joint) {
@@ -93,10 +94,11 @@ void JointLoadView::setSelectedJoint(int joint) {
 
 void JointLoadView::update() {
   const kt::SignalLayout* layout = simulation_->signalLayout();
-  if (!arrows_ || !matchesSession_ || layout == nullptr || !simulation_->hasShownSample()) return;
-  layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
-  arrows_->update(simulation_->shownPositions(), wrench_);
-  view_->update();
+  if (arrows_ && matchesSession_ && layout != nullptr && simulation_->hasShownSample()) {
+    layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
+    arrows_->update(simulation_->shownPositions(), wrench_);
+  }
+  view_->update();  // an option, the selection or a rebuild changed the arrows in any case
 }
 
 }  // namespace kt::ui

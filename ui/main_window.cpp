@@ -380,6 +380,7 @@ void MainWindow::createSimulation() {
   tabifyDockWidget(historyDock_, peakLoadsDock_);
   problemsDock_->raise();
   viewMenu_->addAction(peakLoadsDock_->toggleViewAction());
+  connect(plotsDock_, &PlotsDock::visibleRangeChanged, peakLoadsDock_, &PeakLoadsDock::plotsRangeChanged);
   connect(peakLoadsDock_, &PeakLoadsDock::jointActivated, this, [this](int treeIndex, double t) {
     if (simulation_->sessionFits(tree_)) selectBody(bodyOfTreeIndex(treeIndex));
     simulation_->showTime(t);
@@ -407,7 +408,8 @@ void MainWindow::createSimulation() {
   });
   connect(this, &MainWindow::closing, simulation_, &SimulationController::shutdown);
   connect(this, &MainWindow::selectionChanged, this, [this](int, int treeIndex) {
-    plotsDock_->setSelectedJoint(treeIndex);
+    // the plots show the session's joints: a kept run of other joints has no such index
+    plotsDock_->setSelectedJoint(simulation_->sessionFits(tree_) ? treeIndex : -1);
     jointLoads_->setSelectedJoint(treeIndex);
   });
 }
@@ -424,10 +426,13 @@ VideoSource MainWindow::videoSource() const {
   VideoSource source;
   source.simulation = simulation_;
   source.modelDirectory = modelDirectory().toStdString();
+  // the view's camera; its followed body, arrows and selection where they name the run's joints
   source.view = view_;
-  if (const render::LoadArrows* arrows = jointLoads_->arrows(); arrows && simulation_->sessionFits(tree_))
-    source.arrows = arrows->options();
-  source.selectedJoint = treeIndexOf(selectedBody());
+  if (simulation_->sessionFits(tree_)) {
+    if (const render::LoadArrows* arrows = jointLoads_->arrows()) source.arrows = arrows->options();
+    source.selectedJoint = treeIndexOf(selectedBody());
+    source.followBody = view_->followBody();
+  }
   for (auto& [title, series] : plotsDock_->paneContents()) source.panes.push_back({title, series});
   return source;
 }

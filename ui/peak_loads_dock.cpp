@@ -2,7 +2,6 @@
 
 #include <QAbstractTableModel>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -13,8 +12,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <cmath>
+#include <limits>
 
 #include "core/sim/recorder.hpp"
+#include "ui/export_file.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -31,14 +32,30 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
  public:
   explicit Model(QObject* parent) : QAbstractTableModel(parent) {}
 
+  // The figures changed (same joints: the views keep their selection and sorting) or the joints did.
   void set(const std::vector<kt::JointPeaks>* peaks) {
-    beginResetModel();
+    const bool sameRows = peaks_ == peaks && peaks && static_cast<int>(peaks->size()) == rows_;
+    if (!sameRows) beginResetModel();
     peaks_ = peaks;
-    endResetModel();
+    rows_ = peaks ? static_cast<int>(peaks->size()) : 0;
+    governing_.clear();
+    if (peaks)  // once per refresh, not once per comparison of a sort
+      for (const kt::JointPeaks& j : *peaks)
+        governing_.push_back({100.0 * j.utilisation(), QString::fromStdString(j.utilisationOf()), j.utilisationTime()});
+    if (!sameRows) {
+      endResetModel();
+    } else if (rows_ > 0) {
+      emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+    }
   }
-  int rowCount(const QModelIndex& parent = {}) const override {
-    return parent.isValid() || !peaks_ ? 0 : static_cast<int>(peaks_->size());
-  }
+  struct Governing {
+    double percent;  ///< NaN: no rating
+    QString of;
+    double time;
+  };
+  const Governing& governing(int row) const { return governing_[static_cast<std::size_t>(row)]; }
+
+  int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : rows_; }
   int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
 
   QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
@@ -66,17 +83,17 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role) const override {
     if (!peaks_ || !index.isValid()) return {};
     const kt::JointPeaks& j = (*peaks_)[static_cast<std::size_t>(index.row())];
+    const Governing& g = governing(index.row());
     const int c = index.column();
-    const double value = numberOf(j, c);
+    const double value = c == Utilisation ? g.percent : numberOf(j, c);
     switch (role) {
       case Qt::DisplayRole:
         if (c == Joint) return QString::fromStdString(j.name);
-        if (c == UtilisationOf)
-          return std::isnan(j.utilisation()) ? QString() : QString::fromStdString(j.utilisationOf());
+        if (c == UtilisationOf) return g.of;
         return number(value, c == Utilisation ? 4 : 6);
       case Qt::UserRole:
         if (c == Joint) return j.joint;
-        if (c == UtilisationOf) return QString::fromStdString(j.utilisationOf());
+        if (c == UtilisationOf) return g.of;
         return value;
       case Qt::TextAlignmentRole:
         return c == Joint || c == UtilisationOf ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -87,12 +104,13 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
         return {};
       case Qt::ToolTipRole: {
         if (c != Utilisation && c != UtilisationOf) return {};
-        if (std::isnan(j.utilisation())) return PeakLoadsDock::tr("No load rating");
+        if (std::isnan(g.percent)) return PeakLoadsDock::tr("No load rating");
         QStringList rating;
         if (j.rating.force > 0) rating << PeakLoadsDock::tr("force %1 N").arg(number(j.rating.force));
         if (j.rating.moment > 0) rating << PeakLoadsDock::tr("moment %1 N·m").arg(number(j.rating.moment));
         if (!j.rating.reaction.empty()) rating << PeakLoadsDock::tr("one per reaction coordinate");
-        return PeakLoadsDock::tr("Rating: %1").arg(rating.join(QStringLiteral(", ")));
+        return PeakLoadsDock::tr("Rating: %1; the utilisation peaked at t = %2 s")
+            .arg(rating.join(QStringLiteral(", ")), number(g.time));
       }
       default: return {};
     }
@@ -110,13 +128,14 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
       case ReactionForceTime: return j.reactionForce.time;
       case ReactionMoment: return peak(j.reactionMoment);
       case ReactionMomentTime: return j.reactionMoment.time;
-      case Utilisation: return 100.0 * j.utilisation();
       default: return std::nan("");
     }
   }
 
  private:
   const std::vector<kt::JointPeaks>* peaks_ = nullptr;
+  int rows_ = 0;
+  std::vector<Governing> governing_;  ///< (rows) the utilisation, what it is of and when
 };
 
 namespace {
@@ -181,14 +200,10 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, std::function<std
   layout->addWidget(table_, 1);
   setWidget(body);
 
-  connect(rangeBox_, &QComboBox::currentIndexChanged, this, [this] {
-    scanned_ = 0;
-    if (scan_) scan_->reset();
-    refresh();
-  });
+  connect(rangeBox_, &QComboBox::currentIndexChanged, this, &PeakLoadsDock::refresh);
   connect(exportButton, &QPushButton::clicked, this, [this] {
     const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export Peak Loads"), tr("peak_loads.csv"), tr("CSV files (*.csv)"));
+        askExportFile(this, tr("Export Peak Loads"), QStringLiteral("peak_loads.csv"), tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     QString error;
     if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export Peak Loads"), error);
@@ -234,6 +249,7 @@ int PeakLoadsDock::jointOfRow(int row) const {
 }
 
 void PeakLoadsDock::onSessionStarted() {
+  scanRange_ = {};
   const kt::Tree* tree = simulation_->tree();
   const kt::SignalLayout* layout = simulation_->signalLayout();
   const kt::Model* model = simulation_->sessionModel();
@@ -249,24 +265,41 @@ void PeakLoadsDock::onSessionEnded() {
   scanned_ = 0;
 }
 
+void PeakLoadsDock::plotsRangeChanged() {
+  if (rangeBox_->currentIndex() == 1 && isVisible()) refresh();
+}
+
 void PeakLoadsDock::refresh() {
   clock_.restart();
   const kt::Recorder* rec = simulation_->recorder();
   if (!scan_ || !rec) return;
   const bool whole = rangeBox_->currentIndex() == 0;
-  double t0 = -std::numeric_limits<double>::infinity(), t1 = std::numeric_limits<double>::infinity();
-  if (!whole) {
-    std::tie(t0, t1) = visibleRange_();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::pair<double, double> range = whole ? std::pair{-inf, inf} : visibleRange_();
+  if (!(range.first <= range.second)) {  // NaN: the plots show no time range
     scan_->reset();
     scanned_ = 0;
+    shown_.clear();
+    model_->set(&shown_);
+    summary_->setText(tr("the plots show no time range: open them (View ▸ Plots) or choose the whole run"));
+    return;
   }
-  // the rows not scanned yet (whole run) or the rows of the range, read in place
-  rec->read([&](const kt::Recorder::Rows& rows) {
-    rows.forEachRow(scanned_, rows.size(), [&](std::size_t, const double* row) {
-      if (row[0] >= t0 && row[0] <= t1) scan_->add(row);
+  if (range != scanRange_) {  // another range: every row again
+    scan_->reset();
+    scanned_ = 0;
+    scanRange_ = range;
+  }
+  // the rows not looked at yet, a block at a time under the recorder's reader lock
+  constexpr std::size_t kBlockRows = 4096;
+  for (const std::size_t end = rec->size(); scanned_ < end;) {
+    const std::size_t blockEnd = std::min(end, scanned_ + kBlockRows);
+    rec->read([&](const kt::Recorder::Rows& rows) {
+      rows.forEachRow(scanned_, blockEnd, [&](std::size_t, const double* row) {
+        if (row[0] >= range.first && row[0] <= range.second) scan_->add(row);
+      });
     });
-    scanned_ = rows.size();
-  });
+    scanned_ = blockEnd;
+  }
   shown_ = scan_->joints();
   model_->set(&shown_);
   summary_->setText(scan_->samples() == 0
@@ -274,7 +307,10 @@ void PeakLoadsDock::refresh() {
                         : tr("%n samples, t = %1 s to %2 s", nullptr, static_cast<int>(scan_->samples()))
                               .arg(scan_->firstTime(), 0, 'f', 3)
                               .arg(scan_->lastTime(), 0, 'f', 3));
-  if (shown_.size() <= 200) table_->resizeColumnsToContents();  // a long table keeps its widths
+  if (shown_.size() <= 200 && !resized_) {  // a long table keeps its widths; so does one the user sized
+    table_->resizeColumnsToContents();
+    resized_ = true;
+  }
 }
 
 bool PeakLoadsDock::exportCsv(const QString& path, QString* error) const {

@@ -61,8 +61,11 @@ class PeakLoadsDock : public QDockWidget {
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
  public slots:
-  /// Scans the rows recorded since the last call (or all of the range again) and shows them.
+  /// Scans the rows recorded since the last call (all of them again when the plots' time range
+  /// changed, in range mode) and shows them.
   void refresh();
+  /// The plots show another time range: in range mode the peaks are taken again.
+  void plotsRangeChanged();
 
  signals:
   /// The user double-clicked a joint's row: show time t and select the joint (tree index).
@@ -81,9 +84,11 @@ class PeakLoadsDock : public QDockWidget {
   QSortFilterProxyModel* sorted_;
   QTableView* table_;
   std::unique_ptr<kt::PeakLoads> scan_;
-  std::size_t scanned_ = 0;  ///< rows of the recording already in scan_ (whole-run mode)
+  std::size_t scanned_ = 0;                ///< rows of the recording already looked at by scan_
+  std::pair<double, double> scanRange_{};  ///< the time range scan_ takes rows from
   std::vector<kt::JointPeaks> shown_;
   QElapsedTimer clock_;
+  bool resized_ = false;  ///< the columns were fitted to their contents once
 };
 
 }  // namespace kt::ui

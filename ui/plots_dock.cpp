@@ -73,6 +73,7 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     pane->view->hintLabel()->setObjectName(QStringLiteral("plotPaneHint%1").arg(p));
     stack->addWidget(pane->view);
     connect(pane->view, &render::ChartPane::timeClicked, this, [this](double t) { simulation_->showTime(t); });
+    connect(pane->view, &render::ChartPane::visibleRangeChanged, this, &PlotsDock::visibleRangeChanged);
     paneBox_->addItem(titles[p]);
     panes_.push_back(std::move(pane));
   }
@@ -104,6 +105,9 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     if (!exportPane(pane, path, &error)) QMessageBox::warning(this, tr("Export Plot"), error);
   });
 
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible && stale_) redraw();
+  });
   connect(simulation_, &SimulationController::sessionStarted, this, &PlotsDock::onSessionStarted);
   connect(simulation_, &SimulationController::sessionEnded, this, &PlotsDock::onSessionEnded);
   connect(simulation_, &SimulationController::frame, this, [this] {
@@ -271,7 +275,12 @@ bool PlotsDock::removeSignal(int pane, const QString& name) {
 void PlotsDock::setCurrentPane(int pane) { paneBox_->setCurrentIndex(pane); }
 
 std::pair<double, double> PlotsDock::visibleTimeRange() const {
-  return panes_[static_cast<std::size_t>(std::max(0, paneBox_->currentIndex()))]->view->visibleTimeRange();
+  const render::ChartPane& pane = *panes_[static_cast<std::size_t>(std::max(0, paneBox_->currentIndex()))]->view;
+  if (!isVisible() || pane.drawnSeries() == 0) {
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    return {none, none};
+  }
+  return pane.visibleTimeRange();
 }
 
 double PlotsDock::cursorTime(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view->cursorTime(); }
@@ -304,11 +313,16 @@ void PlotsDock::fetch(bool forceRedraw) {
   // time (a scrub, a replay) moves the cursors and redraws nothing
   const kt::Recorder* rec = simulation_->recorder();
   const bool newRows = rec && rec->size() != sampleCount();
+  if (!isVisible()) {  // drawn when shown again
+    stale_ = stale_ || newRows || forceRedraw;
+    return;
+  }
   if (forceRedraw || (newRows && redrawClock_.elapsed() >= 100)) redraw();
 }
 
 void PlotsDock::redraw() {
   redrawClock_.restart();
+  stale_ = false;
   for (int p = 0; p < kPaneCount; ++p) drawPane(p);
 }
 

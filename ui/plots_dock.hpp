@@ -62,7 +62,8 @@ class PlotsDock : public QDockWidget {
   bool removeSignal(int pane, const QString& name);
   /// The pane the signal list edits.
   void setCurrentPane(int pane);
-  /// The time range the pane the signal list edits shows (its bottom axis as last drawn).
+  /// The time range the pane the signal list edits shows (its bottom axis as last drawn); NaN
+  /// when the dock is hidden or the pane draws nothing (it shows no time range then).
   std::pair<double, double> visibleTimeRange() const;
   /// The time cursor of a pane (NaN when it shows the live end of the run).
   double cursorTime(int pane) const;
@@ -75,10 +76,15 @@ class PlotsDock : public QDockWidget {
   /// Writes the pane as PNG, SVG or PDF (chosen by the file suffix). False with `error` set on failure.
   bool exportPane(int pane, const QString& path, QString* error = nullptr);
 
+ signals:
+  /// The time range a pane shows changed (visibleTimeRange()).
+  void visibleRangeChanged();
+
  public slots:
   /// Default series for the selected joint (tree index, −1: none).
   void setSelectedJoint(int joint);
-  /// Redraws with the newest samples of the recorder (at most ~10 times a second unless forced).
+  /// Redraws with the newest samples of the recorder (at most ~10 times a second unless forced;
+  /// a hidden dock draws when it is shown again).
   void fetch(bool forceRedraw = false);
   void redraw();
 
@@ -108,6 +114,7 @@ class PlotsDock : public QDockWidget {
 
   QElapsedTimer redrawClock_;
   bool updatingList_ = false;
+  bool stale_ = false;  ///< samples arrived while the dock was hidden
 };
 
 }  // namespace kt::ui

@@ -148,7 +148,8 @@ void PropertiesDock::buildJointSection() {
       [this](int i, QString* e) {
         return edit::setJointType(*doc_, index(), kt::kAllJointTypes[static_cast<std::size_t>(i)], e);
       });
-  typeBox->setToolTip(tr("Changing the number of coordinates clears the initial state and limits"));
+  typeBox->setToolTip(
+      tr("Changing the number of coordinates clears the initial state, the limits and the per-reaction ratings"));
   addRow(f, tr("Type"), typeBox);
   addPlacementRows(
       f, QStringLiteral("joint.origin"), [this] { return spec().joint.origin; },

@@ -91,13 +91,13 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   std::vector<int> columns;
   if (!selectColumns(*layout, options, columns, error)) return false;
   const kt::RecordingSelection selection = selectionOf(options, columns);
-  const kt::RowRange range = kt::selectedRows(*rec, selection);
-  if (range.count == 0) {
+  if (kt::selectedRows(*rec, selection).count == 0) {
     if (error) *error = QObject::tr("No samples of the run lie in the chosen time range");
     return false;
   }
+  kt::RowRange range;  // the rows written (a run still recording may have added some since)
   try {
-    if (!kt::writeRecordingCsv(*rec, *layout, selection, path.toStdString(), progress)) {
+    if (!kt::writeRecordingCsv(*rec, *layout, selection, path.toStdString(), progress, &range)) {
       if (cancelled) *cancelled = true;
       if (error) *error = QObject::tr("The export was cancelled; no file was written");
       return false;

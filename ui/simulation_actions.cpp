@@ -254,10 +254,8 @@ void SimulationActions::syncControls() {
 }
 
 void SimulationActions::updatePending() {
-  const kt::SimulatorOptions& p = simulation_->pendingOptions();
+  const bool differs = simulation_->settingsPending();
   const kt::SimulatorOptions& a = simulation_->activeOptions();
-  const bool differs = simulation_->hasSimulator() && (p.solver != a.solver || p.integrator != a.integrator ||
-                                                       p.step != a.step || p.tolerance != a.tolerance);
   pendingAction_->setVisible(differs);
   pendingLabel_->setToolTip(differs ? tr("The run shown used %1, %2, h = %3 s, tol %4")
                                           .arg(QString::fromStdString(a.solver), QString::fromStdString(a.integrator))
@@ -270,7 +268,8 @@ void SimulationActions::updateActions() {
   updatePending();
   const bool have = simulation_->hasSimulator();
   const bool running = simulation_->isRunning();
-  const bool full = simulation_->recordingFull();
+  // a full recording kept after an edit does not stop Run: Run starts the edited model over
+  const bool full = simulation_->recordingFull() && !simulation_->outdated();
   const bool canBuild = simulation_->canRun();
   runAction_->setEnabled(canBuild && !running && !full);
   const QString blocker = canBuild ? QString() : simulation_->runBlocker();
@@ -279,7 +278,7 @@ void SimulationActions::updateActions() {
                                             : tr("Run the simulation (F5)"));
   resetAction_->setToolTip(blocker.isEmpty() ? tr("Back to the initial state") : blocker);
   pauseAction_->setEnabled(running);
-  stepAction_->setEnabled(have && !simulation_->hasFailed() && !full);
+  stepAction_->setEnabled(have && !simulation_->hasFailed() && !full && !simulation_->outdated());
   resetAction_->setEnabled(canBuild);
 }
 

@@ -11,14 +11,6 @@
 
 namespace kt::ui {
 
-namespace {
-
-bool sameOptions(const kt::SimulatorOptions& a, const kt::SimulatorOptions& b) {
-  return a.solver == b.solver && a.integrator == b.integrator && a.step == b.step && a.tolerance == b.tolerance;
-}
-
-}  // namespace
-
 const std::vector<double>& SimulationController::speedChoices() {
   static const std::vector<double> choices = {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 0.0};
   return choices;
@@ -63,7 +55,7 @@ void SimulationController::modelEdited(bool runnable) {
   // (stopped, outdated) for scrubbing and export until the next Run or Reset; otherwise the
   // session starts over from the edited model's initial state. Nothing is shared with the loop,
   // so there is nothing to race.
-  const bool hadRun = loop_ && !loop_->failed() && latest_.t > 0.0;
+  const bool hadRun = loop_ && latest_.t > 0.0;
   runnable_ = runnable;
   blocker_ = document_.runBlocker();
   // the model's default settings were edited: they apply now
@@ -75,6 +67,9 @@ void SimulationController::modelEdited(bool runnable) {
   loop_->setRunning(false);
   outdated_ = true;
   poll();
+  // the window rebuilt its views for the edited model: they show the kept run's sample again
+  readShownRow(loop_->recorder());
+  emit frame();
   emit stateChanged();
   emit statusMessage(runnable_ ? tr("The model was edited: the recorded run (to t = %1 s) is kept for inspection and "
                                     "export; Run starts a new run of the edited model")
@@ -155,19 +150,26 @@ SimulationController::RunState SimulationController::runState() const {
   return latest_.t > 0.0 ? RunState::Paused : RunState::Ready;
 }
 
-QString SimulationController::runStateText() const {
+QString SimulationController::runStateText(bool withTime) const {
   const QString t = QString::number(latest_.t, 'f', 3);
   QString text;
   switch (runState()) {
     case RunState::None: return {};
-    case RunState::Ready: text = tr("ready at t = 0"); break;
-    case RunState::Running: text = tr("running, t = %1 s").arg(t); break;
-    case RunState::Paused: text = tr("paused at t = %1 s").arg(t); break;
-    case RunState::Finished: text = tr("finished at t = %1 s").arg(t); break;
-    case RunState::Failed: text = tr("stopped at t = %1 s (failed)").arg(t); break;
-    case RunState::RecordingFull: text = tr("stopped at t = %1 s (recording full)").arg(t); break;
+    case RunState::Ready: text = withTime ? tr("ready at t = 0") : tr("ready"); break;
+    case RunState::Running: text = withTime ? tr("running, t = %1 s").arg(t) : tr("running"); break;
+    case RunState::Paused: text = withTime ? tr("paused at t = %1 s").arg(t) : tr("paused"); break;
+    case RunState::Finished: text = withTime ? tr("finished at t = %1 s").arg(t) : tr("finished"); break;
+    case RunState::Failed: text = withTime ? tr("stopped at t = %1 s (failed)").arg(t) : tr("stopped (failed)"); break;
+    case RunState::RecordingFull:
+      text = withTime ? tr("stopped at t = %1 s (recording full)").arg(t) : tr("recording full");
+      break;
   }
   return outdated_ ? tr("%1; model edited since").arg(text) : text;
+}
+
+bool SimulationController::settingsPending() const {
+  return loop_ && (pending_.solver != active_.solver || pending_.integrator != active_.integrator ||
+                   pending_.step != active_.step || pending_.tolerance != active_.tolerance);
 }
 
 QString SimulationController::runLabel() const {
@@ -273,12 +275,11 @@ bool SimulationController::rebuild() {
 }
 
 void SimulationController::run() {
-  if (recordingFull()) {  // Run is disabled then; a shortcut or script still lands here
+  if (recordingFull() && !outdated_) {  // Run is disabled then; a shortcut or script still lands here
     emit recordingFilled();
     return;
   }
-  const bool finished = loop_ && hasShownSample() && !untilStopped_ && latest_.t >= duration_ - 0.5 * active_.step;
-  if (!loop_ || outdated_ || loop_->failed() || !sameOptions(pending_, active_) || finished) {
+  if (!loop_ || outdated_ || loop_->failed() || settingsPending() || runState() == RunState::Finished) {
     if (!rebuild()) {
       if (!error_.isEmpty()) emit statusMessage(error_, 10'000);
       return;

@@ -85,8 +85,11 @@ class SimulationController : public QObject {
   /// duration was reached), stopped by a failure, paused on a full recording.
   enum class RunState { None, Ready, Running, Paused, Finished, Failed, RecordingFull };
   RunState runState() const;
-  /// "finished at t = 10.000 s", "paused at t = 2.500 s", … (empty without a session).
-  QString runStateText() const;
+  /// "finished at t = 10.000 s", "paused at t = 2.500 s", … (empty without a session); without
+  /// the time: "finished", "paused", …
+  QString runStateText(bool withTime = true) const;
+  /// The solver, integrator, step or tolerance chosen for the next run differ from the run's.
+  bool settingsPending() const;
   /// What produced the run: "space_robot · aba · rk4, h = 0.002 s" (empty without a session).
   QString runLabel() const;
   /// The session's recording belongs to the model as it was before an edit (see above).

@@ -75,17 +75,9 @@ void SimulationStatus::update(bool force) {
                           : tr("showing recorded t = %1 s (run at t = %2 s)")
                                 .arg(simulation_->shownTime(), 0, 'f', 3)
                                 .arg(t, 0, 'f', 3));
-  QString state;
-  switch (simulation_->runState()) {
-    case SimulationController::RunState::None: state = QString(); break;
-    case SimulationController::RunState::Ready: state = tr("ready"); break;
-    case SimulationController::RunState::Running: state = tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3); break;
-    case SimulationController::RunState::Paused: state = tr("paused"); break;
-    case SimulationController::RunState::Finished: state = tr("finished"); break;
-    case SimulationController::RunState::Failed: state = tr("stopped (failed)"); break;
-    case SimulationController::RunState::RecordingFull: state = tr("recording full"); break;
-  }
-  if (simulation_->outdated()) state = tr("%1; model edited since").arg(state);
+  const QString state = simulation_->runState() == SimulationController::RunState::Running
+                            ? tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3)
+                            : simulation_->runStateText(false);
   rateLabel_->setText(state);
   costLabel_->setText(nsPerStep_ > 0.0 ? tr("%1 ns/step").arg(nsPerStep_, 0, 'f', 0) : QString());
 }

@@ -75,7 +75,7 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
     scene.showModel(*model, *tree, source.modelDirectory, true);
     if (source.view) {
       scene.renderer()->GetActiveCamera()->DeepCopy(source.view->renderer()->GetActiveCamera());
-      scene.setFollowBody(source.view->followBody());
+      scene.setFollowBody(source.followBody);
       scene.setJointFramesVisible(false);
     }
     std::unique_ptr<render::LoadArrows> arrows;
@@ -88,6 +88,7 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
     }
     // the plot panes: the whole recording drawn once, a time cursor moved per frame
     std::vector<std::unique_ptr<render::ChartPane>> panes;
+    std::vector<QImage> paneImages;
     if (withPlots) {
       const int paneHeight = size.height() / static_cast<int>(shown.size());
       for (const VideoSource::Pane* p : shown) {
@@ -97,6 +98,7 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
         pane->setTitle(p->title);
         pane->setSeries(p->series);
         pane->draw(*rec, std::numeric_limits<double>::infinity());
+        paneImages.push_back(pane->renderToImage());  // the same picture in every frame, but for the cursor
         panes.push_back(std::move(pane));
       }
     }
@@ -120,10 +122,11 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
       QPainter painter(&frame);
       painter.drawImage(QRect(0, 0, sceneWidth, size.height()), scene.renderToImage());
       int y = 0;
-      for (const auto& pane : panes) {
+      for (std::size_t p = 0; p < panes.size(); ++p) {
+        const render::ChartPane* pane = panes[p].get();
         const int h = size.height() / static_cast<int>(panes.size());
         const QRect at(sceneWidth, y, size.width() - sceneWidth, h);
-        painter.drawImage(at, pane->renderToImage());
+        painter.drawImage(at, paneImages[p]);
         // the time cursor, where the pane would draw it over the chart
         const double x = pane->xOfTime(row[0]);
         const auto [top, bottom] = pane->plotTopBottom();

@@ -31,9 +31,10 @@ class SimulationController;
 struct VideoSource {
   const SimulationController* simulation = nullptr;
   std::string modelDirectory;                      ///< for mesh files of the model
-  const render::SceneView* view = nullptr;         ///< camera and followed body (may be null)
+  const render::SceneView* view = nullptr;         ///< the camera (may be null)
   std::optional<render::LoadArrowOptions> arrows;  ///< when the view draws load arrows
   int selectedJoint = -1;                          ///< tree index
+  int followBody = -1;                             ///< tree index of the body the camera follows
   struct Pane {
     QString title;
     std::vector<render::ChartSeries> series;

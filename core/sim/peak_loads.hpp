@@ -25,6 +25,7 @@ struct Peak {
   double value = 0.0;
   double time = std::numeric_limits<double>::quiet_NaN();
   void add(double magnitude, double t) {
+    if (!std::isfinite(magnitude)) return;  // a run that failed: its last values are not loads
     if (magnitude > value || (std::isnan(time) && magnitude == value)) {
       value = magnitude;
       time = t;

@@ -48,9 +48,10 @@ RowRange selectedRows(const Recorder& recorder, const RecordingSelection& select
 
 bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, const RecordingSelection& selection,
                        const std::string& path,
-                       const std::function<bool(std::size_t written, std::size_t total)>& progress) {
+                       const std::function<bool(std::size_t written, std::size_t total)>& progress, RowRange* written) {
   const std::vector<int> columns = columnsOf(layout, selection);
   const RowRange range = selectedRows(recorder, selection);
+  if (written) *written = range;
   const std::size_t every = std::max<std::size_t>(selection.every, 1);
   std::vector<std::string> header;
   header.reserve(columns.size());
@@ -58,24 +59,19 @@ bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, con
 
   CsvWriter csv(path);
   csv.header(header);
-  // Rows are read a block at a time under the recorder's reader lock, so that a run still
-  // recording waits at most for one block.
-  constexpr std::size_t kBlockRows = 2048;
+  constexpr std::size_t kProgressRows = 1024;
+  std::vector<double> row(static_cast<std::size_t>(recorder.width()));
   std::vector<double> out(columns.size());
-  std::size_t written = 0;
-  for (std::size_t k = range.first; k < range.end;) {
-    const std::size_t blockEnd = std::min(range.end, k + kBlockRows * every);
-    recorder.read([&](const Recorder::Rows& rows) {
-      for (; k < blockEnd; k += every) {
-        for (std::size_t c = 0; c < columns.size(); ++c) out[c] = rows.value(k, columns[c]);
-        csv.row(out);
-        ++written;
-      }
-    });
-    if (progress && !progress(written, range.count)) return false;  // the destructor drops the file
+  std::size_t done = 0;
+  for (std::size_t k = range.first; k < range.end; k += every) {
+    recorder.copyRows(k, k + 1, row.data());
+    for (std::size_t c = 0; c < columns.size(); ++c) out[c] = row[static_cast<std::size_t>(columns[c])];
+    csv.row(out);
+    if (++done % kProgressRows == 0 && progress && !progress(done, range.count))
+      return false;  // the destructor drops the file
   }
   csv.finish();
-  if (progress) progress(written, range.count);
+  if (progress) progress(done, range.count);
   return true;
 }
 

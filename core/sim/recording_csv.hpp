@@ -33,11 +33,14 @@ RowRange selectedRows(const Recorder& recorder, const RecordingSelection& select
 
 /// Writes the selected rows published when it is called (a run may go on recording) to `path`:
 /// atomically over a regular file or a new path, in place for a FIFO or device (CsvWriter).
-/// `progress(written, total)` is called every few thousand rows; when it returns false the export
-/// stops, the target is left as it was, and the function returns false. Throws
+/// Each row is copied out under the recorder's reader lock and formatted outside it, so a run
+/// still recording waits at most for one row's copy. `progress(written, total)` is called every
+/// thousand rows; when it returns false the export stops, the target is left as it was, and
+/// the function returns false. `written` (if given) receives the rows written. Throws
 /// std::runtime_error when the file cannot be written.
 bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, const RecordingSelection& selection,
                        const std::string& path,
-                       const std::function<bool(std::size_t written, std::size_t total)>& progress = {});
+                       const std::function<bool(std::size_t written, std::size_t total)>& progress = {},
+                       RowRange* written = nullptr);
 
 }  // namespace kt

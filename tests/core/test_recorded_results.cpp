@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/io/model_files.hpp"
@@ -185,6 +186,25 @@ class TestRecordedResults : public QObject {
     for (const Peak& l : p.lambda) largest = std::max(largest, l.value);
     QCOMPARE(p.utilisation(), largest);
     QVERIFY(QString::fromStdString(p.utilisationOf()).startsWith("reaction["));
+  }
+
+  // A failed run's non-finite values are not loads: the peaks skip them.
+  void nonFiniteValuesAreSkipped() {
+    const Model model = loadModelFromFile(example("pendulum.yaml").toStdString());
+    const std::unique_ptr<Simulator> sim = runRecorded(model, 0.1);
+    PeakLoads peaks(sim->tree(), sim->signalLayout());
+    std::vector<double> row(static_cast<std::size_t>(sim->recorder().width()));
+    sim->recorder().copyRows(3, 4, row.data());
+    peaks.add(row.data());
+    const JointPeaks before = peaks.joints().front();
+    for (double bad : {std::numeric_limits<double>::infinity(), std::nan("")}) {
+      std::vector<double> broken = row;
+      for (std::size_t c = 1; c < broken.size(); ++c) broken[c] = bad;
+      peaks.add(broken.data());
+    }
+    QCOMPARE(peaks.joints().front().force.value, before.force.value);
+    QCOMPARE(peaks.joints().front().force.time, before.force.time);
+    QVERIFY(std::isfinite(peaks.joints().front().moment.value));
   }
 
   // A recording written as CSV = what simulate writes for the same model and duration, byte for

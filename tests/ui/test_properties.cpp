@@ -173,6 +173,14 @@ class TestProperties : public QObject {
     QTest::keyClick(perAxis, Qt::Key_Delete);
     QTest::keyClick(perAxis, Qt::Key_Return);
     QVERIFY(spec("L12").joint.rating.reaction.empty());
+    // another number of reaction coordinates drops the per-coordinate ratings with the type change
+    type("joint.rating.reaction", "120");
+    choose("joint.type",
+           static_cast<int>(std::find(kAllJointTypes.begin(), kAllJointTypes.end(), JointType::Spherical) -
+                            kAllJointTypes.begin()));
+    QCOMPARE(spec("L12").joint.type, JointType::Spherical);
+    QVERIFY(spec("L12").joint.rating.reaction.empty());
+    QCOMPARE(spec("L12").joint.rating.force, 300.0);
     dock_->showBody(body("base"));  // a free joint has no reaction to rate
     QVERIFY(field("joint.rating.force"));
     QVERIFY(!field("joint.rating.reaction"));

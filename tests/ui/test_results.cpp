@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
@@ -449,6 +450,57 @@ class TestResults : public QObject {
     sim->showTime(0.0);
     const double* tenth = arrows->momentActor(j12)->GetProperty()->GetColor();
     QVERIFY2(tenth[1] > 0.7, qPrintable(QString::number(tenth[1])));  // 10 %: green
+  }
+
+  // An edit keeps the run: the views show its shown sample again at once (the edited model's
+  // scene, same joints), Step does nothing to an outdated run and is disabled, and a run whose
+  // recording was full can still be started over from the edited model.
+  void anEditKeepsTheShownSample() {
+    qputenv("KINETREE_RECORDING_LIMIT_MB", "1");  // about 400 samples of the space robot
+    auto w = openWindow(kt::resources::kDefaultModel);
+    SimulationController* sim = w->simulation();
+    sim->setSpeed(0.0);
+    sim->setUntilStopped(true);
+    sim->run();
+    QVERIFY(QTest::qWaitFor([&] { return sim->recordingFull(); }, 20000));
+    qunsetenv("KINETREE_RECORDING_LIMIT_MB");
+    sim->poll();
+    sim->showTime(0.25);
+    const Eigen::VectorXd q = sim->shownPositions();
+    QString error;
+    QVERIFY(kt::ui::edit::apply(w->document(), kt::ui::edit::setMass(w->document(), 3, 9.0, &error)));
+    QVERIFY(sim->outdated());
+    QCOMPARE(sim->shownPositions(), q);
+    kt::Kinematics kin;
+    kin.resize(*sim->tree());
+    kt::computePositionKinematics(*sim->tree(), q, kin);
+    for (int i = 0; i < sim->tree()->nb; ++i)
+      QVERIFY(
+          (w->sceneView()->scene().bodyPose(i).topRightCorner<3, 1>() - kin.X_0[static_cast<std::size_t>(i)].r).norm() <
+          1e-12);
+    auto* step = w->findChild<QAction*>(QStringLiteral("actionStep"));
+    auto* run = w->findChild<QAction*>(QStringLiteral("actionRun"));
+    QVERIFY(!step->isEnabled());
+    QVERIFY(run->isEnabled());  // full, but outdated: Run starts the edited model over
+    run->trigger();
+    QVERIFY(!sim->outdated());
+    QVERIFY(!sim->recordingFull());
+    QVERIFY(QTest::qWaitFor([&] { return sim->simulationTime() > 0.0; }, 10000));
+    sim->pause();
+  }
+
+  // The plots' time range exists only while they show one: hidden, they offer none.
+  void plotsRangeOnlyWhenShown() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runToEnd(*w, 0.5));
+    QVERIFY(std::isnan(w->plotsDock()->visibleTimeRange().first));  // hidden by default
+    kt::ui::ExportResultsDialog hidden(*w->simulation(), {}, w->plotsDock()->visibleTimeRange(), w.get());
+    QVERIFY(!hidden.findChildren<QRadioButton*>().at(1)->isEnabled());
+    w->plotsDock()->show();
+    w->plotsDock()->redraw();
+    w->plotsDock()->paneWidget(0)->renderToImage();
+    const auto [t0, t1] = w->plotsDock()->visibleTimeRange();
+    QVERIFY2(t0 <= 0.0 && t1 >= 0.5 && t1 < 1.0, qPrintable(QStringLiteral("%1 %2").arg(t0).arg(t1)));
   }
 
   // The screenshot of the window with the timeline scrubbed back and the plots showing the cursor.

@@ -215,6 +215,8 @@ QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString*
           j.v0.clear();
           j.limits.clear();
         }
+        // a rating per reaction coordinate fits only a joint with as many of them
+        if (kt::jointNv(old) != kt::jointNv(type)) j.rating.reaction.clear();
         const bool pd = j.drive.type == kt::DriveType::PdSinusoid || j.drive.type == kt::DriveType::PdPiecewise ||
                         j.drive.type == kt::DriveType::SpringDamper;
         if (!sameDims || type == kt::JointType::Fixed || (pd && kt::jointNq(type) != kt::jointNv(type)))
