@@ -74,7 +74,7 @@ struct Limit {
 struct LoadRating {
   double force = 0.0;            ///< N
   double moment = 0.0;           ///< N·m
-  std::vector<double> reaction;  ///< (6 − nv) N or N·m, in the order of reaction:<joint>[k]
+  std::vector<double> reaction;  ///< (6 − nv) N or N·m, in the order of the reaction:<joint>.* signals
   bool empty() const { return force == 0.0 && moment == 0.0 && reaction.empty(); }
   bool operator==(const LoadRating&) const = default;
 };

@@ -26,7 +26,7 @@ Governing governing(const JointPeaks& j) {
   consider(j.force, j.rating.force, "force");
   consider(j.moment, j.rating.moment, "moment");
   for (std::size_t k = 0; k < j.lambda.size() && k < j.rating.reaction.size(); ++k)
-    consider(j.lambda[k], j.rating.reaction[k], "reaction[" + std::to_string(k) + "]");
+    consider(j.lambda[k], j.rating.reaction[k], "reaction." + j.lambdaNames[k]);
   return g;
 }
 
@@ -51,6 +51,7 @@ PeakLoads::PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<L
   const auto nb = static_cast<std::size_t>(tree.nb);
   joints_.resize(nb);
   reactionColumns_.resize(nb);
+  reactionScales_.resize(nb);
   T_.resize(nb);
   f_.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) {
@@ -61,18 +62,18 @@ PeakLoads::PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<L
     const JointModel& joint = tree.joints[i];
     joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T_[i]);
     needQ_ = needQ_ || joint.subspacesDependOnQ();
-    const int nc = 6 - joint.nv;
-    reactionColumns_[i].assign(static_cast<std::size_t>(nc), -1);
-    j.lambdaIsMoment.resize(static_cast<std::size_t>(nc));
-    for (int k = 0; k < nc; ++k)  // T's column k is a moment when its force part is zero
-      j.lambdaIsMoment[static_cast<std::size_t>(k)] = T_[i].col(k).tail<3>().isZero();
+    reactionColumns_[i].assign(static_cast<std::size_t>(6 - joint.nv), -1);
+    reactionScales_[i].assign(static_cast<std::size_t>(6 - joint.nv), 1.0);
+    for (const ReactionComponent& c : reactionComponents(joint)) j.lambdaNames.push_back(c.name);
   }
   for (int c = 0; c < layout.size(); ++c) {
     const SignalInfo& s = layout.infos()[static_cast<std::size_t>(c)];
     if (s.kind != SignalKind::Reaction || s.body < 0) continue;
     std::vector<int>& cols = reactionColumns_[static_cast<std::size_t>(s.body)];
-    if (s.component >= 0 && s.component < static_cast<int>(cols.size()))
+    if (s.component >= 0 && s.component < static_cast<int>(cols.size())) {
       cols[static_cast<std::size_t>(s.component)] = c;
+      reactionScales_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.component)] = s.scale;
+    }
   }
   reset();
 }
@@ -109,7 +110,7 @@ void PeakLoads::add(const double* row) {
     }
     Vec6 reaction = Vec6::Zero();  // T λ
     for (std::size_t k = 0; k < cols.size(); ++k) {
-      const double lambda = row[cols[k]];
+      const double lambda = reactionScales_[i][k] * row[cols[k]];  // the signal is ±λ_k
       j.lambda[k].add(std::abs(lambda), t);
       reaction += Ti->col(static_cast<Eigen::Index>(k)) * lambda;
     }

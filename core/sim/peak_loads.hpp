@@ -1,6 +1,6 @@
 // Peak joint loads over a run (docs/signals.md, "Peak loads"): for every joint, the largest
 // |force| and |moment| of the wrench f it transmits (the load:<joint>.* signals) and of its
-// reaction part T λ (T_i the joint's constraint subspace, λ the reaction:<joint>[k] signals),
+// reaction part T λ (T_i the joint's constraint subspace, λ from the reaction:<joint>.* signals),
 // the largest |λ_k| of each reaction coordinate, the time of each peak, and, where the model gives
 // the joint a load rating, the utilisation: the largest ratio of a peak to its rating.
 //
@@ -34,19 +34,19 @@ struct Peak {
 };
 
 struct JointPeaks {
-  int joint = -1;                    ///< tree index
-  std::string name;                  ///< joint name
-  Peak force, moment;                ///< |f_force|, |f_moment| of the transmitted wrench (N, N·m)
-  Peak reactionForce;                ///< |(T λ)_force| (N)
-  Peak reactionMoment;               ///< |(T λ)_moment| (N·m)
-  std::vector<Peak> lambda;          ///< (6 − n_v) |λ_k|, N·m or N (docs/signals.md gives the order)
-  std::vector<bool> lambdaIsMoment;  ///< (6 − n_v) λ_k is a moment
+  int joint = -1;                        ///< tree index
+  std::string name;                      ///< joint name
+  Peak force, moment;                    ///< |f_force|, |f_moment| of the transmitted wrench (N, N·m)
+  Peak reactionForce;                    ///< |(T λ)_force| (N)
+  Peak reactionMoment;                   ///< |(T λ)_moment| (N·m)
+  std::vector<Peak> lambda;              ///< (6 − n_v) |λ_k|, N·m or N
+  std::vector<std::string> lambdaNames;  ///< (6 − n_v) "mx", "fy", … (reaction:<joint>.<name>)
   LoadRating rating;
 
   /// The largest ratio of a peak to its rating (force, moment, each rated λ_k); NaN when the
   /// joint has no rating.
   double utilisation() const;
-  /// What the utilisation is the ratio of ("force", "moment", "reaction[k]"), and when it peaked.
+  /// What the utilisation is the ratio of ("force", "moment", "reaction.mx", …), and when it peaked.
   std::string utilisationOf() const;
   double utilisationTime() const;
 };
@@ -73,10 +73,11 @@ class PeakLoads {
   const Tree& tree_;
   const SignalLayout& layout_;
   std::vector<JointPeaks> joints_;
-  std::vector<std::vector<int>> reactionColumns_;  ///< (nb) column of λ_k
-  std::vector<Mat6N> T_;                           ///< (nb) T_i where it does not depend on q
-  std::vector<Vec6> f_;                            ///< (nb) scratch: the row's joint wrenches
-  Eigen::VectorXd q_;                              ///< scratch: the row's q (universal joints)
+  std::vector<std::vector<int>> reactionColumns_;    ///< (nb) column of λ_k
+  std::vector<std::vector<double>> reactionScales_;  ///< (nb) the column holds scale · λ_k
+  std::vector<Mat6N> T_;                             ///< (nb) T_i where it does not depend on q
+  std::vector<Vec6> f_;                              ///< (nb) scratch: the row's joint wrenches
+  Eigen::VectorXd q_;                                ///< scratch: the row's q (universal joints)
   bool needQ_ = false;
   std::size_t samples_ = 0;
   double firstTime_ = std::numeric_limits<double>::quiet_NaN();

@@ -1,6 +1,7 @@
 #include "core/sim/recording_csv.hpp"
 
 #include <algorithm>
+#include <numbers>
 
 #include "core/io/csv.hpp"
 
@@ -19,6 +20,12 @@ std::vector<int> columnsOf(const SignalLayout& layout, const RecordingSelection&
     columns.insert(columns.begin(), 0);
   }
   return columns;
+}
+
+// The unit in degrees of an angle unit ("rad/s" → "deg/s"), empty for other units.
+std::string degreeUnit(const std::string& unit) {
+  if (unit.rfind("rad", 0) != 0) return {};
+  return "deg" + unit.substr(3);
 }
 
 }  // namespace
@@ -54,8 +61,16 @@ bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, con
   if (written) *written = range;
   const std::size_t every = std::max<std::size_t>(selection.every, 1);
   std::vector<std::string> header;
+  std::vector<double> scale(columns.size(), 1.0);
   header.reserve(columns.size());
-  for (int c : columns) header.push_back(layout.names()[static_cast<std::size_t>(c)]);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const SignalInfo& info = layout.infos()[static_cast<std::size_t>(columns[c])];
+    header.push_back(info.name);
+    if (const std::string deg = degreeUnit(info.unit); selection.anglesInDegrees && !deg.empty()) {
+      scale[c] = 180.0 / std::numbers::pi;
+      header.back() += " (" + deg + ")";
+    }
+  }
 
   CsvWriter csv(path);
   csv.header(header);
@@ -65,7 +80,7 @@ bool writeRecordingCsv(const Recorder& recorder, const SignalLayout& layout, con
   std::size_t done = 0;
   for (std::size_t k = range.first; k < range.end; k += every) {
     recorder.copyRows(k, k + 1, row.data());
-    for (std::size_t c = 0; c < columns.size(); ++c) out[c] = row[static_cast<std::size_t>(columns[c])];
+    for (std::size_t c = 0; c < columns.size(); ++c) out[c] = scale[c] * row[static_cast<std::size_t>(columns[c])];
     csv.row(out);
     if (++done % kProgressRows == 0 && progress && !progress(done, range.count))
       return false;  // the destructor drops the file

@@ -1,6 +1,7 @@
 // A recorded run written as CSV in exactly the form of `kinetree-cli simulate` (core/io/csv.hpp:
 // the signal names as the header, numbers as %.17g, the same column order), for the rows and
-// columns a user selects: a time range, every k-th sample, any set of signals (time first).
+// columns a user selects: a time range, every k-th sample, any set of signals (time first), and
+// on request angles in degrees.
 // The application's File ▸ Export Results uses it on the run's Recorder.
 #pragma once
 
@@ -22,6 +23,9 @@ struct RecordingSelection {
   double t0 = -std::numeric_limits<double>::infinity();  ///< first time (inclusive)
   double t1 = std::numeric_limits<double>::infinity();   ///< last time (inclusive)
   std::size_t every = 1;                                 ///< every k-th sample of the range, from its first
+  /// Angles (the signals in rad, rad/s, rad/s^2) in degrees: their values × 180/π and their
+  /// header names followed by the unit, e.g. "q:J1[0] (deg)". Off: SI, as simulate writes.
+  bool anglesInDegrees = false;
 };
 
 /// The rows [first, end) of the recording inside the selection's time range (binary search on the

@@ -8,6 +8,49 @@ std::string positionUnit(const JointModel& joint, int k) {
   return joint.velocityIsAngular(k) ? "rad" : "m";
 }
 
+}  // namespace
+
+std::vector<ReactionComponent> reactionComponents(const JointModel& joint) {
+  // T at the neutral position (only a universal joint's T turns with q: its one moment column
+  // stays the constraint moment about a1 × a2)
+  Mat6N T;
+  Eigen::Matrix<double, 7, 1> q0;
+  joint.neutral(q0.data());
+  joint.constraintSubspace(q0.data(), T);
+  static constexpr const char* kAxes = "xyz";
+  // a column along ±e_d, and whether every column of its kind (moments, forces) is so: a kind is
+  // named after the axes only then (and never where T turns with q: the universal joint's)
+  std::vector<int> axisOf(static_cast<std::size_t>(T.cols()), -1), signOf(static_cast<std::size_t>(T.cols()), 1);
+  bool momentsAligned = !joint.subspacesDependOnQ(), forcesAligned = true;
+  for (Eigen::Index k = 0; k < T.cols(); ++k) {
+    for (int d = 0; d < 6; ++d)
+      for (const int sign : {1, -1})
+        if (T.col(k) == sign * Vec6::Unit(d)) {
+          axisOf[static_cast<std::size_t>(k)] = d;
+          signOf[static_cast<std::size_t>(k)] = sign;
+        }
+    const bool moment = T.col(k).head<3>().norm() > 0.5;
+    if (axisOf[static_cast<std::size_t>(k)] < 0) (moment ? momentsAligned : forcesAligned) = false;
+  }
+  std::vector<ReactionComponent> out;
+  int moments = 0, forces = 0;
+  for (Eigen::Index k = 0; k < T.cols(); ++k) {
+    const bool moment = T.col(k).head<3>().norm() > 0.5;
+    const int d = axisOf[static_cast<std::size_t>(k)];
+    ReactionComponent c;
+    if (moment ? momentsAligned : forcesAligned) {
+      c.name = std::string(moment ? "m" : "f") + kAxes[d % 3];
+      c.sign = signOf[static_cast<std::size_t>(k)];
+    } else {
+      c.name = moment ? "m" + std::to_string(++moments) : "f" + std::to_string(++forces);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+namespace {
+
 std::string indexed(const char* prefix, const std::string& joint, int k) {
   return std::string(prefix) + joint + "[" + std::to_string(k) + "]";
 }
@@ -46,9 +89,15 @@ SignalLayout::SignalLayout(const Tree& tree) {
       for (int c = 0; c < 6; ++c)
         add(std::string(prefix) + tree.jointNames[i] + "." + kWrench[c], kind, i, c, kWrenchIndex[c],
             c < 3 ? "N" : "N*m");
-  for (int i = 0; i < tree.nb; ++i)
-    for (int k = 0; k < 6 - tree.joints[i].nv; ++k)
-      add(indexed("reaction:", tree.jointNames[i], k), SignalKind::Reaction, i, k, tree.lambdaOffset[i] + k, "");
+  for (int i = 0; i < tree.nb; ++i) {
+    const std::vector<ReactionComponent> parts = reactionComponents(tree.joints[i]);
+    for (int k = 0; k < 6 - tree.joints[i].nv; ++k) {
+      const ReactionComponent& c = parts[static_cast<std::size_t>(k)];
+      add("reaction:" + tree.jointNames[i] + "." + c.name, SignalKind::Reaction, i, k, tree.lambdaOffset[i] + k,
+          c.name[0] == 'm' ? "N*m" : "N");
+      signals_.back().scale = c.sign;
+    }
+  }
   freeBodies_ = freeJointBodies(tree);
   static constexpr const char* kAngles[] = {"roll", "pitch", "yaw"};
   static constexpr const char* kAxes[] = {"x", "y", "z"};
@@ -67,17 +116,6 @@ SignalLayout::SignalLayout(const Tree& tree) {
   for (int c = 0; c < 6; ++c)
     add(std::string("momentum.") + kMomentum[c], SignalKind::Momentum, -1, c, c < 3 ? 3 + c : c - 3,
         c < 3 ? "kg*m/s" : "kg*m^2/s");
-
-  // reaction units: the constraint basis T of each joint type has moment columns first
-  for (SignalInfo& s : signals_) {
-    if (s.kind != SignalKind::Reaction) continue;
-    Mat6N T;
-    const JointModel& joint = tree.joints[s.body];
-    Eigen::Matrix<double, 7, 1> q0;
-    joint.neutral(q0.data());
-    joint.constraintSubspace(q0.data(), T);
-    s.unit = T.col(s.component).head<3>().norm() > 0.5 ? "N*m" : "N";
-  }
 
   qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
   loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
@@ -118,7 +156,7 @@ void SignalLayout::fill(const SampleInputs& in, double* row) const {
       case SignalKind::Tau: x = (*in.tau)[s.index]; break;
       case SignalKind::Load: x = in.loads->f[s.body][s.index]; break;
       case SignalKind::LoadWorld: x = in.loads->fWorld[s.body][s.index]; break;
-      case SignalKind::Reaction: x = in.loads->lambda[s.index]; break;
+      case SignalKind::Reaction: x = s.scale * in.loads->lambda[s.index]; break;
       case SignalKind::Attitude: x = (*in.attitude)[s.index][s.component]; break;
       case SignalKind::Position: x = bodyPositionWorld(*in.kin, s.body)[s.component]; break;
       case SignalKind::Energy:

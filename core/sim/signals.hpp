@@ -5,7 +5,8 @@
 //   q:<joint>[k]  qd:<joint>[k]  qdd:<joint>[k]  tau:<joint>[k]     (k: position / velocity coordinate)
 //   load:<joint>.fx|fy|fz|mx|my|mz          joint wrench, child joint (body) frame
 //   load_world:<joint>.fx|fy|fz|mx|my|mz    the same wrench, world axes
-//   reaction:<joint>[k]                     λ = Tᵀ f, the constraint part
+//   reaction:<joint>.mx|my|mz|fx|fy|fz      λ = Tᵀ f, the constraint part (T's columns along the
+//                                           joint frame's axes; m1, m2, f1, f2 across other axes)
 //   attitude:<body>.roll|pitch|yaw          free-joint bodies: ZYX angles, unwrapped
 //   position:<body>.x|y|z                   free-joint bodies: body origin in world
 //   energy.kinetic|potential|total
@@ -31,10 +32,11 @@ enum class SignalKind { Time, Q, Qd, Qdd, Tau, Load, LoadWorld, Reaction, Attitu
 struct SignalInfo {
   std::string name;
   SignalKind kind = SignalKind::Time;
-  int body = -1;      ///< tree index of the joint/body, −1 for system-wide signals
-  int component = 0;  ///< coordinate, or component within the group (fx…mz = 0…5, roll/pitch/yaw = 0…2, …)
-  int index = 0;      ///< index into q, ν, λ, or the component of the source vector
-  std::string unit;   ///< SI unit ("rad", "m/s", "N·m", "1" for quaternion coordinates, …)
+  int body = -1;       ///< tree index of the joint/body, −1 for system-wide signals
+  int component = 0;   ///< coordinate, or component within the group (fx…mz = 0…5, roll/pitch/yaw = 0…2, …)
+  int index = 0;       ///< index into q, ν, λ, or the component of the source vector
+  std::string unit;    ///< SI unit ("rad", "m/s", "N·m", "1" for quaternion coordinates, …)
+  double scale = 1.0;  ///< reaction signals: the signal is scale · λ_index (±1, reactionComponents)
 };
 
 /// Everything one sample is made of (the simulator fills it at each output time).
@@ -81,6 +83,18 @@ class SignalLayout {
   std::vector<int> qColumns_;                    ///< (nq) column of q[k]
   std::vector<std::array<int, 6>> loadColumns_;  ///< (nb) columns of f_i = [moment; force]
 };
+
+/// A reaction signal of a joint: its name ("mx", "fy", …, or "m1", "f2" …) and the sign that makes
+/// it the component along the named axis: the signal is sign · λ_k.
+struct ReactionComponent {
+  std::string name;
+  int sign = 1;
+};
+/// A joint's reaction signals, in the order of T's columns: mx, my, mz, fx, fy, fz for a column
+/// along that axis of the joint frame (either way: the signal is then the component along +axis),
+/// otherwise m1, m2 (moments) and f1, f2 (forces) along T's other columns (docs/signals.md,
+/// "Coordinates per joint type").
+std::vector<ReactionComponent> reactionComponents(const JointModel& joint);
 
 /// True when `name` matches the glob `pattern` (`*`: any run of characters, `?`: one character;
 /// everything else, brackets included, matches itself).

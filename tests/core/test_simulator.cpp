@@ -370,6 +370,52 @@ class TestSimulator : public QObject {
     if (integrator == "rk4") QCOMPARE(sim.integrator().acceptedSteps, 100L);
   }
 
+  // Reaction signals are named after what they are (docs/signals.md, "Coordinates per joint
+  // type"), and each is the component of the reaction part T Tᵀ f along its axis, sign included.
+  void reactionComponentsAreNamedAndSigned() {
+    const auto names = [](JointType type, Vec3 axis) {
+      std::string s;
+      for (const ReactionComponent& c : reactionComponents(JointModel::make(type, axis, Vec3::UnitY())))
+        s += (s.empty() ? "" : " ") + c.name + (c.sign < 0 ? "-" : "");
+      return s;
+    };
+    QCOMPARE(names(JointType::Revolute, Vec3::UnitZ()), std::string("mx my fx fy fz"));
+    QCOMPARE(names(JointType::Revolute, Vec3::UnitX()), std::string("my mz fx fy fz"));
+    QCOMPARE(names(JointType::Revolute, Vec3::UnitY()), std::string("mx mz- fx fy fz"));
+    QCOMPARE(names(JointType::Revolute, Vec3(1, 1, 0).normalized()), std::string("m1 m2 fx fy fz"));
+    QCOMPARE(names(JointType::Prismatic, Vec3::UnitZ()), std::string("mx my mz fx fy"));
+    QCOMPARE(names(JointType::Cylindrical, Vec3::UnitZ()), std::string("mx my fx fy"));
+    QCOMPARE(names(JointType::Universal, Vec3::UnitX()), std::string("m1 fx fy fz"));
+    QCOMPARE(names(JointType::Spherical, Vec3::UnitZ()), std::string("fx fy fz"));
+    QCOMPARE(names(JointType::Planar, Vec3::UnitZ()), std::string("mx my fz"));
+    QCOMPARE(names(JointType::Fixed, Vec3::UnitZ()), std::string("mx my mz fx fy fz"));
+    QCOMPARE(names(JointType::Free, Vec3::UnitZ()), std::string());
+    // the values: a revolute joint about y, recorded, against T Tᵀ f of its recorded wrench
+    Model model = makeChain(2);
+    for (BodySpec& b : model.bodies) b.joint.axis = Vec3::UnitY();
+    model.bodies[0].joint.q0 = {0.7};
+    Simulator sim(model, SimulatorOptions::fromSettings(model.simulation));
+    QVERIFY(sim.step());
+    const SignalLayout& layout = sim.signalLayout();
+    const std::vector<double>& row = sim.sample();
+    for (int i = 0; i < sim.tree().nb; ++i) {
+      const std::string j = sim.tree().jointNames[static_cast<std::size_t>(i)];
+      const Vec6 f = sim.loads().f[static_cast<std::size_t>(i)];  // [moment; force], joint frame
+      Mat6N T;
+      sim.tree().joints[static_cast<std::size_t>(i)].constraintSubspace(sim.q().data() + sim.tree().qOffset[i], T);
+      const Vec6 reaction = T * (T.transpose() * f);
+      const struct {
+        const char* name;
+        int index;
+      } expected[] = {{"mx", 0}, {"mz", 2}, {"fx", 3}, {"fy", 4}, {"fz", 5}};
+      for (const auto& e : expected) {
+        const int c = layout.find("reaction:" + j + "." + e.name);
+        QVERIFY2(c >= 0, e.name);
+        QVERIFY(std::abs(row[static_cast<std::size_t>(c)] - reaction[e.index]) <= 1e-12 * (1.0 + f.norm()));
+      }
+    }
+  }
+
   // Signal names exactly as documented (docs/signals.md).
   void signalNames() {
     Model model = makeChain(1);
@@ -389,7 +435,8 @@ class TestSimulator : public QObject {
     for (const char* p : {"load:", "load_world:"})
       for (const char* j : {"j_link1", "float"})
         for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) expected.push_back(std::string(p) + j + "." + c);
-    for (int k = 0; k < 5; ++k) expected.push_back("reaction:j_link1[" + std::to_string(k) + "]");
+    // the chain's joints turn about y: moments about x and z (the latter the component along +z)
+    for (const char* c : {"mx", "mz", "fx", "fy", "fz"}) expected.push_back(std::string("reaction:j_link1.") + c);
     for (const char* c : {"roll", "pitch", "yaw"}) expected.push_back(std::string("attitude:drone.") + c);
     for (const char* c : {"x", "y", "z"}) expected.push_back(std::string("position:drone.") + c);
     for (const char* c : {"kinetic", "potential", "total"}) expected.push_back(std::string("energy.") + c);
