@@ -8,16 +8,15 @@
 #include <vtkContextMouseEvent.h>
 #include <vtkContextScene.h>
 #include <vtkDoubleArray.h>
-#include <vtkPDFExporter.h>
 #include <vtkPlot.h>
+#include <vtkRect.h>
 #include <vtkTable.h>
 #include <vtkTextProperty.h>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
-#include <QPainterPath>
-#include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -35,16 +34,7 @@ constexpr unsigned char kPalette[][3] = {{31, 119, 180},  {255, 127, 14}, {44, 1
 constexpr int kPaletteSize = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
 
 void setAxesBehavior(vtkChartXY* chart, int behavior) {
-  for (int a : {vtkAxis::LEFT, vtkAxis::BOTTOM}) chart->GetAxis(a)->SetBehavior(behavior);
-}
-
-// Nice tick step for a range spanning `span` with about `count` ticks.
-double tickStep(double span, int count) {
-  if (!(span > 0.0)) return 1.0;
-  const double raw = span / count;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double f = raw / mag;
-  return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+  for (int a : {vtkAxis::LEFT, vtkAxis::BOTTOM, vtkAxis::RIGHT}) chart->GetAxis(a)->SetBehavior(behavior);
 }
 
 vtkDoubleArray* arrayOf(vtkTable* table, vtkIdType column) {
@@ -69,14 +59,64 @@ std::size_t firstTimeAfter(const kt::Recorder::Rows& rows, std::size_t end, Afte
 
 }  // namespace
 
+// The legend beside the chart: a line of each series' colour and its name, top down; what does
+// not fit is counted.
+class ChartLegend : public QWidget {
+ public:
+  explicit ChartLegend(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("legend"));
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setAutoFillBackground(true);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, Qt::white);
+    setPalette(p);
+  }
+  void setEntries(std::vector<std::pair<QString, QColor>> entries) {
+    entries_ = std::move(entries);
+    update();
+  }
+  int preferredWidth() const {
+    int w = 0;
+    for (const auto& e : entries_) w = std::max(w, fontMetrics().horizontalAdvance(e.first));
+    return entries_.empty() ? 0 : w + 40;
+  }
+  const std::vector<std::pair<QString, QColor>>& entries() const { return entries_; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const int line = fontMetrics().height() + 2;
+    const int fit = std::max(1, (height() - 8) / line);
+    for (int k = 0; k < static_cast<int>(entries_.size()); ++k) {
+      const int y = 6 + k * line;
+      if (k == fit - 1 && static_cast<int>(entries_.size()) > fit) {
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QRect(8, y, width() - 10, line), Qt::AlignVCenter,
+                         tr("… and %1 more").arg(static_cast<int>(entries_.size()) - k));
+        break;
+      }
+      painter.setPen(QPen(entries_[static_cast<std::size_t>(k)].second, 2.0));
+      painter.drawLine(QPointF(8, y + line / 2.0), QPointF(28, y + line / 2.0));
+      painter.setPen(palette().color(QPalette::WindowText));
+      painter.drawText(
+          QRect(32, y, width() - 34, line), Qt::AlignVCenter,
+          fontMetrics().elidedText(entries_[static_cast<std::size_t>(k)].first, Qt::ElideRight, width() - 34));
+    }
+  }
+
+ private:
+  std::vector<std::pair<QString, QColor>> entries_;
+};
+
 ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent), cursorTime_(std::numeric_limits<double>::quiet_NaN()) {
   setMinimumHeight(120);
   renderer()->SetBackground(1.0, 1.0, 1.0);
   renderer()->GradientBackgroundOff();
   chart_ = vtkSmartPointer<vtkChartXY>::New();
-  chart_->SetShowLegend(true);
-  chart_->GetLegend()->SetInline(true);
-  chart_->GetLegend()->GetLabelProperties()->SetFontSize(10);
+  // the legend is a Qt widget beside the chart (legend_): it never covers a curve, and it writes
+  // every name exactly as the signal list and the CSV do
+  chart_->SetShowLegend(false);
   chart_->GetTitleProperties()->SetFontSize(12);
   chart_->GetAxis(vtkAxis::BOTTOM)->SetTitle("t (s)");
   chart_->GetAxis(vtkAxis::LEFT)->SetTitle("");
@@ -108,6 +148,44 @@ ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent), cursorTime_(std::nume
   palette.setColor(QPalette::Window, QColor(60, 60, 60));
   cursor_->setPalette(palette);
   cursor_->hide();
+  hover_ = new QWidget(this);
+  hover_->setObjectName(QStringLiteral("hoverLine"));
+  hover_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  hover_->setAutoFillBackground(true);
+  palette.setColor(QPalette::Window, QColor(150, 150, 150));
+  hover_->setPalette(palette);
+  hover_->hide();
+  readout_ = new QLabel(this);
+  readout_->setObjectName(QStringLiteral("readout"));
+  readout_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  readout_->setStyleSheet(
+      QStringLiteral("background: rgba(255, 255, 255, 230); border: 1px solid #999; padding: 2px; color: black;"));
+  readout_->hide();
+  legend_ = new ChartLegend(this);
+  legend_->hide();
+  setMouseTracking(true);
+}
+
+void ChartPane::resizeEvent(QResizeEvent* event) {
+  VtkWidget::resizeEvent(event);
+  layoutLegend();
+}
+
+void ChartPane::layoutLegend() {
+  // the legend takes the right of the pane (at most 40 %); the chart the rest
+  const int w = legend_->entries().empty() ? 0 : std::min(legend_->preferredWidth(), width() * 2 / 5);
+  legend_->setGeometry(width() - w, 0, w, height());
+  legend_->setVisible(w > 0);
+  const double dpr = devicePixelRatioF();
+  chart_->SetAutoSize(false);
+  chart_->SetSize(vtkRectf(0.0f, 0.0f, static_cast<float>((width() - w) * dpr), static_cast<float>(height() * dpr)));
+  update();
+}
+
+QStringList ChartPane::legendNames() const {
+  QStringList out;
+  for (const auto& e : legend_->entries()) out << e.first;
+  return out;
 }
 
 ChartPane::~ChartPane() = default;
@@ -198,6 +276,7 @@ void ChartPane::mousePressEvent(QMouseEvent* event) {
 }
 
 void ChartPane::mouseMoveEvent(QMouseEvent* event) {
+  if (event->buttons() == Qt::NoButton) showReadout(event->position());
   if (pressed_ && !dragged_ && (event->position() - pressAt_).manhattanLength() > 3.0) {
     dragged_ = true;
     setAutoscale(false);  // the user takes over the axes: pan and zoom keep them
@@ -216,8 +295,31 @@ void ChartPane::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ChartPane::wheelEvent(QWheelEvent* event) {
+  // the time axis about the pointer; with Ctrl the value axes (both, about the pointer's height)
+  const double steps = event->angleDelta().y() / 120.0;
+  if (steps == 0.0 || plotted_.empty()) return;
+  const double factor = std::pow(0.8, steps);  // a notch zooms in by 20 %
   setAutoscale(false);
-  VtkWidget::wheelEvent(event);
+  const double dpr = devicePixelRatioF();
+  const auto zoom = [&](vtkAxis* axis, double pixel, double p1, double p2) {
+    const double lo = axis->GetMinimum(), hi = axis->GetMaximum();
+    if (!(p2 > p1) || !(hi > lo)) return;
+    const double at = lo + (pixel - p1) / (p2 - p1) * (hi - lo);
+    axis->SetRange(at - (at - lo) * factor, at + (hi - at) * factor);
+  };
+  if (event->modifiers() & Qt::ControlModifier) {
+    const double y = (height() - event->position().y()) * dpr;  // scene y grows upwards
+    for (int a : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+      vtkAxis* axis = chart_->GetAxis(a);
+      zoom(axis, y, axis->GetPoint1()[1], axis->GetPoint2()[1]);
+    }
+  } else {
+    vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+    zoom(axis, event->position().x() * dpr, axis->GetPoint1()[0], axis->GetPoint2()[0]);
+  }
+  chart_->Update();
+  update();
+  event->accept();
 }
 
 void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
@@ -232,8 +334,11 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
     t->SetName("t");
     table_->AddColumn(t);
   }
-  QString unit;
-  bool oneUnit = true;
+  // the units: the first on the left axis, a second on the right; any others share the left
+  QStringList units;
+  for (const ChartSeries& s : series)
+    if (!units.contains(s.unit)) units << s.unit;
+  const QString rightUnit = units.size() == 2 ? units[1] : QString();
   for (std::size_t j = 0; j < series.size(); ++j) {
     const ChartSeries& s = series[j];
     vtkSmartPointer<vtkDoubleArray> a;
@@ -244,18 +349,28 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
     if (!a) a = vtkSmartPointer<vtkDoubleArray>::New();  // filled by the draw that follows
     a->SetName(s.name.toStdString().c_str());
     table_->AddColumn(a);
-    if (j == 0) unit = s.unit;
-    oneUnit = oneUnit && s.unit == unit;
   }
   for (std::size_t j = 0; j < series.size(); ++j) {
     vtkPlot* plot = chart_->AddPlot(vtkChart::LINE);
     plot->SetInputData(table_, 0, static_cast<vtkIdType>(j + 1));
+    plot->SetLabel(series[j].name.toStdString());  // as written in the list and the CSV
     const QColor& c = series[j].color;
     plot->SetColor(static_cast<unsigned char>(c.red()), static_cast<unsigned char>(c.green()),
                    static_cast<unsigned char>(c.blue()), 255);
     plot->SetWidth(1.5);
+    if (!rightUnit.isEmpty() && series[j].unit == rightUnit) chart_->SetPlotCorner(plot, 1);
   }
-  chart_->GetAxis(vtkAxis::LEFT)->SetTitle(oneUnit && !series.empty() ? unit.toStdString() : std::string());
+  chart_->GetAxis(vtkAxis::LEFT)
+      ->SetTitle(units.size() == 1 || units.size() == 2 ? units[0].toStdString()
+                 : units.isEmpty()                      ? std::string()
+                                                        : units.join(", ").toStdString());
+  chart_->GetAxis(vtkAxis::RIGHT)->SetTitle(rightUnit.toStdString());
+  std::vector<std::pair<QString, QColor>> entries;
+  for (const ChartSeries& s : series)
+    entries.emplace_back(
+        s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)") : QString()), s.color);
+  legend_->setEntries(std::move(entries));
+  layoutLegend();
   plotted_ = series;
 }
 
@@ -284,9 +399,11 @@ void ChartPane::draw() {
 void ChartPane::fill(const kt::Recorder& recorder, double t) {
   const std::size_t pixels = static_cast<std::size_t>(std::max(100.0, width() * devicePixelRatioF()));
   std::vector<int> columns;
+  std::vector<double> scales;
   std::vector<vtkDoubleArray*> arrays;
   for (std::size_t j = 0; j < plotted_.size(); ++j) {
     columns.push_back(plotted_[j].column);
+    scales.push_back(plotted_[j].scale);
     arrays.push_back(arrayOf(table_, static_cast<vtkIdType>(j + 1)));
   }
   vtkDoubleArray* times = arrayOf(table_, 0);
@@ -313,7 +430,7 @@ void ChartPane::fill(const kt::Recorder& recorder, double t) {
       rows.forEachRow(i0, i1, [&](std::size_t k, const double* row) {
         const auto r = static_cast<vtkIdType>(k - i0);
         times->SetValue(r, row[0]);
-        for (std::size_t j = 0; j < columns.size(); ++j) arrays[j]->SetValue(r, row[columns[j]]);
+        for (std::size_t j = 0; j < columns.size(); ++j) arrays[j]->SetValue(r, scales[j] * row[columns[j]]);
       });
       return;
     }
@@ -330,7 +447,7 @@ void ChartPane::fill(const kt::Recorder& recorder, double t) {
       times->SetValue(static_cast<vtkIdType>(2 * b + 1), rows.value(k1 - 1, 0));
       rows.forEachRow(k0, k1, [&](std::size_t k, const double* row) {
         for (std::size_t j = 0; j < columns.size(); ++j) {
-          const double v = row[columns[j]];
+          const double v = scales[j] * row[columns[j]];
           if (k == k0) {
             e[j] = {k, k, v, v};
             continue;
@@ -358,124 +475,98 @@ void ChartPane::finish() {
     setAxesBehavior(chart_, vtkAxis::AUTO);
     chart_->RecalculateBounds();
   }
-  hint_->setVisible(plotted_.empty());
+  hint_->setVisible(plotted_.empty() || rows < 2);  // never a blank pane without a word
   update();
 }
 
-bool ChartPane::exportTo(const QString& path, QString* error) {
-  auto fail = [error](const QString& message) {
-    if (error) *error = message;
-    return false;
-  };
-  const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == QLatin1String("png")) {
-    const QImage image = renderToImage();
-    if (image.isNull()) return fail(tr("The pane could not be rendered"));
-    if (!image.save(path, "PNG")) return fail(tr("Cannot write %1").arg(path));
-    return true;
-  }
-  if (suffix == QLatin1String("pdf")) {
-    renderToImage();  // lays the chart out at the widget's size
-    vtkNew<vtkPDFExporter> exporter;
-    exporter->SetRenderWindow(renderWindow());
-    exporter->SetFileName(path.toStdString().c_str());
-    exporter->SetTitle(title_.toStdString().c_str());
-    exporter->Write();
-    if (QFileInfo(path).size() <= 0) return fail(tr("Cannot write %1").arg(path));
-    return true;
-  }
-  if (suffix == QLatin1String("svg")) return writeSvg(path, error);
-  return fail(tr("Unknown plot format '%1' (expected .png, .svg or .pdf)").arg(suffix));
-}
-
-bool ChartPane::writeSvg(const QString& path, QString* error) const {
-  // The decimated series as drawn, as vector paths, with the chart's axis ranges.
-  const int width = 900, height = 420;
-  const QRectF plot(70, 40, width - 70 - 20, height - 40 - 50);
-  vtkAxis* xAxis = chart_->GetAxis(vtkAxis::BOTTOM);
-  vtkAxis* yAxis = chart_->GetAxis(vtkAxis::LEFT);
-  double x0 = xAxis->GetMinimum(), x1 = xAxis->GetMaximum();
-  double y0 = yAxis->GetMinimum(), y1 = yAxis->GetMaximum();
-  if (!(x1 > x0)) x1 = x0 + 1.0;
-  if (!(y1 > y0)) y1 = y0 + 1.0;
-  auto X = [&](double x) { return plot.left() + (x - x0) / (x1 - x0) * plot.width(); };
-  auto Y = [&](double y) { return plot.bottom() - (y - y0) / (y1 - y0) * plot.height(); };
-
-  QSvgGenerator svg;
-  svg.setFileName(path);
-  svg.setSize(QSize(width, height));
-  svg.setViewBox(QRect(0, 0, width, height));
-  svg.setTitle(title_);
-  svg.setDescription(tr("Kinetree plot"));
-  QPainter painter;
-  if (!painter.begin(&svg)) {
-    if (error) *error = tr("Cannot write %1").arg(path);
-    return false;
-  }
-  painter.fillRect(QRect(0, 0, width, height), Qt::white);
-  painter.setRenderHint(QPainter::Antialiasing);
-  QFont font = painter.font();
-  font.setPixelSize(12);
-  painter.setFont(font);
-  painter.setPen(QPen(Qt::black, 1));
-  painter.drawText(QRectF(0, 8, width, 24), Qt::AlignHCenter, title_);
-  // Ticks and grid.
-  const double xs = tickStep(x1 - x0, 8), ys = tickStep(y1 - y0, 6);
-  painter.setPen(QPen(QColor(220, 220, 220), 1));
-  for (double x = std::ceil(x0 / xs) * xs; x <= x1 + 1e-9 * xs; x += xs)
-    painter.drawLine(QPointF(X(x), plot.top()), QPointF(X(x), plot.bottom()));
-  for (double y = std::ceil(y0 / ys) * ys; y <= y1 + 1e-9 * ys; y += ys)
-    painter.drawLine(QPointF(plot.left(), Y(y)), QPointF(plot.right(), Y(y)));
-  painter.setPen(QPen(Qt::black, 1));
-  for (double x = std::ceil(x0 / xs) * xs; x <= x1 + 1e-9 * xs; x += xs)
-    painter.drawText(QRectF(X(x) - 40, plot.bottom() + 4, 80, 16), Qt::AlignHCenter, QString::number(x, 'g', 4));
-  for (double y = std::ceil(y0 / ys) * ys; y <= y1 + 1e-9 * ys; y += ys)
-    painter.drawText(QRectF(0, Y(y) - 8, plot.left() - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-                     QString::number(std::abs(y) < 1e-12 * ys ? 0.0 : y, 'g', 4));
-  painter.drawText(QRectF(plot.left(), plot.bottom() + 22, plot.width(), 16), Qt::AlignHCenter,
-                   QStringLiteral("t (s)"));
-  painter.drawRect(plot);
-  // Series.
-  painter.setClipRect(plot);
+ChartFigure ChartPane::figure(const QString& caption) const {
+  ChartFigure f;
+  f.title = title_;
+  f.caption = caption;
+  const auto [t0, t1] = visibleTimeRange();
+  f.t0 = t0;
+  f.t1 = t1;
+  vtkAxis* left = chart_->GetAxis(vtkAxis::LEFT);
+  vtkAxis* right = chart_->GetAxis(vtkAxis::RIGHT);
+  f.left = {left->GetMinimum(), left->GetMaximum(), QString::fromStdString(left->GetTitle())};
+  f.right = {right->GetMinimum(), right->GetMaximum(), QString::fromStdString(right->GetTitle())};
   const vtkIdType rows = table_->GetNumberOfRows();
   vtkDoubleArray* t = arrayOf(table_, 0);
   for (std::size_t j = 0; j < plotted_.size(); ++j) {
+    FigureSeries s;
+    s.name = plotted_[j].name;
+    s.color = plotted_[j].color;
+    s.rightAxis = !f.right.label.isEmpty() && plotted_[j].unit == f.right.label;
+    f.hasRight = f.hasRight || s.rightAxis;
     vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
-    QPainterPath line;
-    bool pen = false;
-    for (vtkIdType r = 0; r < rows; ++r) {
-      const double v = a->GetValue(r);
-      if (!std::isfinite(v)) {
-        pen = false;
-        continue;
-      }
-      const QPointF point(X(t->GetValue(r)), Y(v));
-      if (pen) {
-        line.lineTo(point);
-      } else {
-        line.moveTo(point);
-        pen = true;
-      }
+    for (vtkIdType r = 0; r < rows && rows >= 2; ++r) {
+      s.t.push_back(t->GetValue(r));
+      s.y.push_back(a->GetValue(r));
     }
-    painter.setPen(QPen(plotted_[j].color, 1.5));
-    painter.drawPath(line);
+    f.series.push_back(std::move(s));
   }
-  painter.setClipping(false);
-  // Legend.
-  double ly = plot.top() + 8;
-  for (const ChartSeries& s : plotted_) {
-    painter.setPen(QPen(s.color, 2));
-    painter.drawLine(QPointF(plot.right() - 190, ly + 6), QPointF(plot.right() - 170, ly + 6));
-    painter.setPen(Qt::black);
-    painter.drawText(QRectF(plot.right() - 165, ly, 160, 14), Qt::AlignLeft | Qt::AlignVCenter, s.name);
-    ly += 15;
+  return f;
+}
+
+bool ChartPane::exportTo(const QString& path, QString* error, QSizeF size, double pngScale, const QString& caption) {
+  renderToImage();  // lays the axes out at the widget's size, as the user sees them
+  return writeFigures({figure(caption)}, path, size, pngScale, error);
+}
+
+void ChartPane::setRecorder(const kt::Recorder* recorder) {
+  recorder_ = recorder;
+  if (!recorder_) readout_->hide();
+}
+
+QString ChartPane::readoutAt(double x) const {
+  const double t = timeAt(x);
+  if (!recorder_ || plotted_.empty() || !std::isfinite(t) || recorder_->size() == 0) return {};
+  std::vector<double> row(static_cast<std::size_t>(recorder_->width()));
+  // the recorded sample nearest to t
+  std::size_t k = recorder_->rowAtTime(t);
+  double tk = 0.0, tn = 0.0;
+  recorder_->copyColumn(0, k, k + 1, &tk);
+  if (recorder_->copyColumn(0, k + 1, k + 2, &tn) == 1 && std::abs(tn - t) < std::abs(t - tk)) ++k;
+  if (recorder_->copyRows(k, k + 1, row.data()) != 1) return {};
+  QString text = tr("t = %1 s").arg(row[0], 0, 'g', 6);
+  for (const ChartSeries& s : plotted_)
+    if (s.column >= 0 && s.column < recorder_->width())
+      text += QStringLiteral("\n%1 = %2 %3")
+                  .arg(s.name)
+                  .arg(s.scale * row[static_cast<std::size_t>(s.column)], 0, 'g', 6)
+                  .arg(s.unit);
+  return text;
+}
+
+void ChartPane::showReadout(const QPointF& at) {
+  const auto [top, bottom] = plotTopBottom();
+  const double t = timeAt(at.x());
+  const auto [t0, t1] = visibleTimeRange();
+  const QString text = (t >= t0 && t <= t1 && at.y() >= top && at.y() <= bottom) ? readoutAt(at.x()) : QString();
+  if (text.isEmpty()) {
+    hover_->hide();
+    readout_->hide();
+    return;
   }
-  painter.end();
-  if (QFileInfo(path).size() <= 0) {
-    if (error) *error = tr("Cannot write %1").arg(path);
-    return false;
-  }
-  return true;
+  hover_->setGeometry(static_cast<int>(std::lround(at.x())), static_cast<int>(std::lround(top)), 1,
+                      static_cast<int>(std::lround(bottom - top)));
+  hover_->show();
+  readout_->setText(text);
+  readout_->adjustSize();
+  // beside the pointer, on the side with room
+  int x = static_cast<int>(at.x()) + 12;
+  if (x + readout_->width() > width()) x = static_cast<int>(at.x()) - 12 - readout_->width();
+  const int y =
+      std::clamp(static_cast<int>(at.y()) - readout_->height() / 2, 0, std::max(0, height() - readout_->height()));
+  readout_->move(std::max(0, x), y);
+  readout_->show();
+  readout_->raise();
+}
+
+void ChartPane::leaveEvent(QEvent* event) {
+  hover_->hide();
+  readout_->hide();
+  VtkWidget::leaveEvent(event);
 }
 
 }  // namespace kt::render

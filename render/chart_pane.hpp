@@ -18,19 +18,26 @@
 // A label over the pane says emptyText() when no series is drawn (an empty vtkChartXY draws
 // nothing at all).
 //
-// Export: PNG is the pane's rendered image; PDF uses vtkPDFExporter on the render window; SVG
-// is written from the drawn (decimated) series with QSvgGenerator (vtkGL2PSExporter needs the
-// legacy OpenGL feedback path): vector lines, axes, ticks, legend.
+// Series of one unit share the left axis; when they mix two units (N and N·m) the second unit's
+// series are drawn against the right axis; the legend sits outside the plot area. Hovering shows a
+// crosshair and the value of every series at the nearest recorded sample (setRecorder); the
+// wheel zooms the time axis, Ctrl+wheel the value axes.
+//
+// Export: one vector drawing (ChartFigure, chart_figure.hpp) of what the pane shows, written as
+// PNG at a chosen size and pixel ratio, SVG or PDF.
 #pragma once
 
 #include <vtkSmartPointer.h>
 #include <QColor>
 #include <QPointF>
+#include <QSizeF>
 #include <QString>
+#include <QStringList>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
+#include "render/chart_figure.hpp"
 #include "render/vtk_widget.hpp"
 
 class QLabel;
@@ -45,12 +52,15 @@ class Recorder;
 
 namespace kt::render {
 
+class ChartLegend;
+
 /// One drawn signal: a recorder column and how it is shown.
 struct ChartSeries {
   int column = -1;  ///< recorder column (column 0 is time, the x axis)
-  QString name;     ///< legend entry
-  QString unit;     ///< the y axis says it when every series shares it
+  QString name;     ///< legend entry: the signal's name, as in the list and the CSV
+  QString unit;     ///< as shown (after `scale`): the y axes are labelled with the units
   QColor color;
+  double scale = 1.0;  ///< shown value = scale × recorded value (180/π: radians shown in degrees)
 
   bool operator==(const ChartSeries&) const = default;
 };
@@ -103,9 +113,20 @@ class ChartPane : public VtkWidget {
   /// Number of series drawn at the last draw.
   std::size_t drawnSeries() const { return plotted_.size(); }
 
-  /// Writes the pane as drawn last as PNG, SVG or PDF (chosen by the file suffix). False with
-  /// `error` set on failure.
-  bool exportTo(const QString& path, QString* error = nullptr);
+  /// The pane as drawn last, as a vector figure (`caption`: a line under it; no time cursor).
+  ChartFigure figure(const QString& caption = {}) const;
+  /// Writes figure(caption) as PNG (size × pngScale pixels), SVG or PDF, by the file suffix.
+  /// False with `error` set on failure.
+  bool exportTo(const QString& path, QString* error = nullptr, QSizeF size = QSizeF(1600, 900), double pngScale = 2.0,
+                const QString& caption = {});
+
+  /// The names the legend writes, top down.
+  QStringList legendNames() const;
+  /// The recording the hover readout reads its values from (null: none). The owner sets it for a
+  /// session and clears it before the session's Recorder goes away.
+  void setRecorder(const kt::Recorder* recorder);
+  /// The readout's text for the time under widget x (empty when there is nothing to read).
+  QString readoutAt(double x) const;
 
  signals:
   /// The user clicked the plot at time t (a press and release without dragging).
@@ -118,6 +139,8 @@ class ChartPane : public VtkWidget {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   /// Table and plots for `series` (rebuilt only when they changed); arrays of series kept from
@@ -127,7 +150,8 @@ class ChartPane : public VtkWidget {
   void finish();
   void placeCursor();
   void paintGL() override;
-  bool writeSvg(const QString& path, QString* error) const;
+  void showReadout(const QPointF& at);
+  void layoutLegend();
 
   QString title_;
   std::vector<ChartSeries> series_;   ///< asked for
@@ -138,6 +162,10 @@ class ChartPane : public VtkWidget {
   vtkSmartPointer<vtkTable> table_;  ///< column 0: t; column j + 1: plotted_[j]
   vtkSmartPointer<vtkContextInteractorStyle> style_;
   QWidget* cursor_ = nullptr;                          ///< the time cursor's line
+  QWidget* hover_ = nullptr;                           ///< the crosshair's line
+  QLabel* readout_ = nullptr;                          ///< the values under the crosshair
+  const kt::Recorder* recorder_ = nullptr;             ///< for the readout (setRecorder)
+  ChartLegend* legend_ = nullptr;                      ///< beside the chart
   std::pair<double, double> renderedRange_{0.0, 0.0};  ///< the bottom axis at the last render
   double cursorTime_;
   QPointF pressAt_;

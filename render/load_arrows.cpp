@@ -2,14 +2,22 @@
 
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
+#include <vtkCellArray.h>
 #include <vtkConeSource.h>
+#include <vtkCoordinate.h>
 #include <vtkMatrix4x4.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
+#include <vtkPolyDataMapper2D.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkTextProperty.h>
+#include <vtkTransform.h>
+#include <vtkTransformPolyDataFilter.h>
+#include <vtkUnsignedCharArray.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,7 +31,6 @@ namespace {
 constexpr double kShaftRadius = 0.03;  // of vtkArrowSource, unit length along +x
 constexpr double kTipRadius = 0.08;
 constexpr double kTipLength = 0.25;
-constexpr double kEase = 0.1;  // fraction of the way down to the recent maximum per update (log scale)
 
 // With point normals, sharp edges kept (a batch of arrows needs them; VTK would shade an
 // actor's faces flat without them).
@@ -89,11 +96,62 @@ LoadArrows::LoadArrows(vtkRenderer* overlay)
   text_->SetVisibility(false);
   text_->SetPickable(false);
   overlay_->AddActor2D(text_);
+  // the legend, upper right: the arrows' scale and what the colour means
+  legend_ = vtkSmartPointer<vtkTextActor>::New();
+  legend_->GetTextProperty()->SetFontSize(12);
+  legend_->GetTextProperty()->SetColor(0.08, 0.1, 0.16);
+  legend_->GetTextProperty()->SetJustificationToRight();
+  legend_->GetTextProperty()->SetVerticalJustificationToTop();
+  legend_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  legend_->SetPosition(0.99, 0.98);
+  legend_->SetVisibility(false);
+  legend_->SetPickable(false);
+  overlay_->AddActor2D(legend_);
+  // the colour bar under it: 0 (green) to the limit (red)
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> quads;
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  constexpr int kSteps = 20;
+  for (int k = 0; k <= kSteps; ++k) {
+    double rgb[3];
+    ratioColour(static_cast<double>(k) / kSteps, rgb);
+    for (const double y : {0.0, 1.0}) {
+      points->InsertNextPoint(static_cast<double>(k) / kSteps, y, 0.0);
+      colours->InsertNextTuple3(255 * rgb[0], 255 * rgb[1], 255 * rgb[2]);
+    }
+    if (k > 0) {
+      const vtkIdType quad[4] = {2 * k - 2, 2 * k, 2 * k + 1, 2 * k - 1};
+      quads->InsertNextCell(4, quad);
+    }
+  }
+  vtkNew<vtkPolyData> bar;
+  bar->SetPoints(points);
+  bar->SetPolys(quads);
+  bar->GetPointData()->SetScalars(colours);
+  vtkNew<vtkCoordinate> placement;  // the unit square mapped onto a strip of the viewport
+  placement->SetCoordinateSystemToNormalizedViewport();
+  vtkNew<vtkTransform> toStrip;
+  toStrip->Translate(0.79, 0.66, 0.0);
+  toStrip->Scale(0.2, 0.02, 1.0);
+  vtkNew<vtkTransformPolyDataFilter> strip;
+  strip->SetInputData(bar);
+  strip->SetTransform(toStrip);
+  vtkNew<vtkPolyDataMapper2D> mapper;
+  mapper->SetInputConnection(strip->GetOutputPort());
+  mapper->SetTransformCoordinate(placement);
+  colourBar_ = vtkSmartPointer<vtkActor2D>::New();
+  colourBar_->SetMapper(mapper);
+  colourBar_->SetVisibility(false);
+  colourBar_->SetPickable(false);
+  overlay_->AddActor2D(colourBar_);
 }
 
 LoadArrows::~LoadArrows() {
   clear();
   overlay_->RemoveActor2D(text_);
+  overlay_->RemoveActor2D(legend_);
+  overlay_->RemoveActor2D(colourBar_);
 }
 
 void LoadArrows::clear() {
@@ -111,43 +169,44 @@ void LoadArrows::clear() {
   haveState_ = false;
   selected_ = -1;
   text_->SetVisibility(false);
+  legend_->SetVisibility(false);
+  colourBar_->SetVisibility(false);
   resetAutoScale();
 }
 
-void LoadArrows::RecentMaximum::reset() {
-  ring.fill(0.0);
-  head = 0;
-  reference = 0.0;
-}
-
-void LoadArrows::RecentMaximum::push(double largest) {
-  if (!std::isfinite(largest)) return;
-  ring[static_cast<std::size_t>(head)] = largest;
-  head = (head + 1) % kAutoScaleWindow;
-  const double recent = *std::max_element(ring.begin(), ring.end());
-  if (recent >= reference) {
-    reference = recent;
-  } else if (recent > 0.0) {
-    // 10 % of the way in log scale: a 100× spike has faded to a 1 % excess after 60 updates.
-    reference = recent * std::pow(reference / recent, 1.0 - kEase);
-  } else {
-    reference *= 1.0 - kEase;
-  }
-}
-
 void LoadArrows::resetAutoScale() {
-  forceRecent_.reset();
-  momentRecent_.reset();
+  seenForce_ = seenMoment_ = 0.0;
+  givenForce_ = givenMoment_ = 0.0;
+}
+
+void LoadArrows::setReference(double force, double moment) {
+  givenForce_ = std::isfinite(force) ? force : 0.0;
+  givenMoment_ = std::isfinite(moment) ? moment : 0.0;
+  refresh();
+}
+
+double LoadArrows::forceReference() const { return std::max({givenForce_, seenForce_, weight_}); }
+double LoadArrows::momentReference() const { return std::max({givenMoment_, seenMoment_, weight_ * length_}); }
+
+double LoadArrows::forceLimit(int joint) const {
+  const auto i = static_cast<std::size_t>(joint);
+  return i < ratings_.size() && ratings_[i].force > 0.0 ? ratings_[i].force : options_.forceLimit;
+}
+double LoadArrows::momentLimit(int joint) const {
+  const auto i = static_cast<std::size_t>(joint);
+  return i < ratings_.size() && ratings_[i].moment > 0.0 ? ratings_[i].moment : options_.momentLimit;
 }
 
 void LoadArrows::build(const kt::Tree& tree, double length) {
   clear();
   tree_ = tree;
   ratings_.clear();
+  weight_ = tree.totalMass() * tree.gravity.norm();
   kin_.resize(tree_);
   length_ = length > 0.0 ? length : 1.0;
   const auto n = static_cast<std::size_t>(tree_.nb);
   drawn_.assign(n, kt::Vec6::Zero());
+  body_.assign(n, kt::Vec6::Zero());
   at_.assign(n, Eigen::Vector3d::Zero());
   shown_.assign(n, 0);
   if (tree_.nb > kBatchThreshold) {
@@ -195,7 +254,6 @@ void LoadArrows::setSelectedJoint(int joint) {
 void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& wrenchBody) {
   if (tree_.nb == 0 || q.size() != tree_.nq || static_cast<int>(wrenchBody.size()) != tree_.nb) return;
   kt::computePositionKinematics(tree_, q, kin_);
-  double largestForce = 0.0, largestMoment = 0.0;
   kt::Mat6N T;
   for (int i = 0; i < tree_.nb; ++i) {
     kt::Vec6 f = wrenchBody[static_cast<std::size_t>(i)];
@@ -209,22 +267,22 @@ void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& w
     w.head<3>() = X.E.transpose() * f.head<3>();
     w.tail<3>() = X.E.transpose() * f.tail<3>();
     drawn_[static_cast<std::size_t>(i)] = w;
+    body_[static_cast<std::size_t>(i)] = f;
     at_[static_cast<std::size_t>(i)] = X.r;
-    largestMoment = std::max(largestMoment, w.head<3>().norm());
-    largestForce = std::max(largestForce, w.tail<3>().norm());
+    if (std::isfinite(w.norm())) {
+      seenMoment_ = std::max(seenMoment_, w.head<3>().norm());
+      seenForce_ = std::max(seenForce_, w.tail<3>().norm());
+    }
   }
-  // Automatic scale: follows the recent maximum (see the header).
-  forceRecent_.push(largestForce);
-  momentRecent_.push(largestMoment);
   haveState_ = true;
   refresh();
 }
 
 bool LoadArrows::placement(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double limit,
-                           Eigen::Matrix4d& m, double rgb[3]) const {
+                           double deadBand, Eigen::Matrix4d& m, double rgb[3]) const {
   const double magnitude = vector.norm();
   const double length = magnitude * scale;
-  if (!(length > 1e-6 * length_) || !std::isfinite(length)) return false;
+  if (!(magnitude > deadBand) || !(length > 1e-6 * length_) || !std::isfinite(length)) return false;
   // Columns: the arrow's x axis along the vector (scaled to its length), y and z across it.
   const Eigen::Vector3d x = vector / magnitude;
   const Eigen::Vector3d helper = std::abs(x.z()) < 0.9 ? Eigen::Vector3d::UnitZ() : Eigen::Vector3d::UnitX();
@@ -237,15 +295,21 @@ bool LoadArrows::placement(const Eigen::Vector3d& origin, const Eigen::Vector3d&
   m.block<3, 1>(0, 1) = y * width;
   m.block<3, 1>(0, 2) = z * width;
   m.block<3, 1>(0, 3) = origin;
-  ratioColour(limit > 0.0 ? magnitude / limit : 0.0, rgb);
+  if (limit > 0.0) {
+    ratioColour(magnitude / limit, rgb);
+  } else {  // no limit: a neutral colour, which says nothing of the size
+    rgb[0] = 0.2;
+    rgb[1] = 0.45;
+    rgb[2] = 0.85;
+  }
   return true;
 }
 
 bool LoadArrows::place(vtkActor* actor, RigidBatch* batch, int part, const Eigen::Vector3d& origin,
-                       const Eigen::Vector3d& vector, double scale, double limit) const {
+                       const Eigen::Vector3d& vector, double scale, double limit, double deadBand) const {
   Eigen::Matrix4d m;
   double rgb[3];
-  const bool drawn = placement(origin, vector, scale, limit, m, rgb);
+  const bool drawn = placement(origin, vector, scale, limit, deadBand, m, rgb);
   if (batch != nullptr) {
     // A hidden arrow of a batch collapses onto the joint origin.
     if (!drawn) m = Eigen::Matrix4d::Zero();
@@ -280,19 +344,16 @@ void LoadArrows::setRatings(std::vector<kt::LoadRating> ratings) {
 }
 
 void LoadArrows::refresh() {
-  const double maxForce = forceRecent_.reference, maxMoment = momentRecent_.reference;
-  forceScaleUsed_ = options_.forceScale > 0.0 ? options_.forceScale : (maxForce > 0.0 ? 0.3 * length_ / maxForce : 0.0);
+  const double forceRef = forceReference(), momentRef = momentReference();
+  forceScaleUsed_ = options_.forceScale > 0.0 ? options_.forceScale : (forceRef > 0.0 ? 0.3 * length_ / forceRef : 0.0);
   momentScaleUsed_ =
-      options_.momentScale > 0.0 ? options_.momentScale : (maxMoment > 0.0 ? 0.3 * length_ / maxMoment : 0.0);
-  const double commonForceLimit = options_.forceLimit > 0.0 ? options_.forceLimit : maxForce;
-  const double commonMomentLimit = options_.momentLimit > 0.0 ? options_.momentLimit : maxMoment;
+      options_.momentScale > 0.0 ? options_.momentScale : (momentRef > 0.0 ? 0.3 * length_ / momentRef : 0.0);
+  const double forceBand = options_.deadBand * forceRef, momentBand = options_.deadBand * momentRef;
   const bool anyShown = options_.visible && haveState_;
   for (std::size_t i = 0; i < shown_.size(); ++i) {
     const bool show = anyShown && (!options_.selectedOnly || static_cast<int>(i) == selected_);
     const int part = static_cast<int>(i);
-    const kt::LoadRating* rating = i < ratings_.size() ? &ratings_[i] : nullptr;
-    const double forceLimit = rating && rating->force > 0.0 ? rating->force : commonForceLimit;
-    const double momentLimit = rating && rating->moment > 0.0 ? rating->moment : commonMomentLimit;
+    const double fLimit = forceLimit(part), mLimit = momentLimit(part);
     if (batched()) {
       // Hidden batches are left as they are; a batch shown places every arrow.
       if (!anyShown) {
@@ -301,9 +362,9 @@ void LoadArrows::refresh() {
       }
       const Eigen::Vector3d none = Eigen::Vector3d::Zero();
       const bool f = place(nullptr, forceBatch_.get(), part, at_[i], show ? Eigen::Vector3d(drawn_[i].tail<3>()) : none,
-                           forceScaleUsed_, forceLimit);
+                           forceScaleUsed_, fLimit, forceBand);
       const bool m = place(nullptr, momentBatch_.get(), part, at_[i],
-                           show ? Eigen::Vector3d(drawn_[i].head<3>()) : none, momentScaleUsed_, momentLimit);
+                           show ? Eigen::Vector3d(drawn_[i].head<3>()) : none, momentScaleUsed_, mLimit, momentBand);
       shown_[i] = static_cast<unsigned char>((f ? kForceShown : 0) | (m ? kMomentShown : 0));
       continue;
     }
@@ -313,8 +374,8 @@ void LoadArrows::refresh() {
       shown_[i] = 0;
       continue;
     }
-    const bool f = place(force_[i], nullptr, part, at_[i], drawn_[i].tail<3>(), forceScaleUsed_, forceLimit);
-    const bool m = place(moment_[i], nullptr, part, at_[i], drawn_[i].head<3>(), momentScaleUsed_, momentLimit);
+    const bool f = place(force_[i], nullptr, part, at_[i], drawn_[i].tail<3>(), forceScaleUsed_, fLimit, forceBand);
+    const bool m = place(moment_[i], nullptr, part, at_[i], drawn_[i].head<3>(), momentScaleUsed_, mLimit, momentBand);
     shown_[i] = static_cast<unsigned char>((f ? kForceShown : 0) | (m ? kMomentShown : 0));
   }
   for (auto* batch : {forceBatch_.get(), momentBatch_.get()}) {
@@ -325,13 +386,71 @@ void LoadArrows::refresh() {
   const std::string text = options_.visible ? label() : std::string();
   text_->SetInput(text.c_str());
   text_->SetVisibility(!text.empty());
+  const std::string legend = legendText();
+  legend_->SetInput(legend.c_str());
+  legend_->SetVisibility(!legend.empty());
+  bool anyLimit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
+  for (const kt::LoadRating& r : ratings_) anyLimit = anyLimit || r.force > 0.0 || r.moment > 0.0;
+  colourBar_->SetVisibility(!legend.empty() && anyLimit);
+}
+
+namespace {
+
+// The largest 1, 2 or 5 × 10^k not above x.
+double roundDown(double x) {
+  if (!(x > 0.0) || !std::isfinite(x)) return 0.0;
+  const double mag = std::pow(10.0, std::floor(std::log10(x)));
+  const double f = x / mag;
+  return (f >= 5.0 ? 5.0 : f >= 2.0 ? 2.0 : 1.0) * mag;
+}
+
+std::string lengthText(double metres) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, metres < 1.0 ? "%.0f mm" : "%.2f m", metres < 1.0 ? 1e3 * metres : metres);
+  return buffer;
+}
+
+}  // namespace
+
+double LoadArrows::legendForce() const { return roundDown(forceReference()); }
+double LoadArrows::legendMoment() const { return roundDown(momentReference()); }
+
+std::string LoadArrows::legendText() const {
+  if (!options_.visible || !haveState_) return {};
+  char buffer[256];
+  std::string s = options_.reactionOnly ? "Constraint forces (reaction part)\n" : "Joint loads (whole wrench)\n";
+  if (legendForce() > 0.0 && forceScaleUsed_ > 0.0) {
+    std::snprintf(buffer, sizeof buffer, "force %g N: arrow %s\n", legendForce(),
+                  lengthText(legendForce() * forceScaleUsed_).c_str());
+    s += buffer;
+  }
+  if (legendMoment() > 0.0 && momentScaleUsed_ > 0.0) {
+    std::snprintf(buffer, sizeof buffer, "moment %g N m: two tips, %s\n", legendMoment(),
+                  lengthText(legendMoment() * momentScaleUsed_).c_str());
+    s += buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, "not drawn below %g %% of the largest load\n", 100.0 * options_.deadBand);
+  s += buffer;
+  bool rated = false;
+  for (const kt::LoadRating& r : ratings_) rated = rated || r.force > 0.0 || r.moment > 0.0;
+  const bool limit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
+  if (rated || limit) {
+    s += rated ? "colour: share of the joint's rating" : "colour: share of the limit";
+    if (rated && limit) s += " (else of the limit)";
+    s += ",\ngreen 0 %, yellow 50 %, red 100 % (bar below)";
+  } else {
+    s += "colour: no rating or limit set";
+  }
+  return s;
 }
 
 std::string LoadArrows::label() const {
   if (!haveState_ || selected_ < 0 || selected_ >= tree_.nb) return {};
-  const kt::Vec6& w = drawn_[static_cast<std::size_t>(selected_)];
+  const kt::Vec6& w =
+      options_.worldAxes ? drawn_[static_cast<std::size_t>(selected_)] : body_[static_cast<std::size_t>(selected_)];
   std::string s = tree_.jointNames[static_cast<std::size_t>(selected_)];
-  s += options_.reactionOnly ? " (reaction, world axes)\n" : " (world axes)\n";
+  s += options_.reactionOnly ? " (constraint forces, " : " (joint load, ";
+  s += options_.worldAxes ? "world axes)\n" : "joint frame)\n";
   s += "F = " + vectorText(w.tail<3>()) + " N\n";
   s += "M = " + vectorText(w.head<3>()) + " N m";
   return s;

@@ -5,21 +5,21 @@
 //  - Input: the position vector q and each joint's wrench in child-joint (body) coordinates, as
 //    the recorder stores it (signals load:<joint>.fx … mz); see update().
 //  - Full wrench f, or its reaction part only: f_r = T Tᵀ f with the joint's orthonormal
-//    constraint subspace T (docs/dynamics.md §2; λ = Tᵀ f is the reaction:<joint>[k] signal).
+//    constraint subspace T (docs/dynamics.md §2; its components are the reaction:<joint>.* signals).
 //  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic:
-//    a reference magnitude is drawn 0.3 × the model's size. The reference (one for forces, one
-//    for moments) follows the recent maximum, the largest magnitude of the last
-//    kAutoScaleWindow = 120 updates (2 s at the GUI's 60 Hz):
-//      - it grows at once when an update holds a larger magnitude (no arrow is drawn longer than
-//        0.3 × the model's size);
-//      - when the recent maximum is smaller (a start-up spike has left the window), it eases down
-//        to it, each update by 10 % of the way in log scale (reference/recent → (reference/recent)^0.9),
-//        so that even a 1000× spike is down to a few per cent above the recent maximum in one second.
-//    So a transient holds the scale for 2 s and later, smaller loads then fill the view again,
-//    while a steady run keeps a steady scale (no rescaling from frame to frame).
-//  - Colour: magnitude relative to a user-set limit (green at 0, yellow at half, red at and above
-//    the limit); with no limit set, relative to the automatic reference.
-//  - The selected joint's values are written in the view's lower-left corner.
+//    the reference magnitude (one for forces, one for moments) is drawn 0.3 × the model's size.
+//    The reference is the largest of: what the owner gives (setReference: the largest load of the
+//    whole recording, so that scrubbing back keeps the scale), the largest drawn since the last
+//    resetAutoScale(), and the model's own scale (its weight m g, and m g × its size).
+//  - Dead band: a magnitude below deadBand × the reference (default 1e-3) is not drawn, so that
+//    rounding noise (1e-13 N in a free joint) never shows as an arrow.
+//  - Colour: the magnitude against a limit, green at 0, yellow at half, red at and above it; the
+//    limit is the joint's load rating where the model gives one, otherwise the user's limit;
+//    with neither, arrows are a neutral blue (no colour claims a load is large).
+//  - Legend: the upper-right corner says how long a round force and moment are drawn and what the
+//    colour means (legendText()); a colour bar shows the scale from 0 to the limit.
+//  - The selected joint's values are written in the lower-left corner, in its joint frame or in
+//    world axes (worldAxes), the frame the plots' loads pane uses too.
 //  - A tree of up to kBatchThreshold joints has two actors per joint, placed by their matrices;
 //    a larger one has all its force arrows in one batch and all its moment arrows in another
 //    (RigidBatch), so that the number of props does not grow with the joints.
@@ -27,6 +27,7 @@
 #pragma once
 
 #include <vtkActor.h>
+#include <vtkActor2D.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkTextActor.h>
@@ -49,12 +50,13 @@ class RigidBatch;
 struct LoadArrowOptions {
   bool visible = false;
   bool selectedOnly = false;  ///< only the selected joint (none selected: none drawn)
-  bool reactionOnly = false;  ///< the reaction part T Tᵀ f instead of the full wrench f
+  bool reactionOnly = true;   ///< the reaction part T Tᵀ f (the constraint forces) instead of f
+  bool worldAxes = false;     ///< the written values in world axes instead of the joint frame
   double forceScale = 0.0;    ///< m per N; 0 = automatic
   double momentScale = 0.0;   ///< m per N·m; 0 = automatic
-  double forceLimit = 0.0;    ///< N: red at and above; 0 = the recent largest force
-  double momentLimit = 0.0;   ///< N·m: red at and above; 0 = the recent largest moment
-                              ///< (a joint's load rating, where it has one, takes the place of both)
+  double forceLimit = 0.0;    ///< N: red at and above; 0 = none (a joint's rating applies anyway)
+  double momentLimit = 0.0;   ///< N·m: red at and above; 0 = none
+  double deadBand = 1e-3;     ///< magnitudes below this × the reference are not drawn
 };
 
 class LoadArrows {
@@ -72,10 +74,11 @@ class LoadArrows {
   void build(const kt::Tree& tree, double length);
   bool batched() const { return forceBatch_ != nullptr; }
   void clear();
-  /// Forgets the recent largest magnitudes (a new run).
+  /// Forgets the largest magnitudes drawn (a new run).
   void resetAutoScale();
-  /// Number of updates whose largest magnitudes the automatic scale follows (see above).
-  static constexpr int kAutoScaleWindow = 120;
+  /// The largest force and moment of the run (0: unknown), for the automatic scale and the dead
+  /// band (see above).
+  void setReference(double force, double moment);
 
   void setOptions(const LoadArrowOptions& options);
   const LoadArrowOptions& options() const { return options_; }
@@ -101,20 +104,29 @@ class LoadArrows {
   bool momentShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kMomentShown; }
   double forceScaleInUse() const { return forceScaleUsed_; }
   double momentScaleInUse() const { return momentScaleUsed_; }
-  /// The automatic references (N, N·m): drawn 0.3 × the model's size when the scale is automatic.
-  double forceReference() const { return forceRecent_.reference; }
-  double momentReference() const { return momentRecent_.reference; }
+  /// The references (N, N·m): drawn 0.3 × the model's size when the scale is automatic.
+  double forceReference() const;
+  double momentReference() const;
+  /// The limits in use for joint i (0: none).
+  double forceLimit(int joint) const;
+  double momentLimit(int joint) const;
   /// The selected joint's values ("" when none is shown).
   std::string label() const;
+  /// What the legend says: a round force and moment and their arrow lengths, what the colour
+  /// means ("" when the arrows are hidden).
+  std::string legendText() const;
+  /// The round force and moment the legend shows (N, N·m).
+  double legendForce() const;
+  double legendMoment() const;
 
  private:
   /// The arrow's placement (x along the vector, scaled to its length) and colour; false when
   /// too short or not finite to be drawn.
   bool placement(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double limit,
-                 Eigen::Matrix4d& m, double rgb[3]) const;
+                 double deadBand, Eigen::Matrix4d& m, double rgb[3]) const;
   /// Places one actor (unbatched) or one part of a batch (batched); returns whether it is drawn.
   bool place(vtkActor* actor, RigidBatch* batch, int part, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector,
-             double scale, double limit) const;
+             double scale, double limit, double deadBand) const;
   void refresh();
 
   static constexpr unsigned char kForceShown = 1;
@@ -137,18 +149,13 @@ class LoadArrows {
   vtkSmartPointer<vtkTextActor> text_;
   std::vector<kt::Vec6> drawn_;      ///< (nb) world axes
   std::vector<Eigen::Vector3d> at_;  ///< (nb) joint origins, world
-  /// The automatic reference of one kind: the maxima of the last kAutoScaleWindow updates.
-  struct RecentMaximum {
-    std::array<double, kAutoScaleWindow> ring{};
-    int head = 0;
-    double reference = 0.0;
-    void reset();
-    /// Adds the largest magnitude of one update and moves the reference.
-    void push(double largest);
-  };
-
+  vtkSmartPointer<vtkTextActor> legend_;
+  vtkSmartPointer<vtkActor2D> colourBar_;
   bool haveState_ = false;
-  RecentMaximum forceRecent_, momentRecent_;
+  double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()
+  double seenForce_ = 0.0, seenMoment_ = 0.0;    ///< the largest drawn since resetAutoScale()
+  double weight_ = 0.0;                          ///< m g of the whole model (N)
+  std::vector<kt::Vec6> body_;                   ///< (nb) the drawn quantity, joint (body) frame
   double forceScaleUsed_ = 0.0, momentScaleUsed_ = 0.0;
 };
 

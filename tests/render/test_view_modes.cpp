@@ -3,7 +3,9 @@
 // trails and follow on (view_follow_trails.png in the working directory). Runs under xvfb-run.
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkMatrix4x4.h>
 #include <vtkPolyData.h>
+#include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <QApplication>
 #include <QDir>
@@ -306,9 +308,11 @@ class TestViewModes : public QObject {
     QVERIFY(view.trailsVisible());
   }
 
-  // A spike fixes the automatic scale for the window of recent updates only; afterwards the
-  // scale comes down to the loads of now; a larger load takes effect at once.
-  void arrowScaleComesDownAfterASpike() {
+  // The automatic scale follows the run's largest load (given, or drawn so far, or the model's
+  // weight), steady when smaller loads follow; loads below the dead band draw no arrow (zero and
+  // rounding noise); the legend's round force is drawn as long as it says; without a limit or a
+  // rating the arrows are neutral, with a rating red at it.
+  void arrowScaleDeadBandAndLegend() {
     Model m = floatingModel();
     m.bodies[0].joint.type = JointType::Revolute;
     m.bodies[0].joint.axis = Vec3::UnitZ();
@@ -319,39 +323,62 @@ class TestViewModes : public QObject {
     arrows.build(tree, length);
     render::LoadArrowOptions o;
     o.visible = true;
+    o.reactionOnly = false;
     arrows.setOptions(o);
-    auto loads = [&](double force, double moment) {
+    const double weight = tree.totalMass() * tree.gravity.norm();
+    auto loads = [&](double force, double moment, double second = -1.0) {
       std::vector<Vec6> w(static_cast<std::size_t>(tree.nb), Vec6::Zero());
       w[0] << moment, 0.0, 0.0, 0.0, 0.0, force;
-      w[1] << 0.0, 0.5 * moment, 0.0, 0.5 * force, 0.0, 0.0;
+      const double f1 = second >= 0.0 ? second : 0.5 * force;
+      w[1] << 0.0, 0.5 * moment, 0.0, f1, 0.0, 0.0;
       arrows.update(tree.initialQ, w);
     };
     loads(1000.0, 300.0);
-    QCOMPARE(arrows.forceReference(), 1000.0);
-    QCOMPARE(arrows.momentReference(), 300.0);
-    QVERIFY(std::abs(arrows.forceScaleInUse() - 0.3 * length / 1000.0) < 1e-15);
-    // Held while the spike is among the recent updates.
-    const int window = render::LoadArrows::kAutoScaleWindow;
-    for (int k = 1; k < window; ++k) loads(10.0, 2.0);
-    QCOMPARE(arrows.forceReference(), 1000.0);
-    // Then down to the current maximum within a fraction of the window.
-    for (int k = 0; k < window / 2; ++k) loads(10.0, 2.0);
-    QVERIFY2(std::abs(arrows.forceReference() - 10.0) < 0.05 * 10.0,
-             qPrintable(QString::number(arrows.forceReference())));
-    QVERIFY(std::abs(arrows.momentReference() - 2.0) < 0.05 * 2.0);
-    QVERIFY(std::abs(arrows.forceScaleInUse() - 0.3 * length / 10.0) < 0.05 * 0.3 * length / 10.0);
-    // The arrow of the largest force is drawn about 0.3 × the model's size again.
-    const double drawn = arrows.drawnWrench(0).tail<3>().norm() * arrows.forceScaleInUse();
-    QVERIFY2(std::abs(drawn - 0.3 * length) < 0.05 * 0.3 * length, qPrintable(QString::number(drawn)));
-    // Growth is immediate.
-    loads(40.0, 2.0);
-    QCOMPARE(arrows.forceReference(), 40.0);
-    // A user scale wins; reset forgets.
-    o.forceScale = 0.01;
+    QCOMPARE(arrows.forceReference(), std::max(1000.0, weight));
+    QVERIFY(std::abs(arrows.forceScaleInUse() - 0.3 * length / arrows.forceReference()) < 1e-15);
+    // smaller loads later: the scale stays (the largest of the run), no rescaling frame by frame
+    loads(10.0, 2.0);
+    QCOMPARE(arrows.forceReference(), std::max(1000.0, weight));
+    // the owner's reference (the whole recording's largest) wins when larger
+    arrows.setReference(2000.0, 600.0);
+    QCOMPARE(arrows.forceReference(), 2000.0);
+    QCOMPARE(arrows.momentReference(), 600.0);
+    // dead band: zero and a load of 1e-9 of the reference draw nothing; 1 % does
+    loads(20.0, 6.0, 0.0);
+    QVERIFY(arrows.forceShown(0));
+    QVERIFY(!arrows.forceShown(1));  // exactly zero
+    loads(20.0, 6.0, 2e-6);
+    QVERIFY(!arrows.forceShown(1));  // 1e-9 × 2000 N
+    loads(20.0, 6.0, 0.5);
+    QVERIFY(!arrows.forceShown(1));  // 0.5 N: below 1e-3 × 2000 N
+    o.deadBand = 1e-4;
     arrows.setOptions(o);
-    QCOMPARE(arrows.forceScaleInUse(), 0.01);
+    QVERIFY(arrows.forceShown(1));  // a smaller dead band draws it
+    o.deadBand = 1e-3;
+    arrows.setOptions(o);
+    // the legend: a round force of the reference, and its arrow length; an arrow of that force
+    // is drawn that long
+    QCOMPARE(arrows.legendForce(), 2000.0);
+    QCOMPARE(arrows.legendMoment(), 500.0);
+    const std::string legend = arrows.legendText();
+    QVERIFY2(legend.find("force 2000 N: arrow 600 mm") != std::string::npos, legend.c_str());  // 0.3 × 2 m
+    loads(2000.0, 6.0);
+    vtkMatrix4x4* placed = arrows.forceActor(0)->GetUserMatrix();
+    const double drawnLength = std::hypot(placed->GetElement(0, 0), placed->GetElement(1, 0), placed->GetElement(2, 0));
+    QVERIFY2(std::abs(drawnLength - 0.6) < 1e-12, qPrintable(QString::number(drawnLength)));
+    // colours: neutral without a limit; with a rating, red at it
+    const double* neutral = arrows.forceActor(0)->GetProperty()->GetColor();
+    QVERIFY(neutral[2] > 0.8 && neutral[0] < 0.3);
+    QVERIFY(legend.find("no rating or limit") != std::string::npos);
+    LoadRating rating;
+    rating.force = 1000.0;
+    arrows.setRatings({rating, LoadRating{}});
+    const double* red = arrows.forceActor(0)->GetProperty()->GetColor();
+    QVERIFY(red[0] > 0.9 && red[1] < 0.2);
+    QVERIFY(arrows.legendText().find("rating") != std::string::npos);
+    // a new run forgets the references: the model's weight is left
     arrows.resetAutoScale();
-    QCOMPARE(arrows.forceReference(), 0.0);
+    QCOMPARE(arrows.forceReference(), weight);
   }
 
   void statisticsCountPaintedFrames() {

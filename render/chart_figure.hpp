@@ -1,0 +1,66 @@
+// A chart as one vector drawing (QPainter): the picture behind every exported plot, so that PNG,
+// SVG and PDF show the same thing. Title on top; the plot area with grid, ticks and axis labels
+// (time below, the first unit on the left and, when the series mix two units such as N and N·m,
+// the second on the right); the legend outside the plot area, on the right; an optional caption
+// line at the bottom (model, solver, integrator, step). Coordinates are transformed here and
+// pens are given in the painter's own units, so a PDF gets true lines of the stated width.
+#pragma once
+
+#include <QColor>
+#include <QSizeF>
+#include <QString>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+class QFont;
+class QPainter;
+class QRectF;
+
+namespace kt::render {
+
+struct FigureSeries {
+  QString name;
+  QColor color;
+  bool rightAxis = false;  ///< drawn against the right axis
+  std::vector<double> t, y;
+};
+
+struct FigureAxis {
+  double min = 0.0, max = 1.0;
+  QString label;  ///< the unit, e.g. "N·m"; the left axis may also name the quantity
+};
+
+struct ChartFigure {
+  QString title;
+  QString caption;  ///< empty: none
+  std::vector<FigureSeries> series;
+  double t0 = 0.0, t1 = 1.0;  ///< the time axis
+  FigureAxis left, right;
+  bool hasRight = false;
+  double cursor = std::numeric_limits<double>::quiet_NaN();  ///< a vertical line at this time (NaN: none)
+
+  /// Draws the figure into `area` (painter units: pixels for images, points for PDF). The plot
+  /// area keeps at least `leftInset` and `rightInset` from the area's edges (stacked figures pass
+  /// their largest, so that their time axes line up).
+  void paint(QPainter& painter, const QRectF& area, double leftInset = 0.0, double rightInset = 0.0) const;
+
+  struct Layout;
+  /// Text sizes, axis ranges and the insets of the plot area when drawn into `area`.
+  Layout layout(const QFont& base, const QRectF& area) const;
+};
+
+/// Draws figures stacked top to bottom, each an equal share of `area`.
+void paintFigures(QPainter& painter, const QRectF& area, const std::vector<ChartFigure>& figures);
+
+/// Writes `figures` (stacked) to `path`, the format from its suffix: PNG at `size` × `pngScale`
+/// pixels (a device pixel ratio of `pngScale`, so that text and lines keep their proportions),
+/// SVG or PDF as vector drawings of `size` (pixels, 96 per inch). False with `error` on failure.
+bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, QSizeF size, double pngScale,
+                  QString* error = nullptr);
+
+/// A portable file name made of `text`: an ellipsis becomes '-', every run of characters other
+/// than ASCII letters, digits and . _ ( ) + - becomes one '_' (no colons, slashes or spaces).
+QString safeFileName(const QString& text);
+
+}  // namespace kt::render
