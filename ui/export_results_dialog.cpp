@@ -35,6 +35,7 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
       matchingSignals_(new QRadioButton(tr("Signals matching:"))),
       pattern_(new QLineEdit),
       every_(new QSpinBox),
+      degrees_(new QCheckBox(tr("Angles in degrees (rad, rad/s and rad/s² columns; their names say \"(deg)\")"))),
       metadata_(new QCheckBox(tr("Write a metadata file beside it (name.meta.json: model, solver, settings, "
                                  "version, time of export)"))),
       summary_(new QLabel) {
@@ -52,6 +53,8 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
   every_->setValue(1);
   every_->setObjectName(QStringLiteral("exportEvery"));
   every_->setToolTip(tr("1 writes every sample; k writes the first sample of the range and every k-th after it"));
+  degrees_->setObjectName(QStringLiteral("exportDegrees"));
+  degrees_->setToolTip(tr("Off: SI units, exactly as kinetree-cli simulate writes"));
   metadata_->setChecked(true);
   summary_->setObjectName(QStringLiteral("exportSummary"));
   summary_->setWordWrap(true);
@@ -92,6 +95,7 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
   layout->addWidget(intro);
   layout->addWidget(rows);
   layout->addWidget(cols);
+  layout->addWidget(degrees_);
   layout->addWidget(metadata_);
   layout->addWidget(summary_);
   layout->addWidget(buttons);
@@ -114,6 +118,7 @@ ResultsExportOptions ExportResultsDialog::options() const {
   if (plottedSignals_->isChecked()) o.names = plotted_;
   if (matchingSignals_->isChecked()) o.pattern = pattern_->text().trimmed();
   o.every = static_cast<std::size_t>(every_->value());
+  o.anglesInDegrees = degrees_->isChecked();
   o.metadata = metadata_->isChecked();
   return o;
 }
@@ -132,6 +137,7 @@ void ExportResultsDialog::setOptions(const ResultsExportOptions& o) {
     allSignals_->setChecked(true);
   }
   every_->setValue(static_cast<int>(o.every));
+  degrees_->setChecked(o.anglesInDegrees);
   metadata_->setChecked(o.metadata);
   updateSummary();
 }

@@ -54,6 +54,7 @@ class ExportResultsDialog : public QDialog {
   QRadioButton* matchingSignals_;
   QLineEdit* pattern_;
   QSpinBox* every_;
+  QCheckBox* degrees_;
   QCheckBox* metadata_;
   QLabel* summary_;
   QPushButton* exportButton_ = nullptr;

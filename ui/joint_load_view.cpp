@@ -4,7 +4,9 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QWidget>
+#include <algorithm>
 
+#include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
 #include "render/scene_view.hpp"
 #include "ui/simulation_controller.hpp"
@@ -19,8 +21,16 @@ JointLoadView::JointLoadView(SimulationController* simulation, render::SceneView
   connect(simulation_, &SimulationController::sessionStarted, this, [this] {
     if (arrows_) arrows_->resetAutoScale();
     matchesSession_ = true;
+    peaks_.reset();
+    scanned_ = 0;
+    if (simulation_->tree() && simulation_->signalLayout())
+      peaks_ = std::make_unique<kt::PeakLoads>(*simulation_->tree(), *simulation_->signalLayout());
   });
-  connect(simulation_, &SimulationController::sessionEnded, this, [this] { matchesSession_ = false; });
+  connect(simulation_, &SimulationController::sessionEnded, this, [this] {
+    matchesSession_ = false;
+    peaks_.reset();  // it refers to the session's tree and layout
+    scanned_ = 0;
+  });
   connect(simulation_, &SimulationController::frame, this, &JointLoadView::update);
 }
 
@@ -37,24 +47,39 @@ void JointLoadView::createMenu() {
   };
   QAction* show = option(tr("&Show Load Arrows"), &render::LoadArrowOptions::visible);
   show->setObjectName(QStringLiteral("showLoadArrowsAction"));
+  showAction_ = show;
   show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
   show->setStatusTip(tr("Force (one tip) and moment (two tips) each joint transmits, at the joint origin"));
   option(tr("Selected Joint &Only"), &render::LoadArrowOptions::selectedOnly)
       ->setObjectName(QStringLiteral("selectedJointOnlyAction"));
-  option(tr("&Reaction Part Only"), &render::LoadArrowOptions::reactionOnly)
-      ->setObjectName(QStringLiteral("reactionOnlyAction"));
+  QAction* reaction = option(tr("&Constraint Forces Only"), &render::LoadArrowOptions::reactionOnly);
+  reaction->setObjectName(QStringLiteral("reactionOnlyAction"));
+  reaction->setStatusTip(
+      tr("The reaction part of each joint's wrench (what the joint's structure carries), "
+         "not the whole wrench; the plots' loads pane follows"));
+  reaction->setChecked(render::LoadArrowOptions{}.reactionOnly);
+  QAction* world = option(tr("Values in &World Axes"), &render::LoadArrowOptions::worldAxes);
+  world->setObjectName(QStringLiteral("worldAxesAction"));
+  world->setStatusTip(tr("The written values and the plots' loads pane in world axes instead of the joint frame"));
   menu_->addSeparator();
   auto value = [this](const QString& text, const QString& label, double render::LoadArrowOptions::*field) {
     menu_->addAction(text, this, [this, text, label, field] { askValue(text, label, field); });
   };
-  value(tr("&Force Scale…"), tr("Arrow length per newton (m/N; 0 = automatic):"),
+  value(tr("&Force Scale…"),
+        tr("Arrow length per newton (m/N; 0 = automatic: the largest force drawn 0.3 × the "
+           "model's size):"),
         &render::LoadArrowOptions::forceScale);
   value(tr("&Moment Scale…"), tr("Arrow length per newton metre (m/(N·m); 0 = automatic):"),
         &render::LoadArrowOptions::momentScale);
-  value(tr("Force &Limit…"), tr("Force drawn red (N; 0 = the recent largest):"), &render::LoadArrowOptions::forceLimit);
-  value(tr("Moment L&imit…"), tr("Moment drawn red (N·m; 0 = the recent largest):"),
+  value(tr("Force &Limit…"), tr("Force drawn red (N; 0 = none; a joint's load rating applies where it has one):"),
+        &render::LoadArrowOptions::forceLimit);
+  value(tr("Moment L&imit…"), tr("Moment drawn red (N·m; 0 = none; a joint's load rating applies where it has one):"),
         &render::LoadArrowOptions::momentLimit);
+  value(tr("&Dead Band…"), tr("Loads below this fraction of the largest load are not drawn (e.g. 0.001):"),
+        &render::LoadArrowOptions::deadBand);
 }
+
+void JointLoadView::setArrowsVisible(bool on) { showAction_->setChecked(on); }
 
 void JointLoadView::setOption(bool render::LoadArrowOptions::*field, bool on) {
   if (!arrows_) return;
@@ -62,6 +87,8 @@ void JointLoadView::setOption(bool render::LoadArrowOptions::*field, bool on) {
   o.*field = on;
   arrows_->setOptions(o);
   update();
+  if (field == &render::LoadArrowOptions::reactionOnly || field == &render::LoadArrowOptions::worldAxes)
+    emit loadViewChanged(o.reactionOnly, o.worldAxes);
 }
 
 void JointLoadView::askValue(const QString& title, const QString& label, double render::LoadArrowOptions::*field) {
@@ -92,8 +119,29 @@ void JointLoadView::setSelectedJoint(int joint) {
   update();
 }
 
+void JointLoadView::updateReference() {
+  const kt::Recorder* rec = simulation_->recorder();
+  if (!peaks_ || !rec || !arrows_) return;
+  // the rows not scanned yet, a block at a time under the recorder's reader lock
+  for (const std::size_t end = rec->size(); scanned_ < end;) {
+    const std::size_t blockEnd = std::min(end, scanned_ + 4096);
+    rec->read([&](const kt::Recorder::Rows& rows) {
+      rows.forEachRow(scanned_, blockEnd, [&](std::size_t, const double* row) { peaks_->add(row); });
+    });
+    scanned_ = blockEnd;
+  }
+  const bool reaction = arrows_->options().reactionOnly;
+  double force = 0.0, moment = 0.0;
+  for (const kt::JointPeaks& j : peaks_->joints()) {
+    force = std::max(force, (reaction ? j.reactionForce : j.force).value);
+    moment = std::max(moment, (reaction ? j.reactionMoment : j.moment).value);
+  }
+  arrows_->setReference(force, moment);
+}
+
 void JointLoadView::update() {
   const kt::SignalLayout* layout = simulation_->signalLayout();
+  if (arrows_ && arrows_->options().visible && matchesSession_) updateReference();
   if (arrows_ && matchesSession_ && layout != nullptr && simulation_->hasShownSample()) {
     layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
     arrows_->update(simulation_->shownPositions(), wrench_);

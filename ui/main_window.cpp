@@ -366,10 +366,24 @@ void MainWindow::createSimulation() {
   jointLoads_ = new JointLoadView(simulation_, view_, this);
   viewMenu_->addMenu(jointLoads_->menu());
   plotsDock_ = new PlotsDock(simulation_, this);
+  // the loads pane shows what the arrows show, in the same frame
+  connect(jointLoads_, &JointLoadView::loadViewChanged, plotsDock_, &PlotsDock::setLoadView);
   addDockWidget(Qt::BottomDockWidgetArea, plotsDock_);
-  plotsDock_->hide();  // View ▸ Plots (Ctrl+Shift+P) shows it; a saved window state restores it
+  // shown from the start: the first picture is the paper's (base attitude, the first arm's joint
+  // angles, its first joint's constraint forces); View ▸ Plots (Ctrl+Shift+P) hides it
+
   plotsDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   viewMenu_->addAction(plotsDock_->toggleViewAction());
+  QAction* degrees = viewMenu_->addAction(tr("Angles in &Degrees"));
+  degrees->setObjectName(QStringLiteral("anglesInDegreesAction"));
+  degrees->setCheckable(true);
+  degrees->setStatusTip(tr("Plots show angles in degrees (the recording and the CSV stay in radians)"));
+  degrees->setChecked(QSettings().value(QStringLiteral("anglesInDegrees"), true).toBool());
+  plotsDock_->setAnglesInDegrees(degrees->isChecked());
+  connect(degrees, &QAction::toggled, this, [this](bool on) {
+    plotsDock_->setAnglesInDegrees(on);
+    QSettings().setValue(QStringLiteral("anglesInDegrees"), on);
+  });
   simulationStatus_ = new SimulationStatus(simulation_, statusBar(), this);
   timeline_ = new TimelineBar(simulation_);
   centralWidget()->layout()->addWidget(timeline_);
@@ -400,6 +414,7 @@ void MainWindow::createSimulation() {
   // the model to the run: the arrows are rebuilt for the shown tree before the run restarts
   connect(this, &MainWindow::modelReplaced, this, [this] {
     jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
+    plotsDock_->clear();  // nothing of the old model stays in a pane
     simulation_->modelReplaced(runnable_);
   });
   connect(this, &MainWindow::modelEdited, this, [this] {

@@ -1,7 +1,6 @@
 #include "ui/plots_dock.hpp"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -12,16 +11,19 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
+#include <numbers>
 
 #include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
 #include "render/chart_pane.hpp"
+#include "ui/export_plots_dialog.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
 
 struct PlotPane {
   render::ChartPane* view = nullptr;
+  QString defaultTitle;       ///< what the defaults are ("Base attitude: base")
   std::vector<int> defaults;  ///< signal columns that follow the selection
   std::vector<int> extras;    ///< columns the user added
   std::vector<int> columns;   ///< drawn: defaults then extras, no duplicates
@@ -53,7 +55,7 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   auto* autoscaleButton = new QPushButton(tr("Autoscale"));
   autoscaleButton->setToolTip(tr("Fit the axes of the chosen pane to its data again"));
   auto* exportButton = new QPushButton(tr("Export…"));
-  exportButton->setToolTip(tr("Save the chosen pane as PNG, SVG or PDF"));
+  exportButton->setToolTip(tr("Save the chosen pane, or all of them, as PNG, SVG or PDF"));
   buttons->addWidget(autoscaleButton);
   buttons->addWidget(exportButton);
   sideLayout->addWidget(paneBox_);
@@ -73,7 +75,11 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     pane->view->hintLabel()->setObjectName(QStringLiteral("plotPaneHint%1").arg(p));
     stack->addWidget(pane->view);
     connect(pane->view, &render::ChartPane::timeClicked, this, [this](double t) { simulation_->showTime(t); });
-    connect(pane->view, &render::ChartPane::visibleRangeChanged, this, &PlotsDock::visibleRangeChanged);
+    connect(pane->view, &render::ChartPane::visibleRangeChanged, this, [this, view = pane->view, p] {
+      // a pan or zoom: the visible range is decimated again from the recording
+      if (!view->autoscale()) drawPane(p);
+      emit visibleRangeChanged();
+    });
     paneBox_->addItem(titles[p]);
     panes_.push_back(std::move(pane));
   }
@@ -95,14 +101,8 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   });
   connect(autoscaleButton, &QPushButton::clicked, this, [this] { autoscale(paneBox_->currentIndex()); });
   connect(exportButton, &QPushButton::clicked, this, [this] {
-    const int pane = paneBox_->currentIndex();
-    QString selected;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Plot"), panes_[static_cast<std::size_t>(pane)]->view->title() + QStringLiteral(".png"),
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
-    if (path.isEmpty()) return;
-    QString error;
-    if (!exportPane(pane, path, &error)) QMessageBox::warning(this, tr("Export Plot"), error);
+    ExportPlotsDialog dialog(*this, *simulation_, this);
+    dialog.exec();
   });
 
   connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -167,7 +167,10 @@ void PlotsDock::onSessionStarted() {
   units_.clear();
   for (const kt::SignalInfo& info : layout->infos()) {
     names_.push_back(QString::fromStdString(info.name));
-    units_.push_back(QString::fromStdString(info.unit));
+    // as a reader writes them: N·m, rad/s², kg·m²/s (the layout's are ASCII, as in the CSV docs)
+    units_.push_back(QString::fromStdString(info.unit)
+                         .replace(QLatin1Char('*'), QStringLiteral("·"))
+                         .replace(QStringLiteral("^2"), QStringLiteral("²")));
   }
   baseBody_ = layout->freeBodies().empty()
                   ? QString()
@@ -179,6 +182,17 @@ void PlotsDock::onSessionStarted() {
     const int next = i + 1 < tree->nb ? tree->qOffset[static_cast<std::size_t>(i) + 1] : tree->nq;
     jointNq_.push_back(next - tree->qOffset[static_cast<std::size_t>(i)]);
   }
+  // the first branch: from the first root (past a free joint) down the first children
+  firstBranch_.clear();
+  int body = tree->roots.empty() ? -1 : tree->roots.front();
+  if (body >= 0 && tree->joints[static_cast<std::size_t>(body)].type == kt::JointType::Free)
+    body = tree->children[static_cast<std::size_t>(body)].empty()
+               ? -1
+               : tree->children[static_cast<std::size_t>(body)].front();
+  for (; body >= 0 && firstBranch_.size() < 8; body = tree->children[static_cast<std::size_t>(body)].empty()
+                                                          ? -1
+                                                          : tree->children[static_cast<std::size_t>(body)].front())
+    if (tree->joints[static_cast<std::size_t>(body)].nv > 0) firstBranch_.push_back(body);
   const bool sameModel = oldJoints == jointNames_;
   if (!sameModel) selectedJoint_ = -1;
   for (std::size_t p = 0; p < panes_.size(); ++p) {
@@ -190,12 +204,34 @@ void PlotsDock::onSessionStarted() {
   }
   rebuildDefaults();
   refreshList();
+  for (const auto& pane : panes_) pane->view->setRecorder(simulation_->recorder());
   fetch(true);
 }
 
 void PlotsDock::onSessionEnded() {
   // Draw the last samples; the panes keep them once this recorder is gone.
   fetch(true);
+  for (const auto& pane : panes_) pane->view->setRecorder(nullptr);
+}
+
+void PlotsDock::clear() {
+  names_.clear();
+  units_.clear();
+  jointNames_.clear();
+  jointNq_.clear();
+  firstBranch_.clear();
+  baseBody_.clear();
+  selectedJoint_ = -1;
+  for (const auto& pane : panes_) {
+    pane->defaults.clear();
+    pane->extras.clear();
+    pane->columns.clear();
+    pane->view->setSeries({});
+    pane->view->setAutoscale(true);
+  }
+  rebuildDefaults();
+  refreshList();
+  redraw();
 }
 
 void PlotsDock::setSelectedJoint(int joint) {
@@ -206,34 +242,87 @@ void PlotsDock::setSelectedJoint(int joint) {
 }
 
 void PlotsDock::rebuildDefaults() {
-  if (names_.empty()) return;
   auto add = [this](std::vector<int>& out, const QString& name) {
     if (const int c = columnOf(name); c >= 0) out.push_back(c);
   };
   std::vector<int> attitude, joint, load;
-  if (!baseBody_.isEmpty()) {
-    const QString& body = baseBody_;
-    for (const char* c : {"roll", "pitch", "yaw"}) add(attitude, QStringLiteral("attitude:%1.%2").arg(body, c));
-    panes_[0]->view->setTitle(tr("Base attitude: %1 (rad)").arg(body));
+  if (names_.empty()) {
+    panes_[0]->defaultTitle = tr("Base attitude");
+  } else if (!baseBody_.isEmpty()) {
+    for (const char* c : {"roll", "pitch", "yaw"}) add(attitude, QStringLiteral("attitude:%1.%2").arg(baseBody_, c));
+    panes_[0]->defaultTitle = tr("Base attitude: %1").arg(baseBody_);
   } else {
     for (const char* c : {"kinetic", "potential", "total"}) add(attitude, QStringLiteral("energy.%1").arg(c));
-    panes_[0]->view->setTitle(tr("Energy (J; no floating base)"));
+    panes_[0]->defaultTitle = tr("Energy (no floating base)");
   }
-  if (selectedJoint_ >= 0) {
-    const QString j = jointNames_[static_cast<std::size_t>(selectedJoint_)];
-    for (int k = 0; k < jointNq_[static_cast<std::size_t>(selectedJoint_)]; ++k)
+  // the constraint forces and moments of joint i (the transmitted wrench where it has none)
+  const auto loadsOf = [&](int i) {
+    const QString j = jointNames_[static_cast<std::size_t>(i)];
+    if (reactionOnly_ && !worldAxes_) {
+      for (std::size_t c = 0; c < names_.size(); ++c)
+        if (names_[c].startsWith(QStringLiteral("reaction:%1.").arg(j))) load.push_back(static_cast<int>(c));
+      if (!load.empty()) return tr("Constraint forces and moments: %1 (joint frame)").arg(j);
+    }
+    const QString prefix = worldAxes_ ? QStringLiteral("load_world") : QStringLiteral("load");
+    for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) add(load, QStringLiteral("%1:%2.%3").arg(prefix, j, c));
+    return worldAxes_ ? tr("Joint loads: %1 (whole wrench, world axes)").arg(j)
+                      : tr("Joint loads: %1 (whole wrench, joint frame)").arg(j);
+  };
+  const auto coordinatesOf = [&](int i) {
+    const QString j = jointNames_[static_cast<std::size_t>(i)];
+    for (int k = 0; k < jointNq_[static_cast<std::size_t>(i)]; ++k)
       add(joint, QStringLiteral("q:%1[%2]").arg(j).arg(k));
-    for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) add(load, QStringLiteral("load:%1.%2").arg(j, c));
-    panes_[1]->view->setTitle(tr("Joint coordinates: %1").arg(j));
-    panes_[2]->view->setTitle(tr("Joint loads: %1 (N, N·m; joint frame)").arg(j));
+  };
+  if (selectedJoint_ >= 0) {
+    coordinatesOf(selectedJoint_);
+    panes_[1]->defaultTitle = tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(selectedJoint_)]);
+    panes_[2]->defaultTitle = loadsOf(selectedJoint_);
+  } else if (!firstBranch_.empty()) {  // the paper's picture: the first arm and its first joint
+    for (int i : firstBranch_) coordinatesOf(i);
+    panes_[1]->defaultTitle =
+        firstBranch_.size() == 1
+            ? tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())])
+            : tr("Joint coordinates: %1 … %2")
+                  .arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())],
+                       jointNames_[static_cast<std::size_t>(firstBranch_.back())]);
+    panes_[2]->defaultTitle = loadsOf(firstBranch_.front());
   } else {
-    panes_[1]->view->setTitle(tr("Joint coordinates (select a joint)"));
-    panes_[2]->view->setTitle(tr("Joint loads (select a joint)"));
+    panes_[1]->defaultTitle = tr("Joint coordinates (select a joint)");
+    panes_[2]->defaultTitle = tr("Joint loads (select a joint)");
   }
   panes_[0]->defaults = attitude;
   panes_[1]->defaults = joint;
   panes_[2]->defaults = load;
   for (int p = 0; p < kPaneCount; ++p) setPaneColumns(p);
+}
+
+QString PlotsDock::paneTitle(int p) const {
+  const PlotPane& pane = *panes_[static_cast<std::size_t>(p)];
+  if (pane.columns == pane.defaults || pane.columns.empty()) return pane.defaultTitle;
+  // what it shows: the signals' stems ("attitude:base", "momentum"), at most three
+  QStringList stems;
+  for (int c : pane.columns) {
+    const QString& name = names_[static_cast<std::size_t>(c)];
+    const qsizetype cut = std::max(name.lastIndexOf(QLatin1Char('.')), name.lastIndexOf(QLatin1Char('[')));
+    const QString stem = cut > 0 ? name.left(cut) : name;
+    if (!stems.contains(stem)) stems << stem;
+  }
+  const QString shown = stems.mid(0, 3).join(QStringLiteral(", "));
+  return stems.size() > 3 ? tr("%1 and %n more", nullptr, static_cast<int>(stems.size() - 3)).arg(shown) : shown;
+}
+
+void PlotsDock::setLoadView(bool reactionOnly, bool worldAxes) {
+  reactionOnly_ = reactionOnly;
+  worldAxes_ = worldAxes;
+  rebuildDefaults();
+  refreshList();
+  redraw();
+}
+
+void PlotsDock::setAnglesInDegrees(bool degrees) {
+  degrees_ = degrees;
+  for (int p = 0; p < kPaneCount; ++p) setPaneColumns(p);
+  redraw();
 }
 
 void PlotsDock::setPaneColumns(int p) {
@@ -244,9 +333,15 @@ void PlotsDock::setPaneColumns(int p) {
   std::vector<render::ChartSeries> series;
   for (std::size_t j = 0; j < pane.columns.size(); ++j) {
     const auto c = static_cast<std::size_t>(pane.columns[j]);
-    series.push_back({pane.columns[j], names_[c], units_[c], render::ChartPane::seriesColor(static_cast<int>(j))});
+    render::ChartSeries s{pane.columns[j], names_[c], units_[c], render::ChartPane::seriesColor(static_cast<int>(j))};
+    if (degrees_ && s.unit.startsWith(QLatin1String("rad"))) {  // rad, rad/s, rad/s^2
+      s.unit.replace(0, 3, QStringLiteral("deg"));
+      s.scale = 180.0 / std::numbers::pi;
+    }
+    series.push_back(std::move(s));
   }
   pane.view->setSeries(std::move(series));
+  pane.view->setTitle(paneTitle(p));
 }
 
 bool PlotsDock::addSignal(int pane, const QString& name) {
@@ -336,11 +431,13 @@ void PlotsDock::drawPane(int p) {
   PlotPane& pane = *panes_[static_cast<std::size_t>(p)];
   render::ChartPane& view = *pane.view;
   const bool jointPane = p != 0;
-  view.setEmptyText(jointPane && selectedJoint_ < 0
-                        ? tr("%1\nSelect a body in the Model dock or the 3D view to plot its joint.")
-                              .arg(view.title().section(QLatin1Char('('), 0, 0).trimmed())
-                    : pane.columns.empty() ? tr("%1\nNo signals: tick them in the list on the left.").arg(view.title())
-                                           : tr("%1\nNo samples of these signals in this run.").arg(view.title()));
+  const QString what = view.title().section(QLatin1Char('('), 0, 0).trimmed();
+  view.setEmptyText(names_.empty() ? tr("%1\nNo run: open a model that can run, then Run (F5).").arg(what)
+                    : jointPane && selectedJoint_ < 0 && pane.columns.empty()
+                        ? tr("%1\nSelect a body in the Model dock or the 3D view to plot its joint.").arg(what)
+                    : pane.columns.empty() ? tr("%1\nNo signals: tick them in the list on the left.").arg(what)
+                    : sampleCount() < 2    ? tr("%1\nRun the simulation (F5) to plot it.").arg(what)
+                                           : tr("%1\nNo samples of these signals in this run.").arg(what));
   // The whole recording, with a time cursor at the shown sample when it is a chosen time (not the
   // live end of the run); without a recorder the pane keeps what it drew.
   if (const kt::Recorder* rec = simulation_->recorder()) {
@@ -359,12 +456,26 @@ void PlotsDock::updateCursors() {
 }
 
 bool PlotsDock::exportPane(int p, const QString& path, QString* error) {
-  if (p < 0 || p >= kPaneCount) {
-    if (error) *error = tr("No pane %1").arg(p);
-    return false;
-  }
-  drawPane(p);
-  return panes_[static_cast<std::size_t>(p)]->view->exportTo(path, error);
+  return exportPanes({p}, path, QSizeF(1600, 900), 2.0, QString(), error);
 }
+
+bool PlotsDock::exportPanes(const std::vector<int>& panes, const QString& path, QSizeF size, double pngScale,
+                            const QString& caption, QString* error) {
+  std::vector<render::ChartFigure> figures;
+  for (int p : panes) {
+    if (p < 0 || p >= kPaneCount) {
+      if (error) *error = tr("No pane %1").arg(p);
+      return false;
+    }
+    drawPane(p);
+    panes_[static_cast<std::size_t>(p)]->view->renderToImage();  // lays its axes out
+    figures.push_back(panes_[static_cast<std::size_t>(p)]->view->figure());
+  }
+  if (figures.empty()) return false;
+  figures.back().caption = caption;  // one line under the whole figure
+  return render::writeFigures(figures, path, size, pngScale, error);
+}
+
+int PlotsDock::currentPane() const { return std::max(0, paneBox_->currentIndex()); }
 
 }  // namespace kt::ui

@@ -1,8 +1,12 @@
-// The plots dock: three stacked chart panes (render/chart_pane), one for each of
+// The plots dock: three stacked chart panes (render/chart_pane), by default the picture of Liu,
+// Hu & Zhang (2016), Figs. 8–10:
 //   1. the base attitude (roll, pitch, yaw of the first free-joint body; the energies when the
 //      model has no floating base),
-//   2. the joint coordinates of the selected joint,
-//   3. the selected joint's load components (load:<joint>.fx … mz, child-joint frame).
+//   2. the joint coordinates of the selected joint; with none selected, of the first branch of
+//      the tree (the space robot's first arm, J11 … J16),
+//   3. the constraint forces and moments of the selected joint (reaction:<joint>.*, joint frame;
+//      the transmitted wrench load:<joint>.* for a free joint, which has no reaction); with none
+//      selected, of the first joint of that branch (J11).
 // A searchable list adds or removes any recorded signal to the current pane; each pane has a
 // legend, pan (left drag) and zoom (wheel, right drag) from vtkChartXY, autoscale (on until the
 // user pans or zooms; the Autoscale button brings it back) and PNG / SVG / PDF export.
@@ -18,6 +22,7 @@
 
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QSizeF>
 #include <QString>
 #include <QStringList>
 #include <memory>
@@ -73,14 +78,32 @@ class PlotsDock : public QDockWidget {
   std::size_t drawnPoints(int pane) const;
   /// Back to automatic axes for a pane.
   void autoscale(int pane);
+  /// What the loads pane shows by default, as the load arrows do: the constraint forces
+  /// (reaction:<joint>.*) or the whole wrench (load:<joint>.*), in the joint frame, or the whole
+  /// wrench in world axes (load_world:<joint>.*: the reaction part is recorded in the joint frame).
+  void setLoadView(bool reactionOnly, bool worldAxes);
+  /// Angles (rad, rad/s, rad/s²) shown in degrees (the default) or radians; the recording and
+  /// the CSV stay in SI units.
+  void setAnglesInDegrees(bool degrees);
+  bool anglesInDegrees() const { return degrees_; }
+  /// The pane's title: after its default content, or after what it shows when the user changed it.
+  QString paneTitle(int pane) const;
   /// Writes the pane as PNG, SVG or PDF (chosen by the file suffix). False with `error` set on failure.
   bool exportPane(int pane, const QString& path, QString* error = nullptr);
+  /// Writes `panes` stacked into one figure of `size` (PNG: × pngScale pixels), with a caption
+  /// line when `caption` is not empty. False with `error` set on failure.
+  bool exportPanes(const std::vector<int>& panes, const QString& path, QSizeF size, double pngScale,
+                   const QString& caption, QString* error = nullptr);
+  /// The pane the signal list edits.
+  int currentPane() const;
 
  signals:
   /// The time range a pane shows changed (visibleTimeRange()).
   void visibleRangeChanged();
 
  public slots:
+  /// Another model replaced the document: every pane starts empty (no series of the old model).
+  void clear();
   /// Default series for the selected joint (tree index, −1: none).
   void setSelectedJoint(int joint);
   /// Redraws with the newest samples of the recorder (at most ~10 times a second unless forced;
@@ -110,11 +133,14 @@ class PlotsDock : public QDockWidget {
   QString baseBody_;  ///< the first free-joint body ("" when none)
   std::vector<QString> jointNames_;
   std::vector<int> jointNq_;
+  std::vector<int> firstBranch_;  ///< joints (tree indices, nv > 0) from the base down its first children
   int selectedJoint_ = -1;
 
   QElapsedTimer redrawClock_;
   bool updatingList_ = false;
   bool stale_ = false;  ///< samples arrived while the dock was hidden
+  bool degrees_ = true;
+  bool reactionOnly_ = true, worldAxes_ = false;
 };
 
 }  // namespace kt::ui

@@ -335,7 +335,7 @@ void PropertiesDock::buildRatingSection() {
   perAxis->setPlaceholderText(tr("none (%n values, or one for all)", nullptr, reactions));
   perAxis->setToolTip(
       tr("Largest |λ_k| of each reaction coordinate (N·m or N, in the order of "
-         "reaction:<joint>[k]); empty: not rated per coordinate"));
+         "the reaction:<joint>.* signals); empty: not rated per coordinate"));
   connect(perAxis, &QLineEdit::editingFinished, this, [this, perAxis, reactions] {
     commit(perAxis, [&](QString* error) -> QUndoCommand* {
       Values v;

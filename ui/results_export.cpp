@@ -49,6 +49,7 @@ kt::RecordingSelection selectionOf(const ResultsExportOptions& options, std::vec
     s.t1 = options.t1;
   }
   s.every = std::max<std::size_t>(options.every, 1);
+  s.anglesInDegrees = options.anglesInDegrees;
   return s;
 }
 
@@ -132,7 +133,11 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   run[QStringLiteral("state")] = simulation.runStateText();
   QJsonObject data;
   data[QStringLiteral("file")] = QFileInfo(path).fileName();
-  data[QStringLiteral("format")] = QStringLiteral("CSV as written by kinetree-cli simulate (docs/signals.md)");
+  data[QStringLiteral("format")] =
+      selection.anglesInDegrees
+          ? QStringLiteral("CSV as written by kinetree-cli simulate (docs/signals.md), angles in degrees")
+          : QStringLiteral("CSV as written by kinetree-cli simulate (docs/signals.md)");
+  data[QStringLiteral("angles")] = selection.anglesInDegrees ? QStringLiteral("deg") : QStringLiteral("rad");
   data[QStringLiteral("rows")] = static_cast<qint64>(range.count);
   data[QStringLiteral("every")] = static_cast<qint64>(selection.every);
   double tFirst = 0.0, tLast = 0.0;

@@ -27,6 +27,8 @@ struct ResultsExportOptions {
   QString pattern;
   /// Every k-th sample of the range, from its first.
   std::size_t every = 1;
+  /// Angles in degrees (kt::RecordingSelection::anglesInDegrees); off: SI, as simulate writes.
+  bool anglesInDegrees = false;
   /// Write <name>.meta.json beside the CSV.
   bool metadata = true;
 };

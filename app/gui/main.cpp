@@ -1,12 +1,15 @@
 // kinetree: opens the embedded default model, or the model file given on the command line.
 //   kinetree [MODEL.yaml] [--screenshot FILE.png]
 //   kinetree [MODEL.yaml | --chain N] --measure SECONDS [--speed F] [--solver NAME] [--integrator NAME]
-//            [--step H] [--follow] [--trails] [--statistics] [--screenshot FILE.png]
+//            [--step H] [--follow] [--trails] [--statistics] [--loads] [--screenshot FILE.png]
 //   kinetree [MODEL.yaml] --measure-results SAMPLES
 // The results measurement runs the model until it has recorded SAMPLES samples, then shows 200
 // recorded times picked at random (as the timeline does) and times each until the window has
 // repainted (3D view, plots with their cursor), then times the export of the whole recording as
 // CSV, and prints the figures (README, "Getting results out").
+//   kinetree [MODEL.yaml] --run T --export-plots DIR [--formats png,svg,pdf] [--solver …]
+// The plot export runs the model for T simulated seconds and writes each plot pane (and the three
+// stacked, plots.<format>) into DIR, named after the panes' titles, then quits.
 //   kinetree [MODEL.yaml | --chain N] --video FILE.mp4 [--duration T] [--size WxH] [--fps N]
 //            [--playback F] [--plots] [--solver NAME] [--integrator NAME] [--step H]
 // The video mode runs the model for T seconds of simulated time (the model's duration by
@@ -17,6 +20,7 @@
 // frames per second and the frame times to stdout, then quits (README, "Performance").
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
@@ -37,9 +41,11 @@
 #include "core/model/generators.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/version.hpp"
+#include "render/chart_figure.hpp"
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
+#include "ui/joint_load_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/results_export.hpp"
@@ -206,8 +212,19 @@ struct Options {
   const QCommandLineOption trails{QStringLiteral("trails"), QStringLiteral("Show the motion trails.")};
   const QCommandLineOption statistics{QStringLiteral("statistics"),
                                       QStringLiteral("Show the frame statistics in the 3D view.")};
+  const QCommandLineOption loads{QStringLiteral("loads"), QStringLiteral("Show the joint load arrows.")};
   const QCommandLineOption plots{QStringLiteral("plots"),
                                  QStringLiteral("Show the plots dock (with --video: the plot panes beside the view).")};
+  const QCommandLineOption run{QStringLiteral("run"),
+                               QStringLiteral("With --export-plots: simulated seconds to run (default: the model's)."),
+                               QStringLiteral("seconds")};
+  const QCommandLineOption exportPlots{
+      QStringLiteral("export-plots"),
+      QStringLiteral("Run the model, write each plot pane (and all three stacked) into the folder, then quit."),
+      QStringLiteral("folder")};
+  const QCommandLineOption formats{
+      QStringLiteral("formats"), QStringLiteral("With --export-plots: the formats, from png, svg, pdf (default all)."),
+      QStringLiteral("list"), QStringLiteral("png,svg,pdf")};
   const QCommandLineOption measureResults{
       QStringLiteral("measure-results"),
       QStringLiteral("Run until SAMPLES samples are recorded, time scrubbing and the CSV export, then quit."),
@@ -235,8 +252,9 @@ struct Options {
     parser.addPositionalArgument(QStringLiteral("model"),
                                  QStringLiteral("Model file to open (default: the embedded space robot)."),
                                  QStringLiteral("[model.yaml]"));
-    parser.addOptions({screenshot, measure, speed, chain, solver, integrator, step, follow, trails, statistics, plots,
-                       video, duration, size, fps, playback, measureResults});
+    parser.addOptions({screenshot, measure, speed,      chain,          solver, integrator,  step,
+                       follow,     trails,  statistics, loads,          plots,  video,       duration,
+                       size,       fps,     playback,   measureResults, run,    exportPlots, formats});
   }
 };
 
@@ -276,6 +294,60 @@ bool runToEnd(kt::ui::SimulationController* controller) {
   if (controller->runState() == State::Finished) return true;
   std::fprintf(stderr, "kinetree: the run stopped: %s\n", qPrintable(controller->errorMessage()));
   return false;
+}
+
+// --export-plots: runs the model for `durationText` seconds (the model's duration when empty) and
+// writes each pane, and the three stacked, into `folder` in every format of `formatList`.
+int exportPlots(kt::ui::MainWindow& window, const QString& folder, const QString& durationText,
+                const QString& formatList) {
+  QStringList formats = formatList.toLower().split(QLatin1Char(','), Qt::SkipEmptyParts);
+  for (const QString& f : formats)
+    if (f != QLatin1String("png") && f != QLatin1String("svg") && f != QLatin1String("pdf")) {
+      std::fprintf(stderr, "kinetree: --formats takes png, svg and pdf, got '%s'\n", qPrintable(f));
+      return 2;
+    }
+  if (formats.isEmpty()) formats = {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+  if (!QDir().mkpath(folder)) {
+    std::fprintf(stderr, "kinetree: cannot make the folder %s\n", qPrintable(folder));
+    return 1;
+  }
+  kt::ui::SimulationController* controller = window.simulation();
+  if (!durationText.isEmpty()) {
+    bool ok = false;
+    const double T = durationText.toDouble(&ok);
+    if (!ok || !(T > 0.0) || !std::isfinite(T)) {
+      std::fprintf(stderr, "kinetree: --run expects seconds > 0, got '%s'\n", qPrintable(durationText));
+      return 2;
+    }
+    controller->setDuration(T);
+  }
+  if (!controller->canRun()) {
+    std::fprintf(stderr, "kinetree: the model cannot run: %s\n", qPrintable(controller->runBlocker()));
+    return 1;
+  }
+  if (!runToEnd(controller) && controller->runState() != kt::ui::SimulationController::RunState::Failed) return 1;
+  kt::ui::PlotsDock* plots = window.plotsDock();
+  plots->show();
+  QApplication::processEvents();
+  plots->redraw();
+  const QString caption = controller->runLabel();
+  for (const QString& format : formats) {
+    std::vector<std::pair<std::vector<int>, QString>> figures;
+    for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
+      figures.push_back({{p}, kt::render::safeFileName(plots->paneTitle(p))});
+    figures.push_back({{0, 1, 2}, QStringLiteral("plots")});
+    for (const auto& [panes, name] : figures) {
+      const QString path = QDir(folder).filePath(name + QLatin1Char('.') + format);
+      QString error;
+      const QSizeF size(1600, panes.size() > 1 ? 1800 : 900);
+      if (!plots->exportPanes(panes, path, size, 2.0, caption, &error)) {
+        std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
+        return 1;
+      }
+      std::printf("%s\n", qPrintable(path));
+    }
+  }
+  return 0;
 }
 
 // --measure-results: scrubbing and the CSV export on a recording of `samples` samples.
@@ -411,6 +483,7 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption& follow = options.follow;
   const QCommandLineOption& trails = options.trails;
   const QCommandLineOption& statistics = options.statistics;
+  const QCommandLineOption& loads = options.loads;
   const QCommandLineOption& plots = options.plots;
 
   kt::ui::MainWindow window;
@@ -436,6 +509,7 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(follow)) view->setFollowBody(kt::render::SceneView::defaultFollowBody(view->scene().tree()));
     if (parser.isSet(trails)) view->setTrailsVisible(true);
     if (parser.isSet(statistics)) view->setStatisticsVisible(true);
+    if (parser.isSet(loads)) window.jointLoadView()->setArrowsVisible(true);
     if (parser.isSet(plots)) window.plotsDock()->show();
   };
 
@@ -457,8 +531,8 @@ int main(int argc, char* argv[]) {
     return true;
   };
 
-  const bool batch =
-      parser.isSet(screenshot) || parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults);
+  const bool batch = parser.isSet(screenshot) || parser.isSet(measure) || parser.isSet(video) ||
+                     parser.isSet(options.measureResults) || parser.isSet(options.exportPlots);
   if (!batch) {
     window.openModel(model);  // a message box explains a failure
     applyViewOptions();
@@ -472,9 +546,18 @@ int main(int argc, char* argv[]) {
   const bool opened = window.loadModel(model, error);
   if (!opened) {
     std::fprintf(stderr, "%s\n", qPrintable(error));
-    if (parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults)) return 1;
+    if (parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults) ||
+        parser.isSet(options.exportPlots))
+      return 1;
   }
   applyViewOptions();
+
+  if (parser.isSet(options.exportPlots)) {
+    if (!opened || !applyRunChoices()) return opened ? 2 : 1;
+    return exportPlots(window, parser.value(options.exportPlots),
+                       parser.isSet(options.run) ? parser.value(options.run) : QString(),
+                       parser.value(options.formats));
+  }
 
   if (parser.isSet(options.measureResults)) {
     bool ok = false;

@@ -28,6 +28,7 @@
 #include "ui/document/problems_model.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/plots_dock.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
@@ -118,7 +119,9 @@ class TestMainWindow : public QObject {
     QVERIFY(shot.save(file));
     const double variance = kt::render::greyVariance(shot);
     QVERIFY2(variance > 100.0, qPrintable(QString::number(variance)));
-    // The 3D view itself shows the model, not only the background.
+    // The 3D view itself shows the model, not only the background (the whole centre: plots hidden).
+    w->plotsDock()->hide();
+    QTest::qWait(50);
     const QImage view = w->sceneView()->renderToImage();
     for (const auto& s : scene.shapeActors()) s.actor->VisibilityOff();
     const QImage withoutModel = w->sceneView()->renderToImage();

@@ -4,24 +4,35 @@
 // load; reaction only: as long as the recorded λ) and the selected joint's numbers. A screenshot
 // of the main window after the space robot has run is saved as screenshot_simulation.png.
 // Runs under xvfb-run.
+#include <vtkAxis.h>
 #include <vtkChartXY.h>
 #include <vtkDataArray.h>
 #include <vtkPlot.h>
 #include <vtkTable.h>
+#include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProcess>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 #include <QXmlStreamReader>
 #include <cmath>
 #include <memory>
+#include <numbers>
 
+#include "render/chart_figure.hpp"
+#include "render/chart_pane.hpp"
 #include "render/load_arrows.hpp"
+#include "render/offscreen.hpp"
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "resources/resources.hpp"
@@ -45,7 +56,7 @@ std::unique_ptr<MainWindow> openWindow(const QString& model) {
   if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
   QString error;
   if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
-  w->plotsDock()->show();  // hidden by default
+  w->plotsDock()->show();  // shown by default; a test may have hidden it
   QTest::qWait(50);
   return w;
 }
@@ -95,8 +106,10 @@ class TestPlots : public QObject {
     const QStringList attitude = plots->paneSignals(0);
     QCOMPARE(attitude.size(), 3);
     for (const QString& s : attitude) QVERIFY2(s.startsWith(QStringLiteral("attitude:")), qPrintable(s));
-    QVERIFY(plots->paneSignals(1).isEmpty());
-    // Without a selected joint its panes say how to get one (VTK draws nothing for an empty chart).
+    // Without a selected joint: the first arm's coordinates; a pane emptied by the user says how
+    // to fill it (VTK draws nothing for an empty chart).
+    QCOMPARE(plots->paneSignals(1).size(), 6);
+    for (const QString& s : plots->paneSignals(1)) QVERIFY(plots->removeSignal(1, s));
     plots->redraw();
     auto* hint = plots->findChild<QLabel*>(QStringLiteral("plotPaneHint1"));
     QVERIFY(hint);
@@ -104,13 +117,14 @@ class TestPlots : public QObject {
     QVERIFY(hint->text().contains(QStringLiteral("Select a body")));
     QVERIFY(!plots->findChild<QLabel*>(QStringLiteral("plotPaneHint0"))->isVisible());
 
-    // Select the last joint in the model tree: its coordinates and its six load components.
+    // Select the last joint in the model tree: its coordinates and its five constraint force and
+    // moment components (a revolute joint).
     const kt::Tree& tree = w->tree();
     const int joint = tree.nb - 1;
     w->selectBody(w->bodyOfTreeIndex(joint));
-    QTRY_COMPARE(plots->paneSignals(2).size(), 6);
+    QTRY_COMPARE(plots->paneSignals(2).size(), 5);
     const QString name = QString::fromStdString(tree.jointNames[static_cast<std::size_t>(joint)]);
-    QCOMPARE(plots->paneSignals(2).front(), QStringLiteral("load:%1.fx").arg(name));
+    QVERIFY(plots->paneSignals(2).front().startsWith(QStringLiteral("reaction:%1.").arg(name)));
     QVERIFY(plots->paneSignals(1).contains(QStringLiteral("q:%1[0]").arg(name)));
     plots->redraw();
     QVERIFY(!hint->isVisible());
@@ -148,11 +162,150 @@ class TestPlots : public QObject {
     QCOMPARE(q.size(), plots->sampleCount());
     double range[2];
     vtkDataArray::SafeDownCast(table->GetColumn(1))->GetRange(range);
-    QCOMPARE(range[0], *std::min_element(q.begin(), q.end()));
-    QCOMPARE(range[1], *std::max_element(q.begin(), q.end()));
+    const double degrees = 180.0 / std::numbers::pi;  // angles are shown in degrees
+    QCOMPARE(range[0], degrees * *std::min_element(q.begin(), q.end()));
+    QCOMPARE(range[1], degrees * *std::max_element(q.begin(), q.end()));
     vtkDataArray::SafeDownCast(table->GetColumn(0))->GetRange(range);
     QCOMPARE(range[0], 0.0);
     QCOMPARE(range[1], sim->simulationTime());
+  }
+
+  // The first picture is the paper's (Liu et al. 2016, Figs. 8–10): base attitude, the first
+  // arm's joint angles (in degrees), its first joint's constraint forces and moments, every pane
+  // drawn after a 1 s run, titled after what it shows, the legend naming signals as the list does.
+  void firstPictureIsThePapers() {
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1280, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QString error;
+    QVERIFY(w->loadModel(kt::resources::kDefaultModel, error));
+    QVERIFY(w->plotsDock()->isVisible());  // shown from the start
+    QVERIFY(runFor(controllerOf(w.get()), 1.0));
+    PlotsDock* plots = w->plotsDock();
+    plots->redraw();
+    QCOMPARE(plots->paneTitle(0), QStringLiteral("Base attitude: base"));
+    QCOMPARE(plots->paneTitle(1), QStringLiteral("Joint coordinates: J11 … J16"));
+    QCOMPARE(plots->paneTitle(2), QStringLiteral("Constraint forces and moments: J11 (joint frame)"));
+    QCOMPARE(plots->paneSignals(1),
+             (QStringList{"q:J11[0]", "q:J12[0]", "q:J13[0]", "q:J14[0]", "q:J15[0]", "q:J16[0]"}));
+    QCOMPARE(plots->paneSignals(2), (QStringList{"reaction:J11.mx", "reaction:J11.my", "reaction:J11.fx",
+                                                 "reaction:J11.fy", "reaction:J11.fz"}));
+    for (int p = 0; p < PlotsDock::kPaneCount; ++p) {
+      auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(p));
+      QVERIFY2(pane->drawnSeries() > 0 && pane->rowCount() > 2, qPrintable(plots->paneTitle(p)));
+      QVERIFY(!pane->hintLabel()->isVisible());
+      QCOMPARE(QString::fromStdString(pane->chart()->GetPlot(0)->GetLabel()), plots->paneSignals(p).front());
+      QCOMPARE(pane->legendNames().front().section(QLatin1Char(' '), 0, 0), plots->paneSignals(p).front());
+    }
+    auto* angles = static_cast<kt::render::ChartPane*>(plots->paneWidget(1));
+    QCOMPARE(angles->series().front().unit, QStringLiteral("deg"));
+    QCOMPARE(QString::fromStdString(angles->chart()->GetAxis(vtkAxis::LEFT)->GetTitle()), QStringLiteral("deg"));
+    // forces and moments on their own axes
+    auto* loads = static_cast<kt::render::ChartPane*>(plots->paneWidget(2));
+    QCOMPARE(QString::fromStdString(loads->chart()->GetAxis(vtkAxis::LEFT)->GetTitle()), QStringLiteral("N·m"));
+    QCOMPARE(QString::fromStdString(loads->chart()->GetAxis(vtkAxis::RIGHT)->GetTitle()), QStringLiteral("N"));
+    // radians on request
+    plots->setAnglesInDegrees(false);
+    QCOMPARE(angles->series().front().unit, QStringLiteral("rad"));
+    plots->setAnglesInDegrees(true);
+    // the hover readout: the recorded values at the sample under the pointer, with units
+    angles->renderToImage();
+    int x = 0;
+    while (x < angles->width() && angles->timeAt(x) < 0.5) ++x;
+    const QString readout = angles->readoutAt(x);
+    QVERIFY2(readout.startsWith("t = 0.5") && readout.contains("q:J12[0] = ") && readout.contains(" deg"),
+             qPrintable(readout));
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_plots_first_run.png")));
+  }
+
+  // The wheel zooms the time axis; with Ctrl the value axis; a zoom is drawn from the recording.
+  void wheelZoomsOneAxis() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runFor(controllerOf(w.get()), 2.0));
+    auto* pane = static_cast<kt::render::ChartPane*>(w->plotsDock()->paneWidget(0));
+    w->plotsDock()->redraw();
+    pane->renderToImage();
+    vtkAxis* time = pane->chart()->GetAxis(vtkAxis::BOTTOM);
+    vtkAxis* value = pane->chart()->GetAxis(vtkAxis::LEFT);
+    const double t0 = time->GetMinimum(), t1 = time->GetMaximum(), y0 = value->GetMinimum(), y1 = value->GetMaximum();
+    const QPointF at(pane->width() / 2.0, pane->height() / 2.0);
+    QWheelEvent in(at, pane->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                   false);
+    QApplication::sendEvent(pane, &in);
+    QVERIFY(time->GetMaximum() - time->GetMinimum() < 0.9 * (t1 - t0));
+    QCOMPARE(value->GetMinimum(), y0);
+    QCOMPARE(value->GetMaximum(), y1);
+    QVERIFY(!pane->autoscale());
+    const double s0 = time->GetMinimum(), s1 = time->GetMaximum();
+    QWheelEvent ctrl(at, pane->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ControlModifier,
+                     Qt::NoScrollPhase, false);
+    QApplication::sendEvent(pane, &ctrl);
+    QCOMPARE(time->GetMinimum(), s0);
+    QCOMPARE(time->GetMaximum(), s1);
+    QVERIFY(value->GetMaximum() - value->GetMinimum() < 0.9 * (y1 - y0));
+  }
+
+  // File ▸ New and Open empty every pane: nothing of the old model stays; each pane says why it
+  // is empty; a model without a floating base plots its energy.
+  void newAndOpenClearThePanes() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runFor(controllerOf(w.get()), 0.3));
+    PlotsDock* plots = w->plotsDock();
+    QVERIFY(plots->addSignal(0, QStringLiteral("momentum.lx")));
+    QCOMPARE(plots->paneTitle(0), QStringLiteral("attitude:base, momentum"));  // after what it shows
+    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->newModel());
+    for (int p = 0; p < PlotsDock::kPaneCount; ++p) {
+      QVERIFY(plots->paneSignals(p).isEmpty());
+      auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(p));
+      QCOMPARE(pane->drawnSeries(), std::size_t(0));
+      QVERIFY(pane->hintLabel()->isVisible());
+      QVERIFY(!pane->hintLabel()->text().isEmpty());
+    }
+    QString error;
+    QVERIFY(w->loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error));
+    QVERIFY(plots->paneSignals(0).contains(QStringLiteral("energy.total")));
+    QVERIFY(!plots->paneSignals(0).contains(QStringLiteral("momentum.lx")));
+    QVERIFY(plots->paneTitle(0).startsWith(QStringLiteral("Energy")));
+    QVERIFY(!plots->paneSignals(1).isEmpty());  // the first branch: both joints
+    auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(0));
+    plots->redraw();
+    QVERIFY(pane->hintLabel()->text().contains(QStringLiteral("Run")));  // before the first run
+  }
+
+  // kinetree MODEL --run T --export-plots DIR: every pane and the stacked figure, in each format.
+  void exportPlotsFromTheCommandLine() {
+    QTemporaryDir dir;
+    QProcess gui;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    gui.setProcessEnvironment(env);
+    gui.start(QStringLiteral(KINETREE_GUI), {QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), "--run",
+                                             "0.5", "--export-plots", dir.filePath("plots"), "--formats", "png,pdf"});
+    QVERIFY(gui.waitForFinished(120000));
+    QVERIFY2(gui.exitCode() == 0, gui.readAllStandardError().constData());
+    const QStringList files = QDir(dir.filePath("plots")).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files, (QStringList{"Base_attitude_base.pdf", "Base_attitude_base.png",
+                                 "Constraint_forces_and_moments_J11_(joint_frame).pdf",
+                                 "Constraint_forces_and_moments_J11_(joint_frame).png", "Joint_coordinates_J11-J16.pdf",
+                                 "Joint_coordinates_J11-J16.png", "plots.pdf", "plots.png"}));
+    QCOMPARE(QImage(dir.filePath("plots/plots.png")).size(), QSize(3200, 3600));
+  }
+
+  // The loads pane shows what the arrows show, in the same frame.
+  void loadsPaneFollowsTheArrows() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runFor(controllerOf(w.get()), 0.3));
+    PlotsDock* plots = w->plotsDock();
+    QVERIFY(plots->paneSignals(2).front().startsWith(QStringLiteral("reaction:J11.")));
+    w->findChild<QAction*>(QStringLiteral("reactionOnlyAction"))->trigger();  // the whole wrench
+    QVERIFY(plots->paneSignals(2).front().startsWith(QStringLiteral("load:J11.")));
+    w->findChild<QAction*>(QStringLiteral("worldAxesAction"))->trigger();
+    QVERIFY(plots->paneSignals(2).front().startsWith(QStringLiteral("load_world:J11.")));
+    QVERIFY(plots->paneTitle(2).contains(QStringLiteral("world axes")));
+    w->jointLoadView()->setSelectedJoint(2);
+    QVERIFY(w->jointLoadView()->arrows()->label().find("world axes") != std::string::npos);
   }
 
   // PNG, SVG and PDF exports are valid files of their kind.
@@ -205,6 +358,54 @@ class TestPlots : public QObject {
     QVERIFY(!error.isEmpty());
   }
 
+  // The three formats are one drawing: the PDF (rasterized by poppler) and the SVG (rasterized by
+  // Qt) agree with the PNG; the PNG has the requested size; "N·m" is text in the PDF; a stacked
+  // figure of all panes and the caption line; file names without unsafe characters.
+  void exportsAgree() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    QVERIFY(runFor(controllerOf(w.get()), 1.0));
+    PlotsDock* plots = w->plotsDock();
+    QTemporaryDir dir;
+    const QString base = dir.filePath(QStringLiteral("loads"));
+    QString error;
+    for (const char* suffix : {".png", ".svg", ".pdf"})
+      QVERIFY2(plots->exportPanes({2}, base + suffix, QSizeF(800, 448), 2.0, QStringLiteral("caption ·"), &error),
+               qPrintable(error));
+    const QImage png = QImage(base + ".png").convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(png.size(), QSize(1600, 896));
+    // the PDF at 192 dpi: 800 × 448 units of 1/96 in (600 × 336 pt), 1600 × 896 pixels
+    QProcess pdftoppm;
+    pdftoppm.start(QStringLiteral("pdftoppm"), {"-r", "192", "-png", "-singlefile", base + ".pdf", base + "_pdf"});
+    QVERIFY2(pdftoppm.waitForFinished(60000) && pdftoppm.exitCode() == 0, "pdftoppm (poppler-utils) is needed");
+    const QImage pdf = QImage(base + "_pdf.png").convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(pdf.size(), png.size());
+    QImage svg(png.size(), QImage::Format_RGB32);
+    svg.fill(Qt::white);
+    QPainter painter(&svg);
+    QSvgRenderer(base + ".svg").render(&painter);
+    painter.end();
+    const double pdfDiff = kt::render::meanAbsoluteDifference(png, pdf);
+    const double svgDiff = kt::render::meanAbsoluteDifference(png, svg);
+    qInfo("mean absolute difference from the PNG: PDF %.2f, SVG %.2f (0-255)", pdfDiff, svgDiff);
+    QVERIFY2(pdfDiff < 6.0, qPrintable(QString::number(pdfDiff)));
+    QVERIFY2(svgDiff < 6.0, qPrintable(QString::number(svgDiff)));
+    QVERIFY(kt::render::greyVariance(png) > 50.0);
+    QProcess pdftotext;
+    pdftotext.start(QStringLiteral("pdftotext"), {base + ".pdf", "-"});
+    QVERIFY(pdftotext.waitForFinished(60000));
+    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    QVERIFY2(text.contains(QStringLiteral("N·m")) && text.contains(QStringLiteral("caption ·")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("reaction:J11.mx")));
+    // all panes stacked
+    QVERIFY(plots->exportPanes({0, 1, 2}, dir.filePath("all.png"), QSizeF(800, 1200), 1.0, QString(), &error));
+    QCOMPARE(QImage(dir.filePath("all.png")).size(), QSize(800, 1200));
+    QCOMPARE(kt::render::safeFileName(QStringLiteral("Joint loads: J12 (a/b)")),
+             QStringLiteral("Joint_loads_J12_(a_b)"));
+    QCOMPARE(kt::render::safeFileName(QStringLiteral("Joint coordinates: J11 … J16 ")),
+             QStringLiteral("Joint_coordinates_J11-J16"));
+    QCOMPARE(kt::render::safeFileName(QStringLiteral("../..")), QStringLiteral("plot"));
+  }
+
   // Arrows: full wrench as recorded (world axes, same magnitudes), reaction part as long as λ.
   void loadArrows() {
     auto w = openWindow(kt::resources::kDefaultModel);
@@ -214,7 +415,9 @@ class TestPlots : public QObject {
     QVERIFY(arrows);
     kt::render::LoadArrowOptions o;
     o.visible = true;
+    o.reactionOnly = false;  // the whole wrench first
     arrows->setOptions(o);
+    sim->showLive();  // a frame: the arrows take the shown sample with these options
     const kt::Tree& tree = w->tree();
     const kt::SignalLayout& layout = *sim->signalLayout();
     sim->poll();

@@ -160,13 +160,13 @@ class TestProperties : public QObject {
   // The load rating: force and moment, and one limit per reaction coordinate (one value for all).
   void loadRating() {
     dock_->showBody(body("L12"));
-    QCOMPARE(field("joint.rating.force")->text(), QStringLiteral("300"));  // from the example
-    QCOMPARE(field("joint.rating.moment")->text(), QStringLiteral("400"));
+    QCOMPARE(field("joint.rating.force")->text(), QStringLiteral("50"));  // from the example
+    QCOMPARE(field("joint.rating.moment")->text(), QStringLiteral("40"));
     type("joint.rating.moment", "450");
     QCOMPARE(spec("L12").joint.rating.moment, 450.0);
     type("joint.rating.reaction", "120");
     QCOMPARE(spec("L12").joint.rating.reaction, std::vector<double>(5, 120.0));
-    QVERIFY(yaml().find("rating: {force: 300, moment: 450, reaction: [120, 120, 120, 120, 120]}") != std::string::npos);
+    QVERIFY(yaml().find("rating: {force: 50, moment: 450, reaction: [120, 120, 120, 120, 120]}") != std::string::npos);
     QLineEdit* perAxis = field("joint.rating.reaction");  // emptied: no rating per coordinate
     perAxis->setFocus();
     perAxis->selectAll();
@@ -180,7 +180,7 @@ class TestProperties : public QObject {
                             kAllJointTypes.begin()));
     QCOMPARE(spec("L12").joint.type, JointType::Spherical);
     QVERIFY(spec("L12").joint.rating.reaction.empty());
-    QCOMPARE(spec("L12").joint.rating.force, 300.0);
+    QCOMPARE(spec("L12").joint.rating.force, 50.0);
     dock_->showBody(body("base"));  // a free joint has no reaction to rate
     QVERIFY(field("joint.rating.force"));
     QVERIFY(!field("joint.rating.reaction"));

@@ -9,6 +9,7 @@
 #include <vtkProperty.h>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -329,6 +330,26 @@ class TestResults : public QObject {
     QStringList everyFourth;
     for (int k = 0; k < expected.size(); k += 4) everyFourth << expected[k];
     QCOMPARE(lines.mid(1), everyFourth);
+    QCOMPARE(QJsonDocument::fromJson(readAll(kt::ui::ResultsExport::metadataPath(part)))
+                 .object()["data"]
+                 .toObject()["angles"]
+                 .toString(),
+             QString("rad"));
+
+    // angles in degrees when asked: the dialog's check box, the columns' names and the metadata say so
+    o.anglesInDegrees = true;
+    dialog.setOptions(o);
+    QVERIFY(dialog.findChild<QCheckBox*>("exportDegrees")->isChecked());
+    const QString deg = dir.filePath("deg.csv");
+    QVERIFY2(dialog.exportTo(deg), qPrintable(dialog.lastError()));
+    const QStringList degLines = QString::fromUtf8(readAll(deg)).split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(degLines.front().contains("[0] (deg),"), qPrintable(degLines.front()));
+    QVERIFY(!degLines.front().contains("q:pelvis[0] (deg)"));  // positions stay in metres
+    QCOMPARE(QJsonDocument::fromJson(readAll(kt::ui::ResultsExport::metadataPath(deg)))
+                 .object()["data"]
+                 .toObject()["angles"]
+                 .toString(),
+             QString("deg"));
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double
@@ -341,20 +362,22 @@ class TestResults : public QObject {
     kt::ui::PeakLoadsDock* dock = w->peakLoadsDock();
     dock->show();
     dock->raise();
-    QVERIFY(runToEnd(*w, 1.0));
+    QVERIFY(runToEnd(*w, 6.0));
     dock->refresh();
     const QString csv = dir.filePath("peaks.csv");
     QVERIFY(dock->exportCsv(csv));
-    const kt::test::CliRun cli = kt::test::runCli({"peaks", file, "--duration", "1", "--csv"});
+    const kt::test::CliRun cli = kt::test::runCli({"peaks", file, "--duration", "6", "--csv"});
     QCOMPARE(cli.code, 0);
     QCOMPARE(readAll(csv), cli.out.toUtf8());
-    // J12 is over its rating (the start-up transient): its utilisation cell says so
+    // J22 comes close to its moment rating: its utilisation cell says so (orange from 80 %)
     QTableView* table = dock->table();
-    int j12 = -1;
+    int j22 = -1;
     for (int r = 0; r < table->model()->rowCount(); ++r)
-      if (table->model()->index(r, 0).data().toString() == "J12") j12 = r;
-    QVERIFY(j12 >= 0);
-    QVERIFY(table->model()->index(j12, kt::ui::PeakLoadsDock::Utilisation).data(Qt::UserRole).toDouble() > 100.0);
+      if (table->model()->index(r, 0).data().toString() == "J22") j22 = r;
+    QVERIFY(j22 >= 0);
+    const QModelIndex u = table->model()->index(j22, kt::ui::PeakLoadsDock::Utilisation);
+    QVERIFY(u.data(Qt::UserRole).toDouble() > 80.0);
+    QVERIFY(u.data(Qt::BackgroundRole).isValid());
     // sorting by |M| puts the largest last
     table->sortByColumn(kt::ui::PeakLoadsDock::Moment, Qt::AscendingOrder);
     const int last = table->model()->rowCount() - 1;
@@ -424,32 +447,36 @@ class TestResults : public QObject {
   // model's, so an edit of it recolours the kept run's arrows.
   void ratedArrowsAreRedAtTheirRating() {
     auto w = openWindow(kt::resources::kDefaultModel);
-    QVERIFY(runToEnd(*w, 0.5));
+    QVERIFY(runToEnd(*w, 6.0));
     SimulationController* sim = w->simulation();
-    kt::render::LoadArrows* arrows = w->jointLoadView()->arrows();
-    kt::render::LoadArrowOptions o;
-    o.visible = true;
-    o.momentLimit = 1e9;  // the common limit far away: only a rating can make an arrow red
-    arrows->setOptions(o);
-    sim->showTime(0.0);  // J12 carries 440 N·m at t = 0 against its 400 N·m rating
-    const int j12 = w->tree().jointIndex("J12"), j13 = w->tree().jointIndex("J13");
-    const double* red = arrows->momentActor(j12)->GetProperty()->GetColor();
-    QVERIFY2(red[0] > 0.9 && red[1] < 0.2, qPrintable(QStringLiteral("%1 %2").arg(red[0]).arg(red[1])));
-    const double* unrated = arrows->momentActor(j13)->GetProperty()->GetColor();
-    QVERIFY(unrated[0] < 0.2 && unrated[1] > 0.7);  // 155 N·m of 1e9: green
-    // a higher rating (an edit: the run is kept, its arrows follow the edited rating)
-    kt::LoadRating rating =
-        w->document().model().bodies[static_cast<std::size_t>(w->bodyOfTreeIndex(j12))].joint.rating;
-    rating.moment = 4400.0;
-    QString error;
-    QVERIFY(kt::ui::edit::apply(w->document(),
-                                kt::ui::edit::setRating(w->document(), w->bodyOfTreeIndex(j12), rating, &error)));
+    const int j22 = w->tree().jointIndex("J22"), j23 = w->tree().jointIndex("J23");
+    const int body = w->bodyOfTreeIndex(j22);
+    const auto rate = [&](double moment) {
+      kt::LoadRating rating = w->document().model().bodies[static_cast<std::size_t>(body)].joint.rating;
+      rating.moment = moment;
+      QString error;
+      QVERIFY(kt::ui::edit::apply(w->document(), kt::ui::edit::setRating(w->document(), body, rating, &error)));
+    };
+    const auto colourAt = [&](int joint) {
+      kt::render::LoadArrows* arrows = w->jointLoadView()->arrows();
+      kt::render::LoadArrowOptions o;
+      o.visible = true;
+      o.reactionOnly = false;  // the whole wrench: 38 N·m at J22
+      o.momentLimit = 1e9;     // the common limit far away: only a rating can make an arrow red
+      arrows->setOptions(o);
+      sim->showTime(4.984);  // J22 carries 38 N·m here
+      const double* c = arrows->momentActor(joint)->GetProperty()->GetColor();
+      return std::pair{c[0], c[1]};
+    };
+    rate(20.0);  // an edit: the run is kept, its arrows follow the edited rating
     QVERIFY(sim->outdated());
-    arrows = w->jointLoadView()->arrows();
-    arrows->setOptions(o);
-    sim->showTime(0.0);
-    const double* tenth = arrows->momentActor(j12)->GetProperty()->GetColor();
-    QVERIFY2(tenth[1] > 0.7, qPrintable(QString::number(tenth[1])));  // 10 %: green
+    const auto [r, g] = colourAt(j22);
+    QVERIFY2(r > 0.9 && g < 0.2, qPrintable(QStringLiteral("%1 %2").arg(r).arg(g)));
+    const auto [ur, ug] = colourAt(j23);  // unrated, 1e9 limit: green
+    QVERIFY(ur < 0.2 && ug > 0.7);
+    rate(380.0);  // 10 %: green
+    const auto [tr_, tg] = colourAt(j22);
+    QVERIFY2(tg > 0.7, qPrintable(QString::number(tg)));
   }
 
   // An edit keeps the run: the views show its shown sample again at once (the edited model's
@@ -493,7 +520,8 @@ class TestResults : public QObject {
   void plotsRangeOnlyWhenShown() {
     auto w = openWindow(kt::resources::kDefaultModel);
     QVERIFY(runToEnd(*w, 0.5));
-    QVERIFY(std::isnan(w->plotsDock()->visibleTimeRange().first));  // hidden by default
+    w->plotsDock()->hide();
+    QVERIFY(std::isnan(w->plotsDock()->visibleTimeRange().first));
     kt::ui::ExportResultsDialog hidden(*w->simulation(), {}, w->plotsDock()->visibleTimeRange(), w.get());
     QVERIFY(!hidden.findChildren<QRadioButton*>().at(1)->isEnabled());
     w->plotsDock()->show();
