@@ -62,7 +62,7 @@ class TestRunLoop : public QObject {
     QVERIFY(!r.loop->running());
     QCOMPARE(r.loop->recorder().size(), std::size_t{1});  // t = 0, recorded at construction
     r.loop->setRunning(true);
-    QVERIFY(r.loop->running());
+    QVERIFY(r.loop->running() || r.loop->steps() > 0);  // a loaded machine may see it finished already
     QVERIFY(waitStopped(*r.loop, 250));
     QCOMPARE(r.loop->recorder().size(), std::size_t{251});
     QCOMPARE(r.loop->steps(), std::uint64_t{250});
