@@ -208,6 +208,10 @@ void SceneView::centreOnFollowedBody() {
   renderer()->ResetCameraClippingRange();
 }
 
+void SceneView::copyCamera(const SceneView& other) {
+  renderer()->GetActiveCamera()->DeepCopy(other.renderer()->GetActiveCamera());
+}
+
 void SceneView::translateCamera(const Eigen::Vector3d& delta) {
   if (delta.isZero(0.0)) return;
   vtkCamera* camera = renderer()->GetActiveCamera();

@@ -106,6 +106,8 @@ class SceneView : public VtkWidget {
   void setGridVisible(bool visible);
   /// Follows body `treeBody` (its centre of mass), or stops following (−1 or out of range).
   void setFollowBody(int treeBody);
+  /// Looks from where `other`'s camera looks (position, focal point, view angle, clipping).
+  void copyCamera(const SceneView& other);
   /// Trails for these bodies (tree indices; others ignored), empty at first.
   void setTrailBodies(const std::vector<int>& treeBodies);
   /// Empties every trail (the simulation was reset).

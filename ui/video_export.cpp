@@ -1,7 +1,5 @@
 #include "ui/video_export.hpp"
 
-#include <vtkCamera.h>
-#include <vtkRenderer.h>
 #include <QPainter>
 #include <algorithm>
 #include <cmath>
@@ -74,7 +72,7 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
     scene.resize(sceneWidth, size.height());
     scene.showModel(*model, *tree, source.modelDirectory, true);
     if (source.view) {
-      scene.renderer()->GetActiveCamera()->DeepCopy(source.view->renderer()->GetActiveCamera());
+      scene.copyCamera(*source.view);
       scene.setFollowBody(source.followBody);
       scene.setJointFramesVisible(false);
     }

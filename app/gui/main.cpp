@@ -296,6 +296,29 @@ bool runToEnd(kt::ui::SimulationController* controller) {
   return false;
 }
 
+// For --export-plots and --video: sets the duration from `durationText` (given as `option`; the
+// model's when empty) and runs the model to its end. 0 when there is a recording to use (also a
+// failed run's, said on stderr), else the exit code.
+int runForExport(kt::ui::SimulationController* controller, const QString& durationText, const char* option) {
+  if (!durationText.isEmpty()) {
+    bool ok = false;
+    const double T = durationText.toDouble(&ok);
+    if (!ok || !(T > 0.0) || !std::isfinite(T)) {
+      std::fprintf(stderr, "kinetree: %s expects seconds > 0, got '%s'\n", option, qPrintable(durationText));
+      return 2;
+    }
+    controller->setDuration(T);
+  }
+  if (!controller->canRun()) {
+    std::fprintf(stderr, "kinetree: the model cannot run: %s\n", qPrintable(controller->runBlocker()));
+    return 1;
+  }
+  if (runToEnd(controller)) return 0;
+  if (controller->runState() != kt::ui::SimulationController::RunState::Failed) return 1;
+  std::fprintf(stderr, "kinetree: using what was recorded before the run stopped\n");
+  return 0;
+}
+
 // --export-plots: runs the model for `durationText` seconds (the model's duration when empty) and
 // writes each pane, and the three stacked, into `folder` in every format of `formatList`.
 int exportPlots(kt::ui::MainWindow& window, const QString& folder, const QString& durationText,
@@ -312,20 +335,7 @@ int exportPlots(kt::ui::MainWindow& window, const QString& folder, const QString
     return 1;
   }
   kt::ui::SimulationController* controller = window.simulation();
-  if (!durationText.isEmpty()) {
-    bool ok = false;
-    const double T = durationText.toDouble(&ok);
-    if (!ok || !(T > 0.0) || !std::isfinite(T)) {
-      std::fprintf(stderr, "kinetree: --run expects seconds > 0, got '%s'\n", qPrintable(durationText));
-      return 2;
-    }
-    controller->setDuration(T);
-  }
-  if (!controller->canRun()) {
-    std::fprintf(stderr, "kinetree: the model cannot run: %s\n", qPrintable(controller->runBlocker()));
-    return 1;
-  }
-  if (!runToEnd(controller) && controller->runState() != kt::ui::SimulationController::RunState::Failed) return 1;
+  if (const int code = runForExport(controller, durationText, "--run")) return code;
   kt::ui::PlotsDock* plots = window.plotsDock();
   plots->show();
   QApplication::processEvents();
@@ -420,21 +430,7 @@ int renderVideo(kt::ui::MainWindow& window, const QString& path, const QString& 
     return 2;
   }
   o.plots = plots;
-  if (!durationText.isEmpty()) {
-    const double T = durationText.toDouble(&ok);
-    if (!ok || !(T > 0.0) || !std::isfinite(T)) {
-      std::fprintf(stderr, "kinetree: --duration expects seconds > 0, got '%s'\n", qPrintable(durationText));
-      return 2;
-    }
-    controller->setDuration(T);
-  }
-  if (!controller->canRun()) {
-    std::fprintf(stderr, "kinetree: the model cannot run: %s\n", qPrintable(controller->runBlocker()));
-    return 1;
-  }
-  if (!runToEnd(controller) && controller->runState() != kt::ui::SimulationController::RunState::Failed) return 1;
-  if (controller->runState() == kt::ui::SimulationController::RunState::Failed)
-    std::fprintf(stderr, "kinetree: rendering what was recorded before the run stopped\n");
+  if (const int code = runForExport(controller, durationText, "--duration")) return code;
   QString error;
   QElapsedTimer clock;
   clock.start();
