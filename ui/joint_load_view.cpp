@@ -122,14 +122,7 @@ void JointLoadView::setSelectedJoint(int joint) {
 void JointLoadView::updateReference() {
   const kt::Recorder* rec = simulation_->recorder();
   if (!peaks_ || !rec || !arrows_) return;
-  // the rows not scanned yet, a block at a time under the recorder's reader lock
-  for (const std::size_t end = rec->size(); scanned_ < end;) {
-    const std::size_t blockEnd = std::min(end, scanned_ + 4096);
-    rec->read([&](const kt::Recorder::Rows& rows) {
-      rows.forEachRow(scanned_, blockEnd, [&](std::size_t, const double* row) { peaks_->add(row); });
-    });
-    scanned_ = blockEnd;
-  }
+  scanned_ = peaks_->addRecorded(*rec, scanned_);  // the rows not scanned yet
   const bool reaction = arrows_->options().reactionOnly;
   double force = 0.0, moment = 0.0;
   for (const kt::JointPeaks& j : peaks_->joints()) {

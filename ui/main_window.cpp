@@ -399,6 +399,27 @@ void MainWindow::createSimulation() {
     if (simulation_->sessionFits(tree_)) selectBody(bodyOfTreeIndex(treeIndex));
     simulation_->showTime(t);
   });
+  // the Problems dock warns of the joints whose peak load reached their rating, once a run stops
+  connect(simulation_, &SimulationController::sessionStarted, this, [this] {
+    doc_->problems()->setRunPeaks({}, doc_->model());
+    runPeaks_.reset();
+    runPeaksScanned_ = 0;
+    if (simulation_->tree() && simulation_->signalLayout())
+      runPeaks_ = std::make_unique<kt::PeakLoads>(*simulation_->tree(), *simulation_->signalLayout());
+  });
+  const auto checkRatings = [this] {
+    if (!runPeaks_ || !simulation_->recorder()) return;
+    runPeaksScanned_ = runPeaks_->addRecorded(*simulation_->recorder(), runPeaksScanned_);
+    doc_->problems()->setRunPeaks(runPeaks_->joints(), doc_->model());
+  };
+  connect(simulation_, &SimulationController::runningChanged, this, [checkRatings](bool running) {
+    if (!running) checkRatings();
+  });
+  connect(simulation_, &SimulationController::sessionEnded, this, [this, checkRatings] {
+    checkRatings();  // the last rows; the warnings stay once the run is gone
+    runPeaks_.reset();
+  });
+
   // Export Results needs a recording
   const auto updateExport = [this] {
     const kt::Recorder* rec = simulation_->recorder();
@@ -415,6 +436,8 @@ void MainWindow::createSimulation() {
   connect(this, &MainWindow::modelReplaced, this, [this] {
     jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
     plotsDock_->clear();  // nothing of the old model stays in a pane
+    runPeaks_.reset();    // nor among the problems
+    doc_->problems()->setRunPeaks({}, doc_->model());
     simulation_->modelReplaced(runnable_);
   });
   connect(this, &MainWindow::modelEdited, this, [this] {

@@ -24,6 +24,7 @@
 #include <functional>
 
 #include "core/model/tree.hpp"
+#include "core/sim/peak_loads.hpp"
 
 class QProgressDialog;
 class QUndoCommand;
@@ -186,6 +187,10 @@ class MainWindow : public QMainWindow {
 
   Document* doc_;
   kt::Tree tree_;
+  /// The session's peak loads, for the Problems dock's rating warnings: the rows up to
+  /// runPeaksScanned_ (reset with the session, which owns the tree and layout it reads).
+  std::unique_ptr<kt::PeakLoads> runPeaks_;
+  std::size_t runPeaksScanned_ = 0;
   bool runnable_ = false;
   bool replacing_ = false;
   QHash<QString, int> treeIndexByName_;

@@ -289,17 +289,7 @@ void PeakLoadsDock::refresh() {
     scanned_ = 0;
     scanRange_ = range;
   }
-  // the rows not looked at yet, a block at a time under the recorder's reader lock
-  constexpr std::size_t kBlockRows = 4096;
-  for (const std::size_t end = rec->size(); scanned_ < end;) {
-    const std::size_t blockEnd = std::min(end, scanned_ + kBlockRows);
-    rec->read([&](const kt::Recorder::Rows& rows) {
-      rows.forEachRow(scanned_, blockEnd, [&](std::size_t, const double* row) {
-        if (row[0] >= range.first && row[0] <= range.second) scan_->add(row);
-      });
-    });
-    scanned_ = blockEnd;
-  }
+  scanned_ = scan_->addRecorded(*rec, scanned_, range.first, range.second);  // the rows not looked at yet
   shown_ = scan_->joints();
   model_->set(&shown_);
   summary_->setText(scan_->samples() == 0

@@ -73,7 +73,12 @@ int cmdPeaks(const std::vector<std::string>& args) {
                  sim->error().c_str(), formatSignificant(peaks.lastTime(), 6).c_str());
     return 1;
   }
-  return 0;
+  std::vector<Diagnostic> reached = ratingExceedances(peaks.joints(), sim->model());
+  for (Diagnostic& d : reached) {
+    d.file = modelPath;
+    std::fprintf(stderr, "%s\n", d.format().c_str());
+  }
+  return reached.empty() ? 0 : 3;
 }
 
 }  // namespace kt::cli

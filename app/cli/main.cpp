@@ -62,8 +62,9 @@ const Command kCommands[] = {
      "rating (docs/model-format.md), the utilisation: the largest ratio of a peak to its rating, in %.\n"
      "--csv writes the table as CSV (one row per joint; docs/signals.md, \"Peak loads\"); --output\n"
      "writes it to a file (atomically) instead of stdout.\n"
+     "A joint whose peak reached its rating is named on stderr as a warning.\n"
      "Exit status: 0; 1 for an invalid model or a run that stopped (the peaks up to the last good\n"
-     "sample are printed); 2 on a usage error.\n",
+     "sample are printed); 2 on a usage error; 3 when a joint reached its load rating.\n",
      &kt::cli::cmdPeaks},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"

@@ -14,6 +14,7 @@ struct Governing {
   double ratio = std::numeric_limits<double>::quiet_NaN();
   std::string of;
   double time = std::numeric_limits<double>::quiet_NaN();
+  double value = 0.0, rating = 0.0;  ///< the peak and its rating
 };
 
 Governing governing(const JointPeaks& j) {
@@ -21,7 +22,7 @@ Governing governing(const JointPeaks& j) {
   const auto consider = [&g](const Peak& p, double rating, std::string of) {
     if (!(rating > 0.0)) return;
     const double ratio = p.value / rating;
-    if (std::isnan(g.ratio) || ratio > g.ratio) g = {ratio, std::move(of), p.time};
+    if (std::isnan(g.ratio) || ratio > g.ratio) g = {ratio, std::move(of), p.time, p.value, rating};
   };
   consider(j.force, j.rating.force, "force");
   consider(j.moment, j.rating.moment, "moment");
@@ -35,6 +36,45 @@ Governing governing(const JointPeaks& j) {
 double JointPeaks::utilisation() const { return governing(*this).ratio; }
 std::string JointPeaks::utilisationOf() const { return governing(*this).of; }
 double JointPeaks::utilisationTime() const { return governing(*this).time; }
+
+std::size_t PeakLoads::addRecorded(const Recorder& recorder, std::size_t first, double t0, double t1) {
+  constexpr std::size_t kBlockRows = 4096;  // rows per hold of the reader lock
+  for (const std::size_t end = recorder.size(); first < end;) {
+    const std::size_t blockEnd = std::min(end, first + kBlockRows);
+    recorder.read([&](const Recorder::Rows& rows) {
+      rows.forEachRow(first, blockEnd, [&](std::size_t, const double* row) {
+        if (row[0] >= t0 && row[0] <= t1) add(row);
+      });
+    });
+    first = blockEnd;
+  }
+  return first;
+}
+
+std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model) {
+  std::vector<Diagnostic> out;
+  for (JointPeaks& j : joints) {
+    const auto body = std::find_if(model.bodies.begin(), model.bodies.end(),
+                                   [&](const BodySpec& b) { return b.joint.name == j.name; });
+    if (body == model.bodies.end()) continue;  // a joint renamed or removed since the run
+    j.rating = body->joint.rating;
+    const Governing g = governing(j);
+    if (!(g.ratio >= 1.0)) continue;
+    const bool reaction = g.of.rfind("reaction.", 0) == 0;
+    const std::string component = reaction ? g.of.substr(9) : g.of;
+    const bool moment = component == "moment" || component.front() == 'm';
+    const std::string what = reaction ? (moment ? "constraint moment " : "constraint force ") + component : component;
+    const std::string unit = moment ? " N·m" : " N";
+    Diagnostic d;
+    d.path = "bodies[" + std::to_string(body - model.bodies.begin()) + "].joint.rating";
+    d.warning = true;
+    d.message = j.name + " reached " + formatSignificant(100.0 * g.ratio, 3) + " % of its " + what +
+                " rating in the run (" + formatSignificant(g.value, 4) + unit + " of " +
+                formatSignificant(g.rating, 4) + unit + " at t = " + formatSignificant(g.time, 4) + " s)";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
 
 std::vector<LoadRating> PeakLoads::ratingsOf(const Model& model, const Tree& tree) {
   std::vector<LoadRating> ratings(static_cast<std::size_t>(tree.nb));

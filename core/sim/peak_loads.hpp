@@ -15,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "core/model/diagnostic.hpp"
+#include "core/model/model.hpp"
 #include "core/model/tree.hpp"
+#include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
 
 namespace kt {
@@ -63,6 +66,12 @@ class PeakLoads {
   void reset();
   /// One recorded row (layout.size() values).
   void add(const double* row);
+  /// The rows of `recorder` from `first` to those published now whose time lies in [t0, t1], a
+  /// block at a time under the reader lock (a run may go on recording); returns the end of what
+  /// was read, the `first` of the next call.
+  std::size_t addRecorded(const Recorder& recorder, std::size_t first,
+                          double t0 = -std::numeric_limits<double>::infinity(),
+                          double t1 = std::numeric_limits<double>::infinity());
   std::size_t samples() const { return samples_; }
   /// Time of the first and the last sample added (NaN before any).
   double firstTime() const { return firstTime_; }
@@ -83,6 +92,12 @@ class PeakLoads {
   double firstTime_ = std::numeric_limits<double>::quiet_NaN();
   double lastTime_ = std::numeric_limits<double>::quiet_NaN();
 };
+
+/// A warning for every joint whose peak reached its load rating (utilisation ≥ 100 %): what
+/// peaked, how far and when, at the path of the rating ("bodies[k].joint.rating"). The ratings
+/// are those of `model`, found by joint name (the run may be older than the model: a rating
+/// edited since counts as edited; a joint renamed or removed since is left out).
+std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model);
 
 /// The peak table as CSV: a header row, then one row per joint in tree order (numbers as
 /// appendCsvNumber writes them; empty fields for what a joint has no value of).

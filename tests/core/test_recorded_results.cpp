@@ -196,6 +196,50 @@ class TestRecordedResults : public QObject {
     QVERIFY(QString::fromStdString(p.utilisationOf()).startsWith("reaction."));
   }
 
+  // The warnings for ratings reached: the governing component with its unit, the rating's path,
+  // the model's ratings found by joint name (an older run against an edited model).
+  void ratingExceedancesNameWhatPeaked() {
+    const Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
+    const std::unique_ptr<Simulator> sim = runRecorded(model, 6.0);
+    PeakLoads peaks(sim->tree(), sim->signalLayout());
+    QCOMPARE(peaks.addRecorded(sim->recorder(), 0), sim->recorder().size());
+    QVERIFY(ratingExceedances(peaks.joints(), model).empty());  // the example's ratings hold
+    Model edited = model;
+    std::size_t j22 = 0, j13 = 0;
+    for (std::size_t b = 0; b < edited.bodies.size(); ++b) {
+      if (edited.bodies[b].joint.name == "J22") j22 = b;
+      if (edited.bodies[b].joint.name == "J13") j13 = b;
+    }
+    edited.bodies[j22].joint.rating.moment = 1.0;
+    edited.bodies[j13].joint.rating.reaction.assign(5, 1e6);
+    edited.bodies[j13].joint.rating.reaction[3] = 1e-3;  // fy, N
+    std::vector<Diagnostic> d = ratingExceedances(peaks.joints(), edited);
+    QCOMPARE(d.size(), std::size_t{2});
+    QCOMPARE(d[0].path, "bodies[" + std::to_string(j13) + "].joint.rating");
+    QVERIFY2(d[0].warning && d[0].message.find("J13 reached ") == 0 &&
+                 d[0].message.find(" % of its constraint force fy rating in the run (") != std::string::npos,
+             d[0].message.c_str());
+    QVERIFY(d[0].message.find(" N of 0.001 N at t = ") != std::string::npos);
+    QVERIFY2(
+        d[1].message.find("J22 reached ") == 0 && d[1].message.find(" % of its moment rating") != std::string::npos,
+        d[1].message.c_str());
+    QVERIFY(d[1].message.find(" N·m of 1 N·m at t = ") != std::string::npos);
+    // the peaks' own ratings do not count, the model's do; a renamed joint is left out
+    Model renamed = edited;
+    renamed.bodies[j22].joint.name = "elbow";
+    QCOMPARE(ratingExceedances(peaks.joints(), renamed).size(), std::size_t{1});
+
+    // kinetree-cli peaks names them on stderr and exits 3, for scripts that check loads
+    QTemporaryDir dir;
+    const QString file = dir.filePath("overloaded.yaml");
+    saveModelToFile(edited, file.toStdString());
+    const kt::test::CliRun cli = kt::test::runCli({"peaks", file, "--duration", "6"});
+    QCOMPARE(cli.code, 3);
+    QVERIFY2(cli.err.contains(QString("warning: bodies[%1].joint.rating: J22 reached ").arg(j22)), qPrintable(cli.err));
+    QCOMPARE(cli.err.count('\n'), 2);
+    QVERIFY(cli.out.contains("J22"));  // the table as always
+  }
+
   // A failed run's non-finite values are not loads: the peaks skip them.
   void nonFiniteValuesAreSkipped() {
     const Model model = loadModelFromFile(example("pendulum.yaml").toStdString());

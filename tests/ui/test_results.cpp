@@ -47,17 +47,21 @@ extern "C" {
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
+#include "ui/document/problems_model.hpp"
 #include "ui/export_results_dialog.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/peak_loads_dock.hpp"
 #include "ui/plots_dock.hpp"
+#include "ui/problems_dock.hpp"
 #include "ui/results_export.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/timeline_bar.hpp"
 #include "ui/video_export.hpp"
 
+using kt::ui::Document;
 using kt::ui::MainWindow;
+namespace edit = kt::ui::edit;
 using kt::ui::SimulationController;
 
 namespace {
@@ -350,6 +354,41 @@ class TestResults : public QObject {
                  .toObject()["angles"]
                  .toString(),
              QString("deg"));
+  }
+
+  // A joint whose peak reached its rating is a warning in the Problems dock once the run stops,
+  // at its rating field; a rating raised after the run clears it, and so does File ▸ New.
+  void ratingsReachedAreProblems() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    Document* doc = &w->document();
+    const auto warnings = [&] {
+      QStringList out;
+      for (const kt::Diagnostic& d : doc->problems()->warnings())
+        out << QString::fromStdString(d.path + ": " + d.message);
+      return out;
+    };
+    int j22 = -1;
+    for (std::size_t b = 0; b < doc->model().bodies.size(); ++b)
+      if (doc->model().bodies[b].joint.name == "J22") j22 = static_cast<int>(b);
+    QVERIFY(j22 >= 0);
+    QVERIFY(runToEnd(*w, 2.0));  // J22 stays below 100 % of its rating in the first 2 s
+    QVERIFY2(warnings().isEmpty(), qPrintable(warnings().join('\n')));
+    kt::LoadRating low = doc->model().bodies[static_cast<std::size_t>(j22)].joint.rating;
+    low.moment = 1.0;  // N·m: far below what J22 carries
+    doc->push(edit::setRating(*doc, j22, low));
+    QVERIFY2(warnings().size() == 1, qPrintable(warnings().join('\n')));  // the kept run against the new rating
+    const QString text = warnings().front();
+    QVERIFY2(text.startsWith(QString("bodies[%1].joint.rating: J22 reached ").arg(j22)), qPrintable(text));
+    QVERIFY2(text.contains(" % of its moment rating in the run (") && text.contains(" N·m of 1 N·m at t = "),
+             qPrintable(text));
+    QVERIFY(w->problemsDock()->summary().contains("warning"));
+    doc->undoStack()->undo();  // the rating back: no warning
+    QVERIFY2(warnings().isEmpty(), qPrintable(warnings().join('\n')));
+    doc->push(edit::setRating(*doc, j22, low));
+    QVERIFY(runToEnd(*w, 1.0));  // a new run: its own peaks
+    QCOMPARE(warnings().size(), 1);
+    doc->newDocument();
+    QVERIFY(warnings().isEmpty());
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double

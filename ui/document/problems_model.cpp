@@ -21,12 +21,18 @@ ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
 void ProblemsModel::refresh(const kt::Model& model) {
   std::vector<kt::Diagnostic> fresh = kt::validateWithSettings(model);
   std::vector<kt::Diagnostic> freshWarnings = kt::modelWarnings(model);
+  for (kt::Diagnostic& d : kt::ratingExceedances(runPeaks_, model)) freshWarnings.push_back(std::move(d));
   if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_)) return;
   beginResetModel();
   diagnostics_ = std::move(fresh);
   warnings_ = std::move(freshWarnings);
   endResetModel();
   emit countChanged(rowCount());
+}
+
+void ProblemsModel::setRunPeaks(std::vector<kt::JointPeaks> peaks, const kt::Model& model) {
+  runPeaks_ = std::move(peaks);
+  refresh(model);
 }
 
 const kt::Diagnostic& ProblemsModel::at(int row) const {

@@ -1,7 +1,9 @@
 // The problems list: every Diagnostic of kt::validate(model) (the loader's checks and messages),
 // one row each, columns YAML path and message, followed by the model's warnings
-// (kt::modelWarnings: likely mistakes that do not stop a run). Refreshed by the Document after
-// every change.
+// (kt::modelWarnings: likely mistakes that do not stop a run), and then by the last run's
+// overloads: the joints whose peak load reached their load rating (kt::ratingExceedances, taken
+// again against the model's ratings after every change). Refreshed by the Document after every
+// change.
 // locate() maps a YAML path to the body and field it names, so that clicking a problem can
 // select the body in the tree and the field in the property editor.
 #pragma once
@@ -11,6 +13,7 @@
 
 #include "core/model/diagnostic.hpp"
 #include "core/model/model.hpp"
+#include "core/sim/peak_loads.hpp"
 
 namespace kt::ui {
 
@@ -39,8 +42,11 @@ class ProblemsModel : public QAbstractTableModel {
   const std::vector<kt::Diagnostic>& diagnostics() const { return diagnostics_; }
   /// No errors (there may be warnings).
   bool isEmpty() const { return diagnostics_.empty(); }
-  /// The warnings; the rows after the errors.
+  /// The warnings (the model's, then the last run's overloads); the rows after the errors.
   const std::vector<kt::Diagnostic>& warnings() const { return warnings_; }
+  /// The peak loads of the last run (empty: none), checked against `model`'s ratings now and
+  /// against the model of every refresh after.
+  void setRunPeaks(std::vector<kt::JointPeaks> peaks, const kt::Model& model);
   /// The diagnostic of a row (an error or a warning).
   const kt::Diagnostic& at(int row) const;
 
@@ -59,6 +65,7 @@ class ProblemsModel : public QAbstractTableModel {
  private:
   std::vector<kt::Diagnostic> diagnostics_;
   std::vector<kt::Diagnostic> warnings_;
+  std::vector<kt::JointPeaks> runPeaks_;
 };
 
 }  // namespace kt::ui
