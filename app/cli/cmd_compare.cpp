@@ -1,11 +1,19 @@
-// kinetree-cli compare: the same simulation with several solvers, and how far each strays from the
-// first (Liu et al. 2016 validate their CFA this way against a recursive algorithm, Figs. 8–12).
+// kinetree-cli compare: how far solvers differ from the first (Liu et al. 2016 validate their CFA
+// this way against a recursive algorithm, Figs. 8–12). Two ways (docs/signals.md, "Comparing
+// solvers"):
 //
-// Every solver runs the model from its initial state with the same integrator, step and duration.
-// At each output time the differences to the first solver's run are measured for q, ν (qd) and
-// the joint loads f (all joints, 6 components each):
-//   absolute ‖a − b‖∞,   relative ‖a − b‖∞ / max(‖b‖∞, 1),
-// and the largest over the run is reported. Exit 1 when a relative difference exceeds --tolerance.
+// Pointwise (the default): one run with the first solver gives the states; every solver is
+// evaluated at those same states (kt::compareAtStates): q̈ and the joint loads against the first
+// solver's, and for the impulse-form solvers p, ν and ṗ against M ν, ν and d/dt (M ν). What
+// differs is the solver alone. Exit 1 when a relative difference exceeds --tolerance (1e-10).
+//
+// Trajectory (--trajectory): every solver integrates its own run with the same integrator, step
+// and duration, and q, ν and the loads are compared at each output time. Velocity-form and
+// impulse-form (q, p) solvers then differ by the integrator's truncation error, so the reference
+// is run again at half the step (a 32 times tighter tolerance for dopri5): that difference, the
+// integrator's own, is what a solver's difference is measured against. Exit 1 when a solver
+// differs by more than --tolerance (1e-9) and by more than 10 times the integrator's difference.
+// Differences are relative to the largest |value| of the reference over the run.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -23,13 +31,18 @@
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
+#include "core/sim/solver_comparison.hpp"
 
 namespace kt::cli {
 namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-    "                            [--tolerance TOL]\n";
+    "                            [--tolerance TOL] [--trajectory]\n";
+
+// A trajectory difference within this many times the integrator's own difference is explained
+// by the integration.
+constexpr double kIntegratorFactor = 10.0;
 
 using Clock = std::chrono::steady_clock;
 
@@ -48,17 +61,19 @@ Snapshot snapshot(const Simulator& sim) {
   return s;
 }
 
-struct Difference {
-  double abs = 0.0, rel = 0.0;
-  void add(const std::vector<double>& a, const std::vector<double>& b) {
-    double d = 0.0, ref = 0.0;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      d = std::max(d, std::abs(a[k] - b[k]));
-      ref = std::max(ref, std::abs(b[k]));
+// Differences of q, ν and the loads between two runs, output by output.
+struct RunDifference {
+  DifferenceMeasure q, v, load;
+  RunDifference(const std::vector<Snapshot>& a, const std::vector<Snapshot>& b) {
+    using Vec = Eigen::Map<const Eigen::VectorXd>;
+    const auto map = [](const std::vector<double>& x) { return Vec(x.data(), static_cast<Eigen::Index>(x.size())); };
+    for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s) {
+      q.add(map(a[s].q), map(b[s].q));
+      v.add(map(a[s].v), map(b[s].v));
+      load.add(map(a[s].load), map(b[s].load));
     }
-    abs = std::max(abs, d);
-    rel = std::max(rel, d / std::max(ref, 1.0));
   }
+  double worst() const { return std::max({q.rel(), v.rel(), load.rel()}); }
 };
 
 struct Run {
@@ -89,18 +104,90 @@ Run runModel(const Model& model, const SimulatorOptions& options, double duratio
   return run;
 }
 
+// The output states of one run (at most kMaxStates: a longer run gives every k-th).
+constexpr long kMaxStates = 100'000;
+
+std::vector<ComparisonState> referenceStates(Simulator& sim, double duration, std::string& error) {
+  const long outputs = runOutputCount(duration, sim.outputInterval());
+  const long every = outputs / kMaxStates + 1;
+  std::vector<ComparisonState> states;
+  states.reserve(static_cast<std::size_t>(outputs / every + 1));
+  const auto keep = [&] { states.push_back({sim.time(), sim.q(), sim.v(), sim.tau()}); };
+  keep();
+  for (long k = 1; k <= outputs; ++k) {
+    if (!sim.step()) {
+      error = sim.error();
+      break;
+    }
+    if (k % every == 0) keep();
+  }
+  return states;
+}
+
+std::string cell(const DifferenceMeasure& m) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%10.2e", m.rel());
+  return m.measured ? text : "         -";
+}
+
+int comparePointwise(const std::string& modelPath, const Model& model, SimulatorOptions options, double duration,
+                     const std::vector<std::string>& solvers, double tolerance) {
+  options.solver = solvers.front();
+  std::string error;
+  std::vector<ComparisonState> states;
+  std::vector<SolverDifference> rows;
+  try {
+    Simulator sim(model, options);
+    states = referenceStates(sim, duration, error);
+    rows = compareAtStates(sim.tree(), solvers, states);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
+    return 1;
+  }
+  if (!error.empty())
+    std::fprintf(stderr, "%s: %s: simulation stopped: %s (comparing at the states before)\n",
+                 printable(modelPath).c_str(), solvers.front().c_str(), error.c_str());
+  std::printf("%s: pointwise, at the %zu states of a %s run (%s, step %s s, %s s), tolerance %s\n",
+              printable(modelPath).c_str(), states.size(), solvers.front().c_str(), options.integrator.c_str(),
+              formatSignificant(options.step, 6).c_str(), formatSignificant(duration, 6).c_str(),
+              formatSignificant(tolerance, 6).c_str());
+  std::printf(
+      "relative to the largest |value| over the run; qdd and loads against %s, p against M v, v against\n"
+      "M^-1 p, pdot against d/dt (M v) by finite differences ('pdot FD': their estimated error; a\n"
+      "difference within 10 times it is not counted)\n",
+      solvers.front().c_str());
+  std::printf("%-14s %-8s %10s %10s %10s %10s %10s %10s %10s\n", "solver", "form", "qdd", "load", "p", "v", "pdot",
+              "pdot FD", "us/call");
+  bool failed = !error.empty();
+  for (const SolverDifference& d : rows) {
+    const bool bad = !(d.worst() <= tolerance);
+    DifferenceMeasure fd = d.pdot;  // the reference's own error, on the same scale
+    fd.abs = d.pdot.referenceError;
+    std::printf("%-14s %-8s %s %s %s %s %s %s %10.2f%s\n", d.solver.c_str(), d.impulse ? "impulse" : "velocity",
+                cell(d.qdd).c_str(), cell(d.load).c_str(), cell(d.p).c_str(), cell(d.v).c_str(), cell(d.pdot).c_str(),
+                cell(fd).c_str(), 1e6 * d.secondsPerCall, bad ? "  EXCEEDS TOLERANCE" : "");
+    failed = failed || bad;
+  }
+  std::fflush(stdout);
+  return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int cmdCompare(const std::vector<std::string>& args) {
   ParsedArgs parsed;
-  if (!parseArgs("compare", kUsage, args,
-                 {{"--solvers"}, {"--integrator"}, {"--duration"}, {"--step"}, {"--tolerance"}}, parsed))
+  if (!parseArgs(
+          "compare", kUsage, args,
+          {{"--solvers"}, {"--integrator"}, {"--duration"}, {"--step"}, {"--tolerance"}, {"--trajectory", false}},
+          parsed))
     return 2;
   std::string modelPath;
   if (!singleModelFile("compare", kUsage, parsed, modelPath)) return 2;
   std::string solverList, integrator;
-  double duration = 0, step = 0, tolerance = 1e-9;
+  double duration = 0, step = 0, tolerance = 0;
+  bool trajectory = false;
   for (const auto& [name, value] : parsed.options) {
+    if (name == "--trajectory") trajectory = true;
     if (name == "--solvers") {
       solverList = value;
     } else if (name == "--integrator") {
@@ -117,12 +204,10 @@ int cmdCompare(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli compare: the model file name is empty ('')\n%s", kUsage);
     return 2;
   }
+  if (!(tolerance > 0.0)) tolerance = trajectory ? 1e-9 : 1e-10;
   std::vector<std::string> solvers = splitList(solverList);
-  // default: every velocity-form solver. Impulse-form solvers integrate (q, p) instead of (q, ν),
-  // so they differ from the others by the integrator's truncation error; they can be listed.
-  if (solvers.empty())
-    for (const SolverInfo& info : solverRegistry())
-      if (info.form == StateForm::Velocity) solvers.push_back(info.name);
+  if (solvers.empty())  // every solver, the recursive reference first
+    for (const SolverInfo& info : solverRegistry()) solvers.push_back(info.name);
   for (const std::string& s : solvers)
     if (!isSolverName(s)) {
       std::string known;
@@ -148,19 +233,43 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (!checkRunOptions("compare", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance, false))
     return 2;
 
-  std::printf("%s: integrator %s, step %s s, duration %s s, tolerance %s (relative)\n", printable(modelPath).c_str(),
+  if (!trajectory) return comparePointwise(modelPath, model, options, duration, solvers, tolerance);
+
+  // trajectory: each solver its own run; the reference again at half the step (a tighter
+  // tolerance for an adaptive integrator) measures the integrator's own difference
+  SimulatorOptions finer = options;
+  finer.solver = solvers.front();
+  finer.outputInterval = options.step;
+  const bool adaptive = makeIntegrator(options.integrator)->adaptive();
+  if (adaptive) {
+    finer.tolerance = options.tolerance / 32.0;
+  } else {
+    finer.step = options.step / 2.0;
+  }
+  std::printf("%s: trajectories, integrator %s, step %s s, duration %s s, tolerance %s\n", printable(modelPath).c_str(),
               options.integrator.c_str(), formatSignificant(options.step, 6).c_str(),
               formatSignificant(duration, 6).c_str(), formatSignificant(tolerance, 6).c_str());
-  std::printf("%-14s %11s %11s %11s %11s %11s %11s %12s\n", "solver", "q abs", "q rel", "qd abs", "qd rel", "load abs",
-              "load rel", "us/step");
+  std::printf("relative to the largest |value| of %s's run; 'x integrator': the difference over the integrator's own\n",
+              solvers.front().c_str());
+  std::printf("%-22s %10s %10s %10s %14s %10s\n", "solver", "q", "qd", "load", "x integrator", "us/step");
 
   bool failed = false;
   Run reference;
+  double integratorDifference = 0.0;
   for (std::size_t k = 0; k < solvers.size(); ++k) {
     options.solver = solvers[k];
     Run run;
     try {
       run = runModel(model, options, duration);
+      if (k == 0) {
+        const Run fine = runModel(model, finer, duration);
+        const RunDifference d(fine.outputs, run.outputs);
+        integratorDifference = d.worst();
+        std::printf("%-14s %-7s %s %s %s %14s %10.2f\n", solvers[k].c_str(), "(ref)", cell(DifferenceMeasure{}).c_str(),
+                    cell(DifferenceMeasure{}).c_str(), cell(DifferenceMeasure{}).c_str(), "", 1e6 * run.secondsPerStep);
+        std::printf("%-22s %s %s %s %14s\n", (adaptive ? "integrator (tol/32)" : "integrator (h/2)"), cell(d.q).c_str(),
+                    cell(d.v).c_str(), cell(d.load).c_str(), "1");
+      }
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
       return 1;
@@ -171,21 +280,14 @@ int cmdCompare(const std::vector<std::string>& args) {
       failed = true;
     }
     if (k == 0) {
-      std::printf("%-14s %11s %11s %11s %11s %11s %11s %12.2f\n", solvers[k].c_str(), "(reference)", "", "", "", "", "",
-                  1e6 * run.secondsPerStep);
       reference = std::move(run);
       continue;
     }
-    Difference dq, dv, dload;
-    const std::size_t n = std::min(run.outputs.size(), reference.outputs.size());
-    for (std::size_t s = 0; s < n; ++s) {
-      dq.add(run.outputs[s].q, reference.outputs[s].q);
-      dv.add(run.outputs[s].v, reference.outputs[s].v);
-      dload.add(run.outputs[s].load, reference.outputs[s].load);
-    }
-    const bool bad = !(dq.rel <= tolerance && dv.rel <= tolerance && dload.rel <= tolerance);
-    std::printf("%-14s %11.3e %11.3e %11.3e %11.3e %11.3e %11.3e %12.2f%s\n", solvers[k].c_str(), dq.abs, dq.rel,
-                dv.abs, dv.rel, dload.abs, dload.rel, 1e6 * run.secondsPerStep, bad ? "  EXCEEDS TOLERANCE" : "");
+    const RunDifference d(run.outputs, reference.outputs);
+    const double ratio = integratorDifference > 0.0 ? d.worst() / integratorDifference : 0.0;
+    const bool bad = !(d.worst() <= tolerance || d.worst() <= kIntegratorFactor * integratorDifference);
+    std::printf("%-22s %s %s %s %14.2e %10.2f%s\n", solvers[k].c_str(), cell(d.q).c_str(), cell(d.v).c_str(),
+                cell(d.load).c_str(), ratio, 1e6 * run.secondsPerStep, bad ? "  EXCEEDS TOLERANCE" : "");
     failed = failed || bad;
   }
   std::fflush(stdout);

@@ -68,14 +68,18 @@ const Command kCommands[] = {
      &kt::cli::cmdPeaks},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-     "                            [--tolerance TOL]\n\n"
-     "Runs the same simulation with each solver (default: every velocity-form solver; poisson-* integrate\n"
-     "(q, p) and differ by the integrator's truncation error) and prints, for each\n"
-     "solver against the first, the largest absolute and relative difference over the run of q, qd and\n"
-     "the joint loads (relative: |a - b| / max(|b|, 1), largest over all outputs), and each solver's wall\n"
-     "time per step. Defaults for T, H and I come from the model's simulation: block.\n"
-     "Exit status: 0; 1 when a relative difference exceeds TOL (default 1e-9), a run stops, or the model\n"
-     "is invalid; 2 on a usage error.\n",
+     "                            [--tolerance TOL] [--trajectory]\n\n"
+     "Compares solvers (default: every solver, aba first) against the first (docs/signals.md,\n"
+     "\"Comparing solvers\"). Pointwise, the default: one run of the first solver gives the states, and\n"
+     "every solver is evaluated at those same states: qdd and the joint loads against the first solver's,\n"
+     "and for the impulse-form solvers p, v and pdot against M v, v and d/dt (M v); what differs is the\n"
+     "solver alone. --trajectory: each solver integrates its own run and q, qd and the loads are compared\n"
+     "output by output; the first solver is run again at half the step (dopri5: tolerance / 32), and a\n"
+     "difference within 10 times that integrator difference counts as the integrator's. Differences are\n"
+     "relative to the largest |value| of the reference over the run. Defaults for T, H and I come from\n"
+     "the model's simulation: block.\n"
+     "Exit status: 0; 1 when a difference exceeds TOL (default 1e-10 pointwise, 1e-9 for trajectories)\n"
+     "and is not the integrator's, a run stops, or the model is invalid; 2 on a usage error.\n",
      &kt::cli::cmdCompare},
     {"bench", "time one forward-dynamics call (and optionally a 10 s run) per solver",
      "usage: kinetree-cli bench [--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH]\n"

@@ -15,6 +15,7 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
+#include "core/sim/solver_comparison.hpp"
 #include "support/cfa_reference.hpp"
 #include "support/random_state.hpp"
 
@@ -420,6 +421,54 @@ class TestCfa : public QObject {
                                 QStringLiteral("--solvers"),  QStringLiteral("aba,cfa-oddeven,cfa-tree")};
       QCOMPARE(runCli(args, env, &out), 0);
     }
+  }
+
+  // Pointwise comparison (core/sim/solver_comparison.hpp) on random trees at random states:
+  // every solver agrees with aba in q̈ and loads, the impulse solvers' p with M ν, their ν
+  // with the state's, and ṗ with d/dt (M ν) within the finite differences' estimate; a solver
+  // is measured against itself as zero.
+  void pointwiseComparisonOnRandomTrees() {
+    std::vector<std::string> all;
+    for (const SolverInfo& info : solverRegistry()) all.push_back(info.name);
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      std::vector<ComparisonState> states;
+      for (std::uint64_t k = 0; k < 4; ++k) {
+        const test::RandomState s = test::randomState(tree, seed * 31 + k);
+        states.push_back({0.1 * static_cast<double>(k), s.q, s.v, s.tau});
+      }
+      const std::vector<SolverDifference> rows = compareAtStates(tree, all, states);
+      QCOMPARE(rows.size(), all.size());
+      QCOMPARE(rows.front().worst(), 0.0);
+      const double tol = 1e3 * test::conditionedTolerance(test::massMatrixCondition(tree, states.front().q));
+      for (const SolverDifference& d : rows) {
+        QVERIFY2(d.worst() <= std::max(tol, 1e-10),
+                 qPrintable(QStringLiteral("seed %1 %2: %3").arg(seed).arg(d.solver.c_str()).arg(d.worst())));
+        QCOMPARE(d.p.measured, d.impulse);
+        if (d.impulse) {
+          QVERIFY(d.p.scale > 0.0 && d.pdot.scale > 0.0);
+          QVERIFY2(d.pdot.referenceError < 1e-6 * d.pdot.scale, qPrintable(QString::number(d.pdot.referenceError)));
+        }
+      }
+    }
+  }
+
+  // compare: pointwise by default, every solver on every example within 1e-10 (exit 0); the
+  // trajectory mode measures each run against the integrator's own difference.
+  void compareModes() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QByteArray out;
+    const QDir examples(QStringLiteral(KINETREE_SOURCE_DIR "/examples"));
+    for (const QString& file : examples.entryList({QStringLiteral("*.yaml")}, QDir::Files)) {
+      QCOMPARE(runCli({QStringLiteral("compare"), examples.filePath(file)}, env, &out), 0);
+      QVERIFY2(out.contains(": pointwise, at the ") && !out.contains("EXCEEDS"), out.constData());
+      for (const SolverInfo& info : solverRegistry()) QVERIFY(out.contains(("\n" + info.name + " ").c_str()));
+    }
+    QCOMPARE(runCli({QStringLiteral("compare"), examples.filePath(QStringLiteral("space_robot.yaml")),
+                     QStringLiteral("--trajectory"), QStringLiteral("--duration"), QStringLiteral("1")},
+                    env, &out),
+             0);
+    QVERIFY2(out.contains("integrator (h/2)") && out.contains("poisson-ldl"), out.constData());
   }
 };
 
