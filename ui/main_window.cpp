@@ -41,6 +41,7 @@
 #include "ui/export_results_dialog.hpp"
 #include "ui/export_video_dialog.hpp"
 #include "ui/joint_load_view.hpp"
+#include "ui/mathematics_dock.hpp"
 #include "ui/mirror_dialog.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/peak_loads_dock.hpp"
@@ -395,6 +396,12 @@ void MainWindow::createSimulation() {
   problemsDock_->raise();
   viewMenu_->addAction(peakLoadsDock_->toggleViewAction());
   connect(plotsDock_, &PlotsDock::visibleRangeChanged, peakLoadsDock_, &PeakLoadsDock::plotsRangeChanged);
+  mathematicsDock_ = new MathematicsDock(simulation_, this);
+  addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
+  tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
+  mathematicsDock_->hide();  // opened from the View menu
+  problemsDock_->raise();
+  viewMenu_->addAction(mathematicsDock_->toggleViewAction());
   connect(peakLoadsDock_, &PeakLoadsDock::jointActivated, this, [this](int treeIndex, double t) {
     if (simulation_->sessionFits(tree_)) selectBody(bodyOfTreeIndex(treeIndex));
     simulation_->showTime(t);
@@ -448,6 +455,7 @@ void MainWindow::createSimulation() {
   connect(this, &MainWindow::selectionChanged, this, [this](int, int treeIndex) {
     // the plots show the session's joints: a kept run of other joints has no such index
     plotsDock_->setSelectedJoint(simulation_->sessionFits(tree_) ? treeIndex : -1);
+    mathematicsDock_->setSelectedBody(simulation_->sessionFits(tree_) ? treeIndex : -1);
     jointLoads_->setSelectedJoint(treeIndex);
   });
 }

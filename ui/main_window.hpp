@@ -39,6 +39,7 @@ namespace kt::ui {
 class Document;
 class JointLoadView;
 class ModelTreeDock;
+class MathematicsDock;
 class PeakLoadsDock;
 class PlotsDock;
 class PropertiesDock;
@@ -115,6 +116,7 @@ class MainWindow : public QMainWindow {
   SimulationStatus* simulationStatus() const { return simulationStatus_; }
   TimelineBar* timeline() const { return timeline_; }
   PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
+  MathematicsDock* mathematicsDock() const { return mathematicsDock_; }
   QAction* exportResultsAction() const { return exportResultsAction_; }
   QAction* exportVideoAction() const { return exportVideoAction_; }
   /// What an exported video shows besides the recording: the views as the window has them.
@@ -209,6 +211,7 @@ class MainWindow : public QMainWindow {
   SimulationStatus* simulationStatus_ = nullptr;
   TimelineBar* timeline_ = nullptr;
   PeakLoadsDock* peakLoadsDock_ = nullptr;
+  MathematicsDock* mathematicsDock_ = nullptr;
   QAction* exportResultsAction_ = nullptr;
   QAction* exportVideoAction_ = nullptr;
   JointLoadView* jointLoads_ = nullptr;

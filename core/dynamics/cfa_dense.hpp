@@ -16,6 +16,9 @@ class CfaDenseSolver final : public Solver {
   std::string_view name() const override { return "cfa-dense"; }
   void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
                        JointLoads* loads) override;
+  /// A = Tᵀ Φ T (nλ × nλ, Liu et al. eq. 26) as the last forwardDynamics assembled it, both
+  /// triangles; rows in the order of the reaction coordinates (Tree::lambdaOffset).
+  MatrixX constraintMatrix() const { return A_.selfadjointView<Eigen::Lower>(); }
 
  private:
   CfaCommon cfa_;

@@ -1,5 +1,7 @@
 #include "core/sim/signals.hpp"
 
+#include <algorithm>
+
 namespace kt {
 namespace {
 
@@ -130,6 +132,15 @@ SignalLayout::SignalLayout(const Tree& tree) {
 void SignalLayout::positionsFromRow(const double* row, Eigen::VectorXd& q) const {
   q.resize(static_cast<Eigen::Index>(qColumns_.size()));
   for (std::size_t k = 0; k < qColumns_.size(); ++k) q[static_cast<Eigen::Index>(k)] = row[qColumns_[k]];
+}
+
+void SignalLayout::velocityVectorFromRow(SignalKind kind, const double* row, Eigen::VectorXd& out) const {
+  int n = 0;
+  for (const SignalInfo& s : signals_)
+    if (s.kind == kind) n = std::max(n, s.index + 1);
+  out.setZero(n);
+  for (std::size_t k = 0; k < signals_.size(); ++k)
+    if (signals_[k].kind == kind) out[signals_[k].index] = row[k];
 }
 
 void SignalLayout::jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const {

@@ -73,6 +73,9 @@ class SignalLayout {
   // ---- reading a recorded row back (the views show a recorded time this way) ----
   /// Joint coordinates q (nq) from a row's q:<joint>[k] columns.
   void positionsFromRow(const double* row, Eigen::VectorXd& q) const;
+  /// ν (kind Qd), q̈ (Qdd) or τ (Tau), nv values, from a row's columns of that kind. Scans the
+  /// layout: for views, not for a hot path.
+  void velocityVectorFromRow(SignalKind kind, const double* row, Eigen::VectorXd& out) const;
   /// Joint wrenches f_i = [moment; force] (nb, child joint frame) from a row's load:<joint>.* columns.
   void jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const;
 

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/cfa_odd_even.hpp"
+#include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
@@ -451,6 +453,69 @@ class TestCfa : public QObject {
         }
       }
     }
+  }
+
+  // The free-body diagram of every body balances (its wrenches add up to the rate of change of
+  // its momentum) with the loads and q̈ of every solver, on random trees at random states.
+  void freeBodyDiagramsBalance() {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      const test::RandomState s = test::randomState(tree, seed * 7 + 3);
+      // the solvers' own agreement bound (the CFA family's factor on random trees, see above)
+      const double tol = std::max(1e-10, 2e3 * test::conditionedTolerance(test::massMatrixCondition(tree, s.q)));
+      for (const SolverInfo& info : solverRegistry()) {
+        std::unique_ptr<Solver> solver = makeSolver(info.name, tree);
+        VectorX qdd(tree.nv), p(tree.nv), v(tree.nv), pdot(tree.nv);
+        JointLoads loads;
+        loads.resize(tree);
+        if (solver->stateForm() == StateForm::Impulse) {
+          solver->impulseFromVelocity(s.q, s.v, p);
+          solver->impulseDynamics(s.q, p, s.tau, {}, v, pdot, &qdd, &loads);
+        } else {
+          solver->forwardDynamics(s.q, s.v, s.tau, {}, qdd, &loads);
+        }
+        for (int b = 0; b < tree.nb; ++b) {
+          const FreeBodyDiagram d = freeBodyDiagram(tree, s.q, s.v, qdd, loads.f, b);
+          QCOMPARE(static_cast<int>(d.terms.size()),
+                   2 + static_cast<int>(tree.children[static_cast<std::size_t>(b)].size()) +
+                       (tree.appliedWrench[static_cast<std::size_t>(b)].isZero(0.0) ? 0 : 1));
+          const double rel = d.residual.cwiseAbs().maxCoeff() / d.scale();
+          QVERIFY2(rel <= tol, qPrintable(QStringLiteral("seed %1 %2 body %3: %4 > %5")
+                                              .arg(seed)
+                                              .arg(info.name.c_str())
+                                              .arg(b)
+                                              .arg(rel)
+                                              .arg(tol)));
+        }
+        // a wrong load does not balance
+        if (tree.nb > 0) {
+          std::vector<Vec6> wrong = loads.f;
+          wrong[0][5] += 1e-6 * (1.0 + wrong[0].cwiseAbs().maxCoeff());
+          const FreeBodyDiagram d = freeBodyDiagram(tree, s.q, s.v, qdd, wrong, 0);
+          QVERIFY(d.residual.cwiseAbs().maxCoeff() > 1e-7 * d.scale());
+        }
+      }
+    }
+  }
+
+  // A as the teaching view shows it: symmetric, its blocks where the tree couples joints (a
+  // joint with its parent and its siblings), and A λ = the right-hand side gives the loads.
+  void constraintMatrixPattern() {
+    const Tree tree = finalizeOrThrow(makeChain(6));
+    const test::RandomState s = test::randomState(tree, 11);
+    CfaDenseSolver cfa(tree);
+    VectorX qdd(tree.nv);
+    cfa.forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+    const MatrixX A = cfa.constraintMatrix();
+    QCOMPARE(A.rows(), static_cast<Eigen::Index>(tree.nlambda));
+    QVERIFY((A - A.transpose()).cwiseAbs().maxCoeff() == 0.0);
+    // a chain: block-tridiagonal
+    for (int i = 0; i < tree.nb; ++i)
+      for (int j = 0; j < tree.nb; ++j) {
+        const auto block = A.block(tree.lambdaOffset[static_cast<std::size_t>(i)],
+                                   tree.lambdaOffset[static_cast<std::size_t>(j)], 5, 5);
+        QCOMPARE(block.isZero(0.0), std::abs(i - j) > 1);
+      }
   }
 
   // compare: pointwise by default, every solver on every example within 1e-10 (exit 0); the

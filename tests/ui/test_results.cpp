@@ -21,7 +21,9 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -33,10 +35,13 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/rnea.hpp"
 #include "core/sim/recorder.hpp"
 #include "render/chart_pane.hpp"
 #include "render/load_arrows.hpp"
+#include "render/matrix_view.hpp"
 #include "render/model_scene.hpp"
 #include "render/offscreen.hpp"
 #include "render/scene_view.hpp"
@@ -51,6 +56,7 @@ extern "C" {
 #include "ui/export_results_dialog.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/main_window.hpp"
+#include "ui/mathematics_dock.hpp"
 #include "ui/peak_loads_dock.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/problems_dock.hpp"
@@ -389,6 +395,73 @@ class TestResults : public QObject {
     QCOMPARE(warnings().size(), 1);
     doc->newDocument();
     QVERIFY(warnings().isEmpty());
+  }
+
+  // The Mathematics dock at the shown sample: M(q) equals the inverse-dynamics columns
+  // M e_j = ID(q, 0, e_j) − ID(q, 0, 0), A equals cfa-dense's, zero where the tree does not
+  // couple, and L11's free-body diagram balances.
+  void mathematicsDock() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    w->resize(1400, 950);
+    kt::ui::MathematicsDock* dock = w->mathematicsDock();
+    QVERIFY(!dock->isVisible());  // opened from the View menu
+    dock->show();
+    dock->raise();
+    QVERIFY(runToEnd(*w, 1.0));
+    int l11 = -1;
+    for (std::size_t b = 0; b < w->document().model().bodies.size(); ++b)
+      if (w->document().model().bodies[b].name == "L11") l11 = static_cast<int>(b);
+    w->selectBody(l11);
+    w->simulation()->showTime(0.5);
+    QApplication::processEvents();
+    dock->refresh();
+    const kt::Tree& tree = *w->simulation()->tree();
+    const Eigen::VectorXd q = w->simulation()->shownPositions();
+    // M by columns of inverse dynamics, without gravity
+    kt::Tree still = tree;
+    still.gravity.setZero();
+    kt::RneaWorkspace ws(still);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(tree.nv);
+    Eigen::VectorXd h(tree.nv), col(tree.nv);
+    kt::inverseDynamics(still, ws, q, zero, zero, {}, h);
+    const Eigen::MatrixXd& M = dock->massMatrixView()->matrix();
+    QCOMPARE(M.rows(), static_cast<Eigen::Index>(tree.nv));
+    for (int j = 0; j < tree.nv; ++j) {
+      kt::inverseDynamics(still, ws, q, zero, Eigen::VectorXd::Unit(tree.nv, j), {}, col);
+      QVERIFY((M.col(j) - (col - h)).cwiseAbs().maxCoeff() <= 1e-12 * M.cwiseAbs().maxCoeff());
+    }
+    // arm 1 and arm 2 do not couple: J1k × J2k blocks are zero
+    const int j11 = tree.vOffset[static_cast<std::size_t>(tree.jointIndex("J11"))];
+    const int j21 = tree.vOffset[static_cast<std::size_t>(tree.jointIndex("J21"))];
+    QVERIFY(M.block(j11, j21, 6, 6).isZero(0.0));
+    QVERIFY(dock->massMatrixView()->zeroCount() >= 72);
+    QVERIFY(dock->massMatrixView()->valueTextAt(QPoint(-5, -5)).isEmpty());
+    // A: cfa-dense's at the same state
+    Eigen::VectorXd v, qdd, tau;
+    const kt::SignalLayout& layout = *w->simulation()->signalLayout();
+    layout.velocityVectorFromRow(kt::SignalKind::Qd, w->simulation()->shownRow().data(), v);
+    layout.velocityVectorFromRow(kt::SignalKind::Tau, w->simulation()->shownRow().data(), tau);
+    kt::CfaDenseSolver cfa(tree);
+    cfa.forwardDynamics(q, v, tau, {}, qdd, nullptr);
+    QCOMPARE(dock->constraintMatrixView()->matrix(), cfa.constraintMatrix());
+    // L11's free body: its joint, J12 reversed, gravity; then the momentum rate and the residual
+    QTableWidget* table = dock->freeBodyTable();
+    QCOMPARE(table->rowCount(), 5);
+    QVERIFY(table->item(0, 0)->text().startsWith("joint J11 (from base)"));
+    QVERIFY(table->item(1, 0)->text().startsWith("joint J12 (to L12), reversed"));
+    const QString summary = dock->freeBodySummary();
+    QVERIFY2(summary.startsWith("Body L11") && summary.contains("Residual "), qPrintable(summary));
+    const double residual = summary.section("Residual ", 1).section(' ', 0, 0).toDouble();
+    QVERIFY2(residual < 1e-10, qPrintable(summary));
+    dock->findChild<QTabWidget*>()->setCurrentIndex(2);
+    QApplication::processEvents();
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_free_body.png")));
+    dock->findChild<QTabWidget*>()->setCurrentIndex(0);
+    QApplication::processEvents();
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_mass_matrix.png")));
+    dock->findChild<QTabWidget*>()->setCurrentIndex(1);
+    QApplication::processEvents();
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_cfa_system.png")));
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double

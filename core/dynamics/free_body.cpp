@@ -1,0 +1,42 @@
+#include "core/dynamics/free_body.hpp"
+
+#include <algorithm>
+
+#include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/rnea.hpp"
+
+namespace kt {
+
+double FreeBodyDiagram::scale() const {
+  double s = momentumRate.cwiseAbs().maxCoeff();
+  for (const Term& t : terms) s = std::max(s, t.wrench.cwiseAbs().maxCoeff());
+  return s;
+}
+
+FreeBodyDiagram freeBodyDiagram(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                const Eigen::VectorXd& qdd, const std::vector<Vec6>& f, int body) {
+  Kinematics kin;
+  kin.resize(tree);
+  computeKinematics(tree, q, v, kin);
+  std::vector<Vec6> a(static_cast<std::size_t>(tree.nb));
+  bodyAccelerations(tree, kin, qdd, a);  // with gravity as the base's acceleration −g
+
+  const auto i = static_cast<std::size_t>(body);
+  FreeBodyDiagram d;
+  d.body = body;
+  const int p = tree.parent[i];
+  d.terms.push_back({"joint " + tree.jointNames[i] + " (from " + (p >= 0 ? tree.bodyNames[p] : "world") + ")", f[i]});
+  for (int c : tree.children[i])
+    d.terms.push_back(
+        {"joint " + tree.jointNames[c] + " (to " + tree.bodyNames[c] + "), reversed", -kin.X_p[c].inverseForce(f[c])});
+  const Vec6 g = kin.X_0[i].applyMotion(spatial(Vec3::Zero(), tree.gravity));  // gravity, body coordinates
+  d.terms.push_back({"gravity", tree.I[i] * g});
+  if (!tree.appliedWrench[i].isZero(0.0)) d.terms.push_back({"applied wrench", tree.appliedWrench[i]});
+  // a_i includes −g: the true acceleration is a_i + g_i
+  d.momentumRate = tree.I[i] * (a[i] + g) + crossForce(kin.v[i], tree.I[i] * kin.v[i]);
+  d.residual = -d.momentumRate;
+  for (const FreeBodyDiagram::Term& t : d.terms) d.residual += t.wrench;
+  return d;
+}
+
+}  // namespace kt

@@ -1,0 +1,213 @@
+#include "ui/mathematics_dock.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/dynamics/cfa_dense.hpp"
+#include "core/dynamics/free_body.hpp"
+#include "core/dynamics/rnea.hpp"
+#include "core/sim/signals.hpp"
+#include "render/matrix_view.hpp"
+#include "ui/simulation_controller.hpp"
+
+namespace kt::ui {
+
+namespace {
+
+QLabel* note() {
+  auto* l = new QLabel;
+  l->setWordWrap(true);
+  l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  return l;
+}
+
+QWidget* page(QWidget* view, QLabel* text) {
+  auto* w = new QWidget;
+  auto* layout = new QVBoxLayout(w);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(view, 1);
+  layout->addWidget(text);
+  return w;
+}
+
+QString number(double x) { return QString::number(x, 'g', 4); }
+
+}  // namespace
+
+MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* parent)
+    : QDockWidget(tr("Mathematics"), parent),
+      simulation_(simulation),
+      tabs_(new QTabWidget),
+      header_(new QLabel),
+      mass_(new render::MatrixView),
+      massNote_(note()),
+      constraint_(new render::MatrixView),
+      constraintNote_(note()),
+      freeBody_(new QTableWidget),
+      freeBodyNote_(note()),
+      readout_(new QLabel) {
+  setObjectName(QStringLiteral("mathematicsDock"));
+  mass_->setObjectName(QStringLiteral("massMatrixView"));
+  constraint_->setObjectName(QStringLiteral("constraintMatrixView"));
+  freeBody_->setObjectName(QStringLiteral("freeBodyTable"));
+  freeBody_->setColumnCount(7);
+  freeBody_->setHorizontalHeaderLabels(
+      {tr("wrench on the body"), tr("mx (N·m)"), tr("my"), tr("mz"), tr("fx (N)"), tr("fy"), tr("fz")});
+  freeBody_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  freeBody_->verticalHeader()->hide();
+  freeBody_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  tabs_->addTab(page(mass_, massNote_), tr("Mass matrix M(q)"));
+  tabs_->addTab(page(constraint_, constraintNote_), tr("CFA system A = TᵀΦT"));
+  tabs_->addTab(page(freeBody_, freeBodyNote_), tr("Free body"));
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(header_);
+  layout->addWidget(tabs_, 1);
+  layout->addWidget(readout_);
+  setWidget(content);
+  for (render::MatrixView* v : {mass_, constraint_})
+    connect(v, &render::MatrixView::hovered, readout_, &QLabel::setText);
+  connect(simulation_, &SimulationController::frame, this, [this] {
+    if (isVisible()) refresh();
+  });
+  connect(simulation_, &SimulationController::sessionEnded, this, [this] {
+    cfa_.reset();  // it refers to the session's tree
+    cfaTree_ = nullptr;
+  });
+  refresh();
+}
+
+MathematicsDock::~MathematicsDock() = default;
+
+void MathematicsDock::showEvent(QShowEvent* event) {
+  QDockWidget::showEvent(event);
+  refresh();
+}
+
+void MathematicsDock::setSelectedBody(int treeIndex) {
+  selected_ = treeIndex;
+  if (isVisible()) refresh();
+}
+
+QString MathematicsDock::freeBodySummary() const { return freeBodyNote_->text(); }
+
+void MathematicsDock::refresh() {
+  const kt::Tree* tree = simulation_->tree();
+  const kt::SignalLayout* layout = simulation_->signalLayout();
+  if (!tree || !layout || !simulation_->hasShownSample() || simulation_->outdated()) {
+    header_->setText(simulation_->outdated()
+                         ? tr("The model was edited since the run: run it again to see its mathematics.")
+                         : tr("Run the model (or move the timeline): these views show the state at the shown time."));
+    mass_->clear();
+    constraint_->clear();
+    freeBody_->setRowCount(0);
+    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_}) l->clear();
+    return;
+  }
+  const double* row = simulation_->shownRow().data();
+  const Eigen::VectorXd& q = simulation_->shownPositions();
+  Eigen::VectorXd v, qdd, tau;
+  layout->velocityVectorFromRow(kt::SignalKind::Qd, row, v);
+  layout->velocityVectorFromRow(kt::SignalKind::Qdd, row, qdd);
+  layout->velocityVectorFromRow(kt::SignalKind::Tau, row, tau);
+  header_->setText(tr("At t = %1 s (the shown sample), %2 coordinates, %3 reaction coordinates")
+                       .arg(simulation_->shownTime(), 0, 'f', 3)
+                       .arg(tree->nv)
+                       .arg(tree->nlambda));
+
+  // M(q): labels per coordinate, a block per joint
+  QStringList coordinates;
+  std::vector<int> jointStarts;
+  for (int i = 0; i < tree->nb; ++i) {
+    const int n = tree->joints[static_cast<std::size_t>(i)].nv;
+    if (n > 0 && tree->vOffset[static_cast<std::size_t>(i)] > 0) jointStarts.push_back(tree->vOffset[i]);
+    for (int k = 0; k < n; ++k)
+      coordinates << QStringLiteral("%1[%2]").arg(QString::fromStdString(tree->jointNames[i])).arg(k);
+  }
+  if (tree->nv > kMaxCoordinates) {
+    mass_->clear();
+    massNote_->setText(tr("M is %1 × %1: shown for models up to %2 coordinates.").arg(tree->nv).arg(kMaxCoordinates));
+  } else {
+    kt::RneaWorkspace ws(*tree);
+    Eigen::MatrixXd M;
+    kt::massMatrix(*tree, ws, q, M);
+    mass_->setMatrix(M, coordinates, jointStarts, QStringLiteral("M"));
+    const double n2 = static_cast<double>(M.size());
+    massNote_->setText(
+        tr("M(q) ν is the joints' momentum p (Ivanov's Poisson impulses). Symmetric and positive definite; "
+           "%1 of its %2 entries (%3 %) are exactly zero: joints on different branches of the tree (neither "
+           "carries the other) do not couple. Lines separate the joints; red positive, blue negative.")
+            .arg(mass_->zeroCount())
+            .arg(M.size())
+            .arg(100.0 * static_cast<double>(mass_->zeroCount()) / n2, 0, 'f', 1));
+  }
+
+  // A = Tᵀ Φ T as cfa-dense assembles it
+  if (tree->nlambda == 0 || tree->nlambda > kMaxCoordinates) {
+    constraint_->clear();
+    constraintNote_->setText(tree->nlambda == 0 ? tr("No joint transmits a constraint force: A is empty.")
+                                                : tr("A is %1 × %1: shown for models up to %2 reaction coordinates.")
+                                                      .arg(tree->nlambda)
+                                                      .arg(kMaxCoordinates));
+  } else {
+    if (!cfa_ || cfaTree_ != tree) {
+      cfa_ = std::make_unique<kt::CfaDenseSolver>(*tree);
+      cfaTree_ = tree;
+    }
+    Eigen::VectorXd scratch(tree->nv);
+    cfa_->forwardDynamics(q, v, tau, {}, scratch, nullptr);
+    QStringList reactions;
+    std::vector<int> starts;
+    for (int i = 0; i < tree->nb; ++i) {
+      const std::vector<kt::ReactionComponent> names = kt::reactionComponents(tree->joints[i]);
+      if (!names.empty() && tree->lambdaOffset[i] > 0) starts.push_back(tree->lambdaOffset[i]);
+      for (const kt::ReactionComponent& c : names)
+        reactions << QStringLiteral("%1.%2").arg(QString::fromStdString(tree->jointNames[i]),
+                                                 QString::fromStdString(c.name));
+    }
+    const Eigen::MatrixXd A = cfa_->constraintMatrix();
+    constraint_->setMatrix(A, reactions, starts, QStringLiteral("A"));
+    constraintNote_->setText(
+        tr("A λ = b gives the constraint forces λ (Liu et al. eqs. 25–29). A joint's block couples only with "
+           "its parent's and its siblings' (Φ is block-diagonal per body): block-tridiagonal for a chain. "
+           "%1 of %2 entries are zero. cfa-tree factors it leaves first without fill; cfa-oddeven "
+           "eliminates every other joint of a chain, in parallel form.")
+            .arg(constraint_->zeroCount())
+            .arg(A.size()));
+  }
+
+  // the free-body diagram of the selected body
+  std::vector<kt::Vec6> f;
+  layout->jointWrenchesFromRow(row, f);
+  if (selected_ >= 0 && selected_ < tree->nb) {
+    const kt::FreeBodyDiagram d = kt::freeBodyDiagram(*tree, q, v, qdd, f, selected_);
+    freeBody_->setRowCount(static_cast<int>(d.terms.size()) + 2);
+    const auto put = [this](int r, const QString& what, const kt::Vec6& w) {
+      freeBody_->setItem(r, 0, new QTableWidgetItem(what));
+      for (int c = 0; c < 6; ++c) {
+        auto* item = new QTableWidgetItem(number(w[c]));
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        freeBody_->setItem(r, c + 1, item);
+      }
+    };
+    int r = 0;
+    for (const kt::FreeBodyDiagram::Term& t : d.terms) put(r++, QString::fromStdString(t.what), t.wrench);
+    put(r++, tr("= rate of change of momentum, I a + v ×* I v"), d.momentumRate);
+    put(r, tr("residual (sum − rate)"), d.residual);
+    freeBody_->resizeColumnsToContents();
+    freeBodyNote_->setText(tr("Body %1, in its own axes at its origin: the wrenches on it add up to the rate of "
+                              "change of its momentum (Newton–Euler). Residual %2 relative to the largest term.")
+                               .arg(QString::fromStdString(tree->bodyNames[selected_]))
+                               .arg(d.residual.cwiseAbs().maxCoeff() / d.scale(), 0, 'g', 2));
+  } else {
+    freeBody_->setRowCount(0);
+    freeBodyNote_->setText(tr("Select a body (in the Model dock or the 3D view) to see its free-body diagram."));
+  }
+}
+
+}  // namespace kt::ui

@@ -1,0 +1,75 @@
+// The Mathematics dock: what the solvers compute, at the time the views show (the timeline's
+// sample), for teaching (docs/teaching.md):
+//  - the mass matrix M(q) as a heat map (kt::massMatrix, the composite-rigid-body algorithm):
+//    symmetric, and zero wherever two joints lie on different branches of the tree;
+//  - the CFA's constraint-force system A = Tᵀ Φ T (Featherstone & Fijany 1999; Liu, Hu & Zhang
+//    2016, eqs. 25–29) as cfa-dense assembles it: a joint couples with its parent and its
+//    siblings only, so A is block-tridiagonal for a chain;
+//  - the free-body diagram of the selected body (kt::freeBodyDiagram): every wrench acting on it,
+//    the rate of change of its momentum they add up to, and the residual.
+// Values come from the recording (q, ν, q̈, τ and the loads of the shown row) and the session's
+// tree; the matrices are shown up to kMaxCoordinates rows.
+#pragma once
+
+#include <QDockWidget>
+#include <memory>
+
+class QLabel;
+class QTabWidget;
+class QTableWidget;
+
+namespace kt {
+class CfaDenseSolver;
+struct Tree;
+}  // namespace kt
+
+namespace kt::render {
+class MatrixView;
+}
+
+namespace kt::ui {
+
+class SimulationController;
+
+class MathematicsDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  static constexpr int kMaxCoordinates = 400;
+
+  explicit MathematicsDock(SimulationController* simulation, QWidget* parent = nullptr);
+  ~MathematicsDock() override;
+
+  /// The selected body (tree index of the session's tree, −1: none) for the free-body diagram.
+  void setSelectedBody(int treeIndex);
+  /// Takes the shown sample again (when visible; also called on show).
+  void refresh();
+
+  render::MatrixView* massMatrixView() const { return mass_; }
+  render::MatrixView* constraintMatrixView() const { return constraint_; }
+  QTableWidget* freeBodyTable() const { return freeBody_; }
+  /// The free-body diagram's summary line (body, residual).
+  QString freeBodySummary() const;
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  void showFreeBody(const kt::Tree& tree, int body);
+
+  SimulationController* simulation_;
+  QTabWidget* tabs_;
+  QLabel* header_;
+  render::MatrixView* mass_;
+  QLabel* massNote_;
+  render::MatrixView* constraint_;
+  QLabel* constraintNote_;
+  QTableWidget* freeBody_;
+  QLabel* freeBodyNote_;
+  QLabel* readout_;
+  int selected_ = -1;
+  const kt::Tree* cfaTree_ = nullptr;        ///< the tree cfa_ was built for
+  std::unique_ptr<kt::CfaDenseSolver> cfa_;  ///< assembles A
+};
+
+}  // namespace kt::ui
