@@ -10,6 +10,7 @@
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
+#include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
 #include "render/matrix_view.hpp"
 #include "ui/simulation_controller.hpp"
@@ -49,6 +50,8 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
       constraintNote_(note()),
       freeBody_(new QTableWidget),
       freeBodyNote_(note()),
+      conservation_(new QTableWidget),
+      conservationNote_(note()),
       readout_(new QLabel) {
   setObjectName(QStringLiteral("mathematicsDock"));
   mass_->setObjectName(QStringLiteral("massMatrixView"));
@@ -63,6 +66,13 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   tabs_->addTab(page(mass_, massNote_), tr("Mass matrix M(q)"));
   tabs_->addTab(page(constraint_, constraintNote_), tr("CFA system A = TᵀΦT"));
   tabs_->addTab(page(freeBody_, freeBodyNote_), tr("Free body"));
+  conservation_->setObjectName(QStringLiteral("conservationTable"));
+  conservation_->setColumnCount(5);
+  conservation_->setHorizontalHeaderLabels({tr("quantity"), tr("at t = 0"), tr("now"), tr("change"), tr("drift")});
+  conservation_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  conservation_->verticalHeader()->hide();
+  conservation_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  tabs_->addTab(page(conservation_, conservationNote_), tr("Conservation"));
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -95,6 +105,66 @@ void MathematicsDock::setSelectedBody(int treeIndex) {
 }
 
 QString MathematicsDock::freeBodySummary() const { return freeBodyNote_->text(); }
+QString MathematicsDock::conservationSummary() const { return conservationNote_->text(); }
+
+void MathematicsDock::showConservation(const kt::Tree& tree, const double* row) {
+  const kt::SignalLayout& layout = *simulation_->signalLayout();
+  const kt::Recorder* rec = simulation_->recorder();
+  std::vector<double> first(static_cast<std::size_t>(layout.size()));
+  if (!rec || rec->copyRows(0, 1, first.data()) == 0) return;
+  // what the model should conserve: no drive and no applied wrench keep the energy; roots that
+  // are free, without gravity or applied wrenches, keep the momentum (joint forces are internal)
+  bool driven = false, applied = false, freeRoots = true;
+  if (const kt::Model* model = simulation_->sessionModel())
+    for (const kt::BodySpec& b : model->bodies) {
+      driven = driven || b.joint.drive.type != kt::DriveType::None;
+      applied = applied || !b.appliedWrench.isZero(0.0);
+    }
+  for (int i = 0; i < tree.nb; ++i)
+    if (tree.parent[i] < 0) freeRoots = freeRoots && tree.joints[i].type == kt::JointType::Free;
+  const bool energy = !driven && !applied;
+  const bool momentum = freeRoots && !applied && tree.gravity.isZero(0.0);
+  QStringList kept, notKept;
+  (energy ? kept : notKept) << tr("the total energy");
+  (momentum ? kept : notKept) << tr("the linear and angular momentum");
+  QString why;
+  if (!energy) why += driven ? tr(" Drives do work on it.") : tr(" Applied wrenches do work on it.");
+  if (!momentum)
+    why += !freeRoots                  ? tr(" A joint to the world takes up momentum.")
+           : !tree.gravity.isZero(0.0) ? tr(" Gravity changes the momentum.")
+                                       : tr(" Applied wrenches change the momentum.");
+  else
+    why += tr(" Joint forces and drives are internal: they cannot change the system's momentum.");
+  conservationNote_->setText(
+      (kept.isEmpty()
+           ? tr("This model conserves neither energy nor momentum.")
+           : tr("This model should conserve %1; drift there is the integrator's error.").arg(kept.join(tr(" and ")))) +
+      why);
+  std::vector<int> rows;
+  for (int k = 0; k < layout.size(); ++k) {
+    const kt::SignalKind kind = layout.infos()[static_cast<std::size_t>(k)].kind;
+    if (kind == kt::SignalKind::Energy || kind == kt::SignalKind::Momentum) rows.push_back(k);
+  }
+  conservation_->setRowCount(static_cast<int>(rows.size()));
+  for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+    const kt::SignalInfo& info = layout.infos()[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)])];
+    const double a = first[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)])];
+    const double b = row[rows[static_cast<std::size_t>(r)]];
+    // drift relative to the quantity's size at t = 0 (or, for a quantity that starts at zero, to 1)
+    const double drift = (b - a) / std::max(std::abs(a), 1.0);
+    const QStringList cells = {
+        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name), QString::fromStdString(info.unit)), number(a),
+        number(b), QString::number(b - a, 'g', 3),
+        (info.kind == kt::SignalKind::Energy ? energy : momentum) ? QString::number(drift, 'g', 2)
+                                                                  : tr("not conserved")};
+    for (int c = 0; c < 5; ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      conservation_->setItem(r, c, item);
+    }
+  }
+  conservation_->resizeColumnsToContents();
+}
 
 void MathematicsDock::refresh() {
   const kt::Tree* tree = simulation_->tree();
@@ -106,7 +176,8 @@ void MathematicsDock::refresh() {
     mass_->clear();
     constraint_->clear();
     freeBody_->setRowCount(0);
-    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_}) l->clear();
+    conservation_->setRowCount(0);
+    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_, conservationNote_}) l->clear();
     return;
   }
   const double* row = simulation_->shownRow().data();
@@ -180,6 +251,8 @@ void MathematicsDock::refresh() {
             .arg(constraint_->zeroCount())
             .arg(A.size()));
   }
+
+  showConservation(*tree, row);
 
   // the free-body diagram of the selected body
   std::vector<kt::Vec6> f;

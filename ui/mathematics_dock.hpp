@@ -6,7 +6,10 @@
 //    2016, eqs. 25–29) as cfa-dense assembles it: a joint couples with its parent and its
 //    siblings only, so A is block-tridiagonal for a chain;
 //  - the free-body diagram of the selected body (kt::freeBodyDiagram): every wrench acting on it,
-//    the rate of change of its momentum they add up to, and the residual.
+//    the rate of change of its momentum they add up to, and the residual;
+//  - energy and momentum at the shown time against t = 0, with what this model should conserve
+//    (no drives and no applied wrench: energy; free roots without gravity or applied wrenches:
+//    linear and angular momentum).
 // Values come from the recording (q, ν, q̈, τ and the loads of the shown row) and the session's
 // tree; the matrices are shown up to kMaxCoordinates rows.
 #pragma once
@@ -48,6 +51,9 @@ class MathematicsDock : public QDockWidget {
   render::MatrixView* massMatrixView() const { return mass_; }
   render::MatrixView* constraintMatrixView() const { return constraint_; }
   QTableWidget* freeBodyTable() const { return freeBody_; }
+  QTableWidget* conservationTable() const { return conservation_; }
+  /// What the model conserves, one line.
+  QString conservationSummary() const;
   /// The free-body diagram's summary line (body, residual).
   QString freeBodySummary() const;
 
@@ -55,7 +61,7 @@ class MathematicsDock : public QDockWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
-  void showFreeBody(const kt::Tree& tree, int body);
+  void showConservation(const kt::Tree& tree, const double* row);
 
   SimulationController* simulation_;
   QTabWidget* tabs_;
@@ -66,6 +72,8 @@ class MathematicsDock : public QDockWidget {
   QLabel* constraintNote_;
   QTableWidget* freeBody_;
   QLabel* freeBodyNote_;
+  QTableWidget* conservation_;
+  QLabel* conservationNote_;
   QLabel* readout_;
   int selected_ = -1;
   const kt::Tree* cfaTree_ = nullptr;        ///< the tree cfa_ was built for

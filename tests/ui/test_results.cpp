@@ -453,6 +453,21 @@ class TestResults : public QObject {
     QVERIFY2(summary.startsWith("Body L11") && summary.contains("Residual "), qPrintable(summary));
     const double residual = summary.section("Residual ", 1).section(' ', 0, 0).toDouble();
     QVERIFY2(residual < 1e-10, qPrintable(summary));
+    // the space robot floats without gravity and is driven: momentum kept (to the integrator's
+    // error), energy not
+    const QString kept = dock->conservationSummary();
+    QVERIFY2(kept.contains("should conserve the linear and angular momentum") && kept.contains("Drives do work"),
+             qPrintable(kept));
+    QTableWidget* conservation = dock->conservationTable();
+    QCOMPARE(conservation->rowCount(), 9);  // energy: 3, momentum: 6
+    for (int r = 3; r < 9; ++r) {
+      QVERIFY(conservation->item(r, 0)->text().startsWith("momentum."));
+      QVERIFY2(std::abs(conservation->item(r, 4)->text().toDouble()) < 1e-9,
+               qPrintable(conservation->item(r, 4)->text()));
+    }
+    dock->findChild<QTabWidget*>()->setCurrentIndex(3);
+    QApplication::processEvents();
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_conservation.png")));
     dock->findChild<QTabWidget*>()->setCurrentIndex(2);
     QApplication::processEvents();
     QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_free_body.png")));
