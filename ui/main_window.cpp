@@ -33,6 +33,7 @@
 #include "render/load_arrows.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "ui/compare_solvers_dialog.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -363,6 +364,15 @@ void MainWindow::createSimulation() {
   });
   simulationActions_ = new SimulationActions(simulation_, this);
   menuBar()->insertMenu(helpMenu_->menuAction(), simulationActions_->menu());
+  simulationActions_->menu()->addSeparator();
+  compareAction_ = simulationActions_->menu()->addAction(tr("&Compare Solvers…"), this, [this] {
+    CompareSolversDialog dialog(*simulation_, this);
+    dialog.exec();
+  });
+  compareAction_->setObjectName(QStringLiteral("compareSolversAction"));
+  compareAction_->setStatusTip(
+      tr("Evaluate every solver at the states of the recorded run and show how far they differ"));
+  compareAction_->setEnabled(false);
   addToolBar(simulationActions_->toolBar());
   jointLoads_ = new JointLoadView(simulation_, view_, this);
   viewMenu_->addMenu(jointLoads_->menu());
@@ -432,11 +442,13 @@ void MainWindow::createSimulation() {
     const kt::Recorder* rec = simulation_->recorder();
     exportResultsAction_->setEnabled(rec && rec->size() > 0);
     exportVideoAction_->setEnabled(rec && rec->size() > 0);
+    compareAction_->setEnabled(rec && rec->size() > 0);
   };
   connect(simulation_, &SimulationController::stateChanged, this, updateExport);
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {
     exportResultsAction_->setEnabled(false);
     exportVideoAction_->setEnabled(false);
+    compareAction_->setEnabled(false);
   });
 
   // the model to the run: the arrows are rebuilt for the shown tree before the run restarts

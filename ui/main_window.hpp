@@ -214,6 +214,7 @@ class MainWindow : public QMainWindow {
   MathematicsDock* mathematicsDock_ = nullptr;
   QAction* exportResultsAction_ = nullptr;
   QAction* exportVideoAction_ = nullptr;
+  QAction* compareAction_ = nullptr;
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;

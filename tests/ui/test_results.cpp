@@ -38,6 +38,7 @@ extern "C" {
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/rnea.hpp"
+#include "core/dynamics/solver.hpp"
 #include "core/sim/recorder.hpp"
 #include "render/chart_pane.hpp"
 #include "render/load_arrows.hpp"
@@ -49,6 +50,7 @@ extern "C" {
 #include "resources/resources.hpp"
 #include "support/cli_runner.hpp"
 #include "support/window_test_main.hpp"
+#include "ui/compare_solvers_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
@@ -465,18 +467,51 @@ class TestResults : public QObject {
       QVERIFY2(std::abs(conservation->item(r, 4)->text().toDouble()) < 1e-9,
                qPrintable(conservation->item(r, 4)->text()));
     }
-    dock->findChild<QTabWidget*>()->setCurrentIndex(3);
+    // a screenshot of each tab (in the build directory's tests/)
+    const QStringList tabs = {"mass_matrix", "cfa_system", "free_body", "conservation"};
+    for (int t = 0; t < tabs.size(); ++t) {
+      dock->findChild<QTabWidget*>()->setCurrentIndex(t);
+      QApplication::processEvents();
+      QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_%1.png").arg(tabs[t])));
+    }
+  }
+
+  // Simulation ▸ Compare Solvers: every solver at the recorded states, the same figures as
+  // kinetree-cli compare prints for the same run; the table exports as CSV.
+  void compareSolversMatchesTheCli() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("space_robot.yaml");
+    QVERIFY(QFile::copy(kt::resources::kDefaultModel, file));
+    auto w = openWindow(file);
+    QVERIFY(runToEnd(*w, 1.0));
+    QVERIFY(w->findChild<QAction*>("compareSolversAction")->isEnabled());
+    kt::ui::CompareSolversDialog dialog(*w->simulation(), w.get());
+    dialog.compareAndWait();
+    QCOMPARE(dialog.results().size(), kt::solverRegistry().size());
+    QCOMPARE(dialog.results().front().solver, std::string("aba"));
+    for (const kt::SolverDifference& d : dialog.results()) QVERIFY2(d.worst() <= 1e-10, d.solver.c_str());
+    QVERIFY2(dialog.summary().contains("every solver agrees with aba"), qPrintable(dialog.summary()));
+    const kt::test::CliRun cli = kt::test::runCli({"compare", file, "--duration", "1"});
+    QCOMPARE(cli.code, 0);
+    QVERIFY(cli.out.contains("at the 501 states"));
+    QTableWidget* table = dialog.table();
+    for (int r = 0; r < table->rowCount(); ++r) {
+      const QString solver = table->item(r, 0)->text();
+      const QString line = cli.out.section('\n' + solver + ' ', 1, 1).section('\n', 0, 0);
+      const QStringList cols = line.simplified().split(' ');
+      QVERIFY2(cols.size() >= 3, qPrintable(line));
+      QCOMPARE(table->item(r, 2)->text(), cols[1]);  // q̈
+      QCOMPARE(table->item(r, 3)->text(), cols[2]);  // loads
+    }
+    const QString csv = dir.filePath("comparison.csv");
+    QVERIFY(dialog.exportCsv(csv));
+    const QStringList lines = QString::fromUtf8(readAll(csv)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), table->rowCount() + 1);
+    QVERIFY(lines.front().startsWith("solver,form,qdd_rel,load_rel"));
+    dialog.resize(900, 520);
+    dialog.show();
     QApplication::processEvents();
-    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_conservation.png")));
-    dock->findChild<QTabWidget*>()->setCurrentIndex(2);
-    QApplication::processEvents();
-    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_free_body.png")));
-    dock->findChild<QTabWidget*>()->setCurrentIndex(0);
-    QApplication::processEvents();
-    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_mass_matrix.png")));
-    dock->findChild<QTabWidget*>()->setCurrentIndex(1);
-    QApplication::processEvents();
-    QVERIFY(w->grab().save(QStringLiteral("screenshot_mathematics_cfa_system.png")));
+    QVERIFY(dialog.grab().save(QStringLiteral("screenshot_compare_solvers.png")));
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double
