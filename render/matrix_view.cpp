@@ -85,7 +85,7 @@ void MatrixView::paintEvent(QPaintEvent*) {
   painter.drawRect(g);
   if (labelled()) {
     QFont small = font();
-    small.setPixelSize(std::max(8, static_cast<int>(c * 0.75)));
+    small.setPixelSize(std::clamp(static_cast<int>(c * 0.75), 8, QFontMetrics(font()).height() - 2));
     painter.setFont(small);
     for (int r = 0; r < n; ++r) {
       painter.drawText(QRectF(kMargin, g.top() + r * c, labelWidth_ - 4, c), Qt::AlignRight | Qt::AlignVCenter,

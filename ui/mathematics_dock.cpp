@@ -1,5 +1,6 @@
 #include "ui/mathematics_dock.hpp"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTabWidget>
@@ -7,6 +8,9 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include <Eigen/Eigenvalues>
+
+#include "core/dynamics/articulated_inertia.hpp"
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
@@ -50,6 +54,9 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
       constraintNote_(note()),
       freeBody_(new QTableWidget),
       freeBodyNote_(note()),
+      rigid_(new render::MatrixView),
+      articulated_(new render::MatrixView),
+      inertiaNote_(note()),
       conservation_(new QTableWidget),
       conservationNote_(note()),
       readout_(new QLabel) {
@@ -66,6 +73,12 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   tabs_->addTab(page(mass_, massNote_), tr("Mass matrix M(q)"));
   tabs_->addTab(page(constraint_, constraintNote_), tr("CFA system A = TᵀΦT"));
   tabs_->addTab(page(freeBody_, freeBodyNote_), tr("Free body"));
+  auto* inertias = new QWidget;
+  auto* pair = new QHBoxLayout(inertias);
+  pair->setContentsMargins(0, 0, 0, 0);
+  pair->addWidget(rigid_);
+  pair->addWidget(articulated_);
+  tabs_->addTab(page(inertias, inertiaNote_), tr("Articulated inertia"));
   conservation_->setObjectName(QStringLiteral("conservationTable"));
   conservation_->setColumnCount(5);
   conservation_->setHorizontalHeaderLabels({tr("quantity"), tr("at t = 0"), tr("now"), tr("change"), tr("drift")});
@@ -80,7 +93,7 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   layout->addWidget(tabs_, 1);
   layout->addWidget(readout_);
   setWidget(content);
-  for (render::MatrixView* v : {mass_, constraint_})
+  for (render::MatrixView* v : {mass_, constraint_, rigid_, articulated_})
     connect(v, &render::MatrixView::hovered, readout_, &QLabel::setText);
   connect(simulation_, &SimulationController::frame, this, [this] {
     if (isVisible()) refresh();
@@ -177,7 +190,9 @@ void MathematicsDock::refresh() {
     constraint_->clear();
     freeBody_->setRowCount(0);
     conservation_->setRowCount(0);
-    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_, conservationNote_}) l->clear();
+    rigid_->clear();
+    articulated_->clear();
+    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_, inertiaNote_, conservationNote_}) l->clear();
     return;
   }
   const double* row = simulation_->shownRow().data();
@@ -280,6 +295,30 @@ void MathematicsDock::refresh() {
   } else {
     freeBody_->setRowCount(0);
     freeBodyNote_->setText(tr("Select a body (in the Model dock or the 3D view) to see its free-body diagram."));
+  }
+
+  // the selected body's rigid and articulated inertia
+  if (selected_ >= 0 && selected_ < tree->nb) {
+    const auto b = static_cast<std::size_t>(selected_);
+    const kt::Mat6 I = tree->I[b].matrix();
+    const kt::Mat6 IA = kt::articulatedInertias(*tree, q)[b];
+    const QStringList axes = {"wx", "wy", "wz", "vx", "vy", "vz"};
+    rigid_->setMatrix(I, axes, {3}, QStringLiteral("I"));
+    articulated_->setMatrix(IA, axes, {3}, QStringLiteral("IA"));
+    // the mass a push feels: the translational block's smallest and largest eigenvalue
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> push(IA.bottomRightCorner<3, 3>());
+    inertiaNote_->setText(
+        tr("%1 alone (left, I) and as an articulated body (right, I^A: the bodies it carries move freely at "
+           "their joints). A push on %1 feels a mass of %2 kg alone and between %3 and %4 kg articulated, "
+           "depending on its direction; ABA (Featherstone) propagates I^A from the tips to the base.")
+            .arg(QString::fromStdString(tree->bodyNames[b]))
+            .arg(I(3, 3), 0, 'g', 4)
+            .arg(push.eigenvalues()[0], 0, 'g', 4)
+            .arg(push.eigenvalues()[2], 0, 'g', 4));
+  } else {
+    rigid_->clear();
+    articulated_->clear();
+    inertiaNote_->setText(tr("Select a body to compare its rigid and articulated inertia."));
   }
 }
 

@@ -7,6 +7,8 @@
 //    siblings only, so A is block-tridiagonal for a chain;
 //  - the free-body diagram of the selected body (kt::freeBodyDiagram): every wrench acting on it,
 //    the rate of change of its momentum they add up to, and the residual;
+//  - the articulated-body inertia of the selected body (kt::articulatedInertias) beside its rigid
+//    inertia: what a push on it feels when the bodies it carries are free to move;
 //  - energy and momentum at the shown time against t = 0, with what this model should conserve
 //    (no drives and no applied wrench: energy; free roots without gravity or applied wrenches:
 //    linear and angular momentum).
@@ -52,6 +54,8 @@ class MathematicsDock : public QDockWidget {
   render::MatrixView* constraintMatrixView() const { return constraint_; }
   QTableWidget* freeBodyTable() const { return freeBody_; }
   QTableWidget* conservationTable() const { return conservation_; }
+  render::MatrixView* rigidInertiaView() const { return rigid_; }
+  render::MatrixView* articulatedInertiaView() const { return articulated_; }
   /// What the model conserves, one line.
   QString conservationSummary() const;
   /// The free-body diagram's summary line (body, residual).
@@ -72,6 +76,9 @@ class MathematicsDock : public QDockWidget {
   QLabel* constraintNote_;
   QTableWidget* freeBody_;
   QLabel* freeBodyNote_;
+  render::MatrixView* rigid_;
+  render::MatrixView* articulated_;
+  QLabel* inertiaNote_;
   QTableWidget* conservation_;
   QLabel* conservationNote_;
   QLabel* readout_;

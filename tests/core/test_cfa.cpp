@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/dynamics/articulated_inertia.hpp"
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/cfa_odd_even.hpp"
 #include "core/dynamics/free_body.hpp"
@@ -496,6 +497,36 @@ class TestCfa : public QObject {
         }
       }
     }
+  }
+
+  // The articulated-body inertia of a free root is the inertia the whole tree shows to a wrench
+  // on it, the rest free to move: with ν = 0, τ = 0 and no gravity, aba's root acceleration a
+  // under a wrench f gives I^A a = f. A leaf's is its rigid inertia.
+  void articulatedInertiaIsWhatTheRootFeels() {
+    int tested = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      RandomTreeOptions o = treeOptions(seed);
+      o.floatingBaseProbability = 1.0;
+      o.gravity = false;
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, o));
+      if (tree.joints[0].type != JointType::Free) continue;
+      ++tested;
+      const test::RandomState s = test::randomState(tree, seed + 77);
+      const std::vector<Mat6> IA = articulatedInertias(tree, s.q);
+      std::vector<Vec6> fext(static_cast<std::size_t>(tree.nb), Vec6::Zero());
+      fext[0] << 0.3, -1.2, 0.7, 2.0, 0.5, -1.5;
+      const VectorX zero = VectorX::Zero(tree.nv);
+      VectorX qdd(tree.nv);
+      makeSolver("aba", tree)->forwardDynamics(s.q, zero, zero, fext, qdd, nullptr);
+      const Vec6 a = qdd.head<6>();  // the free joint's ν̇: the root's acceleration, body coordinates
+      const Vec6 f = IA[0] * a - tree.appliedWrench[0];
+      QVERIFY2((f - fext[0]).cwiseAbs().maxCoeff() <= 1e-9 * (1.0 + IA[0].cwiseAbs().maxCoeff()),
+               qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg((f - fext[0]).cwiseAbs().maxCoeff())));
+      for (int i = 0; i < tree.nb; ++i)
+        if (tree.children[static_cast<std::size_t>(i)].empty())
+          QCOMPARE(IA[static_cast<std::size_t>(i)], tree.I[static_cast<std::size_t>(i)].matrix());
+    }
+    QVERIFY2(tested >= 15, qPrintable(QString::number(tested)));
   }
 
   // A as the teaching view shows it: symmetric, its blocks where the tree couples joints (a

@@ -35,6 +35,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include "core/dynamics/articulated_inertia.hpp"
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/rnea.hpp"
@@ -467,8 +468,12 @@ class TestResults : public QObject {
       QVERIFY2(std::abs(conservation->item(r, 4)->text().toDouble()) < 1e-9,
                qPrintable(conservation->item(r, 4)->text()));
     }
+    // L11's articulated inertia: what aba propagates, less than the composite of the arm
+    const kt::Mat6 IA = kt::articulatedInertias(tree, q)[static_cast<std::size_t>(tree.jointIndex("J11"))];
+    QCOMPARE(dock->articulatedInertiaView()->matrix(), Eigen::MatrixXd(IA));
+    QVERIFY(IA(3, 3) > dock->rigidInertiaView()->matrix()(3, 3));  // the arm beyond adds to a push
     // a screenshot of each tab (in the build directory's tests/)
-    const QStringList tabs = {"mass_matrix", "cfa_system", "free_body", "conservation"};
+    const QStringList tabs = {"mass_matrix", "cfa_system", "free_body", "articulated_inertia", "conservation"};
     for (int t = 0; t < tabs.size(); ++t) {
       dock->findChild<QTabWidget*>()->setCurrentIndex(t);
       QApplication::processEvents();
