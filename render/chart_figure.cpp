@@ -38,6 +38,12 @@ void widen(double& lo, double& hi) {
   }
 }
 
+// A log axis's tick text: the decade, "1e-13" (and "1" for 10⁰).
+QString decadeText(double exponent) {
+  const int e = static_cast<int>(std::lround(exponent));
+  return e == 0 ? QStringLiteral("1") : QStringLiteral("1e%1").arg(e);
+}
+
 QString legendText(const FigureSeries& s) { return s.rightAxis ? QObject::tr("%1 (right axis)").arg(s.name) : s.name; }
 
 }  // namespace
@@ -66,18 +72,44 @@ ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) c
   l.titleHeight = title.isEmpty() ? 0.4 * l.unit : 1.8 * l.unit;
   l.captionHeight = caption.isEmpty() ? 0.0 : 1.5 * l.unit;
   l.lo = left.min, l.hi = left.max, l.rlo = right.min, l.rhi = right.max;
+  if (left.log) {  // decades: lo and hi are exponents
+    l.lo = left.min > 0.0 ? std::floor(std::log10(left.min)) : -16.0;
+    l.hi = left.max > 0.0 ? std::ceil(std::log10(left.max)) : l.lo + 1.0;
+    if (!(l.hi > l.lo)) l.hi = l.lo + 1.0;
+  }
   widen(l.lo, l.hi);
   widen(l.rlo, l.rhi);
-  l.ls = tickStep(l.hi - l.lo, 6);
+  l.ls = left.log ? std::max(1.0, std::ceil((l.hi - l.lo) / 8.0)) : tickStep(l.hi - l.lo, 6);
   l.rs = tickStep(l.rhi - l.rlo, 6);
   for (double y = std::ceil(l.lo / l.ls) * l.ls; y <= l.hi + 1e-9 * l.ls; y += l.ls)
-    l.leftAxisWidth = std::max(l.leftAxisWidth, sm.horizontalAdvance(tickText(y, l.ls)));
+    l.leftAxisWidth = std::max(l.leftAxisWidth, sm.horizontalAdvance(left.log ? decadeText(y) : tickText(y, l.ls)));
   if (hasRight)
     for (double y = std::ceil(l.rlo / l.rs) * l.rs; y <= l.rhi + 1e-9 * l.rs; y += l.rs)
       l.rightAxisWidth = std::max(l.rightAxisWidth, sm.horizontalAdvance(tickText(y, l.rs)));
   l.leftInset = l.leftAxisWidth + 2.4 * l.unit;
   l.rightInset = l.legendWidth + (hasRight ? l.rightAxisWidth + 2.4 * l.unit : 0.8 * l.unit);
   return l;
+}
+
+namespace {
+
+QRectF plotRect(const ChartFigure::Layout& l, const QRectF& area, double leftInset, double rightInset) {
+  leftInset = std::max(leftInset, l.leftInset);
+  rightInset = std::max(rightInset, l.rightInset);
+  return {area.left() + leftInset, area.top() + l.titleHeight, area.width() - leftInset - rightInset,
+          area.height() - l.titleHeight - 2.8 * l.unit - l.captionHeight};
+}
+
+}  // namespace
+
+QRectF ChartFigure::plotArea(const QFont& base, const QRectF& area) const {
+  return plotRect(layout(base, area), area, 0.0, 0.0);
+}
+
+std::pair<double, double> ChartFigure::timeRange() const {
+  double a = t0, b = t1;
+  widen(a, b);
+  return {a, b};
 }
 
 void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset, double rightInset) const {
@@ -92,10 +124,7 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
   const double lo = l.lo, hi = l.hi, rlo = l.rlo, rhi = l.rhi, ls = l.ls, rs = l.rs;
   const double titleHeight = l.titleHeight, captionHeight = l.captionHeight;
   // the plot area; stacked figures share their insets so that their time axes line up
-  leftInset = std::max(leftInset, l.leftInset);
-  rightInset = std::max(rightInset, l.rightInset);
-  const QRectF plot(area.left() + leftInset, area.top() + titleHeight, area.width() - leftInset - rightInset,
-                    area.height() - titleHeight - 2.8 * unit - captionHeight);
+  const QRectF plot = plotRect(l, area, leftInset, rightInset);
   if (plot.width() < 10 || plot.height() < 10) {
     painter.restore();
     return;
@@ -129,7 +158,7 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
                      tickText(t, ts));
   for (double y = std::ceil(lo / ls) * ls; y <= hi + 1e-9 * ls; y += ls)
     painter.drawText(QRectF(area.left(), Y(y, false) - 0.6 * unit, plot.left() - area.left() - 0.4 * unit, 1.2 * unit),
-                     Qt::AlignRight | Qt::AlignVCenter, tickText(y, ls));
+                     Qt::AlignRight | Qt::AlignVCenter, left.log ? decadeText(y) : tickText(y, ls));
   if (hasRight)
     for (double y = std::ceil(rlo / rs) * rs; y <= rhi + 1e-9 * rs; y += rs)
       painter.drawText(QRectF(plot.right() + 0.4 * unit, Y(y, true) - 0.6 * unit, rightAxisWidth + unit, 1.2 * unit),
@@ -154,12 +183,14 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
   for (const FigureSeries& s : series) {
     QPainterPath line;
     bool pen = false;
+    const bool log = left.log && !s.rightAxis;
     for (std::size_t k = 0; k < s.t.size() && k < s.y.size(); ++k) {
-      if (!std::isfinite(s.y[k])) {
+      const double y = log ? (s.y[k] > 0.0 ? std::log10(s.y[k]) : std::nan("")) : s.y[k];
+      if (!std::isfinite(y)) {  // a gap (and on a log axis: exact zeros)
         pen = false;
         continue;
       }
-      const QPointF p(X(s.t[k]), Y(s.y[k], s.rightAxis));
+      const QPointF p(X(s.t[k]), Y(y, s.rightAxis));
       if (pen) {
         line.lineTo(p);
       } else {
@@ -167,7 +198,7 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
         pen = true;
       }
     }
-    painter.setPen(QPen(s.color, 0.15 * unit, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter.setPen(QPen(s.color, 0.15 * unit, s.style, Qt::RoundCap, Qt::RoundJoin));
     painter.drawPath(line);
   }
   if (std::isfinite(cursor) && cursor >= t0v && cursor <= t1v) {
@@ -190,7 +221,7 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
       break;
     }
     const FigureSeries& s = series[static_cast<std::size_t>(k)];
-    painter.setPen(QPen(s.color, 0.25 * unit));
+    painter.setPen(QPen(s.color, 0.25 * unit, s.style));
     painter.drawLine(QPointF(lx, ly + entry / 2), QPointF(lx + 1.4 * unit, ly + entry / 2));
     painter.setPen(Qt::black);
     painter.drawText(QRectF(lx + 1.8 * unit, ly, legendWidth - 1.8 * unit, entry), Qt::AlignLeft | Qt::AlignVCenter,
@@ -204,6 +235,15 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
         Qt::AlignLeft | Qt::AlignVCenter, sm.elidedText(caption, Qt::ElideRight, area.width() - unit));
   }
   painter.restore();
+}
+
+QColor seriesColor(int index) {
+  static constexpr unsigned char kPalette[][3] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
+                                                  {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+                                                  {188, 189, 34},  {23, 190, 207}};
+  constexpr int size = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
+  const unsigned char* rgb = kPalette[((index % size) + size) % size];
+  return {rgb[0], rgb[1], rgb[2]};
 }
 
 void paintFigures(QPainter& painter, const QRectF& area, const std::vector<ChartFigure>& figures) {

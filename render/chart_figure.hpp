@@ -7,10 +7,12 @@
 #pragma once
 
 #include <QColor>
+#include <QPen>
 #include <QSizeF>
 #include <QString>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 class QFont;
@@ -23,12 +25,14 @@ struct FigureSeries {
   QString name;
   QColor color;
   bool rightAxis = false;  ///< drawn against the right axis
+  Qt::PenStyle style = Qt::SolidLine;
   std::vector<double> t, y;
 };
 
 struct FigureAxis {
   double min = 0.0, max = 1.0;
-  QString label;  ///< the unit, e.g. "N·m"; the left axis may also name the quantity
+  QString label;     ///< the unit, e.g. "N·m"; the left axis may also name the quantity
+  bool log = false;  ///< base-10 logarithmic (left axis only): ticks at decades, values ≤ 0 left out
 };
 
 struct ChartFigure {
@@ -48,7 +52,14 @@ struct ChartFigure {
   struct Layout;
   /// Text sizes, axis ranges and the insets of the plot area when drawn into `area`.
   Layout layout(const QFont& base, const QRectF& area) const;
+  /// The plot area (inside the axes) when drawn into `area` with font `base` by paint().
+  QRectF plotArea(const QFont& base, const QRectF& area) const;
+  /// The time axis as drawn: [t0, t1], widened when empty.
+  std::pair<double, double> timeRange() const;
 };
+
+/// Colour of the `index`-th series of a chart (a ten-colour palette, repeated).
+QColor seriesColor(int index);
 
 /// Draws figures stacked top to bottom, each an equal share of `area`.
 void paintFigures(QPainter& painter, const QRectF& area, const std::vector<ChartFigure>& figures);

@@ -28,11 +28,6 @@ namespace kt::render {
 
 namespace {
 
-constexpr unsigned char kPalette[][3] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
-                                         {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
-                                         {188, 189, 34},  {23, 190, 207}};
-constexpr int kPaletteSize = static_cast<int>(sizeof kPalette / sizeof kPalette[0]);
-
 void setAxesBehavior(vtkChartXY* chart, int behavior) {
   for (int a : {vtkAxis::LEFT, vtkAxis::BOTTOM, vtkAxis::RIGHT}) chart->GetAxis(a)->SetBehavior(behavior);
 }
@@ -189,11 +184,6 @@ QStringList ChartPane::legendNames() const {
 }
 
 ChartPane::~ChartPane() = default;
-
-QColor ChartPane::seriesColor(int index) {
-  const unsigned char* rgb = kPalette[index % kPaletteSize];
-  return QColor(rgb[0], rgb[1], rgb[2]);
-}
 
 vtkChartXY* ChartPane::chart() const { return chart_; }
 

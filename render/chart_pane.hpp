@@ -72,9 +72,6 @@ class ChartPane : public VtkWidget {
   explicit ChartPane(QWidget* parent = nullptr);
   ~ChartPane() override;
 
-  /// Colour of the `index`-th series of a pane (a ten-colour palette, repeated).
-  static QColor seriesColor(int index);
-
   void setTitle(const QString& title);
   const QString& title() const { return title_; }
   /// The series to draw, in legend order; they take effect at the next draw.

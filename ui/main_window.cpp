@@ -366,12 +366,18 @@ void MainWindow::createSimulation() {
   menuBar()->insertMenu(helpMenu_->menuAction(), simulationActions_->menu());
   simulationActions_->menu()->addSeparator();
   compareAction_ = simulationActions_->menu()->addAction(tr("&Compare Solvers…"), this, [this] {
-    CompareSolversDialog dialog(*simulation_, this);
-    dialog.exec();
+    // not modal: the timeline scrubs the run and the comparison together
+    if (!compareDialog_) {
+      compareDialog_ = new CompareSolversDialog(*simulation_, this);
+      connect(compareDialog_, &CompareSolversDialog::timeRequested, simulation_, &SimulationController::showTime);
+    }
+    compareDialog_->show();
+    compareDialog_->raise();
+    compareDialog_->activateWindow();
   });
   compareAction_->setObjectName(QStringLiteral("compareSolversAction"));
   compareAction_->setStatusTip(
-      tr("Evaluate every solver at the states of the recorded run and show how far they differ"));
+      tr("Evaluate every solver at the states of the recorded run, or run each, and show how far they differ"));
   compareAction_->setEnabled(false);
   addToolBar(simulationActions_->toolBar());
   jointLoads_ = new JointLoadView(simulation_, view_, this);

@@ -21,6 +21,7 @@
 #include <QHash>
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPointer>
 #include <functional>
 
 #include "core/model/tree.hpp"
@@ -36,6 +37,7 @@ class SceneView;
 
 namespace kt::ui {
 
+class CompareSolversDialog;
 class Document;
 class JointLoadView;
 class ModelTreeDock;
@@ -215,6 +217,7 @@ class MainWindow : public QMainWindow {
   QAction* exportResultsAction_ = nullptr;
   QAction* exportVideoAction_ = nullptr;
   QAction* compareAction_ = nullptr;
+  QPointer<CompareSolversDialog> compareDialog_;
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;

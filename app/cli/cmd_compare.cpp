@@ -15,7 +15,6 @@
 // differs by more than --tolerance (1e-9) and by more than 10 times the integrator's difference.
 // Differences are relative to the largest |value| of the reference over the run.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +31,7 @@
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 #include "core/sim/solver_comparison.hpp"
+#include "core/sim/trajectory_comparison.hpp"
 
 namespace kt::cli {
 namespace {
@@ -44,65 +44,7 @@ constexpr const char* kUsage =
 // by the integration.
 constexpr double kIntegratorFactor = 10.0;
 
-using Clock = std::chrono::steady_clock;
-
 using kt::cli::splitList;
-
-// One output of a run: q, ν and the joint wrenches, flattened.
-struct Snapshot {
-  std::vector<double> q, v, load;
-};
-
-Snapshot snapshot(const Simulator& sim) {
-  Snapshot s;
-  s.q.assign(sim.q().data(), sim.q().data() + sim.q().size());
-  s.v.assign(sim.v().data(), sim.v().data() + sim.v().size());
-  for (const Vec6& f : sim.loads().f) s.load.insert(s.load.end(), f.data(), f.data() + 6);
-  return s;
-}
-
-// Differences of q, ν and the loads between two runs, output by output.
-struct RunDifference {
-  DifferenceMeasure q, v, load;
-  RunDifference(const std::vector<Snapshot>& a, const std::vector<Snapshot>& b) {
-    using Vec = Eigen::Map<const Eigen::VectorXd>;
-    const auto map = [](const std::vector<double>& x) { return Vec(x.data(), static_cast<Eigen::Index>(x.size())); };
-    for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s) {
-      q.add(map(a[s].q), map(b[s].q));
-      v.add(map(a[s].v), map(b[s].v));
-      load.add(map(a[s].load), map(b[s].load));
-    }
-  }
-  double worst() const { return std::max({q.rel(), v.rel(), load.rel()}); }
-};
-
-struct Run {
-  std::vector<Snapshot> outputs;
-  double secondsPerStep = 0.0;
-  std::string error;
-};
-
-Run runModel(const Model& model, const SimulatorOptions& options, double duration) {
-  Run run;
-  Simulator sim(model, options);
-  const long steps = runOutputCount(duration, sim.outputInterval());
-  // reserved up to a million outputs; a longer run grows the list as it goes
-  run.outputs.reserve(static_cast<std::size_t>(std::min(steps, 1L << 20)) + 1);
-  run.outputs.push_back(snapshot(sim));
-  double seconds = 0.0;
-  for (long k = 0; k < steps; ++k) {
-    const auto t0 = Clock::now();
-    const bool ok = sim.step();
-    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!ok) {
-      run.error = sim.error();
-      break;
-    }
-    run.outputs.push_back(snapshot(sim));
-  }
-  run.secondsPerStep = seconds / static_cast<double>(std::max(1L, steps));
-  return run;
-}
 
 // The output states of one run (at most kMaxStates: a longer run gives every k-th).
 constexpr long kMaxStates = 100'000;
@@ -235,17 +177,9 @@ int cmdCompare(const std::vector<std::string>& args) {
 
   if (!trajectory) return comparePointwise(modelPath, model, options, duration, solvers, tolerance);
 
-  // trajectory: each solver its own run; the reference again at half the step (a tighter
-  // tolerance for an adaptive integrator) measures the integrator's own difference
-  SimulatorOptions finer = options;
-  finer.solver = solvers.front();
-  finer.outputInterval = options.step;
+  // trajectory: each solver its own run; the reference again with a finer integration
+  // (kt::integratorCheckOptions) measures the integrator's own difference
   const bool adaptive = makeIntegrator(options.integrator)->adaptive();
-  if (adaptive) {
-    finer.tolerance = options.tolerance / 32.0;
-  } else {
-    finer.step = options.step / 2.0;
-  }
   std::printf("%s: trajectories, integrator %s, step %s s, duration %s s, tolerance %s\n", printable(modelPath).c_str(),
               options.integrator.c_str(), formatSignificant(options.step, 6).c_str(),
               formatSignificant(duration, 6).c_str(), formatSignificant(tolerance, 6).c_str());
@@ -254,16 +188,17 @@ int cmdCompare(const std::vector<std::string>& args) {
   std::printf("%-22s %10s %10s %10s %14s %10s\n", "solver", "q", "qd", "load", "x integrator", "us/step");
 
   bool failed = false;
-  Run reference;
+  ComparedRun reference;
   double integratorDifference = 0.0;
   for (std::size_t k = 0; k < solvers.size(); ++k) {
     options.solver = solvers[k];
-    Run run;
+    ComparedRun run;
     try {
-      run = runModel(model, options, duration);
+      run = runForComparison(model, options, duration);
       if (k == 0) {
-        const Run fine = runModel(model, finer, duration);
-        const RunDifference d(fine.outputs, run.outputs);
+        const ComparedRun fine = runForComparison(model, integratorCheckOptions(options), duration);
+        const TrajectoryDifference d =
+            trajectoryDifference(fine.sim->recorder(), run.sim->recorder(), run.sim->signalLayout());
         integratorDifference = d.worst();
         std::printf("%-14s %-7s %s %s %s %14s %10.2f\n", solvers[k].c_str(), "(ref)", cell(DifferenceMeasure{}).c_str(),
                     cell(DifferenceMeasure{}).c_str(), cell(DifferenceMeasure{}).c_str(), "", 1e6 * run.secondsPerStep);
@@ -283,7 +218,8 @@ int cmdCompare(const std::vector<std::string>& args) {
       reference = std::move(run);
       continue;
     }
-    const RunDifference d(run.outputs, reference.outputs);
+    const TrajectoryDifference d =
+        trajectoryDifference(run.sim->recorder(), reference.sim->recorder(), reference.sim->signalLayout());
     const double ratio = integratorDifference > 0.0 ? d.worst() / integratorDifference : 0.0;
     const bool bad = !(d.worst() <= tolerance || d.worst() <= kIntegratorFactor * integratorDifference);
     std::printf("%-22s %s %s %s %14.2e %10.2f%s\n", solvers[k].c_str(), cell(d.q).c_str(), cell(d.v).c_str(),

@@ -65,8 +65,10 @@ Eigen::Map<const Eigen::VectorXd> flat(const std::vector<Vec6>& f) {
 
 void DifferenceMeasure::add(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) {
   measured = true;
+  const double d = a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff();
+  at.push_back(d);
   if (a.size() == 0) return;
-  abs = std::max(abs, (a - b).cwiseAbs().maxCoeff());
+  abs = std::max(abs, d);
   scale = std::max(scale, b.cwiseAbs().maxCoeff());
 }
 

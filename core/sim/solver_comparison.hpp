@@ -37,6 +37,7 @@ struct DifferenceMeasure {
   double scale = 0.0;  ///< max |b|
   bool measured = false;
   double referenceError = 0.0;  ///< how far the reference itself may be off (ṗ's finite differences)
+  std::vector<double> at;       ///< max |a − b| at each state, in the order add() saw them
   double rel() const { return scale > 0.0 ? abs / scale : abs; }
   /// The relative difference beyond the reference's own error (10 times its estimate).
   double beyondReference() const {

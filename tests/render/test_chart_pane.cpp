@@ -56,7 +56,7 @@ double unevenTime(std::size_t k) { return double(k) * double(k) * 1e-4; }
 std::vector<ChartSeries> series(std::initializer_list<int> columns) {
   std::vector<ChartSeries> out;
   for (int c : columns)
-    out.push_back({c, QStringLiteral("s%1").arg(c), QStringLiteral("m"), ChartPane::seriesColor(int(out.size()))});
+    out.push_back({c, QStringLiteral("s%1").arg(c), QStringLiteral("m"), kt::render::seriesColor(int(out.size()))});
   return out;
 }
 

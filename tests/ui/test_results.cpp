@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -42,6 +44,7 @@ extern "C" {
 #include "core/dynamics/solver.hpp"
 #include "core/sim/recorder.hpp"
 #include "render/chart_pane.hpp"
+#include "render/figure_view.hpp"
 #include "render/load_arrows.hpp"
 #include "render/matrix_view.hpp"
 #include "render/model_scene.hpp"
@@ -513,10 +516,94 @@ class TestResults : public QObject {
     const QStringList lines = QString::fromUtf8(readAll(csv)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), table->rowCount() + 1);
     QVERIFY(lines.front().startsWith("solver,form,qdd_rel,load_rel"));
-    dialog.resize(900, 520);
+    // the figure: one curve per solver besides the reference, q̈'s relative difference over the run
+    const kt::render::ChartFigure& figure = dialog.figureView()->figure();
+    QCOMPARE(figure.series.size(), dialog.results().size() - 1);
+    QVERIFY(figure.left.log);
+    for (const kt::render::FigureSeries& s : figure.series) {
+      QCOMPARE(s.t.size(), std::size_t(501));
+      QVERIFY2(*std::max_element(s.y.begin(), s.y.end()) <= 1e-10, qPrintable(s.name));
+    }
     dialog.show();
     QApplication::processEvents();
     QVERIFY(dialog.grab().save(QStringLiteral("screenshot_compare_solvers.png")));
+  }
+
+  // Each solver's own run, in the application: the same figures as kinetree-cli compare
+  // --trajectory, Liu et al.'s Fig. 11 (the base attitude's difference) drawn on a log scale with
+  // the integrator's own difference, the time cursor following the timeline and a click on the
+  // figure moving it; the table, the curves and the figure export.
+  void compareSolversByTrajectory() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("space_robot.yaml");
+    QVERIFY(QFile::copy(kt::resources::kDefaultModel, file));
+    auto w = openWindow(file);
+    QVERIFY(runToEnd(*w, 1.0));
+    w->findChild<QAction*>("compareSolversAction")->trigger();
+    auto* dialog = w->findChild<kt::ui::CompareSolversDialog*>();
+    QVERIFY(dialog && dialog->isVisible());
+    dialog->setTrajectory(true);
+    dialog->setSolvers({"cfa-tree", "poisson-ldl"});
+    dialog->compareAndWait();
+    const kt::ui::ComparisonResult& r = dialog->result();
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(r.runs.size(), std::size_t(4));  // aba, aba at h/2, cfa-tree, poisson-ldl
+    QVERIFY(r.runs[1].integratorCheck);
+    const kt::test::CliRun cli =
+        kt::test::runCli({"compare", file, "--trajectory", "--duration", "1", "--solvers", "aba,cfa-tree,poisson-ldl"});
+    QCOMPARE(cli.code, 0);
+    QTableWidget* table = dialog->table();
+    QCOMPARE(table->rowCount(), 4);
+    for (int row : {2, 3}) {
+      const QString solver = table->item(row, 0)->text().section(' ', 0, 0);
+      const QStringList cols = cli.out.section('\n' + solver + ' ', 1, 1).section('\n', 0, 0).simplified().split(' ');
+      QVERIFY2(cols.size() >= 4, qPrintable(cli.out));
+      QCOMPARE(table->item(row, 1)->text(), cols[0]);  // q
+      QCOMPARE(table->item(row, 3)->text(), cols[2]);  // loads
+    }
+    QVERIFY2(dialog->summary().startsWith("Every run agrees with aba"), qPrintable(dialog->summary()));
+    // the figure: roll, pitch and yaw of the base for each solver, then the integrator's own, dashed
+    const kt::render::ChartFigure& figure = dialog->figureView()->figure();
+    QCOMPARE(figure.series.size(), std::size_t(9));
+    QVERIFY(figure.left.log);
+    QVERIFY2(figure.left.label.contains("rad"), qPrintable(figure.left.label));
+    double cfa = 0.0, poisson = 0.0, integrator = 0.0;
+    for (const kt::render::FigureSeries& s : figure.series) {
+      const double peak = *std::max_element(s.y.begin(), s.y.end());
+      if (s.name.startsWith("cfa-tree")) cfa = std::max(cfa, peak);
+      if (s.name.startsWith("poisson-ldl")) poisson = std::max(poisson, peak);
+      if (s.style == Qt::DashLine) integrator = std::max(integrator, peak);
+    }
+    QVERIFY2(cfa < 1e-12, qPrintable(QString::number(cfa)));  // the same state variables
+    QVERIFY2(poisson > 10 * cfa && poisson < 10 * integrator, qPrintable(QString::number(poisson)));
+    // the timeline moves the cursor; a click on the figure moves the timeline
+    w->simulation()->showTime(0.5);
+    QApplication::processEvents();
+    QCOMPARE(dialog->figureView()->figure().cursor, w->simulation()->shownTime());
+    QVERIFY2(dialog->findChild<QLabel*>("compareReadout")->text().startsWith("t = 0.500 s"),
+             qPrintable(dialog->findChild<QLabel*>("compareReadout")->text()));
+    emit dialog->figureView()->timeClicked(0.25);
+    QApplication::processEvents();
+    QCOMPARE(w->simulation()->shownTime(), 0.25);
+    // exports
+    const QString curves = dir.filePath("curves.csv"), pdf = dir.filePath("comparison.pdf"),
+                  png = dir.filePath("comparison.png"), table_csv = dir.filePath("table.csv");
+    QVERIFY(dialog->exportCurves(curves));
+    QVERIFY(dialog->exportFigure(pdf));
+    QVERIFY(dialog->exportFigure(png));
+    QVERIFY(dialog->exportCsv(table_csv));
+    const QStringList lines = QString::fromUtf8(readAll(curves)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 502);  // header and 501 outputs
+    QVERIFY2(lines.front().startsWith("t,\"poisson-ldl · rk4: attitude:base.roll\""), qPrintable(lines.front()));
+    QCOMPARE(lines[1].count(','), 9);
+    QCOMPARE(QString::fromUtf8(readAll(table_csv)).count('\n'), 5);
+    QVERIFY(QImage(png).width() == 2400);
+    for (const auto& [from, to] : {std::pair(png, QStringLiteral("export_compare_trajectory.png")),
+                                   std::pair(pdf, QStringLiteral("export_compare_trajectory.pdf"))}) {
+      QFile::remove(to);
+      QVERIFY(QFile::copy(from, to));
+    }
+    QVERIFY(dialog->grab().save(QStringLiteral("screenshot_compare_trajectory.png")));
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double
