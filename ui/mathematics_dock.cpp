@@ -12,6 +12,7 @@
 
 #include "core/dynamics/articulated_inertia.hpp"
 #include "core/dynamics/cfa_dense.hpp"
+#include "core/dynamics/elimination_fill.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/sim/recorder.hpp"
@@ -52,6 +53,9 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
       massNote_(note()),
       constraint_(new render::MatrixView),
       constraintNote_(note()),
+      impulse_(new QTableWidget),
+      factor_(new render::MatrixView),
+      impulseNote_(note()),
       freeBody_(new QTableWidget),
       freeBodyNote_(note()),
       rigid_(new render::MatrixView),
@@ -72,6 +76,20 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   freeBody_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   tabs_->addTab(page(mass_, massNote_), tr("Mass matrix M(q)"));
   tabs_->addTab(page(constraint_, constraintNote_), tr("CFA system A = TᵀΦT"));
+  impulse_->setObjectName(QStringLiteral("impulseTable"));
+  impulse_->setColumnCount(3);
+  impulse_->setHorizontalHeaderLabels({tr("coordinate"), tr("ν"), tr("p = M ν")});
+  impulse_->verticalHeader()->hide();
+  impulse_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  impulse_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  impulse_->setMinimumWidth(280);
+  factor_->setObjectName(QStringLiteral("impulseFactorView"));
+  auto* impulses = new QWidget;
+  auto* impulseRow = new QHBoxLayout(impulses);
+  impulseRow->setContentsMargins(0, 0, 0, 0);
+  impulseRow->addWidget(impulse_, 2);
+  impulseRow->addWidget(factor_, 3);
+  tabs_->addTab(page(impulses, impulseNote_), tr("Poisson impulses"));
   tabs_->addTab(page(freeBody_, freeBodyNote_), tr("Free body"));
   auto* inertias = new QWidget;
   auto* pair = new QHBoxLayout(inertias);
@@ -93,7 +111,7 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   layout->addWidget(tabs_, 1);
   layout->addWidget(readout_);
   setWidget(content);
-  for (render::MatrixView* v : {mass_, constraint_, rigid_, articulated_})
+  for (render::MatrixView* v : {mass_, constraint_, factor_, rigid_, articulated_})
     connect(v, &render::MatrixView::hovered, readout_, &QLabel::setText);
   connect(simulation_, &SimulationController::frame, this, [this] {
     if (isVisible()) refresh();
@@ -118,6 +136,9 @@ void MathematicsDock::setSelectedBody(int treeIndex) {
 }
 
 QString MathematicsDock::freeBodySummary() const { return freeBodyNote_->text(); }
+QString MathematicsDock::constraintSummary() const { return constraintNote_->text(); }
+QString MathematicsDock::massSummary() const { return massNote_->text(); }
+QString MathematicsDock::impulseSummary() const { return impulseNote_->text(); }
 QString MathematicsDock::conservationSummary() const { return conservationNote_->text(); }
 
 void MathematicsDock::showConservation(const kt::Tree& tree, const double* row) {
@@ -188,11 +209,14 @@ void MathematicsDock::refresh() {
                          : tr("Run the model (or move the timeline): these views show the state at the shown time."));
     mass_->clear();
     constraint_->clear();
+    impulse_->setRowCount(0);
+    factor_->clear();
     freeBody_->setRowCount(0);
     conservation_->setRowCount(0);
     rigid_->clear();
     articulated_->clear();
-    for (QLabel* l : {massNote_, constraintNote_, freeBodyNote_, inertiaNote_, conservationNote_}) l->clear();
+    for (QLabel* l : {massNote_, constraintNote_, impulseNote_, freeBodyNote_, inertiaNote_, conservationNote_})
+      l->clear();
     return;
   }
   const double* row = simulation_->shownRow().data();
@@ -218,19 +242,47 @@ void MathematicsDock::refresh() {
   if (tree->nv > kMaxCoordinates) {
     mass_->clear();
     massNote_->setText(tr("M is %1 × %1: shown for models up to %2 coordinates.").arg(tree->nv).arg(kMaxCoordinates));
+    impulse_->setRowCount(0);
+    factor_->clear();
+    impulseNote_->setText(massNote_->text());
   } else {
     kt::RneaWorkspace ws(*tree);
     Eigen::MatrixXd M;
     kt::massMatrix(*tree, ws, q, M);
     mass_->setMatrix(M, coordinates, jointStarts, QStringLiteral("M"));
     const double n2 = static_cast<double>(M.size());
+    const kt::BlockGraph blocks = kt::blockGraph(*tree, M, false);
+    const long baseFirst = kt::eliminationFill(blocks, kt::rootFirstOrder(blocks));
     massNote_->setText(
         tr("M(q) ν is the joints' momentum p (Ivanov's Poisson impulses). Symmetric and positive definite; "
            "%1 of its %2 entries (%3 %) are exactly zero: joints on different branches of the tree (neither "
-           "carries the other) do not couple. Lines separate the joints; red positive, blue negative.")
+           "carries the other) do not couple. Lines separate the joints; red positive, blue negative. "
+           "Factored from the tips to the base (Ivanov §4) it fills %4 entries; from the base out, %5.")
             .arg(mass_->zeroCount())
             .arg(M.size())
-            .arg(100.0 * static_cast<double>(mass_->zeroCount()) / n2, 0, 'f', 1));
+            .arg(100.0 * static_cast<double>(mass_->zeroCount()) / n2, 0, 'f', 1)
+            .arg(kt::eliminationFill(blocks, kt::leavesFirstOrder(blocks)))
+            .arg(baseFirst));
+    // Poisson impulses: p = M ν beside ν, and the block factor from the tips to the base
+    const Eigen::VectorXd p = M * v;
+    impulse_->setRowCount(static_cast<int>(tree->nv));
+    for (int k = 0; k < tree->nv; ++k) {
+      const QStringList cells = {coordinates[k], number(v[k]), number(p[k])};
+      for (int c = 0; c < 3; ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        impulse_->setItem(k, c, item);
+      }
+    }
+    factor_->setMatrix(kt::tipsToBaseFactor(blocks, M), coordinates, jointStarts, QStringLiteral("U"));
+    impulseNote_->setText(
+        tr("Ivanov's solvers integrate p = M(q) ν, the Poisson impulses, instead of ν: ṗ needs no M⁻¹ "
+           "(docs/dynamics.md §6), and ν = M⁻¹ p comes out of one O(N) pass. Right: M = U Uᵀ, factored "
+           "from the tips to the base (Ivanov §4). U has no entry where M has none (%1 entries filled; "
+           "from the base out, %2), and its diagonal blocks are the Cholesky factors L_i of S_iᵀ I^A_i S_i, "
+           "the inertia joint i moves when the joints it carries are free: what poisson-ldl forms.")
+            .arg(kt::eliminationFill(blocks, kt::leavesFirstOrder(blocks)))
+            .arg(baseFirst));
   }
 
   // A = Tᵀ Φ T as cfa-dense assembles it
@@ -258,13 +310,20 @@ void MathematicsDock::refresh() {
     }
     const Eigen::MatrixXd A = cfa_->constraintMatrix();
     constraint_->setMatrix(A, reactions, starts, QStringLiteral("A"));
+    const kt::BlockGraph blocks = kt::blockGraph(*tree, A, true);
+    const kt::OddEvenFill oddEven = kt::oddEvenFill(*tree, blocks);
     constraintNote_->setText(
         tr("A λ = b gives the constraint forces λ (Liu et al. eqs. 25–29). A joint's block couples only with "
            "its parent's and its siblings' (Φ is block-diagonal per body): block-tridiagonal for a chain. "
-           "%1 of %2 entries are zero. cfa-tree factors it leaves first without fill; cfa-oddeven "
-           "eliminates every other joint of a chain, in parallel form.")
+           "%1 of %2 entries are zero. Fill of the factor (entries, one triangle): leaves first, as cfa-tree "
+           "eliminates, %3; root first, %4; cfa-oddeven's rounds (eqs. 39–40), which couple rows 2, 4, 8 … "
+           "apart, %5, and its node system (eqs. 41–44), factored densely, %6.")
             .arg(constraint_->zeroCount())
-            .arg(A.size()));
+            .arg(A.size())
+            .arg(kt::eliminationFill(blocks, kt::leavesFirstOrder(blocks)))
+            .arg(kt::eliminationFill(blocks, kt::rootFirstOrder(blocks)))
+            .arg(oddEven.rounds)
+            .arg(oddEven.nodeSystem));
   }
 
   showConservation(*tree, row);

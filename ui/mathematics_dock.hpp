@@ -5,6 +5,11 @@
 //  - the CFA's constraint-force system A = Tᵀ Φ T (Featherstone & Fijany 1999; Liu, Hu & Zhang
 //    2016, eqs. 25–29) as cfa-dense assembles it: a joint couples with its parent and its
 //    siblings only, so A is block-tridiagonal for a chain;
+//    with the fill of its factor under the leaves-first order (cfa-tree: none) and under
+//    cfa-oddeven's rounds (kt::oddEvenFill);
+//  - Poisson impulses (Ivanov 2017): p = M ν beside ν for every coordinate, and the block factor
+//    M = U Uᵀ taken from the tips to the base (§4; kt::tipsToBaseFactor): no fill, its diagonal
+//    blocks the Cholesky factors L_i of S_iᵀ I^A_i S_i that poisson-ldl forms;
 //  - the free-body diagram of the selected body (kt::freeBodyDiagram): every wrench acting on it,
 //    the rate of change of its momentum they add up to, and the residual;
 //  - the articulated-body inertia of the selected body (kt::articulatedInertias) beside its rigid
@@ -52,6 +57,11 @@ class MathematicsDock : public QDockWidget {
 
   render::MatrixView* massMatrixView() const { return mass_; }
   render::MatrixView* constraintMatrixView() const { return constraint_; }
+  QString constraintSummary() const;
+  QString massSummary() const;
+  QTableWidget* impulseTable() const { return impulse_; }
+  render::MatrixView* impulseFactorView() const { return factor_; }
+  QString impulseSummary() const;
   QTableWidget* freeBodyTable() const { return freeBody_; }
   QTableWidget* conservationTable() const { return conservation_; }
   render::MatrixView* rigidInertiaView() const { return rigid_; }
@@ -74,6 +84,9 @@ class MathematicsDock : public QDockWidget {
   QLabel* massNote_;
   render::MatrixView* constraint_;
   QLabel* constraintNote_;
+  QTableWidget* impulse_;
+  render::MatrixView* factor_;
+  QLabel* impulseNote_;
   QTableWidget* freeBody_;
   QLabel* freeBodyNote_;
   render::MatrixView* rigid_;

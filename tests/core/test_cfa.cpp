@@ -1,6 +1,7 @@
 // Constraint Force Algorithm solvers (issue: CFA; docs/dynamics.md §5, §9): cfa-dense, cfa-oddeven and
 // cfa-tree against the articulated-body algorithm, fixed-joint reactions against RNEA, and the
 // exit codes of `kinetree-cli compare`.
+#include <Eigen/Cholesky>
 #include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -13,6 +14,7 @@
 #include "core/dynamics/articulated_inertia.hpp"
 #include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/cfa_odd_even.hpp"
+#include "core/dynamics/elimination_fill.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_yaml.hpp"
@@ -547,6 +549,91 @@ class TestCfa : public QObject {
                                    tree.lambdaOffset[static_cast<std::size_t>(j)], 5, 5);
         QCOMPARE(block.isZero(0.0), std::abs(i - j) > 1);
       }
+  }
+
+  // Fill (core/dynamics/elimination_fill.hpp): on random trees, eliminating leaves first fills
+  // neither M nor A; root first fills exactly the blocks the numeric factor then has beyond the
+  // matrix's (the symbolic count checked by a Cholesky factor); cfa-oddeven's rounds on a chain
+  // add the couplings 2, 4, 8 … rows apart.
+  void fillOfTheOrderings() {
+    int rootFirstFilled = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      const test::RandomState s = test::randomState(tree, seed + 5);
+      RneaWorkspace ws(tree);
+      MatrixX M;
+      massMatrix(tree, ws, s.q, M);
+      CfaDenseSolver cfa(tree);
+      VectorX qdd(tree.nv);
+      cfa.forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+      for (const bool constraint : {false, true}) {
+        const MatrixX A = constraint ? MatrixX(cfa.constraintMatrix()) : M;
+        if (A.rows() == 0) continue;
+        const BlockGraph g = blockGraph(tree, A, constraint);
+        QCOMPARE(eliminationFill(g, leavesFirstOrder(g)), 0L);
+        // root first: the entries of the numeric factor's blocks that are zero blocks of A
+        const MatrixX L = Eigen::LLT<MatrixX>(A).matrixL();
+        long beyond = 0;
+        for (int a = 0; a < g.blocks(); ++a)
+          for (int b = 0; b < a; ++b) {
+            const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+            if (!g.coupled(a, b) && !L.block(g.start[ua], g.start[ub], g.size[ua], g.size[ub]).isZero(0.0))
+              beyond += static_cast<long>(g.size[ua]) * g.size[ub];
+          }
+        QCOMPARE(beyond, eliminationFill(g, rootFirstOrder(g)));
+        const long fill = beyond;
+        rootFirstFilled += fill > 0 ? 1 : 0;
+      }
+    }
+    QVERIFY(rootFirstFilled > 10);
+    for (const int length : {2, 3, 8, 10, 33}) {
+      const Tree tree = finalizeOrThrow(makeChain(length));
+      const test::RandomState s = test::randomState(tree, 3);
+      CfaDenseSolver cfa(tree);
+      VectorX qdd(tree.nv);
+      cfa.forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+      const BlockGraph g = blockGraph(tree, cfa.constraintMatrix(), true);
+      long expected = 0;  // pairs 2s apart, for s = 1, 2, 4 … while 2s < length; 5 × 5 entries each
+      for (int d = 2; d < length; d *= 2) expected += 25L * (length - d);
+      const OddEvenFill fill = oddEvenFill(tree, g);
+      QCOMPARE(fill.rounds, expected);
+      QCOMPARE(fill.nodeSystem, 0L);
+      QCOMPARE(eliminationFill(g, leavesFirstOrder(g)), 0L);
+    }
+  }
+
+  // Ivanov's block factor, tips to base: M = U Uᵀ, no block where M has none, and the diagonal
+  // block of joint i the Cholesky factor of S_iᵀ I^A_i S_i (the articulated inertia it moves).
+  void tipsToBaseFactorIsIvanovs() {
+    for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+      const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+      if (tree.nv == 0) continue;
+      const test::RandomState s = test::randomState(tree, seed + 9);
+      RneaWorkspace ws(tree);
+      MatrixX M;
+      massMatrix(tree, ws, s.q, M);
+      const BlockGraph g = blockGraph(tree, M, false);
+      const MatrixX U = tipsToBaseFactor(g, M);
+      QVERIFY((U * U.transpose() - M).cwiseAbs().maxCoeff() <= 1e-11 * M.cwiseAbs().maxCoeff());
+      for (int a = 0; a < g.blocks(); ++a)
+        for (int b = 0; b < g.blocks(); ++b) {
+          const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+          if (a != b && !g.coupled(a, b))
+            QVERIFY(U.block(g.start[ua], g.start[ub], g.size[ua], g.size[ub]).isZero(0.0));
+        }
+      const std::vector<Mat6> IA = articulatedInertias(tree, s.q);
+      for (int b = 0; b < g.blocks(); ++b) {
+        const auto i = static_cast<std::size_t>(g.joint[static_cast<std::size_t>(b)]);
+        Mat6N S;
+        tree.joints[i].motionSubspace(s.q.data() + tree.qOffset[i], S);
+        const MatrixX D = S.transpose() * IA[i] * S;
+        const MatrixX Li = Eigen::LLT<MatrixX>(D).matrixL();
+        const int n = g.size[static_cast<std::size_t>(b)], at = g.start[static_cast<std::size_t>(b)];
+        const double err = (U.block(at, at, n, n) - Li).cwiseAbs().maxCoeff();
+        QVERIFY2(err <= 1e-9 * (1.0 + Li.cwiseAbs().maxCoeff()),
+                 qPrintable(QStringLiteral("seed %1, joint %2: %3").arg(seed).arg(i).arg(err)));
+      }
+    }
   }
 
   // compare: pointwise by default, every solver on every example within 1e-10 (exit 0); the

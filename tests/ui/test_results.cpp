@@ -450,6 +450,26 @@ class TestResults : public QObject {
     kt::CfaDenseSolver cfa(tree);
     cfa.forwardDynamics(q, v, tau, {}, qdd, nullptr);
     QCOMPARE(dock->constraintMatrixView()->matrix(), cfa.constraintMatrix());
+    // the fill of the factors: none in the orders the O(N) solvers use; from the base out, the
+    // two arms' 6 × 6 coordinates couple (36 entries of M's factor, and the entries of an arm
+    // that happen to be zero at this state)
+    QVERIFY2(dock->constraintSummary().contains("leaves first, as cfa-tree eliminates, 0;"),
+             qPrintable(dock->constraintSummary()));
+    const QString massNote = dock->massSummary();
+    QVERIFY2(massNote.contains("it fills 0 entries; from the base out, "), qPrintable(massNote));
+    const int baseFirst = massNote.section("from the base out, ", 1).section('.', 0, 0).toInt();
+    QVERIFY2(baseFirst >= 36, qPrintable(massNote));
+    // Poisson impulses: p = M ν beside ν, and Ivanov's factor M = U Uᵀ
+    QTableWidget* impulses = dock->impulseTable();
+    QCOMPARE(impulses->rowCount(), tree.nv);
+    const Eigen::VectorXd p = M * v;
+    for (int k = 0; k < tree.nv; ++k) QCOMPARE(impulses->item(k, 2)->text(), QString::number(p[k], 'g', 4));
+    const Eigen::MatrixXd& U = dock->impulseFactorView()->matrix();
+    QVERIFY((U * U.transpose() - M).cwiseAbs().maxCoeff() <= 1e-12 * M.cwiseAbs().maxCoeff());
+    QVERIFY(U.block(j11, j21, 6, 6).isZero(0.0) && U.block(j21, j11, 6, 6).isZero(0.0));
+    QVERIFY2(
+        dock->impulseSummary().contains(QStringLiteral("(0 entries filled; from the base out, %1)").arg(baseFirst)),
+        qPrintable(dock->impulseSummary()));
     // L11's free body: its joint, J12 reversed, gravity; then the momentum rate and the residual
     QTableWidget* table = dock->freeBodyTable();
     QCOMPARE(table->rowCount(), 5);
@@ -476,7 +496,8 @@ class TestResults : public QObject {
     QCOMPARE(dock->articulatedInertiaView()->matrix(), Eigen::MatrixXd(IA));
     QVERIFY(IA(3, 3) > dock->rigidInertiaView()->matrix()(3, 3));  // the arm beyond adds to a push
     // a screenshot of each tab (in the build directory's tests/)
-    const QStringList tabs = {"mass_matrix", "cfa_system", "free_body", "articulated_inertia", "conservation"};
+    const QStringList tabs = {"mass_matrix", "cfa_system",          "poisson_impulses",
+                              "free_body",   "articulated_inertia", "conservation"};
     for (int t = 0; t < tabs.size(); ++t) {
       dock->findChild<QTabWidget*>()->setCurrentIndex(t);
       QApplication::processEvents();
