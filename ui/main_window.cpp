@@ -412,7 +412,7 @@ void MainWindow::createSimulation() {
   problemsDock_->raise();
   viewMenu_->addAction(peakLoadsDock_->toggleViewAction());
   connect(plotsDock_, &PlotsDock::visibleRangeChanged, peakLoadsDock_, &PeakLoadsDock::plotsRangeChanged);
-  mathematicsDock_ = new MathematicsDock(simulation_, this);
+  mathematicsDock_ = new MathematicsDock(simulation_, view_, this);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
   mathematicsDock_->hide();  // opened from the View menu

@@ -1,5 +1,6 @@
 #include "ui/mathematics_dock.hpp"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +18,9 @@
 #include "core/dynamics/rnea.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
+#include "render/free_body_arrows.hpp"
 #include "render/matrix_view.hpp"
+#include "render/scene_view.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -44,7 +47,7 @@ QString number(double x) { return QString::number(x, 'g', 4); }
 
 }  // namespace
 
-MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* parent)
+MathematicsDock::MathematicsDock(SimulationController* simulation, render::SceneView* view, QWidget* parent)
     : QDockWidget(tr("Mathematics"), parent),
       simulation_(simulation),
       tabs_(new QTabWidget),
@@ -58,6 +61,8 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
       impulseNote_(note()),
       freeBody_(new QTableWidget),
       freeBodyNote_(note()),
+      freeBodyArrowsOn_(new QCheckBox(tr("Draw in the 3D view"))),
+      view_(view),
       rigid_(new render::MatrixView),
       articulated_(new render::MatrixView),
       inertiaNote_(note()),
@@ -90,7 +95,14 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   impulseRow->addWidget(impulse_, 2);
   impulseRow->addWidget(factor_, 3);
   tabs_->addTab(page(impulses, impulseNote_), tr("Poisson impulses"));
-  tabs_->addTab(page(freeBody_, freeBodyNote_), tr("Free body"));
+  freeBodyArrowsOn_->setObjectName(QStringLiteral("freeBodyArrows"));
+  freeBodyArrowsOn_->setChecked(true);
+  freeBodyArrowsOn_->setToolTip(
+      tr("Each wrench as a force arrow (one tip) and a moment arrow (two tips) where it acts, in the colours "
+         "the 3D view's legend names; the rate of change of the momentum in grey at the centre of mass"));
+  freeBodyPage_ = page(freeBody_, freeBodyNote_);
+  freeBodyPage_->layout()->addWidget(freeBodyArrowsOn_);
+  tabs_->addTab(freeBodyPage_, tr("Free body"));
   auto* inertias = new QWidget;
   auto* pair = new QHBoxLayout(inertias);
   pair->setContentsMargins(0, 0, 0, 0);
@@ -119,6 +131,13 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, QWidget* pare
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {
     cfa_.reset();  // it refers to the session's tree
     cfaTree_ = nullptr;
+    showFreeBodyArrows(nullptr);
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    if (isVisible()) refresh();
+  });
+  connect(freeBodyArrowsOn_, &QCheckBox::toggled, this, [this] {
+    if (isVisible()) refresh();
   });
   refresh();
 }
@@ -128,6 +147,27 @@ MathematicsDock::~MathematicsDock() = default;
 void MathematicsDock::showEvent(QShowEvent* event) {
   QDockWidget::showEvent(event);
   refresh();
+}
+
+void MathematicsDock::hideEvent(QHideEvent* event) {
+  QDockWidget::hideEvent(event);
+  showFreeBodyArrows(nullptr);
+}
+
+void MathematicsDock::showFreeBodyArrows(const kt::FreeBodyDiagram* d) {
+  const kt::Tree* tree = simulation_->tree();
+  const bool show =
+      d && tree && isVisible() && tabs_->currentWidget() == freeBodyPage_ && freeBodyArrowsOn_->isChecked();
+  if (!show && !arrows_) return;
+  if (!arrows_) arrows_ = std::make_unique<render::FreeBodyArrows>(view_->overlayRenderer());
+  if (show) {
+    arrows_->show(*tree, simulation_->shownPositions(), *d, view_->scene().characteristicLength());
+  } else if (arrows_->visible()) {
+    arrows_->hide();
+  } else {
+    return;
+  }
+  view_->update();
 }
 
 void MathematicsDock::setSelectedBody(int treeIndex) {
@@ -212,6 +252,7 @@ void MathematicsDock::refresh() {
     impulse_->setRowCount(0);
     factor_->clear();
     freeBody_->setRowCount(0);
+    showFreeBodyArrows(nullptr);
     conservation_->setRowCount(0);
     rigid_->clear();
     articulated_->clear();
@@ -351,7 +392,9 @@ void MathematicsDock::refresh() {
                               "change of its momentum (Newton–Euler). Residual %2 relative to the largest term.")
                                .arg(QString::fromStdString(tree->bodyNames[selected_]))
                                .arg(d.residual.cwiseAbs().maxCoeff() / d.scale(), 0, 'g', 2));
+    showFreeBodyArrows(&d);
   } else {
+    showFreeBodyArrows(nullptr);
     freeBody_->setRowCount(0);
     freeBodyNote_->setText(tr("Select a body (in the Model dock or the 3D view) to see its free-body diagram."));
   }

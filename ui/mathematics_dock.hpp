@@ -11,7 +11,9 @@
 //    M = U Uᵀ taken from the tips to the base (§4; kt::tipsToBaseFactor): no fill, its diagonal
 //    blocks the Cholesky factors L_i of S_iᵀ I^A_i S_i that poisson-ldl forms;
 //  - the free-body diagram of the selected body (kt::freeBodyDiagram): every wrench acting on it,
-//    the rate of change of its momentum they add up to, and the residual;
+//    the rate of change of its momentum they add up to, and the residual; while its tab is shown
+//    (and "Draw in the 3D view" is on) also as arrows on the body in the 3D view
+//    (render::FreeBodyArrows);
 //  - the articulated-body inertia of the selected body (kt::articulatedInertias) beside its rigid
 //    inertia: what a push on it feels when the bodies it carries are free to move;
 //  - energy and momentum at the shown time against t = 0, with what this model should conserve
@@ -24,18 +26,22 @@
 #include <QDockWidget>
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QTabWidget;
 class QTableWidget;
 
 namespace kt {
 class CfaDenseSolver;
+struct FreeBodyDiagram;
 struct Tree;
 }  // namespace kt
 
 namespace kt::render {
+class FreeBodyArrows;
 class MatrixView;
-}
+class SceneView;
+}  // namespace kt::render
 
 namespace kt::ui {
 
@@ -47,7 +53,8 @@ class MathematicsDock : public QDockWidget {
  public:
   static constexpr int kMaxCoordinates = 400;
 
-  explicit MathematicsDock(SimulationController* simulation, QWidget* parent = nullptr);
+  /// `view`: the 3D view the free-body arrows are drawn in.
+  MathematicsDock(SimulationController* simulation, render::SceneView* view, QWidget* parent = nullptr);
   ~MathematicsDock() override;
 
   /// The selected body (tree index of the session's tree, −1: none) for the free-body diagram.
@@ -63,6 +70,8 @@ class MathematicsDock : public QDockWidget {
   render::MatrixView* impulseFactorView() const { return factor_; }
   QString impulseSummary() const;
   QTableWidget* freeBodyTable() const { return freeBody_; }
+  /// The free-body arrows in the 3D view (null until first drawn).
+  const render::FreeBodyArrows* freeBodyArrows() const { return arrows_.get(); }
   QTableWidget* conservationTable() const { return conservation_; }
   render::MatrixView* rigidInertiaView() const { return rigid_; }
   render::MatrixView* articulatedInertiaView() const { return articulated_; }
@@ -73,9 +82,13 @@ class MathematicsDock : public QDockWidget {
 
  protected:
   void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
 
  private:
   void showConservation(const kt::Tree& tree, const double* row);
+  /// Draws `d` (of the session's tree at the shown sample) in the 3D view while the Free body
+  /// tab is shown; hides the arrows otherwise or for null.
+  void showFreeBodyArrows(const kt::FreeBodyDiagram* d);
 
   SimulationController* simulation_;
   QTabWidget* tabs_;
@@ -89,6 +102,10 @@ class MathematicsDock : public QDockWidget {
   QLabel* impulseNote_;
   QTableWidget* freeBody_;
   QLabel* freeBodyNote_;
+  QCheckBox* freeBodyArrowsOn_;
+  QWidget* freeBodyPage_ = nullptr;
+  render::SceneView* view_;
+  std::unique_ptr<render::FreeBodyArrows> arrows_;
   render::MatrixView* rigid_;
   render::MatrixView* articulated_;
   QLabel* inertiaNote_;

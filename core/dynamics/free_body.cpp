@@ -13,6 +13,11 @@ double FreeBodyDiagram::scale() const {
   return s;
 }
 
+Vec6 FreeBodyDiagram::Term::atPoint() const {
+  const Vec3 n = wrench.head<3>(), f = wrench.tail<3>();
+  return spatial(n - point.cross(f), f);
+}
+
 FreeBodyDiagram freeBodyDiagram(const Tree& tree, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                 const Eigen::VectorXd& qdd, const std::vector<Vec6>& f, int body) {
   Kinematics kin;
@@ -25,13 +30,15 @@ FreeBodyDiagram freeBodyDiagram(const Tree& tree, const Eigen::VectorXd& q, cons
   FreeBodyDiagram d;
   d.body = body;
   const int p = tree.parent[i];
-  d.terms.push_back({"joint " + tree.jointNames[i] + " (from " + (p >= 0 ? tree.bodyNames[p] : "world") + ")", f[i]});
-  for (int c : tree.children[i])
-    d.terms.push_back(
-        {"joint " + tree.jointNames[c] + " (to " + tree.bodyNames[c] + "), reversed", -kin.X_p[c].inverseForce(f[c])});
+  d.centreOfMass = tree.I[i].m > 0.0 ? tree.I[i].com() : Vec3::Zero();
+  d.terms.push_back(
+      {"joint " + tree.jointNames[i] + " (from " + (p >= 0 ? tree.bodyNames[p] : "world") + ")", f[i], Vec3::Zero()});
+  for (int c : tree.children[i])  // acting at the child's joint origin, the child's frame origin
+    d.terms.push_back({"joint " + tree.jointNames[c] + " (to " + tree.bodyNames[c] + "), reversed",
+                       -kin.X_p[c].inverseForce(f[c]), kin.X_p[c].r});
   const Vec6 g = kin.X_0[i].applyMotion(spatial(Vec3::Zero(), tree.gravity));  // gravity, body coordinates
-  d.terms.push_back({"gravity", tree.I[i] * g});
-  if (!tree.appliedWrench[i].isZero(0.0)) d.terms.push_back({"applied wrench", tree.appliedWrench[i]});
+  d.terms.push_back({"gravity", tree.I[i] * g, d.centreOfMass});
+  if (!tree.appliedWrench[i].isZero(0.0)) d.terms.push_back({"applied wrench", tree.appliedWrench[i], Vec3::Zero()});
   // a_i includes −g: the true acceleration is a_i + g_i
   d.momentumRate = tree.I[i] * (a[i] + g) + crossForce(kin.v[i], tree.I[i] * kin.v[i]);
   d.residual = -d.momentumRate;

@@ -19,10 +19,16 @@ struct FreeBodyDiagram {
   struct Term {
     std::string what;  ///< "joint J12 (from L11)", "joint J13 (to L13), reversed", "gravity", "applied wrench"
     Vec6 wrench;       ///< [moment; force], body origin, body coordinates
+    /// Where it acts, body coordinates: a joint's origin for a joint load, the centre of mass
+    /// for gravity, the body origin for an applied wrench.
+    Vec3 point = Vec3::Zero();
+    /// The wrench about `point`: [n − point × f; f].
+    Vec6 atPoint() const;
   };
   int body = -1;
   std::vector<Term> terms;
   Vec6 momentumRate = Vec6::Zero();  ///< I a + v ×* I v
+  Vec3 centreOfMass = Vec3::Zero();  ///< body coordinates
   Vec6 residual = Vec6::Zero();      ///< Σ terms − momentumRate
   /// The largest |component| of the terms and the momentum rate: the scale of the residual.
   double scale() const;

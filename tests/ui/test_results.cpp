@@ -45,6 +45,7 @@ extern "C" {
 #include "core/sim/recorder.hpp"
 #include "render/chart_pane.hpp"
 #include "render/figure_view.hpp"
+#include "render/free_body_arrows.hpp"
 #include "render/load_arrows.hpp"
 #include "render/matrix_view.hpp"
 #include "render/model_scene.hpp"
@@ -479,6 +480,33 @@ class TestResults : public QObject {
     QVERIFY2(summary.startsWith("Body L11") && summary.contains("Residual "), qPrintable(summary));
     const double residual = summary.section("Residual ", 1).section(' ', 0, 0).toDouble();
     QVERIFY2(residual < 1e-10, qPrintable(summary));
+    // the same diagram in the 3D view while its tab is shown: each wrench where it acts; about
+    // the world origin, the terms add up to the momentum rate
+    auto* tabWidget = dock->findChild<QTabWidget*>();
+    QVERIFY(dock->freeBodyArrows() == nullptr || !dock->freeBodyArrows()->visible());
+    tabWidget->setCurrentIndex(3);
+    QApplication::processEvents();
+    const kt::render::FreeBodyArrows* arrows = dock->freeBodyArrows();
+    QVERIFY(arrows && arrows->visible());
+    QCOMPARE(arrows->drawn().size(), std::size_t(4));  // J11, J12 reversed, gravity; the momentum rate
+    Eigen::Vector3d force = Eigen::Vector3d::Zero(), moment = Eigen::Vector3d::Zero();
+    double largest = 0.0;
+    for (std::size_t k = 0; k + 1 < arrows->drawn().size(); ++k) {
+      const auto& d = arrows->drawn()[k];
+      force += d.force;
+      moment += d.moment + d.point.cross(d.force);
+      largest = std::max({largest, d.force.norm(), d.moment.norm()});
+    }
+    const auto& rate = arrows->drawn().back();
+    QVERIFY((force - rate.force).norm() <= 1e-9 * largest);
+    QVERIFY((moment - rate.moment - rate.point.cross(rate.force)).norm() <= 1e-9 * largest * 10.0);
+    QVERIFY(arrows->drawn()[0].forceShown && arrows->drawn()[1].forceShown);
+    // J12's load acts at J12's origin, which is not L11's origin
+    QVERIFY((arrows->drawn()[1].point - arrows->drawn()[0].point).norm() > 0.1);
+    QCOMPARE(arrows->legendLines().size(), std::size_t(5));
+    tabWidget->setCurrentIndex(0);
+    QApplication::processEvents();
+    QVERIFY(!arrows->visible());
     // the space robot floats without gravity and is driven: momentum kept (to the integrator's
     // error), energy not
     const QString kept = dock->conservationSummary();

@@ -1,0 +1,22 @@
+// The arrows of the 3D view's overlays (joint loads, free-body diagrams): one unit shape along
+// +x, placed by a matrix that stretches it along the vector it draws.
+#pragma once
+
+#include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
+#include <Eigen/Core>
+
+namespace kt::render {
+
+/// A unit arrow along +x with point normals (sharp edges kept); `doubleTip`: the double-headed
+/// arrow of a moment.
+vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip);
+
+/// The matrix that maps the unit arrow onto `vector` × `scale` starting at `origin`: its length
+/// along the vector, its width 0.2 × `size` (the model's characteristic length), thinner for a
+/// short arrow so that it keeps its shape. False when |vector| ≤ deadBand, when the arrow would be
+/// too short to see, or when anything is not finite.
+bool arrowMatrix(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double deadBand,
+                 double size, Eigen::Matrix4d& m);
+
+}  // namespace kt::render
