@@ -600,6 +600,13 @@ class TestCfa : public QObject {
       QCOMPARE(fill.nodeSystem, 0L);
       QCOMPARE(eliminationFill(g, leavesFirstOrder(g)), 0L);
     }
+    // the figure docs/teaching.md quotes: the cardan chain, 20 joints of 4 reaction coordinates,
+    // 16 × (18 + 16 + 12 + 4) entries
+    Simulator cardan(loadModelFromFile(KINETREE_SOURCE_DIR "/examples/cardan_chain.yaml"), SimulatorOptions{});
+    CfaDenseSolver cfa(cardan.tree());
+    VectorX qdd(cardan.tree().nv);
+    cfa.forwardDynamics(cardan.q(), cardan.v(), cardan.tau(), {}, qdd, nullptr);
+    QCOMPARE(oddEvenFill(cardan.tree(), blockGraph(cardan.tree(), cfa.constraintMatrix(), true)).rounds, 800L);
   }
 
   // Ivanov's block factor, tips to base: M = U Uᵀ, no block where M has none, and the diagonal
