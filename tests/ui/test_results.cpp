@@ -653,6 +653,12 @@ class TestResults : public QObject {
       QVERIFY(QFile::copy(from, to));
     }
     QVERIFY(dialog->grab().save(QStringLiteral("screenshot_compare_trajectory.png")));
+    // a second integrator: every chosen solver (the reference too) again with it
+    dialog->setSecondIntegrator("dopri5");
+    dialog->compareAndWait();
+    QCOMPARE(dialog->result().runs.size(), std::size_t(7));
+    QCOMPARE(dialog->result().runs.back().label(), std::string("cfa-tree · dopri5"));
+    QCOMPARE(dialog->table()->rowCount(), 7);
   }
 
   // The Peak Loads dock: the same table as kinetree-cli peaks --csv, byte for byte; a double
