@@ -122,9 +122,10 @@ ComparisonCurves comparisonCurves(const ComparisonResult& result, const CurveReq
       render::FigureSeries s;
       s.name = QStringLiteral("%1: %2").arg(QString::fromStdString(run.label()), QString::fromStdString(info.name));
       if (units.size() > 1) s.name += QStringLiteral(" (%1)").arg(QString::fromStdString(info.unit));
-      if (run.integratorCheck) {
+      if (run.integratorCheck) {  // dashed, in greys from dark to light
         s.style = Qt::DashLine;
-        s.color = QColor(120, 120, 120);
+        const int grey = 70 + static_cast<int>(j % 4) * 40;
+        s.color = QColor(grey, grey, grey);
       } else {
         s.color = render::seriesColor(colour++);
       }
