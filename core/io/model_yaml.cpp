@@ -761,7 +761,8 @@ yaml::Position positionOf(const Node& root, const Reader& r, std::string path) {
 // returned there (positioned) instead of thrown; syntax, key and type errors still throw.
 Model loadText(const std::string& original, const std::string& fileName, const std::string& directory,
                std::vector<Diagnostic>* modelProblems = nullptr, std::vector<Diagnostic>* warnings = nullptr) {
-  // Line ends of classic Mac files (CR alone) are line ends to YAML, not to yaml-cpp.
+  // Line ends of classic Mac files (CR alone) become LF, as the text scans here (the nesting
+  // guard) count lines by LF.
   std::string crFree;
   const bool loneCr = original.find('\r') != std::string::npos && [&] {
     for (std::size_t i = original.find('\r'); i != std::string::npos; i = original.find('\r', i + 1))

@@ -1,12 +1,8 @@
 #include "core/io/yaml_tree.hpp"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-#include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
-#include <sstream>
+#include <cstdint>
 #include <unordered_map>
 
 namespace kt::yaml {
@@ -32,14 +28,11 @@ std::string describe(const Node& node) {
 
 namespace {
 
-Position toPosition(const YAML::Mark& m) {
-  if (m.is_null()) return {};
-  return {m.line, m.column};
-}
+Position toPosition(const yaml_mark_t& m) { return {static_cast<int>(m.line), static_cast<int>(m.column)}; }
 
-// Builds Node trees from yaml-cpp's parser events. Anchors are registered when their node is
+// Builds Node trees from libyaml's parser events. Anchors are registered when their node is
 // complete, so an alias can never point into its own ancestors (no cycles).
-class Builder : public YAML::EventHandler {
+class Builder {
  public:
   explicit Builder(std::vector<ParseProblem>& problems) : problems_(problems) {}
 
@@ -48,66 +41,62 @@ class Builder : public YAML::EventHandler {
   int documents = 0;
   Position documentStart;
 
-  void OnDocumentStart(const YAML::Mark& mark) override {
+  void onDocumentStart(Position pos) {
     ++documents;
-    documentStart = toPosition(mark);
+    documentStart = pos;
   }
-  void OnDocumentEnd() override {}
 
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  /// `empty`: nothing written ("key:" alone), which the parser marks after the key or at the
+  /// next token, often on a later line: it is placed at its key.
+  void onNull(Position pos, const std::string& anchor, bool empty) {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::Null;
-    n->pos = toPosition(mark);
-    // "key:" with nothing after it: yaml-cpp marks the next token, often on a later line.
-    if (!stack_.empty() && stack_.back().node->kind == Node::Kind::Map && stack_.back().pendingKey &&
-        stack_.back().pendingKey->pos.line < n->pos.line)
+    n->pos = pos;
+    if (empty && !stack_.empty() && stack_.back().node->kind == Node::Kind::Map && stack_.back().pendingKey)
       n->pos = stack_.back().pendingKey->pos;
     complete(n, anchor);
   }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+  void onAlias(Position pos, const std::string& anchor) {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
-      problems_.push_back({toPosition(mark),
+      problems_.push_back({pos,
                            "alias refers to a node that is not complete yet (a node cannot contain "
                            "itself)"});
       auto n = std::make_shared<Node>();
-      n->pos = toPosition(mark);
+      n->pos = pos;
       attach(n);
       return;
     }
     // The anchor's node itself; where the alias is written is kept by path.
-    aliases.emplace_back(childPath(), toPosition(mark));
+    aliases.emplace_back(childPath(), pos);
     attach(it->second);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+  /// `quoted`: written in quotes or as a block scalar (| or >), so never a number or a bool.
+  void onScalar(Position pos, const std::string& tag, const std::string& anchor, std::string value, bool quoted) {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::Scalar;
-    n->pos = toPosition(mark);
-    n->value = value;
-    // "?" plain, "!" quoted; standard tags: !!str is text, !!int/!!float/!!bool/!!null are read
-    // from the value like a plain scalar.
-    n->quoted = tag == "!" || tag == "tag:yaml.org,2002:str";
+    n->pos = pos;
+    n->value = std::move(value);
+    // standard tags: !!str is text, !!int/!!float/!!bool/!!null are read from the value like a
+    // plain scalar.
+    n->quoted = quoted || tag == "tag:yaml.org,2002:str";
     checkTag(tag, n->pos, {"int", "float", "bool", "null", "str"});
     complete(n, anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    checkTag(tag, toPosition(mark), {"seq"});
-    open(Node::Kind::Sequence, mark, anchor);
+  void onSequenceStart(Position pos, const std::string& tag, const std::string& anchor) {
+    checkTag(tag, pos, {"seq"});
+    open(Node::Kind::Sequence, pos, anchor);
   }
-  void OnSequenceEnd() override { close(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    checkTag(tag, toPosition(mark), {"map"});
-    open(Node::Kind::Map, mark, anchor);
+  void onMapStart(Position pos, const std::string& tag, const std::string& anchor) {
+    checkTag(tag, pos, {"map"});
+    open(Node::Kind::Map, pos, anchor);
   }
-  void OnMapEnd() override { close(); }
+  void onEnd() { close(); }
 
  private:
   struct Frame {
     std::shared_ptr<Node> node;
-    YAML::anchor_t anchor = 0;
+    std::string anchor;
     std::shared_ptr<const Node> pendingKey;
     std::unordered_map<std::string, Position> keys;
     std::string path;
@@ -116,7 +105,7 @@ class Builder : public YAML::EventHandler {
   // Tags a model file may use: the standard ones of YAML's core schema that fit the node.
   // Anything else (!!binary, !!set, local tags such as !ros) would otherwise be silently ignored.
   void checkTag(const std::string& tag, Position pos, std::initializer_list<const char*> allowed) {
-    if (tag.empty() || tag == "?" || tag == "!") return;
+    if (tag.empty() || tag == "!") return;
     static const std::string kStandard = "tag:yaml.org,2002:";
     if (tag.compare(0, kStandard.size(), kStandard) == 0) {
       const std::string name = tag.substr(kStandard.size());
@@ -140,10 +129,10 @@ class Builder : public YAML::EventHandler {
     return f.path;
   }
 
-  void open(Node::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
+  void open(Node::Kind kind, Position pos, const std::string& anchor) {
     auto n = std::make_shared<Node>();
     n->kind = kind;
-    n->pos = toPosition(mark);
+    n->pos = pos;
     std::string path = childPath();
     stack_.push_back({n, anchor, nullptr, {}, std::move(path)});
   }
@@ -153,8 +142,8 @@ class Builder : public YAML::EventHandler {
     stack_.pop_back();
     complete(f.node, f.anchor);
   }
-  void complete(const std::shared_ptr<Node>& n, YAML::anchor_t anchor) {
-    if (anchor) anchors_[anchor] = n;
+  void complete(const std::shared_ptr<Node>& n, const std::string& anchor) {
+    if (!anchor.empty()) anchors_[anchor] = n;
     attach(n);
   }
   void attach(const std::shared_ptr<const Node>& n) {
@@ -183,7 +172,7 @@ class Builder : public YAML::EventHandler {
 
   std::vector<ParseProblem>& problems_;
   std::vector<Frame> stack_;
-  std::unordered_map<YAML::anchor_t, std::shared_ptr<const Node>> anchors_;
+  std::unordered_map<std::string, std::shared_ptr<const Node>> anchors_;
 };
 
 bool isBlockScalarIndicator(const std::string& text, std::size_t from, std::size_t to) {
@@ -201,6 +190,92 @@ bool isBlockScalarIndicator(const std::string& text, std::size_t from, std::size
   for (std::size_t j = start + 1; j < end; ++j)
     if (text[j] != '-' && text[j] != '+' && (text[j] < '1' || text[j] > '9')) return false;
   return start == from || (start >= 2 && (text[start - 2] == ':' || text[start - 2] == '-'));
+}
+
+// libyaml refuses text that is not UTF-8, and control characters, before the model reader can
+// say which value holds them and where (a comment may hold anything). Such bytes are carried
+// through the parse as the private-use characters U+F700 + byte and restored in the values.
+constexpr unsigned kCarriedBase = 0xF700;
+
+// The length of the valid UTF-8 sequence at text[i] that libyaml accepts as printable
+// (tab, line ends, U+0020–U+007E, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF), else 0.
+std::size_t printableAt(const std::string& text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
+  const unsigned c = byte(i);
+  if (c < 0x80) return (c >= 0x20 && c < 0x7F) || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
+  int n = 0;
+  unsigned cp = 0;
+  if (c >= 0xC2 && c <= 0xDF)
+    n = 1, cp = c & 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF)
+    n = 2, cp = c & 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4)
+    n = 3, cp = c & 0x07;
+  else
+    return 0;
+  for (int k = 1; k <= n; ++k) {
+    const unsigned b = byte(i + static_cast<std::size_t>(k));
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  const bool shortest = (n == 1) || (n == 2 && cp >= 0x800) || (n == 3 && cp >= 0x10000 && cp <= 0x10FFFF);
+  const bool printable = cp == 0x85 || (cp >= 0xA0 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) || cp >= 0x10000;
+  return shortest && printable ? static_cast<std::size_t>(n) + 1 : 0;
+}
+
+// The text with every byte libyaml would refuse carried as U+F700 + byte; false (and `out`
+// untouched) when there is none, the usual case.
+bool carryUnprintable(const std::string& text, std::string& out) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t n = printableAt(text, i);
+    if (n == 0) break;
+    i += n;
+  }
+  if (i == text.size()) return false;
+  out.assign(text, 0, i);
+  while (i < text.size()) {
+    const std::size_t n = printableAt(text, i);
+    if (n > 0) {
+      out.append(text, i, n);
+      i += n;
+      continue;
+    }
+    const unsigned cp = kCarriedBase + static_cast<unsigned char>(text[i++]);
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return true;
+}
+
+// The carried bytes back in place of their private-use characters.
+std::string restoreCarried(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(value[k]); };
+    if (i + 2 < value.size() && b(i) == 0xEF && (b(i + 1) & 0xFC) == 0x9C && (b(i + 2) & 0xC0) == 0x80) {
+      const unsigned cp = ((b(i) & 0x0Fu) << 12) | ((b(i + 1) & 0x3Fu) << 6) | (b(i + 2) & 0x3Fu);
+      out += static_cast<char>(cp - kCarriedBase);
+      i += 2;
+    } else {
+      out += value[i];
+    }
+  }
+  return out;
+}
+
+// "YAML syntax error: did not find expected key, while parsing a block mapping that starts at
+// line 3, column 1"
+std::string syntaxMessage(const yaml_parser_t& parser) {
+  std::string message = "YAML syntax error: ";
+  message += parser.problem ? parser.problem : "the text cannot be read";
+  if (parser.context)
+    message += std::string(", ") + parser.context + " that starts at line " +
+               std::to_string(parser.context_mark.line + 1) + ", column " +
+               std::to_string(parser.context_mark.column + 1);
+  return message;
 }
 
 }  // namespace
@@ -302,26 +377,76 @@ std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<P
                                    " levels; a model file needs fewer than 10 (is this a model file?)"});
     return nullptr;
   }
-  std::istringstream in(text);
-  Builder builder(problems);
-  try {
-    YAML::Parser parser(in);
-    if (!parser.HandleNextDocument(builder)) return nullptr;
-    const int first = builder.documents;
-    auto root = builder.root;
-    if (aliases) *aliases = std::move(builder.aliases);
-    if (parser.HandleNextDocument(builder) && builder.documents > first)
-      problems.push_back({builder.documentStart,
-                          "the file holds a second YAML document (after '---'); a model file "
-                          "holds exactly one"});
-    return root;
-  } catch (const YAML::Exception& e) {
-    std::string msg = e.msg;
-    problems.push_back({toPosition(e.mark), "YAML syntax error: " + msg});
-  } catch (const std::exception& e) {
-    problems.push_back({{}, std::string("cannot parse the YAML text: ") + e.what()});
+  std::string carried;
+  const bool carrying = carryUnprintable(text, carried);
+  const std::string& input = carrying ? carried : text;
+  const auto restored = [carrying](const unsigned char* bytes, std::size_t size) {
+    std::string value(reinterpret_cast<const char*>(bytes), size);
+    return carrying ? restoreCarried(value) : value;
+  };
+  const auto name = [](const unsigned char* text) {
+    return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
+  };
+
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) {
+    problems.push_back({{}, "cannot parse the YAML text: out of memory"});
+    return nullptr;
   }
-  return nullptr;
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(input.data()), input.size());
+  Builder builder(problems);
+  std::shared_ptr<const Node> root;
+  for (bool done = false; !done;) {
+    yaml_event_t event;
+    if (!yaml_parser_parse(&parser, &event)) {
+      problems.push_back({toPosition(parser.problem_mark), syntaxMessage(parser)});
+      root = nullptr;
+      break;
+    }
+    const Position pos = toPosition(event.start_mark);
+    switch (event.type) {
+      case YAML_STREAM_END_EVENT: done = true; break;
+      case YAML_DOCUMENT_START_EVENT:
+        if (builder.documents > 0) {
+          problems.push_back({pos,
+                              "the file holds a second YAML document (after '---'); a model file "
+                              "holds exactly one"});
+          done = true;
+        } else {
+          builder.onDocumentStart(pos);
+        }
+        break;
+      case YAML_DOCUMENT_END_EVENT:
+        root = builder.root;
+        if (aliases) *aliases = builder.aliases;
+        break;
+      case YAML_ALIAS_EVENT: builder.onAlias(pos, name(event.data.alias.anchor)); break;
+      case YAML_SCALAR_EVENT: {
+        const auto& e = event.data.scalar;
+        const std::string tag = name(e.tag), anchor = name(e.anchor);
+        std::string value = restored(e.value, e.length);
+        const bool plain = e.style == YAML_PLAIN_SCALAR_STYLE || e.style == YAML_ANY_SCALAR_STYLE;
+        if (plain && tag.empty() &&
+            (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL"))
+          builder.onNull(pos, anchor, value.empty());
+        else
+          builder.onScalar(pos, tag, anchor, std::move(value), !plain && (tag.empty() || tag == "!"));
+        break;
+      }
+      case YAML_SEQUENCE_START_EVENT:
+        builder.onSequenceStart(pos, name(event.data.sequence_start.tag), name(event.data.sequence_start.anchor));
+        break;
+      case YAML_MAPPING_START_EVENT:
+        builder.onMapStart(pos, name(event.data.mapping_start.tag), name(event.data.mapping_start.anchor));
+        break;
+      case YAML_SEQUENCE_END_EVENT:
+      case YAML_MAPPING_END_EVENT: builder.onEnd(); break;
+      default: break;
+    }
+    yaml_event_delete(&event);
+  }
+  yaml_parser_delete(&parser);
+  return root;
 }
 
 }  // namespace kt::yaml

@@ -241,7 +241,7 @@ class TestModelIo : public QObject {
   }
 
   void generatedTreesRoundTrip() {
-    // yaml-cpp's scanner dominates the run time here; 40 trees of up to 60 bodies suffice.
+    // 40 trees of up to 60 bodies suffice.
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
       const Model m = makeRandomTree(seed);
       const std::string s1 = saveModelToString(m);
