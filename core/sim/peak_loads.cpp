@@ -1,6 +1,8 @@
 #include "core/sim/peak_loads.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/io/csv.hpp"
 #include "core/model/text_util.hpp"
@@ -53,10 +55,14 @@ std::size_t PeakLoads::addRecorded(const Recorder& recorder, std::size_t first, 
 
 std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model) {
   std::vector<Diagnostic> out;
+  if (joints.empty()) return out;
+  std::unordered_map<std::string_view, std::size_t> bodyOfJoint;  // one lookup per joint, not a scan
+  bodyOfJoint.reserve(model.bodies.size());
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) bodyOfJoint.emplace(model.bodies[b].joint.name, b);
   for (JointPeaks& j : joints) {
-    const auto body = std::find_if(model.bodies.begin(), model.bodies.end(),
-                                   [&](const BodySpec& b) { return b.joint.name == j.name; });
-    if (body == model.bodies.end()) continue;  // a joint renamed or removed since the run
+    const auto found = bodyOfJoint.find(j.name);
+    if (found == bodyOfJoint.end()) continue;  // a joint renamed or removed since the run
+    const auto body = model.bodies.begin() + static_cast<std::ptrdiff_t>(found->second);
     j.rating = body->joint.rating;
     const Governing g = governing(j);
     if (!(g.ratio >= 1.0)) continue;
