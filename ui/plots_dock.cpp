@@ -4,7 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -17,6 +17,7 @@
 #include "core/sim/signals.hpp"
 #include "render/chart_pane.hpp"
 #include "ui/export_plots_dialog.hpp"
+#include "ui/signal_list_model.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -48,9 +49,12 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   filter_->setObjectName(QStringLiteral("signalFilter"));
   filter_->setPlaceholderText(tr("Search signals (glob: load:*.fz)"));
   filter_->setClearButtonEnabled(true);
-  list_ = new QListWidget;
+  list_ = new QListView;
+  listModel_ = new SignalListModel(this);
+  list_->setModel(listModel_);
   list_->setObjectName(QStringLiteral("signalList"));
   list_->setToolTip(tr("Tick a signal to show it on the chosen pane"));
+  list_->setUniformItemSizes(true);  // one size for every row: a 10,000-body model lists 200,000 signals
   auto* buttons = new QHBoxLayout;
   auto* autoscaleButton = new QPushButton(tr("Autoscale"));
   autoscaleButton->setToolTip(tr("Fit the axes of the chosen pane to its data again"));
@@ -90,13 +94,12 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
 
   connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int) { refreshList(); });
   connect(filter_, &QLineEdit::textChanged, this, [this] { refreshList(); });
-  connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-    if (updatingList_) return;
+  connect(listModel_, &SignalListModel::toggled, this, [this](const QString& name, bool checked) {
     const int pane = paneBox_->currentIndex();
-    if (item->checkState() == Qt::Checked) {
-      addSignal(pane, item->text());
+    if (checked) {
+      addSignal(pane, name);
     } else {
-      removeSignal(pane, item->text());
+      removeSignal(pane, name);
     }
   });
   connect(autoscaleButton, &QPushButton::clicked, this, [this] { autoscale(paneBox_->currentIndex()); });
@@ -381,26 +384,16 @@ std::pair<double, double> PlotsDock::visibleTimeRange() const {
 double PlotsDock::cursorTime(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view->cursorTime(); }
 
 void PlotsDock::refreshList() {
-  updatingList_ = true;
-  list_->clear();
   const int p = std::max(0, paneBox_->currentIndex());
-  const std::vector<int>& shown = panes_[static_cast<std::size_t>(p)]->columns;
   QString pattern = filter_->text().trimmed();
   if (!pattern.isEmpty() && !pattern.contains(QLatin1Char('*')) && !pattern.contains(QLatin1Char('?')))
     pattern = QStringLiteral("*%1*").arg(pattern);
   const std::string glob = pattern.toStdString();
-  for (std::size_t c = 1; c < names_.size(); ++c) {  // column 0 is time, the x axis
-    if (!glob.empty() && !kt::globMatch(glob, names_[c].toStdString())) continue;
-    // Filled before it joins the list: each change of an item in a list looks the item up by a
-    // linear search, which made the list of a 10,000-body model take seconds.
-    auto* item = new QListWidgetItem(names_[c]);
-    item->setToolTip(units_[c]);
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    const bool on = std::find(shown.begin(), shown.end(), static_cast<int>(c)) != shown.end();
-    item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-    list_->addItem(item);
-  }
-  updatingList_ = false;
+  std::vector<int> columns;
+  columns.reserve(names_.size());
+  for (std::size_t c = 1; c < names_.size(); ++c)  // column 0 is time, the x axis
+    if (glob.empty() || kt::globMatch(glob, names_[c].toStdString())) columns.push_back(static_cast<int>(c));
+  listModel_->show(names_, units_, std::move(columns), panes_[static_cast<std::size_t>(p)]->columns);
 }
 
 void PlotsDock::fetch(bool forceRedraw) {

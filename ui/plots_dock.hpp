@@ -31,8 +31,7 @@
 
 class QComboBox;
 class QLineEdit;
-class QListWidget;
-class QListWidgetItem;
+class QListView;
 class vtkChartXY;
 
 namespace kt::render {
@@ -44,6 +43,7 @@ namespace kt::ui {
 
 class SimulationController;
 struct PlotPane;
+class SignalListModel;
 
 class PlotsDock : public QDockWidget {
   Q_OBJECT
@@ -125,7 +125,8 @@ class PlotsDock : public QDockWidget {
   std::vector<std::unique_ptr<PlotPane>> panes_;
   QComboBox* paneBox_ = nullptr;
   QLineEdit* filter_ = nullptr;
-  QListWidget* list_ = nullptr;
+  QListView* list_ = nullptr;
+  SignalListModel* listModel_ = nullptr;
 
   // signal names of the current session (copied: they outlive the simulator)
   std::vector<QString> names_;
@@ -137,7 +138,6 @@ class PlotsDock : public QDockWidget {
   int selectedJoint_ = -1;
 
   QElapsedTimer redrawClock_;
-  bool updatingList_ = false;
   bool stale_ = false;  ///< samples arrived while the dock was hidden
   bool degrees_ = true;
   bool reactionOnly_ = true, worldAxes_ = false;

@@ -16,6 +16,8 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListView>
 #include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
@@ -140,6 +142,36 @@ class TestPlots : public QObject {
     QVERIFY(plots->removeSignal(0, QStringLiteral("energy.total")));
     QCOMPARE(plots->chart(0)->GetNumberOfPlots(), vtkIdType(3));
     QVERIFY(!plots->addSignal(0, QStringLiteral("no such signal")));
+
+    // The signal list: the filter keeps the matching names, a tick draws one, its box says so
+    plots->show();
+    auto* filter = plots->findChild<QLineEdit*>();
+    auto* list = plots->findChild<QListView*>(QStringLiteral("signalList"));
+    QVERIFY(filter && list);
+    filter->setText(QStringLiteral("load_world:J26"));
+    QAbstractItemModel* names = list->model();
+    QCOMPARE(names->rowCount(), 6);
+    QCOMPARE(names->index(0, 0).data().toString(), QStringLiteral("load_world:J26.fx"));
+    QCOMPARE(names->index(0, 0).data(Qt::ToolTipRole).toString(), QStringLiteral("N"));
+    QCOMPARE(names->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
+    QVERIFY(names->setData(names->index(0, 0), Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(plots->paneSignals(0).contains(QStringLiteral("load_world:J26.fx")));
+    QCOMPARE(names->index(0, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+    QVERIFY(names->setData(names->index(0, 0), Qt::Unchecked, Qt::CheckStateRole));
+    QVERIFY(!plots->paneSignals(0).contains(QStringLiteral("load_world:J26.fx")));
+    // every row takes the first row's size: a long name after a short one is still shown whole
+    filter->setText(QStringLiteral("J26"));
+    QCOMPARE(names->index(0, 0).data().toString(), QStringLiteral("q:J26[0]"));
+    int longRow = -1;
+    for (int r = 0; r < names->rowCount(); ++r)
+      if (names->index(r, 0).data().toString() == QStringLiteral("load_world:J26.fx")) longRow = r;
+    QVERIFY(longRow > 0);
+    QApplication::processEvents();
+    const QRect row = list->visualRect(names->index(longRow, 0));
+    QVERIFY2(row.width() >= list->fontMetrics().horizontalAdvance(QStringLiteral("load_world:J26.fx")) + 20,
+             qPrintable(QString::number(row.width())));
+    filter->clear();
+    QVERIFY(names->rowCount() > 300);
   }
 
   // 10⁵ samples: drawn as ≤ 2 points per pixel column, with the exact minimum and maximum.
