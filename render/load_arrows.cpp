@@ -124,6 +124,7 @@ void LoadArrows::clear() {
     if (*batch) overlay_->RemoveActor((*batch)->actor());
     batch->reset();
   }
+  actorsMade_ = false;
   shown_.clear();
   drawn_.clear();
   at_.clear();
@@ -170,7 +171,14 @@ void LoadArrows::build(const kt::Tree& tree, double length) {
   body_.assign(n, kt::Vec6::Zero());
   at_.assign(n, Eigen::Vector3d::Zero());
   shown_.assign(n, 0);
-  if (tree_.nb > kBatchThreshold) {
+}
+
+// The actors, made when the arrows are first shown: a large tree's batches take a while to
+// build, and most sessions never show the arrows.
+void LoadArrows::makeActors() {
+  actorsMade_ = true;
+  const auto n = static_cast<std::size_t>(tree_.nb);
+  if (batched()) {
     const Eigen::Matrix4d identity = Eigen::Matrix4d::Identity();
     for (auto* batch : {&forceBatch_, &momentBatch_}) {
       *batch = std::make_unique<RigidBatch>(RigidBatch::Cells::Polygons, RigidBatch::Colours::PerPoint);
@@ -298,7 +306,8 @@ void LoadArrows::refresh() {
       options_.momentScale > 0.0 ? options_.momentScale : (momentRef > 0.0 ? 0.3 * length_ / momentRef : 0.0);
   const double forceBand = options_.deadBand * forceRef, momentBand = options_.deadBand * momentRef;
   const bool anyShown = options_.visible && haveState_;
-  for (std::size_t i = 0; i < shown_.size(); ++i) {
+  if (options_.visible && !actorsMade_) makeActors();
+  for (std::size_t i = 0; i < shown_.size() && actorsMade_; ++i) {
     const bool show = anyShown && (!options_.selectedOnly || static_cast<int>(i) == selected_);
     const int part = static_cast<int>(i);
     const double fLimit = forceLimit(part), mLimit = momentLimit(part);

@@ -22,7 +22,8 @@
 //    world axes (worldAxes), the frame the plots' loads pane uses too.
 //  - A tree of up to kBatchThreshold joints has two actors per joint, placed by their matrices;
 //    a larger one has all its force arrows in one batch and all its moment arrows in another
-//    (RigidBatch), so that the number of props does not grow with the joints.
+//    (RigidBatch), so that the number of props does not grow with the joints. Either is made when
+//    the arrows are first shown.
 // GUI thread only (VTK objects).
 #pragma once
 
@@ -72,7 +73,7 @@ class LoadArrows {
 
   /// One force and one moment arrow per joint of `tree`; `length` is the model's typical size.
   void build(const kt::Tree& tree, double length);
-  bool batched() const { return forceBatch_ != nullptr; }
+  bool batched() const { return tree_.nb > kBatchThreshold; }
   void clear();
   /// Forgets the largest magnitudes drawn (a new run).
   void resetAutoScale();
@@ -96,9 +97,9 @@ class LoadArrows {
   // ---- what is drawn (for tests and the status line) ----
   /// World-axes [moment; force] drawn for joint i after the last update().
   const kt::Vec6& drawnWrench(int joint) const { return drawn_[joint]; }
-  /// The arrows' actors; nullptr when batched.
-  vtkActor* forceActor(int joint) const { return batched() ? nullptr : force_[joint].Get(); }
-  vtkActor* momentActor(int joint) const { return batched() ? nullptr : moment_[joint].Get(); }
+  /// The arrows' actors; nullptr when batched, or before the arrows were first shown.
+  vtkActor* forceActor(int joint) const { return batched() || force_.empty() ? nullptr : force_[joint].Get(); }
+  vtkActor* momentActor(int joint) const { return batched() || moment_.empty() ? nullptr : moment_[joint].Get(); }
   /// Whether joint i's force or moment arrow is drawn (after update() or an option change).
   bool forceShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kForceShown; }
   bool momentShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kMomentShown; }
@@ -128,6 +129,7 @@ class LoadArrows {
   bool place(vtkActor* actor, RigidBatch* batch, int part, const Eigen::Vector3d& origin, const Eigen::Vector3d& vector,
              double scale, double limit, double deadBand) const;
   void refresh();
+  void makeActors();
 
   static constexpr unsigned char kForceShown = 1;
   static constexpr unsigned char kMomentShown = 2;
@@ -152,6 +154,7 @@ class LoadArrows {
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkActor2D> colourBar_;
   bool haveState_ = false;
+  bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()
   double seenForce_ = 0.0, seenMoment_ = 0.0;    ///< the largest drawn since resetAutoScale()
   double weight_ = 0.0;                          ///< m g of the whole model (N)
