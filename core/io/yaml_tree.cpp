@@ -194,7 +194,9 @@ bool isBlockScalarIndicator(const std::string& text, std::size_t from, std::size
 
 // libyaml refuses text that is not UTF-8, and control characters, before the model reader can
 // say which value holds them and where (a comment may hold anything). Such bytes are carried
-// through the parse as the private-use characters U+F700 + byte and restored in the values.
+// through the parse as the private-use characters U+F700 + byte and restored in the values
+// (only in a file that holds such bytes: one that also writes U+F700–U+F7FF itself would have
+// those read back as bytes, and refused as text that is not UTF-8).
 constexpr unsigned kCarriedBase = 0xF700;
 
 // The length of the valid UTF-8 sequence at text[i] that libyaml accepts as printable

@@ -391,6 +391,28 @@ bodies:
     QCOMPARE(m.bodies[1].inertial.mass, 2.0);
   }
 
+  // Bytes the YAML parser itself refuses: in a comment they are nothing to the model (a file
+  // saved by an editor in Latin-1), in a value the model reader names the value; a private-use
+  // character of a valid file is kept as it is.
+  void unreadableBytesAreTheModelReadersToReport() {
+    const std::string body =
+        "bodies:\n  - name: a\n    parent: world\n    joint: {type: revolute, axis: [0, 1, 0]}\n"
+        "    inertial: {mass: 2, inertia: {ixx: 1, iyy: 1, izz: 1}}\n";
+    const Model latin1 = loadModelFromString("kinetree: 1\n# r\xe9glage \x01\x7f\nname: m\n" + body);
+    QCOMPARE(latin1.name, std::string("m"));
+    const Model pua = loadModelFromString("kinetree: 1\nname: m\xef\x9c\x80\n" + body);  // U+F700
+    QCOMPARE(pua.name, std::string("m\xef\x9c\x80"));
+    try {
+      loadModelFromString("kinetree: 1\nname: ok\ndescription: caf\xe9\n" + body, "latin1.yaml");
+      QFAIL("invalid UTF-8 in a value was accepted");
+    } catch (const ModelLoadError& e) {
+      const std::string text = formatDiagnostics(e.diagnostics());
+      QVERIFY2(text.find("latin1.yaml:3:14: error: description: is not valid UTF-8 text (byte 0xE9 at offset 3)") !=
+                   std::string::npos,
+               text.c_str());
+    }
+  }
+
   // What YAML readers and users take as valid is accepted: whole numbers written with a
   // fraction of zero, standard tags, an empty simulation block, classic Mac line ends.
   void validSpellingsAreAccepted() {
