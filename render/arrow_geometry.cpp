@@ -3,8 +3,11 @@
 #include <vtkAppendPolyData.h>
 #include <vtkArrowSource.h>
 #include <vtkConeSource.h>
+#include <vtkMatrix4x4.h>
 #include <vtkNew.h>
+#include <vtkPolyDataMapper.h>
 #include <vtkPolyDataNormals.h>
+#include <vtkProperty.h>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
@@ -49,6 +52,19 @@ vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip) {
   }
   normals->Update();
   return normals->GetOutput();
+}
+
+vtkSmartPointer<vtkActor> arrowActor(vtkPolyData* shape) {
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(shape);
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  actor->SetMapper(mapper);
+  vtkNew<vtkMatrix4x4> placement;
+  actor->SetUserMatrix(placement);
+  actor->SetPickable(false);
+  actor->SetVisibility(false);
+  actor->GetProperty()->SetAmbient(0.3);
+  return actor;
 }
 
 bool arrowMatrix(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, double scale, double deadBand,

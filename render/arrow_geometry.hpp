@@ -2,6 +2,7 @@
 // +x, placed by a matrix that stretches it along the vector it draws.
 #pragma once
 
+#include <vtkActor.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
 #include <Eigen/Core>
@@ -11,6 +12,10 @@ namespace kt::render {
 /// A unit arrow along +x with point normals (sharp edges kept); `doubleTip`: the double-headed
 /// arrow of a moment.
 vtkSmartPointer<vtkPolyData> arrowShape(bool doubleTip);
+
+/// An actor drawing `shape` (an arrowShape) placed by its user matrix (arrowMatrix), hidden,
+/// not pickable, lit a little from all sides so that its colour reads in the overlay.
+vtkSmartPointer<vtkActor> arrowActor(vtkPolyData* shape);
 
 /// The matrix that maps the unit arrow onto `vector` × `scale` starting at `origin`: its length
 /// along the vector, its width 0.2 × `size` (the model's characteristic length), thinner for a

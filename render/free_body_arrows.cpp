@@ -2,7 +2,6 @@
 
 #include <vtkMatrix4x4.h>
 #include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkTextProperty.h>
 #include <QColor>
@@ -43,17 +42,8 @@ FreeBodyArrows::~FreeBodyArrows() {
 void FreeBodyArrows::ensure(std::size_t arrows) {
   while (force_.size() < arrows) {
     for (auto* list : {&force_, &moment_}) {
-      vtkNew<vtkPolyDataMapper> mapper;
-      mapper->SetInputData(list == &force_ ? forceShape_ : momentShape_);
-      auto actor = vtkSmartPointer<vtkActor>::New();
-      actor->SetMapper(mapper);
-      vtkNew<vtkMatrix4x4> placement;
-      actor->SetUserMatrix(placement);
-      actor->SetPickable(false);
-      actor->SetVisibility(false);
-      actor->GetProperty()->SetAmbient(0.3);
-      overlay_->AddActor(actor);
-      list->push_back(actor);
+      list->push_back(arrowActor(list == &force_ ? forceShape_ : momentShape_));
+      overlay_->AddActor(list->back());
     }
   }
   while (legend_.size() < arrows + 2) {  // a title, the terms, the momentum rate, the residual

@@ -195,17 +195,9 @@ void LoadArrows::makeActors() {
   }
   for (std::size_t i = 0; i < n; ++i) {
     for (int kind = 0; kind < 2; ++kind) {
-      vtkNew<vtkPolyDataMapper> mapper;
-      mapper->SetInputData(kind == 0 ? forceShape_ : momentShape_);
-      auto actor = vtkSmartPointer<vtkActor>::New();
-      actor->SetMapper(mapper);
-      vtkNew<vtkMatrix4x4> placement;
-      actor->SetUserMatrix(placement);
-      actor->SetPickable(false);
-      actor->SetVisibility(false);
-      actor->GetProperty()->SetAmbient(0.3);
-      overlay_->AddActor(actor);
-      (kind == 0 ? force_ : moment_).push_back(actor);
+      auto& list = kind == 0 ? force_ : moment_;
+      list.push_back(arrowActor(kind == 0 ? forceShape_ : momentShape_));
+      overlay_->AddActor(list.back());
     }
   }
 }
