@@ -330,14 +330,26 @@ void CompareSolversDialog::compare() {
     o.solver = names.front();
     runs.push_back(o);
     runs.push_back(kt::integratorCheckOptions(o));
-    for (const QString& integrator : {QString::fromStdString(options.integrator), second}) {
-      if (integrator.isEmpty()) continue;
+    QStringList integrators{QString::fromStdString(options.integrator)};
+    if (!second.isEmpty() && !integrators.contains(second)) integrators << second;
+    for (const QString& integrator : integrators) {
       for (const std::string& name : names) {
         o.solver = name;
         o.integrator = integrator.toStdString();
         if (o.solver == options.solver && o.integrator == options.integrator) continue;  // the reference
         runs.push_back(o);
       }
+    }
+    // each run records every signal, as the session did: refused beyond what a run may record
+    const double bytes = static_cast<double>(runs.size()) * static_cast<double>(rec->size()) *
+                         static_cast<double>(rec->width()) * sizeof(double);
+    if (bytes > static_cast<double>(SimulationController::recordingLimitBytes())) {
+      summary_->setText(tr("The %1 runs would record %2 MB, more than the %3 MB a recording may take: compare a "
+                           "shorter run, or fewer solvers.")
+                            .arg(runs.size())
+                            .arg(bytes / 1e6, 0, 'f', 0)
+                            .arg(static_cast<double>(SimulationController::recordingLimitBytes()) / 1e6, 0, 'f', 0));
+      return;
     }
     progressTotal_ = static_cast<int>(runs.size());
     work = [this, model = *model, runs = std::move(runs), duration](ComparisonResult& r) {
@@ -526,7 +538,7 @@ void CompareSolversDialog::updateFigure() {
 
 // The figure's cursor and the readout at the time the other views show.
 void CompareSolversDialog::followTimeline() {
-  if (!simulation_.hasShownSample()) return;
+  if (!isVisible() || !simulation_.hasShownSample()) return;
   const double t = simulation_.shownTime();
   figure_->setCursorTime(t);
   if (!curves_.series.empty()) readout_->setText(figure_->valuesAt(t));

@@ -653,6 +653,16 @@ class TestResults : public QObject {
       QVERIFY(QFile::copy(from, to));
     }
     QVERIFY(dialog->grab().save(QStringLiteral("screenshot_compare_trajectory.png")));
+    // the run's own integrator as the second adds nothing; runs that would record more than a
+    // recording may take are refused before they start
+    dialog->setSecondIntegrator("rk4");
+    dialog->compareAndWait();
+    QCOMPARE(dialog->result().runs.size(), std::size_t(4));
+    qputenv("KINETREE_RECORDING_LIMIT_MB", "1");
+    dialog->compare();
+    qunsetenv("KINETREE_RECORDING_LIMIT_MB");
+    QVERIFY2(dialog->summary().startsWith("The 4 runs would record"), qPrintable(dialog->summary()));
+    QCOMPARE(dialog->result().runs.size(), std::size_t(4));  // the last comparison stays
     // a second integrator: every chosen solver (the reference too) again with it
     dialog->setSecondIntegrator("dopri5");
     dialog->compareAndWait();
