@@ -164,7 +164,7 @@ CompareSolversDialog::CompareSolversDialog(const SimulationController& simulatio
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(compareButton_, &QPushButton::clicked, this, [this] {
     if (worker_) {
-      stop_ = true;  // the button says Stop while the comparison runs
+      stop_ = true;  // the button says Stop while the runs go on
     } else {
       compare();
     }
@@ -368,7 +368,12 @@ void CompareSolversDialog::compare() {
   stop_ = false;
   progress_ = 0;
   pending_ = std::move(pending);
-  compareButton_->setText(tr("Stop"));
+  // the runs can be stopped between steps; the evaluation at the states is a few seconds at most
+  if (pending_->trajectory) {
+    compareButton_->setText(tr("Stop"));
+  } else {
+    compareButton_->setEnabled(false);
+  }
   worker_ = QThread::create([this, work = std::move(work)] {
     try {
       work(*pending_);
@@ -383,6 +388,7 @@ void CompareSolversDialog::compare() {
     worker_ = nullptr;
     result_ = std::move(pending_);
     compareButton_->setText(tr("Compare"));
+    compareButton_->setEnabled(true);
     showResults();
     emit finished();
   });

@@ -18,6 +18,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -663,6 +664,17 @@ class TestResults : public QObject {
     qunsetenv("KINETREE_RECORDING_LIMIT_MB");
     QVERIFY2(dialog->summary().startsWith("The 4 runs would record"), qPrintable(dialog->summary()));
     QCOMPARE(dialog->result().runs.size(), std::size_t(4));  // the last comparison stays
+    // Stop ends the runs between steps; what ran is kept and said
+    QPushButton* stop = nullptr;
+    QSignalSpy done(dialog, &kt::ui::CompareSolversDialog::finished);
+    dialog->compare();
+    for (QPushButton* b : dialog->findChildren<QPushButton*>())
+      if (b->text() == "Stop") stop = b;
+    QVERIFY(stop);
+    stop->click();
+    QVERIFY(done.wait(60000));
+    QVERIFY2(dialog->summary().startsWith("Stopped"), qPrintable(dialog->summary()));
+    QCOMPARE(stop->text(), QString("Compare"));
     // a second integrator: every chosen solver (the reference too) again with it
     dialog->setSecondIntegrator("dopri5");
     dialog->compareAndWait();
