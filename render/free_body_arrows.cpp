@@ -15,7 +15,7 @@ namespace kt::render {
 
 namespace {
 
-constexpr double kReferenceLength = 0.35;  // × the model's size, for the largest force and moment
+constexpr double kMinLength = 0.12, kMaxLength = 0.35;  // × the model's size: the largest arrows' bounds
 
 // The term's colour: the chart palette; the momentum rate grey.
 QColor termColour(std::size_t k, bool momentumRate) {
@@ -24,7 +24,7 @@ QColor termColour(std::size_t k, bool momentumRate) {
 
 std::string magnitudes(const Eigen::Vector3d& force, const Eigen::Vector3d& moment) {
   char text[96];
-  std::snprintf(text, sizeof text, "|f| %.4g N, |m| %.4g N*m", force.norm(), moment.norm());
+  std::snprintf(text, sizeof text, "force %.4g N, moment %.4g N m", force.norm(), moment.norm());
   return text;
 }
 
@@ -85,8 +85,13 @@ void FreeBodyArrows::show(const kt::Tree& tree, const Eigen::VectorXd& q, const 
     largestForce = std::max(largestForce, d.force.norm());
     largestMoment = std::max(largestMoment, d.moment.norm());
   }
-  const double forceScale = largestForce > 0.0 ? kReferenceLength * size / largestForce : 0.0;
-  const double momentScale = largestMoment > 0.0 ? kReferenceLength * size / largestMoment : 0.0;
+  // the largest arrows 1.5 times the body's extent between its points of action, so that they
+  // stay the body's (within 12 % and 35 % of the model's size)
+  double span = 0.0;
+  for (const Drawn& d : drawn_) span = std::max(span, (d.point - X.r).norm());
+  const double reference = std::clamp(1.5 * span, kMinLength * size, kMaxLength * size);
+  const double forceScale = largestForce > 0.0 ? reference / largestForce : 0.0;
+  const double momentScale = largestMoment > 0.0 ? reference / largestMoment : 0.0;
   ensure(drawn_.size());
   for (std::size_t k = 0; k < drawn_.size(); ++k) {
     Drawn& d = drawn_[k];

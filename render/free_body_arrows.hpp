@@ -4,7 +4,8 @@
 // one colour per term, and the rate of change of the body's momentum, which they add up to,
 // in grey at the centre of mass. The legend in the upper-left corner names each term in its
 // colour with its magnitudes, and the residual. Lengths: the largest force of the diagram is
-// drawn 0.35 × the model's size, and so is the largest moment. Drawn in the overlay renderer,
+// drawn 1.5 times the body's extent (its farthest point of action from its origin; within 12 % and
+// 35 % of the model's size), and so is the largest moment. Drawn in the overlay renderer,
 // in front of the geometry. GUI thread only (VTK objects).
 #pragma once
 

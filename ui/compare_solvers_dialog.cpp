@@ -104,9 +104,6 @@ CompareSolversDialog::CompareSolversDialog(const SimulationController& simulatio
     ++k;
   }
   secondIntegrator_->setObjectName(QStringLiteral("secondIntegrator"));
-  secondIntegrator_->addItem(tr("none"), QString());
-  for (const std::string& name : kt::integratorNames())
-    secondIntegrator_->addItem(QString::fromStdString(name), QString::fromStdString(name));
   auto* integrators = new QHBoxLayout(integratorRow_);
   integrators->setContentsMargins(0, 0, 0, 0);
   integrators->addWidget(integratorLabel_);
@@ -250,13 +247,25 @@ void CompareSolversDialog::updateReference() {
     c->setEnabled(!reference);
     c->setText(reference ? tr("%1 (reference)").arg(c->objectName()) : c->objectName());
   }
-  integratorLabel_->setText(
-      tr("Integrator: %1 (the run's)").arg(QString::fromStdString(simulation_.activeOptions().integrator)));
+  const QString runIntegrator = QString::fromStdString(simulation_.activeOptions().integrator);
+  integratorLabel_->setText(tr("Integrator: %1 (the run's)").arg(runIntegrator));
+  const QString chosen = secondIntegrator_->currentData().toString();
+  secondIntegrator_->clear();
+  secondIntegrator_->addItem(tr("none"), QString());
+  for (const std::string& name : kt::integratorNames())
+    if (QString::fromStdString(name) != runIntegrator)
+      secondIntegrator_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+  secondIntegrator_->setCurrentIndex(std::max(0, secondIntegrator_->findData(chosen)));
   updateMode();
 }
 
 void CompareSolversDialog::updateMode() {
   const bool trajectory = trajectoryMode_->isChecked();
+  if (!worker_ && result_->trajectory != trajectory && (!result_->pointwise.empty() || !result_->runs.empty())) {
+    result_ = std::make_unique<ComparisonResult>();  // the other mode's result: Compare makes this one's
+    showResults();
+    summary_->setText(tr("Press Compare."));
+  }
   integratorRow_->setVisible(trajectory);
   quantity_->setVisible(!trajectory);
   signals_->setVisible(trajectory);
@@ -421,14 +430,22 @@ void CompareSolversDialog::showPointwise() {
   const ComparisonResult& r = *result_;
   table_->setColumnCount(9);
   table_->setHorizontalHeaderLabels(
-      {tr("solver"), tr("form"), tr("qdd"), tr("loads"), tr("p"), tr("ν"), tr("ṗ"), tr("µs per call"), QString()});
+      {tr("solver"), tr("form"), tr("qdd"), tr("loads"), tr("p"), tr("ν"), tr("ṗ"), tr("µs per call"), tr("verdict")});
+  table_->horizontalHeaderItem(2)->setToolTip(
+      tr("Largest difference of q̈ from the reference's, relative to its "
+         "largest value over the run"));
+  table_->horizontalHeaderItem(7)->setToolTip(
+      tr("Wall time of one evaluation (forward or impulse dynamics with "
+         "the joint loads)"));
   table_->setRowCount(static_cast<int>(r.pointwise.size()));
-  double worst = 0.0, largest = 0.0;  // beyond the references' own error (the verdict); as shown
+  double worst = 0.0;                              // beyond the references' own error (the verdict)
+  double motion = 0.0, impulse = 0.0, rate = 0.0;  // as shown: q̈ and loads; p and ν; ṗ
   for (int row = 0; row < static_cast<int>(r.pointwise.size()); ++row) {
     const kt::SolverDifference& d = r.pointwise[static_cast<std::size_t>(row)];
     worst = std::max(worst, d.worst());
-    for (const kt::DifferenceMeasure* m : {&d.qdd, &d.load, &d.p, &d.v, &d.pdot})
-      if (m->measured) largest = std::max(largest, m->rel());
+    motion = std::max({motion, d.qdd.rel(), d.load.rel()});
+    if (d.p.measured) impulse = std::max({impulse, d.p.rel(), d.v.rel()});
+    if (d.pdot.measured) rate = std::max(rate, d.pdot.rel());
     const QStringList cells = {QString::fromStdString(d.solver),
                                d.impulse ? tr("impulse (q, p)") : tr("velocity (q, ν)"),
                                relative(d.qdd),
@@ -450,12 +467,18 @@ void CompareSolversDialog::showPointwise() {
   } else {
     summary_->setText(
         worst <= kTolerance
-            ? tr("At the %1 states of the run every solver agrees with %2 within %3 (relative; the tolerance "
-                 "of kinetree-cli compare is %4). The differences are rounding: each solver orders the same "
-                 "arithmetic differently (and ṗ's reference, finite differences of M ν, has an error of its own).")
+            ? tr("At the %1 states of the run every solver agrees with %2: q̈ and the loads within %3 relative%4. "
+                 "The differences are rounding: each solver orders the same arithmetic differently. (The "
+                 "tolerance of kinetree-cli compare is %5.)")
                   .arg(r.stateTimes.size())
                   .arg(reference)
-                  .arg(largest, 0, 'e', 1)
+                  .arg(motion, 0, 'e', 1)
+                  .arg(impulse > 0.0 || rate > 0.0
+                           ? tr("; p and ν within %1; ṗ within %2, against finite differences of M ν that have "
+                                "an error of their own")
+                                 .arg(impulse, 0, 'e', 1)
+                                 .arg(rate, 0, 'e', 1)
+                           : QString())
                   .arg(kTolerance, 0, 'g', 2)
             : tr("At the %1 states of the run a solver differs from %2 by %3, more than %4.")
                   .arg(r.stateTimes.size())
@@ -469,7 +492,11 @@ void CompareSolversDialog::showTrajectory() {
   const ComparisonResult& r = *result_;
   table_->setColumnCount(7);
   table_->setHorizontalHeaderLabels(
-      {tr("run"), tr("q"), tr("ν"), tr("loads"), tr("× integrator's"), tr("µs per step"), QString()});
+      {tr("run"), tr("q"), tr("ν"), tr("loads"), tr("÷ integrator's"), tr("µs per step"), tr("verdict")});
+  table_->horizontalHeaderItem(4)->setToolTip(
+      tr("The run's largest relative difference divided by the integrator's own (the reference run again with the "
+         "finer integration): below about 10 the integration explains it"));
+  table_->horizontalHeaderItem(5)->setToolTip(tr("Wall time per output step of the run"));
   table_->setRowCount(static_cast<int>(r.runs.size()));
   const double integrator = r.differences.size() > 1 ? r.differences[1].worst() : 0.0;
   int beyond = 0;

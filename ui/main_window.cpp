@@ -418,6 +418,10 @@ void MainWindow::createSimulation() {
   mathematicsDock_->hide();  // opened from the View menu
   problemsDock_->raise();
   viewMenu_->addAction(mathematicsDock_->toggleViewAction());
+  // tabbed behind the Problems dock: opened from the menu, it comes to the front
+  connect(mathematicsDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (on) mathematicsDock_->raise();
+  });
   connect(peakLoadsDock_, &PeakLoadsDock::jointActivated, this, [this](int treeIndex, double t) {
     if (simulation_->sessionFits(tree_)) selectBody(bodyOfTreeIndex(treeIndex));
     simulation_->showTime(t);

@@ -294,14 +294,29 @@ void MathematicsDock::refresh() {
     const double n2 = static_cast<double>(M.size());
     const kt::BlockGraph blocks = kt::blockGraph(*tree, M, false);
     const long baseFirst = kt::eliminationFill(blocks, kt::rootFirstOrder(blocks));
+    // entries zero at every q: joints on different branches (neither carries the other)
+    long branches = 0;
+    const auto carries = [&](int a, int b) {  // a is b or one of b's ancestors
+      for (; b >= 0; b = tree->parent[static_cast<std::size_t>(b)])
+        if (b == a) return true;
+      return false;
+    };
+    for (int i = 0; i < tree->nb; ++i)
+      for (int j = 0; j < tree->nb; ++j)
+        if (!carries(i, j) && !carries(j, i))
+          branches += static_cast<long>(tree->joints[static_cast<std::size_t>(i)].nv) *
+                      tree->joints[static_cast<std::size_t>(j)].nv;
+    const long zeros = static_cast<long>(mass_->zeroCount());
     massNote_->setText(
         tr("M(q) ν is the joints' momentum p (Ivanov's Poisson impulses). Symmetric and positive definite; "
-           "%1 of its %2 entries (%3 %) are exactly zero: joints on different branches of the tree (neither "
-           "carries the other) do not couple. Lines separate the joints; red positive, blue negative. "
-           "Factored from the tips to the base (Ivanov §4) it fills %4 entries; from the base out, %5.")
-            .arg(mass_->zeroCount())
+           "%1 of its %2 entries (%3 %) are exactly zero: %4 because joints on different branches of the tree "
+           "(neither carries the other) never couple%5. Lines separate the joints; red positive, blue negative. "
+           "Factored from the tips to the base (Ivanov §4) it fills %6 entries; from the base out, %7.")
+            .arg(zeros)
             .arg(M.size())
-            .arg(100.0 * static_cast<double>(mass_->zeroCount()) / n2, 0, 'f', 1)
+            .arg(100.0 * static_cast<double>(zeros) / n2, 0, 'f', 1)
+            .arg(branches)
+            .arg(zeros > branches ? tr(", %1 by the geometry at this state").arg(zeros - branches) : QString())
             .arg(kt::eliminationFill(blocks, kt::leavesFirstOrder(blocks)))
             .arg(baseFirst));
     // Poisson impulses: p = M ν beside ν, and the block factor from the tips to the base

@@ -183,8 +183,10 @@ int cmdCompare(const std::vector<std::string>& args) {
   std::printf("%s: trajectories, integrator %s, step %s s, duration %s s, tolerance %s\n", printable(modelPath).c_str(),
               options.integrator.c_str(), formatSignificant(options.step, 6).c_str(),
               formatSignificant(duration, 6).c_str(), formatSignificant(tolerance, 6).c_str());
-  std::printf("relative to the largest |value| of %s's run; 'x integrator': the difference over the integrator's own\n",
-              solvers.front().c_str());
+  std::printf(
+      "relative to the largest |value| of %s's run; 'x integrator': the solver's difference divided by the\n"
+      "integrator's own (the first solver run again with the finer integration)\n",
+      solvers.front().c_str());
   std::printf("%-22s %10s %10s %10s %14s %10s\n", "solver", "q", "qd", "load", "x integrator", "us/step");
 
   bool failed = false;
