@@ -549,7 +549,7 @@ void MainWindow::showOpenFailure(const QString& path, const QString& error) {
   box.exec();
 }
 
-bool MainWindow::loadModel(const QString& path, QString& error) {
+bool MainWindow::loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread) {
   error.clear();
   // A large file takes seconds to read and validate: say so before, the scene's progress follows.
   opening_ = QFileInfo(path).size() > kProgressFileBytes;
@@ -560,7 +560,7 @@ bool MainWindow::loadModel(const QString& path, QString& error) {
     dialog->setValue(0);
     QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
   }
-  const bool opened = doc_->open(path, &error);
+  const bool opened = preread.valid() ? doc_->open(preread.get(), &error) : doc_->open(path, &error);
   if (opening_) {
     opening_ = false;
     closeProgress();
@@ -573,10 +573,10 @@ bool MainWindow::loadModel(const QString& path, QString& error) {
   return true;
 }
 
-bool MainWindow::openModel(const QString& path) {
+bool MainWindow::openModel(const QString& path, std::future<Document::ReadModel> preread) {
   if (!maybeSave()) return false;
   QString error;
-  if (loadModel(path, error)) return true;
+  if (loadModel(path, error, std::move(preread))) return true;
   showOpenFailure(path, error);
   return false;
 }

@@ -23,9 +23,11 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <functional>
+#include <future>
 
 #include "core/model/tree.hpp"
 #include "core/sim/peak_loads.hpp"
+#include "ui/document/document.hpp"
 
 class QProgressDialog;
 class QUndoCommand;
@@ -38,7 +40,6 @@ class SceneView;
 namespace kt::ui {
 
 class CompareSolversDialog;
-class Document;
 class JointLoadView;
 class ModelTreeDock;
 class MathematicsDock;
@@ -65,9 +66,10 @@ class MainWindow : public QMainWindow {
   /// Opens a model file or an embedded example (":/examples/…"), after asking about unsaved
   /// changes. On failure the current model stays and a message box shows the loader's
   /// diagnostics. A model that reads but has problems opens (to be fixed) and says so.
-  bool openModel(const QString& path);
+  /// `preread`, when valid: Document::read(path) started earlier (the start-up's file).
+  bool openModel(const QString& path, std::future<Document::ReadModel> preread = {});
   /// As openModel() without any dialog or question: on failure returns false and sets `error`.
-  bool loadModel(const QString& path, QString& error);
+  bool loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread = {});
   /// File ▸ New: an empty model (after asking about unsaved changes).
   bool newModel();
   /// File ▸ Save (Save As for a model without a file or an embedded example). False when

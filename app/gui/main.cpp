@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <future>
 #include <memory>
 #include <random>
 #include <string_view>
@@ -482,9 +483,6 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption& loads = options.loads;
   const QCommandLineOption& plots = options.plots;
 
-  kt::ui::MainWindow window;
-  window.show();
-
   const QStringList args = parser.positionalArguments();
   QString model = args.isEmpty() ? kt::resources::kDefaultModel : args.front();
   std::unique_ptr<QTemporaryDir> generated;  // holds the generated chain's file while it is open
@@ -499,6 +497,12 @@ int main(int argc, char* argv[]) {
     model = generated->filePath(QStringLiteral("chain%1.yaml").arg(n));
     kt::saveModelToFile(kt::makeChain(n), model.toStdString());
   }
+  // The model file is read while the window is built (a large model takes a second to read).
+  std::future<kt::ui::Document::ReadModel> preread =
+      std::async(std::launch::async, [model] { return kt::ui::Document::read(model); });
+
+  kt::ui::MainWindow window;
+  window.show();
   // The view options of the command line, once a model is open.
   auto applyViewOptions = [&] {
     kt::render::SceneView* view = window.sceneView();
@@ -530,7 +534,7 @@ int main(int argc, char* argv[]) {
   const bool batch = parser.isSet(screenshot) || parser.isSet(measure) || parser.isSet(video) ||
                      parser.isSet(options.measureResults) || parser.isSet(options.exportPlots);
   if (!batch) {
-    window.openModel(model);  // a message box explains a failure
+    window.openModel(model, std::move(preread));  // a message box explains a failure
     applyViewOptions();
     // After a crash: offer the autosaved work once the window is up.
     QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
@@ -539,7 +543,7 @@ int main(int argc, char* argv[]) {
 
   // Batch modes: no dialogs; errors go to stderr.
   QString error;
-  const bool opened = window.loadModel(model, error);
+  const bool opened = window.loadModel(model, error, std::move(preread));
   if (!opened) {
     std::fprintf(stderr, "%s\n", qPrintable(error));
     if (parser.isSet(measure) || parser.isSet(video) || parser.isSet(options.measureResults) ||

@@ -77,31 +77,41 @@ void Document::newDocument() { replaceAll(kt::Model{}, {}); }
 
 void Document::setModel(const kt::Model& model, const QString& path) { replaceAll(model, path); }
 
-bool Document::open(const QString& givenPath, QString* error) {
-  const QString path = absolutePath(givenPath);
+Document::ReadModel Document::read(const QString& givenPath) {
+  ReadModel r;
+  r.path = absolutePath(givenPath);
   try {
     // A model that reads but fails the model checks opens anyway: its problems are listed and
     // it cannot be run until they are fixed.
     std::vector<kt::Diagnostic> problems;
-    kt::Model model;
-    if (path.startsWith(QLatin1Char(':'))) {  // an embedded example
-      QFile file(path);
+    if (r.path.startsWith(QLatin1Char(':'))) {  // an embedded example
+      QFile file(r.path);
       if (!file.open(QIODevice::ReadOnly)) {
-        if (error) *error = path + QStringLiteral(": error: cannot open the embedded model");
-        return false;
+        r.error = r.path + QStringLiteral(": error: cannot open the embedded model");
+        return r;
       }
-      model = kt::loadModelForEditingFromString(file.readAll().toStdString(), path.toStdString(), problems);
+      r.model = kt::loadModelForEditingFromString(file.readAll().toStdString(), r.path.toStdString(), problems);
     } else {
-      model = kt::loadModelForEditing(QFile::encodeName(path).toStdString(), problems);
+      r.model = kt::loadModelForEditing(QFile::encodeName(r.path).toStdString(), problems);
     }
-    replaceAll(model, path);
-    return true;
+    r.ok = true;
   } catch (const kt::ModelLoadError& e) {
-    if (error) *error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+    r.error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
   } catch (const std::exception& e) {
-    if (error) *error = path + QStringLiteral(": error: ") + QString::fromUtf8(e.what());
+    r.error = r.path + QStringLiteral(": error: ") + QString::fromUtf8(e.what());
   }
-  return false;
+  return r;
+}
+
+bool Document::open(const QString& path, QString* error) { return open(read(path), error); }
+
+bool Document::open(ReadModel read, QString* error) {
+  if (!read.ok) {
+    if (error) *error = read.error;
+    return false;
+  }
+  replaceAll(read.model, read.path);
+  return true;
 }
 
 void Document::setWriteFailureForTesting(qint64 bytes) { g_failAfterBytes = bytes; }

@@ -54,9 +54,21 @@ class Document : public QObject {
 
   /// An empty model ("untitled", no bodies), no path, empty undo history.
   void newDocument();
+  /// A model file read and checked, not yet open: what open() does before it replaces the
+  /// document. Touches no document, so it may run on any thread (the start-up reads the file
+  /// named on the command line while the window is built).
+  struct ReadModel {
+    QString path;  ///< absolute
+    kt::Model model;
+    QString error;  ///< every diagnostic when the file cannot be opened; empty otherwise
+    bool ok = false;
+  };
+  static ReadModel read(const QString& path);
   /// Loads a model file. On failure keeps the current document and sets `error` (every
   /// diagnostic, "file:line:col: error: …" one per line).
   bool open(const QString& path, QString* error = nullptr);
+  /// open() of a file read() already read.
+  bool open(ReadModel read, QString* error = nullptr);
   /// Replaces the document with `model` (empty history). `path` may be empty.
   void setModel(const kt::Model& model, const QString& path = {});
   /// Saves to filePath() (must not be empty). On failure the file on disk is unchanged.
