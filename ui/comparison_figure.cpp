@@ -113,7 +113,7 @@ ComparisonCurves comparisonCurves(const ComparisonResult& result, const CurveReq
   // the solvers first, the integrator's own difference last (dashed)
   std::vector<std::size_t> order;
   for (std::size_t r = 2; r < result.runs.size(); ++r) order.push_back(r);
-  order.push_back(1);
+  if (result.runs.size() > 1) order.push_back(1);  // a stopped comparison may have the reference only
   for (const std::size_t r : order) {
     const kt::ComparedRun& run = result.runs[r];
     for (std::size_t j = 0; j < columns.size(); ++j) {

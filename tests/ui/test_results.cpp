@@ -674,6 +674,12 @@ class TestResults : public QObject {
     stop->click();
     QVERIFY(done.wait(60000));
     QVERIFY2(dialog->summary().startsWith("Stopped"), qPrintable(dialog->summary()));
+    for (const kt::render::FigureSeries& s : dialog->figureView()->figure().series) {  // curves of runs that ran
+      bool ran = false;
+      for (const kt::ComparedRun& run : dialog->result().runs)
+        ran = ran || s.name.startsWith(QString::fromStdString(run.label()) + ":");
+      QVERIFY2(ran, qPrintable(s.name));
+    }
     QCOMPARE(stop->text(), QString("Compare"));
     // a second integrator: every chosen solver (the reference too) again with it
     dialog->setSecondIntegrator("dopri5");
