@@ -34,10 +34,6 @@ namespace kt::ui {
 
 namespace {
 
-constexpr double kTolerance = 1e-10;           // as kinetree-cli compare's default
-constexpr double kTrajectoryTolerance = 1e-9;  // as kinetree-cli compare --trajectory's
-constexpr double kIntegratorFactor = 10.0;     // as kinetree-cli compare --trajectory's
-
 QString relative(const kt::DifferenceMeasure& m) {
   return m.measured ? QString::number(m.rel(), 'e', 2) : QStringLiteral("–");
 }
@@ -454,7 +450,7 @@ void CompareSolversDialog::showPointwise() {
                                relative(d.v),
                                relative(d.pdot),
                                QString::number(1e6 * d.secondsPerCall, 'f', 2),
-                               d.worst() <= kTolerance ? tr("agrees") : tr("DIFFERS")};
+                               d.worst() <= kt::kPointwiseTolerance ? tr("agrees") : tr("DIFFERS")};
     for (int c = 0; c < static_cast<int>(cells.size()); ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c >= 2 && c <= 7) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -466,7 +462,7 @@ void CompareSolversDialog::showPointwise() {
     summary_->setText(tr("The comparison failed: %1").arg(QString::fromStdString(r.error)));
   } else {
     summary_->setText(
-        worst <= kTolerance
+        worst <= kt::kPointwiseTolerance
             ? tr("At the %1 states of the run every solver agrees with %2: q̈ and the loads within %3 relative%4. "
                  "The differences are rounding: each solver orders the same arithmetic differently. (The "
                  "tolerance of kinetree-cli compare is %5.)")
@@ -479,12 +475,12 @@ void CompareSolversDialog::showPointwise() {
                                  .arg(impulse, 0, 'e', 1)
                                  .arg(rate, 0, 'e', 1)
                            : QString())
-                  .arg(kTolerance, 0, 'g', 2)
+                  .arg(kt::kPointwiseTolerance, 0, 'g', 2)
             : tr("At the %1 states of the run a solver differs from %2 by %3, more than %4.")
                   .arg(r.stateTimes.size())
                   .arg(reference)
                   .arg(worst, 0, 'e', 1)
-                  .arg(kTolerance, 0, 'g', 2));
+                  .arg(kt::kPointwiseTolerance, 0, 'g', 2));
   }
 }
 
@@ -513,7 +509,7 @@ void CompareSolversDialog::showTrajectory() {
       ratio = QStringLiteral("1");
     } else {
       ratio = integrator > 0.0 ? QString::number(d.worst() / integrator, 'e', 2) : QStringLiteral("–");
-      const bool explained = d.worst() <= kTrajectoryTolerance || d.worst() <= kIntegratorFactor * integrator;
+      const bool explained = kt::trajectoryAgrees(d.worst(), integrator);
       if (!explained) ++beyond;
       verdict = explained ? tr("agrees") : tr("DIFFERS");
     }
@@ -541,16 +537,16 @@ void CompareSolversDialog::showTrajectory() {
            "(%4): what differs between the velocity-form and the impulse-form runs is the integration of "
            "different state variables, not the solvers (compare them at the run's states to see the solvers alone).")
             .arg(reference)
-            .arg(kTrajectoryTolerance, 0, 'g', 2)
-            .arg(kIntegratorFactor, 0, 'g', 2)
+            .arg(kt::kTrajectoryTolerance, 0, 'g', 2)
+            .arg(kt::kIntegratorFactor, 0, 'g', 2)
             .arg(integrator, 0, 'e', 1));
   } else {
     summary_->setText(tr("%n run(s) differ from %1 by more than %2 relative and more than %3 times the "
                          "integrator's own difference (%4).",
                          nullptr, beyond)
                           .arg(reference)
-                          .arg(kTrajectoryTolerance, 0, 'g', 2)
-                          .arg(kIntegratorFactor, 0, 'g', 2)
+                          .arg(kt::kTrajectoryTolerance, 0, 'g', 2)
+                          .arg(kt::kIntegratorFactor, 0, 'g', 2)
                           .arg(integrator, 0, 'e', 1));
   }
 }

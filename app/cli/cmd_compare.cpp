@@ -40,10 +40,6 @@ constexpr const char* kUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
     "                            [--tolerance TOL] [--trajectory]\n";
 
-// A trajectory difference within this many times the integrator's own difference is explained
-// by the integration.
-constexpr double kIntegratorFactor = 10.0;
-
 using kt::cli::splitList;
 
 // The output states of one run (at most kMaxStates: a longer run gives every k-th).
@@ -146,7 +142,7 @@ int cmdCompare(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli compare: the model file name is empty ('')\n%s", kUsage);
     return 2;
   }
-  if (!(tolerance > 0.0)) tolerance = trajectory ? 1e-9 : 1e-10;
+  if (!(tolerance > 0.0)) tolerance = trajectory ? kTrajectoryTolerance : kPointwiseTolerance;
   std::vector<std::string> solvers = splitList(solverList);
   if (solvers.empty())  // every solver, the recursive reference first
     for (const SolverInfo& info : solverRegistry()) solvers.push_back(info.name);
@@ -223,7 +219,7 @@ int cmdCompare(const std::vector<std::string>& args) {
     const TrajectoryDifference d =
         trajectoryDifference(run.sim->recorder(), reference.sim->recorder(), reference.sim->signalLayout());
     const double ratio = integratorDifference > 0.0 ? d.worst() / integratorDifference : 0.0;
-    const bool bad = !(d.worst() <= tolerance || d.worst() <= kIntegratorFactor * integratorDifference);
+    const bool bad = !trajectoryAgrees(d.worst(), integratorDifference, tolerance);
     std::printf("%-22s %s %s %s %14.2e %10.2f%s\n", solvers[k].c_str(), cell(d.q).c_str(), cell(d.v).c_str(),
                 cell(d.load).c_str(), ratio, 1e6 * run.secondsPerStep, bad ? "  EXCEEDS TOLERANCE" : "");
     failed = failed || bad;

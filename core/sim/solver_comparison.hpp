@@ -57,6 +57,10 @@ struct SolverDifference {
   double worst() const;
 };
 
+/// The largest relative difference (DifferenceMeasure::beyondReference) at which solvers agree,
+/// by default (kinetree-cli compare, the application's comparison).
+inline constexpr double kPointwiseTolerance = 1e-10;
+
 /// The largest nv for which p and ṗ are checked against M(q) (M is nv × nv).
 inline constexpr int kComparisonMaxMassMatrix = 2000;
 

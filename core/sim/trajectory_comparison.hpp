@@ -47,6 +47,16 @@ struct TrajectoryDifference {
   DifferenceMeasure q, v, load;
   double worst() const { return std::max({q.rel(), v.rel(), load.rel()}); }
 };
+
+/// The default tolerance of a run's relative difference, and how many times the integrator's
+/// own difference still counts as explained by the integration.
+inline constexpr double kTrajectoryTolerance = 1e-9;
+inline constexpr double kIntegratorFactor = 10.0;
+/// A run agrees with the reference: its difference is within `tolerance`, or within
+/// kIntegratorFactor times the integrator's own difference.
+inline bool trajectoryAgrees(double difference, double integratorDifference, double tolerance = kTrajectoryTolerance) {
+  return difference <= tolerance || difference <= kIntegratorFactor * integratorDifference;
+}
 TrajectoryDifference trajectoryDifference(const Recorder& run, const Recorder& reference, const SignalLayout& layout);
 
 /// |run − reference| of one recorded signal (`column` of both recordings) at each of their
