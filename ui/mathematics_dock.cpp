@@ -294,18 +294,16 @@ void MathematicsDock::refresh() {
     const double n2 = static_cast<double>(M.size());
     const kt::BlockGraph blocks = kt::blockGraph(*tree, M, false);
     const long baseFirst = kt::eliminationFill(blocks, kt::rootFirstOrder(blocks));
-    // entries zero at every q: joints on different branches (neither carries the other)
-    long branches = 0;
-    const auto carries = [&](int a, int b) {  // a is b or one of b's ancestors
-      for (; b >= 0; b = tree->parent[static_cast<std::size_t>(b)])
-        if (b == a) return true;
-      return false;
-    };
-    for (int i = 0; i < tree->nb; ++i)
-      for (int j = 0; j < tree->nb; ++j)
-        if (!carries(i, j) && !carries(j, i))
-          branches += static_cast<long>(tree->joints[static_cast<std::size_t>(i)].nv) *
-                      tree->joints[static_cast<std::size_t>(j)].nv;
+    // entries zero at every q: joints on different branches (neither carries the other); the
+    // others are a joint with itself and with each joint that carries it, both ways
+    long related = 0;
+    for (int j = 0; j < tree->nb; ++j) {
+      const long nj = tree->joints[static_cast<std::size_t>(j)].nv;
+      related += nj * nj;
+      for (int a = tree->parent[static_cast<std::size_t>(j)]; a >= 0; a = tree->parent[static_cast<std::size_t>(a)])
+        related += 2 * nj * tree->joints[static_cast<std::size_t>(a)].nv;
+    }
+    const long branches = static_cast<long>(tree->nv) * tree->nv - related;
     const long zeros = static_cast<long>(mass_->zeroCount());
     massNote_->setText(
         tr("M(q) ν is the joints' momentum p (Ivanov's Poisson impulses). Symmetric and positive definite; "
