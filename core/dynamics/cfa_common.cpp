@@ -76,7 +76,21 @@ void CfaCommon::prepare(const VectorX& q, const VectorX& v, const VectorX& tau, 
   }
   jointWrenchesFromAccelerations(t, kin_, a_, fext, fBias_);
   updateQDependent(q);
-  // τ'_i = τ_i − h_i and u_i = D_i τ'_i (Liu et al.'s equivalent control force F_T)
+  actuation(tau);
+}
+
+void CfaCommon::refinementActuation(const VectorX& qdd, const VectorX& tau, ExternalWrenches fext) {
+  // RNEA at q̈ in one piece: the bias and the acceleration part summed per body before the
+  // subtree sums (apart, gravity's and the inertial subtree wrenches grow far larger than their
+  // difference, and their rounding would swamp the residual)
+  bodyAccelerations(*tree_, kin_, qdd, a_);
+  jointWrenchesFromAccelerations(*tree_, kin_, a_, fext, fBias_);
+  actuation(tau);
+}
+
+void CfaCommon::actuation(const VectorX& tau) {
+  const Tree& t = *tree_;
+  // τ'_i = τ_i − S_iᵀ f_i and u_i = D_i τ'_i (Liu et al.'s equivalent control force F_T)
   for (int i = 0; i < t.nb; ++i) {
     const int n = t.joints[i].nv;
     if (n == 0) {

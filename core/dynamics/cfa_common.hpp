@@ -9,6 +9,13 @@
 //   q̈ = Dᵀ Φ (D τ' + T λ)                                     (Liu et al. eq. 28)
 //   f_i = f_i^bias + D_i τ'_i + T_i λ_i                       (the physical joint loads)
 //
+// Every CFA solver then refines q̈ once (docs/dynamics.md §5, "Refinement"): with r = τ − ID(q, ν, q̈)
+// by RNEA, the same system solved for τ' = r gives δq̈ and its joint wrenches, and q̈ + δq̈ with
+// the loads f^RNEA(q̈) + D r + T δλ. q̈ recovered from λ divides net forces on light bodies by
+// their inertia, and λ itself is a Schur complement formed by subtraction: on long chains and
+// light bodies carrying heavy ones the first q̈ keeps far fewer digits than RNEA's residual can
+// check.
+//
 // Blocks of A (Liu et al. eqs. 31–37), with Z_i = ⁱX_pᵀ T_i (T_i's columns as forces in parent
 // coordinates) and Y_i = I_p⁻¹ Z_i:
 //   A_ii = T_iᵀ I_i⁻¹ T_i + Z_iᵀ Y_i      A_ip = −Y_iᵀ T_p      A_ij = Y_iᵀ Z_j  (i, j siblings)
@@ -65,6 +72,15 @@ class CfaCommon {
   /// Pass 1 and the bias pass: kinematics, f^bias (RNEA with q̈ = 0), τ' = τ − h, u_i = D_i τ'_i.
   void prepare(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext);
 
+  /// The residual r = b − A λ (one 6-slot per joint), with A λ = Tᵀ Φ T λ as a pass over the tree
+  /// and 1 on the padded diagonal: what iterative refinement of λ solves for next.
+  void residual(const std::vector<Vec6>& lambda, const std::vector<Vec6>& b, std::vector<Vec6>& r);
+
+  /// Refinement of q̈ (after finish): f^bias becomes RNEA's joint wrench at q̈ and τ' the residual
+  /// r = τ − ID(q, ν, q̈), so that rhs(), the solve and finish() give the correction δq̈, and the
+  /// joint loads f^RNEA + D r + T δλ (iterative refinement: Higham 2002, ch. 12).
+  void refinementActuation(const VectorX& qdd, const VectorX& tau, ExternalWrenches fext);
+
   /// The right-hand side b_i = −T_iᵀ (Φ u)_i, one 6-slot per joint (zero in padded slots).
   void rhs(std::vector<Vec6>& b);
 
@@ -79,10 +95,6 @@ class CfaCommon {
 
   /// y = Φ x for one force vector per body: tip to base Pᵀ x, then I⁻¹, then base to tip P.
   void applyPhi(const std::vector<Vec6>& x, std::vector<Vec6>& y);
-
-  /// The residual r = b − A λ (one 6-slot per joint), with A λ = Tᵀ Φ T λ as a pass over the tree
-  /// and 1 on the padded diagonal: what iterative refinement of λ solves for next.
-  void residual(const std::vector<Vec6>& lambda, const std::vector<Vec6>& b, std::vector<Vec6>& r);
 
   const Tree& tree() const { return *tree_; }
   int constraintDim(int i) const { return m_[i]; }            ///< 6 − n_i
@@ -112,6 +124,8 @@ class CfaCommon {
   Mat6N scratch_;                ///< T or D of a q-dependent joint
 
   void updateQDependent(const VectorX& q);
+  /// u_i = D_i (τ_i − S_iᵀ f^bias_i).
+  void actuation(const VectorX& tau);
 };
 
 }  // namespace kt

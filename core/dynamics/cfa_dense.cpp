@@ -9,7 +9,8 @@ CfaDenseSolver::CfaDenseSolver(const Tree& tree)
       x_(tree.nlambda),
       llt_(tree.nlambda),
       b_(tree.nb),
-      lambda_(tree.nb, Vec6::Zero()) {}
+      lambda_(tree.nb, Vec6::Zero()),
+      dqdd_(tree.nv) {}
 
 void CfaDenseSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                      VectorX& qdd, JointLoads* loads) {
@@ -38,13 +39,27 @@ void CfaDenseSolver::forwardDynamics(const VectorX& q, const VectorX& v, const V
   }
   // A is symmetric: the Cholesky factor reads the lower triangle only
   llt_.compute(A_);
+  solve();
+  // (3) q̈ (eq. 28), refined once against RNEA's residual (cfa_common.hpp), and the joint loads
+  cfa_.finish(lambda_, q, qdd, nullptr);
+  cfa_.refinementActuation(qdd, tau, fext);
+  cfa_.rhs(b_);
+  for (int i = 0; i < t.nb; ++i) {
+    const int mi = cfa_.constraintDim(i);
+    if (mi > 0) x_.segment(t.lambdaOffset[i], mi) = b_[i].head(mi);
+  }
+  solve();
+  cfa_.finish(lambda_, q, dqdd_, loads);
+  qdd += dqdd_;
+}
+
+void CfaDenseSolver::solve() {
+  const Tree& t = *tree_;
   llt_.solveInPlace(x_);
   for (int i = 0; i < t.nb; ++i) {
     const int mi = cfa_.constraintDim(i);
     if (mi > 0) lambda_[i].head(mi) = x_.segment(t.lambdaOffset[i], mi);
   }
-  // (3) q̈ and the joint loads (eq. 28)
-  cfa_.finish(lambda_, q, qdd, loads);
 }
 
 std::unique_ptr<Solver> makeCfaDenseSolver(const Tree& tree) { return std::make_unique<CfaDenseSolver>(tree); }

@@ -1,5 +1,6 @@
 // Constraint Force Algorithm, general (dense) form: A = Tᵀ Φ T assembled densely over the
-// constraint coordinates, Cholesky, then q̈ (Liu, Hu & Zhang 2016, §2.4, eqs. 25–29), O(N_S³).
+// constraint coordinates, Cholesky, then q̈ (Liu, Hu & Zhang 2016, §2.4, eqs. 25–29), O(N_S³),
+// refined once against RNEA's residual with the same factor (cfa_common.hpp).
 // in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
 // uses A_ (nλ × nλ), llt_, b_ sized once in the constructor.
 #pragma once
@@ -27,6 +28,10 @@ class CfaDenseSolver final : public Solver {
   Eigen::LLT<MatrixX> llt_;   ///< storage sized once
   std::vector<Vec6> b_;       ///< (nb) right-hand side per joint slot
   std::vector<Vec6> lambda_;  ///< (nb) λ per joint slot
+  VectorX dqdd_;              ///< (nv) the refinement's correction of q̈
+
+  /// λ from the right-hand side in x_, with the factor of A.
+  void solve();
 };
 
 std::unique_ptr<Solver> makeCfaDenseSolver(const Tree& tree);

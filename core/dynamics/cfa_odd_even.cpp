@@ -25,7 +25,8 @@ CfaOddEvenSolver::CfaOddEvenSolver(const Tree& tree)
       b_(tree.nb),
       r_(tree.nb, Vec6::Zero()),
       lambda_(tree.nb, Vec6::Zero()),
-      delta_(tree.nb, Vec6::Zero()) {
+      delta_(tree.nb, Vec6::Zero()),
+      dqdd_(tree.nv) {
   for (int k = 0; k < 2; ++k) {
     A_[k].assign(tree.nb, Mat6::Zero());
     B_[k].assign(tree.nb, Mat6::Zero());
@@ -257,13 +258,20 @@ void CfaOddEvenSolver::forwardDynamics(const VectorX& q, const VectorX& v, const
   // step (2)③④: node rows, then chain rows
   factorReduced();
   solveReduced(lambda_);
-  // one step of iterative refinement (header): A δ = b − A λ with the same factors, λ += δ
+  // one step of iterative refinement of λ (header): A δ = b − A λ with the same factors, λ += δ
   cfa_.residual(lambda_, b_, r_);
   for (const Segment& seg : segments_) substitute(seg, r_);
   solveReduced(delta_);
   for (int i = 0; i < tree_->nb; ++i) lambda_[i] += delta_[i];
-  // step (3): q̈ and the joint loads (eq. 28)
-  cfa_.finish(lambda_, q, qdd, loads);
+  // step (3): q̈ (eq. 28), refined against RNEA's residual with the same factors (header), and
+  // the joint loads
+  cfa_.finish(lambda_, q, qdd, nullptr);
+  cfa_.refinementActuation(qdd, tau, fext);
+  cfa_.rhs(b_);
+  for (const Segment& seg : segments_) substitute(seg, b_);
+  solveReduced(lambda_);
+  cfa_.finish(lambda_, q, dqdd_, loads);
+  qdd += dqdd_;
 }
 
 std::unique_ptr<Solver> makeCfaOddEvenSolver(const Tree& tree) { return std::make_unique<CfaOddEvenSolver>(tree); }

@@ -32,6 +32,15 @@
 // transforms, one n_c × n_c Cholesky factor, one triangular solve with six columns, one rank-n_c
 // update; the back substitution solves with the stored L and V off the tip-to-base sweep.
 // The bias pass (RNEA with q̈ = 0, τ' = τ − Sᵀ f^bias) runs in the same backward sweep.
+//
+// Refinement (docs/dynamics.md §5, "Refinement of q̈"). Ψ_p ← Ψ_p − Vᵀ V forms a compliance by
+// subtraction, and on long chains the cancellation grows with the length (6.0 digits of q̈ at
+// 10,000 bodies). So q̈ is refined once: the first substitution also forms RNEA's body wrenches
+// at q̈⁰ (the bias pass's, kept per body, plus I_i a_i: its at-rest accelerations are
+// ⁱX_p a_p + S_i q̈⁰_i already); correctionPass sums them tip to base into the joint wrenches f,
+// takes u = D (τ − Sᵀ f), the residual, and runs the elimination's right-hand side alone (α and z
+// with the stored L and V); a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
+// f + D r + T δλ.
 // Workspaces are sized in the constructor; a call allocates nothing.
 #pragma once
 
@@ -92,14 +101,22 @@ class CfaTreeSolver final : public Solver {
   std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
                              ///< (read only where T_i is not a signed selection)
   std::vector<BodyWork> w_;  ///< (nb)
+  std::vector<Vec6> fLin_;   ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
+  VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
 
   // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
   /// Base to tip: kinematics, joint-frame transforms, the bias pass's accelerations and wrenches.
   [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
   /// Tip to base: τ' and u = D τ', then Ψ and α of each body, eliminating its children's joints.
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
-  /// Base to tip: λ, the at-rest accelerations and q̈; with keepWrenches, D τ' + T λ in fRest.
-  [[gnu::noinline]] void substitutionPass(VectorX& qdd, bool keepWrenches);
+  /// Base to tip: λ, the at-rest accelerations and q̈; with keepWrenches, D τ' + T λ in fRest;
+  /// with residual, the body wrenches I_i a_i of the at-rest accelerations in fLin_.
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, bool keepWrenches, bool residual);
+  /// Tip to base, after a substitution with residual: f^bias becomes the RNEA joint wrench of q̈,
+  /// u = D (τ − Sᵀ f) its residual, and α and z are those of u with the factor already built.
+  [[gnu::noinline]] void correctionPass(const VectorX& tau);
+  /// D_i (τ_i − S_iᵀ f^bias_i) in the joint frame.
+  Vec6 actuation(int i, const VectorX& tau) const;
   /// The joint loads from f^bias and fRest, in world axes through ⁱX_0's rotation.
   [[gnu::noinline]] void jointLoads(JointLoads& loads);
 
@@ -109,6 +126,8 @@ class CfaTreeSolver final : public Solver {
   void eliminate(int c, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateFixed(int c, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void eliminateRhs(int c, Vec6& alpha);
   template <int NC>
   void factorRoot(int i);
   template <int NC>

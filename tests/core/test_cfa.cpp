@@ -31,8 +31,10 @@ namespace {
 constexpr int kRandomTrees = 240;
 const char* const kCfaSolvers[] = {"cfa-dense", "cfa-oddeven", "cfa-tree"};
 // The CFA family's present limit on trees whose body masses span 1e-3 to 1e3, in multiples of
-// the conditioned tolerance (the largest ratio measured on the 240 trees is 1.2e3).
-constexpr double kCfaMassRatioFactor = 2e3;
+// the conditioned tolerance. The largest ratio on the 240 trees was 1.2e3 before the solvers
+// refined q̈ against RNEA's residual; now it is 6.7 (tree 2, and there only in the check
+// τ = Sᵀ f: q̈, f and λ are within the tolerance).
+constexpr double kCfaMassRatioFactor = 10;
 
 // 1–60 bodies, every joint type, floating and fixed bases, up to 6 children; every fifth tree
 // strongly biased towards long chains, and the last rows single chains of up to 64 bodies.
@@ -184,11 +186,10 @@ class TestCfa : public QObject {
       const double err = test::relativeError(solve("aba", tree, s).qdd, solve("crba", tree, s).qdd);
       QVERIFY2(err <= tol, qPrintable(QStringLiteral("aba against crba: err=%1 tol=%2").arg(err).arg(tol)));
     }
-    // Not yet within the bound: on about one tree in twenty all three CFA solvers stray from aba
-    // by up to 1e3 × 4 κ(M) ε (A = Tᵀ Φ T is conditioned by the light bodies' inverse inertias,
-    // not by κ(M), and q̈ is recovered through them, eq. 28; README, "Accuracy"). What is held
-    // here is that limit, which a regression would cross; the trees over the strict bound are
-    // listed in the log.
+    // Before the refinement of q̈ (cfa_common.hpp), one tree in twenty strayed from aba by up to
+    // 1e3 × 4 κ(M) ε: A = Tᵀ Φ T is conditioned by the light bodies' inverse inertias, not by
+    // κ(M), and q̈ is recovered through them (eq. 28). What is held here is the limit now; the
+    // trees over the strict bound are listed in the log.
     const QString strict = compareWithAba(tree, seed);
     if (!strict.isEmpty()) qInfo("over 4 κ(M) ε: %s", qPrintable(strict));
     const QString failures = compareWithAba(tree, seed, kCfaMassRatioFactor);
