@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages of installer/debian-packages.txt that are not installed yet.
 # Non-interactive. Runs as root, or as a user with sudo (the script re-runs itself through sudo);
 # does nothing, and needs no privileges, when every package is present.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/arrow_geometry.hpp"
 
 #include <vtkAppendPolyData.h>

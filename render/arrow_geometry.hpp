@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The arrows of the 3D view's overlays (joint loads, free-body diagrams): one unit shape along
 // +x, placed by a matrix that stretches it along the vector it draws.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A chart as one vector drawing (QPainter): the picture behind every exported plot, so that PNG,
 // SVG and PDF show the same thing. Title on top; the plot area with grid, ticks and axis labels
 // (time below, the first unit on the left and, when the series mix two units such as N and N·m,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One chart pane: a vtkChartXY in the bridge widget, drawing recorded signals against time.
 //
 // The caller tells the pane which columns of a kt::Recorder to draw (setSeries: column, name,

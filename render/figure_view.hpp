@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A ChartFigure (chart_figure.hpp) on screen: the drawing an export writes, so that what the user
 // sees is what the file gets. Used where the series are computed rather than recorded (the
 // solver comparison's differences). A click reports the time under the pointer (timeClicked);

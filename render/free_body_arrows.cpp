@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/free_body_arrows.hpp"
 
 #include <vtkMatrix4x4.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The free-body diagram of one body in the 3D view (core/dynamics/free_body.hpp): every wrench
 // acting on the body drawn where it acts (a joint load at that joint's origin, gravity at the
 // centre of mass), a force arrow (one tip) and a moment arrow (two tips, about that point) each,

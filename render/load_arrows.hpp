@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Joint-load arrows: for every joint (or the selected one) the wrench the joint transmits to its
 // child body, as a force arrow and a moment arrow (two tips) at the joint origin, drawn in the
 // overlay renderer so that they stay visible in front of the geometry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/matrix_view.hpp"
 
 #include <QMouseEvent>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A matrix drawn as a heat map, for the teaching views (the mass matrix M(q), the CFA's
 // A = Tᵀ Φ T): one square cell per entry, red for positive and blue for negative values with
 // the square root of |value| / max |value| as intensity (so that small couplings stay visible),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/mesh_polydata.hpp"
 
 #include <vtkCellArray.h>

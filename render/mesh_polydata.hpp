@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A triangle mesh read by the core's reader (core/io/mesh.hpp) as VTK polygonal data, so that the
 // 3D view draws exactly what validation and mass properties read.
 #pragma once

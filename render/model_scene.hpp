@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The VTK scene of a model: the visual shapes placed by the body poses of a position vector q,
 // plus a ground grid, world axes, joint frames and centre-of-mass markers.
 //

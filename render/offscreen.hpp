@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rendering without a widget (tests, screenshots, batch export): an off-screen VTK render window
 // with a main and an overlay layer, and small image helpers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/rigid_batch.hpp"
 
 #include <vtkCellArray.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Many rigidly moving pieces of geometry drawn by one actor: the parts (a shape, a joint-frame
 // triad, a centre-of-mass marker) are appended once, in their own frames, into one vtkPolyData,
 // and place() writes the world coordinates of a part's points and normals in place. A renderer

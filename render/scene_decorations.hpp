@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Non-body scene elements: the ground grid, axis triads (world axes, joint frames) and
 // centre-of-mass markers. Pure geometry builders; ModelScene places and toggles them.
 #pragma once

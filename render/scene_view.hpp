@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The 3D view of a model: the bridge widget showing a ModelScene, with body picking, and three
 // view modes on top of it:
 //

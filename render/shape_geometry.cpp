@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/shape_geometry.hpp"
 
 #include "core/io/mesh.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Polygonal geometry of one visual shape, in the shape's own frame (its placement in the body is
 // applied by the actor). Cylinders, capsules and prisms have their axis along z and are centred
 // on the origin; a prism's first vertex lies on +x, so with an even number of sides two faces

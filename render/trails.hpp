@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Motion trails: for each chosen body, a polyline through the recent positions of a point fixed in
 // it (the 3D view uses the body's centre of mass), drawn in the body's colour and fading towards
 // the background with age.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "render/video_writer.hpp"
 
 extern "C" {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes frames (QImages of one size) as a video file: MP4 with H.264 through FFmpeg's libraries
 // (libavformat, libavcodec with libx264, libswscale; yuv420p, which every player and slide deck
 // takes), or as a numbered PNG sequence (name_00001.png, …) when the path ends in ".png".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Qt 6 <-> VTK bridge: a widget hosting a vtkGenericOpenGLRenderWindow.
 //
 // Debian's VTK Qt module is built against Qt 5, so this widget replaces QVTKOpenGLNativeWidget.

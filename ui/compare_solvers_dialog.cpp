@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/compare_solvers_dialog.hpp"
 
 #include <QCheckBox>

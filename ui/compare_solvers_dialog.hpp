@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulation ▸ Compare Solvers…, two ways (docs/signals.md, "Comparing solvers"), as
 // `kinetree-cli compare` and `compare --trajectory`:
 //  - at the run's states (pointwise, kt::compareAtStates): every chosen solver evaluated at the

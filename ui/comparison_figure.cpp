@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/comparison_figure.hpp"
 
 #include <QObject>

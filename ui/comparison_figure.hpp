@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a solver comparison (Simulation ▸ Compare Solvers…) produced, and the curves and figure
 // that show it over time, as Liu, Hu & Zhang (2016) show their CFA against a recursive algorithm
 // (Figs. 11–12: base attitude error, arm joint angle errors):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the export dialogs (results, video) share: the file to write, asked for in the folder of
 // the last export, and the progress of the writing with Cancel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The plots dock's Export…: the chosen pane or all panes stacked into one figure, at a size and
 // (for PNG) a pixel ratio, with an optional caption line (model, solver, integrator, step); the
 // format follows the file name (PNG, SVG, PDF). The default file name is the pane's title, made

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // File ▸ Export Results…: asks which rows (the whole run, or the time range the plots show),
 // which signals (all, those in the plots, or glob patterns as `simulate --signals`) and which
 // samples (every k-th) to write, says how large the file will be, asks for the file, and writes

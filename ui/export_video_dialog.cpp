@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/export_video_dialog.hpp"
 
 #include <QButtonGroup>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // File ▸ Export Video…: the range (whole run or the plots' time range), the size, frame rate and
 // playback speed, the plot panes beside the 3D view and the caption; then the file (MP4, or PNG
 // for a numbered sequence) and the rendering with a progress bar and Cancel (VideoExport).

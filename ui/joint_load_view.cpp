@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/joint_load_view.hpp"
 
 #include <QAction>

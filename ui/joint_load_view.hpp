@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The joint loads in the 3D view: the View ▸ Joint Loads menu (show, selected joint only,
 // constraint forces or whole wrench, joint frame or world axes for the values, scales, limits,
 // dead band) and the render::LoadArrows it drives. The arrows show the wrenches of the sample the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The main window: the 3D view in the centre; the model tree, properties, problems, undo history
 // and plots docks; the File, Edit, View, Simulation and Help menus and the simulation toolbar.
 // Wiring only: it creates and owns every dock and the simulation controller and passes each

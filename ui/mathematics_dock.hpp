@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Mathematics dock: what the solvers compute, at the time the views show (the timeline's
 // sample), for teaching (docs/teaching.md):
 //  - the mass matrix M(q) as a heat map (kt::massMatrix, the composite-rigid-body algorithm):

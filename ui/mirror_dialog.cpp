@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/mirror_dialog.hpp"
 
 #include <QButtonGroup>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Edit ▸ Mirror Subtree…: mirrors a body and everything below it across a plane of its parent
 // frame (core/model/edit_ops.hpp mirrorSubtree), as a copy beside the original (to build the
 // second arm from the first) or in place. "Mount only" moves an identical arm onto the mirrored

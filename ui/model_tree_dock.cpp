@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/model_tree_dock.hpp"
 
 #include <QAction>

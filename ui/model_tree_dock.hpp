@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The model-tree dock: the document's bodies nested under their parents (BodyTreeModel), with
 // the joint type and joint name of each body in the next columns (a body and the joint to its
 // parent are one item: selecting one selects both). Names are edited in place (F2 or a double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/peak_loads_dock.hpp"
 
 #include <QAbstractTableModel>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Peak loads dock: for every joint, the largest |force| and |moment| of the wrench it
 // transmits and of its reaction part, with the time of each, and, for joints with a load rating
 // (docs/model-format.md), the utilisation in % (red from 100 %). Over the whole run or the time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The plots dock: three stacked chart panes (render/chart_pane), by default the picture of Liu,
 // Hu & Zhang (2016), Figs. 8–10:
 //   1. the base attitude (roll, pitch, yaw of the first free-joint body; the energies when the

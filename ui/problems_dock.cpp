@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/problems_dock.hpp"
 
 #include <QApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The problems dock: every problem of the current model (ProblemsModel: the loader's checks and
 // messages with their YAML paths), one row each with an error icon, then the model's warnings
 // with a warning icon, under a header line that says whether the model can be run ("No

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The property editor: every field of the selected body (joint, initial state, limits, drive,
 // inertial data, shapes, applied wrench) or of the model (name, description, gravity, default
 // simulation settings), each in an editor whose objectName is the field's YAML path below the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the coordinates of each joint type are called in the property editor, and their units
 // (docs/dynamics.md §2: free q = (qw, qx, qy, qz, x, y, z), ν = (ω_body, v_body); spherical q = quaternion;
 // planar q = (angle, x, y)).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The property editor's body, joint, initial-state, limits and drive sections (the page
 // machinery is in properties_dock.cpp; inertial data, shapes and loads in property_sections.cpp).
 #include <QCheckBox>

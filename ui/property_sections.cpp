@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The property editor's inertial, shapes and applied-wrench sections (the page machinery is in
 // properties_dock.cpp; body, joint, state, limits and drive in property_joint_sections.cpp).
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small editors used by the property editor (properties_dock.hpp): a line edit for a list of
 // numbers that round-trips values exactly, a collapsible section, a colour swatch button and a
 // text box that reports editingFinished like a line edit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The File ▸ Open Recent list, kept in QSettings (newest first, at most kMaxEntries).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/results_export.hpp"
 
 #include <QCryptographicHash>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // File ▸ Export Results: the recorded run as CSV, in exactly the form of `kinetree-cli simulate`
 // (kt::writeRecordingCsv), with a metadata record beside it (<name>.meta.json: what produced the
 // run and what was exported) that pandas and MATLAB read with their JSON readers, or ignore.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/signal_list_model.hpp"
 
 #include <algorithm>

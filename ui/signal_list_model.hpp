@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Plots dock's list of signals: the names that pass the dock's filter, each with a check box
 // that says whether the chosen pane draws it. A model over the dock's name list, so that a
 // 10,000-body model's 200,000 signals cost one vector of column numbers, not an item each.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/simulation_actions.hpp"
 
 #include <QAction>

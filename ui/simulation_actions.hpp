@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Simulation menu and toolbar: Run, Pause, Step, Reset; the solver, integrator, step,
 // tolerance, duration and speed choices. They send commands to the SimulationController and
 // follow its settingsChanged() and stateChanged(); the main window places the menu and the toolbar.

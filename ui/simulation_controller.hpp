@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The simulation of the open model, on its own thread (docs/architecture.md, "Data flow of a run").
 //
 // The controller owns a kt::RunLoop (core/sim/run_loop.hpp: stepping, pacing, commands, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the status bar says about the simulation: the simulated time, the real-time factor (or
 // "paused", "recording full") and the wall time per output step, measured over windows of about
 // 0.5 s; the controller's messages; and a (non-blocking) message box when a run fails or fills

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Insert ▸ Template…: a serial arm of N links, a chain of N bodies or an n-sided prism base
 // (core/model/edit_ops.hpp ArmTemplate, ChainTemplate, PrismBaseTemplate), every parameter of
 // the template in a form, the parent body and the placement of the first new body in the parent

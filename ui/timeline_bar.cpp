@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/timeline_bar.hpp"
 
 #include <QComboBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The timeline under the 3D view (docs/architecture.md, "Data flow of a run"): a slider over the
 // recorded samples of the run; the shown time; replay of the recording at ×0.1 … ×10 of real
 // time, read back from the Recorder without simulating again; a button back to the live end of

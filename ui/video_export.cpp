@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/video_export.hpp"
 
 #include <QPainter>

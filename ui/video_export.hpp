@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // File ▸ Export Video and `kinetree MODEL --video`: the recorded run rendered frame by frame
 // off screen (not in real time) into an MP4 (H.264) or a numbered PNG sequence
 // (render::VideoWriter): the 3D view as the window shows it (camera, followed body, load arrows),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "app/cli/cli_args.hpp"
 
 #include <cmath>

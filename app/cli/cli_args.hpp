@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small helpers shared by the kinetree-cli commands: one option parser for every command, number
 // parsing with the option's name in the message, and the run-settings check.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli bench: the cost of one forward-dynamics call (q̈ plus joint loads) per solver, and
 // optionally of a whole simulation (10 s at h = 0.002 s with RK4, as in Liu et al. 2016, Table 1).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli compare: how far solvers differ from the first (Liu et al. 2016 validate their CFA
 // this way against a recursive algorithm, Figs. 8–12). Two ways (docs/signals.md, "Comparing
 // solvers"):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli validate / info.
 #include <cstdio>
 #include <string>

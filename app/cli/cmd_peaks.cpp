@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli peaks: run a model headless and print the peak load of every joint.
 #include <cstdio>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli simulate: run a model headless and write the recorded signals as CSV.
 #include <signal.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Subcommands of kinetree-cli. Each takes its arguments (after the command name) and returns the
 // process exit code: 0 success, 1 a model or input problem, 2 a usage error.
 // To add a command: declare it here, define it in its own cmd_<name>.cpp, add one row to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli: the engine without a window. One table of subcommands (commands.hpp).
 #include <cstdio>
 #include <cstring>

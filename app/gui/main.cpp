@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree: opens the embedded default model, or the model file given on the command line.
 //   kinetree [MODEL.yaml] [--screenshot FILE.png]
 //   kinetree [MODEL.yaml | --chain N] --measure SECONDS [--speed F] [--solver NAME] [--integrator NAME]

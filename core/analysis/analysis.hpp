@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What users read off a run (docs/dynamics.md §8): energy, whole-system momentum, attitude angles and
 // positions of free-joint bodies. Every function takes the body poses and velocities of a
 // Kinematics pass (computeKinematics) so that one pass serves them all; none allocates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Articulated-body algorithm: forward dynamics in O(N).
 // Featherstone, Rigid Body Dynamics Algorithms (2008), Table 7.1; Liu et al.'s "recursive
 // algorithm" reference. in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)

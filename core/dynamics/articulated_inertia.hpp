@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The articulated-body inertias I^A_i (Featherstone 2008, §7.2 and Table 7.1, pass 2): the
 // inertia that body i shows to a wrench at its origin when the bodies it carries are free to
 // move at their joints (no joint force), each in its own body coordinates:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraint Force Algorithm: what its three solvers (cfa-dense, cfa-oddeven, cfa-tree) share.
 // docs/dynamics.md §5; Liu, Hu & Zhang (2016) §2.4, eqs. 22–29; Featherstone & Fijany (1999) §4, eq. 16.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraint Force Algorithm, general (dense) form: A = Tᵀ Φ T assembled densely over the
 // constraint coordinates, Cholesky, then q̈ (Liu, Hu & Zhang 2016, §2.4, eqs. 25–29), O(N_S³),
 // refined once against RNEA's residual with the same factor (cfa_common.hpp).

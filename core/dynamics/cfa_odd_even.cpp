@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/cfa_odd_even.hpp"
 
 namespace kt {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraint Force Algorithm, serialized form with block odd-even elimination
 // (Liu, Hu & Zhang 2016, §3, eqs. 30–44; the elimination is the one Featherstone & Fijany 1999
 // use for their O(log N) parallel CFA, run serially here as the paper does).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/cfa_tree.hpp"
 
 #include <Eigen/Cholesky>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraint Force Algorithm, tree form: a block LDLᵀ of A = Tᵀ Φ T eliminating joints
 // leaves-first, O(N) on every tree with bounded branching (docs/dynamics.md §5, variant 3).
 // in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Composite-rigid-body algorithm + dense Cholesky: the explicit equations of motion
 // M(q) q̈ = τ − h(q, ν), O(N³) (docs/dynamics.md §4; Featherstone 2008, §6.2).
 #pragma once

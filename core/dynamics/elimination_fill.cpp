@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/elimination_fill.hpp"
 
 #include <Eigen/Cholesky>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fill: the entries of a factor that are zero in the matrix it factors. For the teaching views
 // (docs/teaching.md) and their tests: why the O(N) solvers factor in the order they do.
 //  - The mass matrix M (docs/dynamics.md §4) couples joint i with joint j only when one carries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The free-body diagram of one body (docs/dynamics.md §3): every wrench that acts on body i,
 // at its origin in its own coordinates, and the rate of change of its momentum, which they
 // add up to (Newton–Euler, Featherstone 2008 eq. 5.9):

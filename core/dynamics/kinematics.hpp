@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared first pass of every algorithm (base to tip): joint transforms, body poses, motion
 // subspaces, velocities and velocity-product accelerations.
 //   ⁱX_p = X_J(q_i) X_T(i)               v_i = ⁱX_p v_p + S_i ν_i

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/poisson_common.hpp"
 
 #include "core/dynamics/rnea.hpp"

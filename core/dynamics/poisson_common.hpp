@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared part of the Poisson-impulse solvers (docs/dynamics.md §6; Ivanov 2017, Вестник Пермского
 // университета 4(39), eqs. (6)–(7)). The two solvers differ only in how they eliminate the
 // joint rows of the velocity-level system (6):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/poisson_ldl.hpp"
 
 #include "core/dynamics/small_spd.hpp"

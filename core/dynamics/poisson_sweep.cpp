@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/poisson_sweep.hpp"
 
 #include "core/dynamics/small_spd.hpp"

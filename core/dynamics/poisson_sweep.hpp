@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Poisson-impulse solver, sweep ("метод прогонки") form: Ivanov (2017), §3 "Алгоритм метода
 // прогонки". O(N) for every tree; state (q, p), p = M(q) ν (docs/dynamics.md §6).
 // in:  q (nq), p (nv), τ (nv)     out: ν (nv), ṗ (nv); q̈ (nv) and joint loads when asked

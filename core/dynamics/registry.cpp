@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one table of solvers, shared by GUI, CLI, tests and benchmarks.
 #include <stdexcept>
 

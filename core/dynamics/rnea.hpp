@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Recursive Newton–Euler inverse dynamics, the joint loads, and the explicit equations of motion
 // M(q) q̈ + h(q, ν) = τ (docs/dynamics.md §3–4; Featherstone 2008, Tables 5.1 and 6.2).
 //

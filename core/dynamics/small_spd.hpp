@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The small-matrix kernel of the solvers: symmetric positive definite blocks of n ≤ 6 rows (a
 // joint's articulated block S_iᵀ IA_i S_i, a CFA constraint block A_ii = T_iᵀ Ψ_i T_i), and the one
 // dispatch from a run-time size to these compile-time sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One interface for every forward-dynamics solver (docs/architecture.md, "Solvers: one interface").
 //
 // A solver is built for one Tree and owns a workspace sized once in its constructor; calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Test-only hook: makes one solver deliberately wrong, so that tests can check that the tools
 // comparing solvers (kinetree-cli compare) notice. Not an option of any user interface.
 //

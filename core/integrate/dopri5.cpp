@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Dormand–Prince 5(4) with step-size control and dense output.
 // Hairer, Nørsett, Wanner, Solving Ordinary Differential Equations I (2nd ed., 1993):
 //   coefficients      Table 5.2 (§II.5), FSAL: the 7th stage is the next step's first

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Fixed-step integrators: explicit Euler and the classical fourth-order Runge–Kutta method
 // (Hairer, Nørsett, Wanner, Solving ODEs I, §II.1, Table 1.2 "the" Runge–Kutta method).
 //   euler:  x₁ = x₀ + h f(t₀, x₀)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one table of integrators, shared by the settings check (core/sim), GUI, CLI and tests.
 #include <stdexcept>
 

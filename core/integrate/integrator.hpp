@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Time integrators for the state x = (q, y) of a multibody system (docs/dynamics.md §7):
 // y = ν (velocity-form solvers) or y = p (Poisson-impulse solvers). The integrators see only
 // a derivative function ẋ = f(t, x) and a projection that renormalizes quaternion coordinates:

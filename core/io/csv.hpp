@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CSV output of a run: a header row of signal names, then one row per sample, numbers as
 // printf("%.17g") would write them in the "C" locale (std::to_chars: independent of the process
 // locale, round-trips every double). Fields that contain a comma, quote or line break are quoted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle meshes from STL (ASCII or binary) and Wavefront OBJ files, for mass properties of
 // mesh shapes (core/model/mass_properties.hpp). Rendering reads meshes through VTK instead.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/io/model_files.hpp"
 
 #include "core/sim/run_limits.hpp"

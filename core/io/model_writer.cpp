@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Model writer: canonical YAML (fixed key order, flow style for vectors, shortest round-trip
 // numbers) so that save → load → save is byte-identical. A field is left out only when the
 // loader's default for a missing key gives back exactly the same value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Model reader: YAML text → yaml::Node tree (positions, duplicate keys, size and depth guards)
 // → Model, checking types and keys as it goes; then the validator (core/model/validate.cpp) and
 // the simulation: block's check (core/sim/run_limits.hpp), whose YAML paths are mapped back to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // YAML model format, version 1 (docs/model-format.md): read with full validation and
 // file:line:col diagnostics, write canonically so that save → load → save is byte-identical.
 #pragma once

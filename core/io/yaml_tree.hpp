@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A YAML document as a small tree that keeps what the model reader needs: the position of every
 // node, duplicate keys reported instead of silently merged, whether a scalar was quoted, and
 // guards against absurd inputs (size, nesting depth) checked before the parser sees the text.

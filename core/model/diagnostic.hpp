@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A problem found in a model, tied to the YAML path of the offending field
 // (for example "bodies[2].inertial.mass"). The loader adds the file, line and column.
 #pragma once

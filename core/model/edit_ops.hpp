@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Structural edits of a Model for the editor: add, delete, re-parent, duplicate, mirror, rename,
 // and templates (serial arm, chain, prism base). Each operation either changes the model and
 // returns std::nullopt, or refuses with the reason (EditError holds the message) and leaves the

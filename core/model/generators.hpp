@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Parametric models for tests and benchmarks: chains, cardan chains, binary trees and seeded
 // random trees with every joint type. They return ordinary Models (valid by construction).
 #pragma once

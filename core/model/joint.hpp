@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Joint kinematics: X_J(q), S, S̊ q̇, T, D, q̇ from ν, and integration on the joint's manifold
 // (docs/dynamics.md §2). One type switch here; every solver goes through this interface.
 //

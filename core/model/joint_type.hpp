@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Joint types (docs/dynamics.md §2) and their dimensions.
 #pragma once
 

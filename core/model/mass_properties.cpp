@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/model/mass_properties.hpp"
 
 #include <cmath>

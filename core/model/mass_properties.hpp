@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mass, centre of mass and rotational inertia of a body: from its explicit inertial block, or
 // computed from its visual shapes with a uniform density (closed forms for the primitives, the
 // divergence theorem for meshes), each shape placed by its origin (parallel-axis theorem).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The model as the user describes it: bodies, the joint to each body's parent, inertial data,
 // visual shapes, drives and default simulation settings. This is the "document" form that the
 // YAML format reads and writes and the editor changes. `finalize()` (tree.hpp) turns a validated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small text helpers shared by the model validator, the YAML reader/writer, the simulator, the
 // CSV writer and the CLI: number formatting (two ways, one function each) and "did you mean"
 // suggestions.

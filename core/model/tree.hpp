@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The finalized, validated form of a Model: bodies renumbered so that parent(i) < i
 // (docs/dynamics.md §2), index arrays for q, ν and λ, joint models, placements and body inertias.
 // A Tree is immutable; solvers keep their own workspaces sized from it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle meshes as the model layer sees them: the surface of a mesh shape, the check that it
 // bounds a solid (mass properties need one), and where it comes from. The model layer reads no
 // files: whoever calls it with mesh shapes passes a MeshSource (core/io/mesh.hpp: meshFiles()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The model validator: every problem of a Model, each tied to the YAML path of the field
 // (docs/model-format.md) and worded for the user. The loader maps the paths back to file
 // positions; the editor's problems list shows the same messages. The simulation: block is

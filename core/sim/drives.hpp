@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Joint drives: the generalized force τ (nv) that each joint's Drive applies at (t, q, ν).
 // Types and formulas in core/model/model.hpp (Drive). Gravity comes from the tree and constant
 // applied wrenches from Tree::appliedWrench: the solvers add both, not the drives.

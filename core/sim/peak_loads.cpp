@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/sim/peak_loads.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Peak joint loads over a run (docs/signals.md, "Peak loads"): for every joint, the largest
 // |force| and |moment| of the wrench f it transmits (the load:<joint>.* signals) and of its
 // reaction part T λ (T_i the joint's constraint subspace, λ from the reaction:<joint>.* signals),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Time series of a run: one row of `width` doubles per output sample (the signals of a
 // SignalLayout, in its order), stored in fixed-size chunks so that appending never moves
 // recorded data, plus the newest state (t, q, ν) for the 3D view.

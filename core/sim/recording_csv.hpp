@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A recorded run written as CSV in exactly the form of `kinetree-cli simulate` (core/io/csv.hpp:
 // the signal names as the header, numbers as %.17g, the same column order), for the rows and
 // columns a user selects: a time range, every k-th sample, any set of signals (time first), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a run can do: a known solver and integrator, and the limits on step, duration and tolerance
 // that every front end checks the same way: a model's simulation: block (checkSimulationSettings,
 // reported by the loader at the value's line and column) and kinetree-cli (reported with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/sim/run_loop.hpp"
 
 #include <algorithm>

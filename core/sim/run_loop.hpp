@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The run loop of an interactive simulation: a Simulator stepped on a thread of the caller's,
 // with commands from another thread. No Qt: the GUI's SimulationController owns the thread and
 // publishes the state; tests drive it directly (docs/architecture.md, "Data flow of a run").

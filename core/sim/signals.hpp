@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The recorded signals of a run: one value per signal per output sample. The names are the CSV
 // column names and the plot names (docs/signals.md documents every one):
 //

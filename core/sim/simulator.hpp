@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulator = Tree + solver (by registry name) + integrator (by name) + drives, stepping one
 // output interval at a time and recording every signal (signals.hpp) into a Recorder.
 //

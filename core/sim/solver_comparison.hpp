@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Solvers compared at the same states (docs/signals.md, "Comparing solvers"): what differs is
 // the solver alone, not the integration.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Solvers compared by their own runs (docs/signals.md, "Comparing solvers", trajectory): every
 // solver integrates the model with the same integrator, step and duration, as Liu, Hu & Zhang
 // (2016) compare their CFA with a recursive algorithm (Figs. 11–12). A velocity-form (q, ν) and

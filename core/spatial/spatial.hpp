@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Spatial vector algebra (Featherstone, Rigid Body Dynamics Algorithms, 2008, ch. 2).
 //
 // Conventions (docs/dynamics.md §1):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Accuracy regressions: small models on which one solver once lost far more accuracy than the
 // conditioning of M explains, where every solver's q̈ and joint loads at t = 0 (drive forces
 // included) must agree with crba within max(1e-12, 4 κ(M) ε) relative (test::conditionedTolerance);

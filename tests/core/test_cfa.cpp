@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Constraint Force Algorithm solvers (issue: CFA; docs/dynamics.md §5, §9): cfa-dense, cfa-oddeven and
 // cfa-tree against the articulated-body algorithm, fixed-joint reactions against RNEA, and the
 // exit codes of `kinetree-cli compare`.

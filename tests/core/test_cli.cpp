@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli validate / info / --version / --help: exit codes and messages, run as a process.
 #include <QProcess>
 #include <QTemporaryDir>

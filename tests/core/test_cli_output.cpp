@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli simulate --output, run as a process: where the CSV goes and what happens to what
 // was there. A regular file or a new path is written atomically (its mode kept, or 0666 less the
 // umask); a FIFO, a device or a symbolic link to one is written in place and stays what it was;

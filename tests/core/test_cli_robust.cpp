@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli on input a careless user or a fuzzer gives it, run as a process: settings that
 // cannot run (named by their option or their place in the model file), deep trees, bench limits
 // and its JSON, empty and dash-led file names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli simulate, run as a process: header and rows, options, signal selection, the
 // atomic output file, validation errors and a stopped run.
 #include <QDir>

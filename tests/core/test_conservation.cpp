@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Invariants of whole runs (issue: engine, tests; docs/dynamics.md §9): energy without actuation or
 // damping, angular momentum of a torque-free body, momentum of a floating robot in zero gravity.
 #include <QFile>

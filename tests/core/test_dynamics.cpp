@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reference solvers and the explicit equations of motion (issue: engine; docs/dynamics.md §3–4, §9).
 #include <QTest>
 

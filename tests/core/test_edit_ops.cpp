@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tree edits of core/model/edit_ops: names, add/delete/re-parent, duplicate, mirror (checked
 // against the kinematics of the mirrored tree), templates, and refusals leaving the model as it was.
 #include <QtTest>

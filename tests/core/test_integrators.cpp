@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Integrators on ODEs with known solutions (issue: engine, item 5; docs/dynamics.md §7).
 #include <QTest>
 

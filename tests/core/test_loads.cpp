@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Joint loads as the simulator reports them (issue: engine, tests; docs/dynamics.md §3, §9):
 // static weight through a hanging chain, zero wrench through a free joint, τ_i = S_iᵀ f_i and
 // f_i = D_i τ_i + T_i λ_i, and the load signals' mapping of f = [moment; force].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The malformed-model corpus (tests/data/malformed/): every file must be rejected with its
 // expected message fragment at the expected line:column, in the documented
 // "file:line:col: error: path: message" form. Absurd inputs (10,000-deep nesting, a 100 MB

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Model construction and finalization, joint subspaces of every type, mass properties of every
 // shape against closed forms and against tessellated meshes (divergence theorem), the mesh
 // readers, and validator checks that only models built in code can reach.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // YAML model format: exact round trips (load → save → load gives an identical Model,
 // save → load → save identical bytes) for every example and for seeded random models that use
 // every key of the format; number formatting; atomic saving; loader conveniences.

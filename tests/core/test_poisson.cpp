@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Poisson-impulse solvers poisson-sweep and poisson-ldl (issue: Poisson-impulse solvers;
 // docs/dynamics.md §6, Ivanov 2017): p = M ν and back, the explicit ṗ against finite differences of
 // M(q(t)) ν(t) along the motion and against M q̈ + Ṁ ν, q̈ and joint loads against ABA.

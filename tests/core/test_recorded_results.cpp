@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a recorded run gives out (docs/signals.md, "Peak loads"; core/sim/peak_loads.hpp,
 // core/sim/recording_csv.hpp): the peak-load table of `kinetree-cli peaks` against a brute-force
 // scan of `simulate`'s CSV on every example, utilisation of load ratings, the same peaks from a

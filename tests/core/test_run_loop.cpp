@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The run loop of an interactive simulation (core/sim/run_loop.hpp), without a GUI: a run stops
 // at its duration with every output sample recorded, single steps add one sample each, a speed
 // paces the run to real time × speed, a failed step stops the run for good with the simulator's

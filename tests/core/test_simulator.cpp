@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulator, drives, signals and recorder (issue: engine, items 6–8; docs/dynamics.md §7–9).
 #include <QTest>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Qt 6 <-> VTK bridge widget: a known scene rendered through the widget matches a stored
 // baseline image; camera views, picking and clicks behave. Runs under xvfb-run (real GL, Mesa).
 //

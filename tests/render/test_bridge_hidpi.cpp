@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The bridge widget on a high-DPI screen (device pixel ratio 2, forced with QT_SCALE_FACTOR):
 // VTK renders at device resolution, and positions given in logical pixels pick what is drawn there.
 #include <vtkActor.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The chart pane on synthetic recordings: it draws rows [0, k] for the time it is given (found by
 // bisection, also for uneven sample times); a 10⁵-row series is drawn as 2 points per pixel
 // column, the first and last of (min, max) of the column's samples in time order; a zoomed pane

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Large models in the 3D view: the scene of a 10,000-body chain is batched, so that the number of
 // props stays the same for any number of bodies (joint frames, centre-of-mass markers and load
 // arrows included); a batched scene places, picks and highlights like one actor per shape; a

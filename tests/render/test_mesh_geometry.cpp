@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Meshes in the 3D view go through the core's reader (core/io/mesh.hpp): the view draws exactly
 // what validation accepts, and a file the reader refuses is shown as a small stand-in cube with
 // the reader's message, never handed to VTK (an out-of-range face index used to crash it).

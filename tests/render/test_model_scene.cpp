@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The VTK scene of a model: one actor per shape, shape geometry along the right axes, poses
 // from q, picking map, toggles, meshes relative to the model file, and an off-screen render.
 #include <vtkDataArray.h>

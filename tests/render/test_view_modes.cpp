@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The view modes of the 3D view: following a floating base, motion trails, the joint-load
 // arrows' automatic scale and the frame statistics; plus a screenshot of the space robot with
 // trails and follow on (view_follow_trails.png in the working directory). Runs under xvfb-run.

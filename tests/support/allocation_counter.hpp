@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Replaces the global operator new/delete with counting versions, so that a test can check that
 // a hot path (a solver call, an integrator step) allocates nothing. Include it in exactly one
 // translation unit of a test executable: the definitions below are the program's replacements.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Constraint Force Algorithm in its plainest form, as a lecturer would write it (docs/dynamics.md
 // §5): Featherstone & Fijany (1999, §4)'s body-by-body elimination of Liu, Hu & Zhang (2016)'s
 // system A λ = b (eqs. 25–37), in body coordinates, with explicit T_i and D_i and 6 × 6 matrices.

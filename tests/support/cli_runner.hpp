@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Runs kinetree-cli (the build's own, KINETREE_CLI) for the command-line tests.
 #pragma once
 

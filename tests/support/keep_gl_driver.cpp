@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // AddressSanitizer builds only. At exit, libGL unloads Mesa's software driver (swrast_dri.so)
 // before LeakSanitizer looks for leaks; the driver's globals, which still point to its own
 // allocations, are then unmapped, and those blocks are reported as leaks from "<unknown module>"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A reference for long chains: the articulated-body algorithm and the RNEA backward pass in long
 // double (64-bit significand on x86, 11 bits more than double), for trees of one-degree-of-freedom
 // joints. Plain 6×6 matrices, as Featherstone (2008) Table 7.1 writes the algorithm; the joint

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "random_state.hpp"
 
 #include <Eigen/Eigenvalues>

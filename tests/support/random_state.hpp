@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Seeded random states and error measures shared by the solver tests.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Simulator options used across the simulation tests.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The main() of a test that opens windows: settings and autosaves of this run only (temporary
 // XDG config and data folders), the 3D view's surface format, the test's own application name.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The editor's document layer: undo commands (do → undo → redo give byte-identical YAML), the
 // body tree item model under a long random session (QAbstractItemModelTester), drag and drop,
 // merging and the clean state, refusals, the problems list, atomic saving and crash recovery.

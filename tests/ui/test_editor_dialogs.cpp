@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The editor's dialogs and the problems dock, driven through their widgets: the template dialog
 // builds the same bodies as the core templates with the parameters typed into it and refuses bad
 // parameters with a reason; the mirror dialog gives the same model as edit::mirrorSubtree with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Large models in the main window: a large file opens behind a progress dialog while the event
 // loop keeps running, its scene is batched, and a deep chain shows expanded only down to
 // ModelTreeDock::kMaxExpandedDepth levels (QTreeView lays out expanded levels recursively; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The main window: every embedded example opens with one actor per shape and a non-blank
 // picture (saved as screenshot_<example>.png in the working directory); the model tree, the
 // properties dock and picking in the 3D view stay in sync; read errors carry file:line:col and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The plots dock and the joint-load arrows after a run: the panes follow the selected joint and
 // draw every recorded sample; a 10⁵-sample run is drawn decimated with its exact envelope; each
 // pane exports as valid PNG, SVG and PDF; the arrows show each joint's wrench (full: the recorded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The property editor driven through its widgets on the space robot example: every edit is an
 // undo command with the intended effect (degrees in the UI, radians in the file, exact round
 // trips), refusals are shown and leave the model alone, the dock follows the document by body id

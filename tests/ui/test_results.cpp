@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The recorded run as something to inspect and export, in the main window: the timeline
 // (scrubbing shows the recorded q in the 3D view, keys step one sample, replay reads the
 // recording back without simulating, a click on a plot moves the shown time), the run label and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The simulation thread behind the main window: every embedded example runs 1 s of simulated
 // time and pauses with its samples recorded; the speed setting paces the run; a duration ends it;
 // the model file's solver and integrator are the defaults and the user's choice applies at the

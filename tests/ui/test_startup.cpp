@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Starting the application: --help and --version print without a display; a saved window
 // layout (valid, the one that crashed every start after a session made smaller than its minimum
 // and then maximised, truncated, garbage, random) restores into a window that shows, and one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/body_tree_model.hpp"
 
 #include <QDataStream>

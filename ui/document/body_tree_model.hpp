@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The body tree as a Qt item model: each body is an item under its parent body (roots under the
 // invisible root, which stands for the world), children in Model::bodies order. Columns: body
 // name (editable: renames through an undo command), joint type, joint name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/document.hpp"
 
 #include <QFile>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The editor's document: the kt::Model being edited, its undo stack, the file it belongs to,
 // and the item models that views show (body tree, problems). Every edit goes through a
 // QUndoCommand (edit_commands.hpp, field_commands.hpp) that calls the primitive mutators below;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Undo commands for the tree edits of core/model/edit_ops.hpp. Each factory runs the edit on a
 // copy of the document's model first: when the edit is refused it returns nullptr and sets
 // `error`; otherwise it returns a command to push (Document::push). The commands store exactly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/field_commands.hpp"
 
 #include <QCoreApplication>

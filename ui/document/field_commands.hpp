@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // "Set field" undo commands for every field of the model format. A body field edit stores the
 // body's whole spec before and after (undo is exact); a model field edit stores the model-level
 // settings (name, description, gravity, simulation) before and after.

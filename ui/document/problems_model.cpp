@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/problems_model.hpp"
 
 #include <QRegularExpression>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The problems list: every Diagnostic of kt::validate(model) (the loader's checks and messages),
 // one row each, columns YAML path and message, followed by the model's warnings
 // (kt::modelWarnings: likely mistakes that do not stop a run), and then by the last run's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Autosave and crash recovery. While the document is modified, every interval (60 s by
 // default) the Autosaver writes the model to a recovery file in
 // QStandardPaths::AppDataLocation/recovery (atomically, through QSaveFile). The file is the
