@@ -10,12 +10,12 @@
 //   q̈ = Dᵀ Φ (D τ' + T λ)                                     (Liu et al. eq. 28)
 //   f_i = f_i^bias + D_i τ'_i + T_i λ_i                       (the physical joint loads)
 //
-// Every CFA solver then refines q̈ once (docs/dynamics.md §5, "Refinement"): with r = τ − ID(q, ν, q̈)
-// by RNEA, the same system solved for τ' = r gives δq̈ and its joint wrenches, and q̈ + δq̈ with
-// the loads f^RNEA(q̈) + D r + T δλ. q̈ recovered from λ divides net forces on light bodies by
-// their inertia, and λ itself is a Schur complement formed by subtraction: on long chains and
-// light bodies carrying heavy ones the first q̈ keeps far fewer digits than RNEA's residual can
-// check.
+// Every CFA solver then refines q̈ once (docs/dynamics.md §5, "Refinement of q̈"): with
+// r = τ − ID(q, ν, q̈) by RNEA, the same system solved for τ' = r gives δq̈ and its joint wrenches,
+// and q̈ + δq̈ with the loads f^RNEA(q̈) + D r + T δλ. q̈ recovered from λ divides net forces on
+// light bodies by their inertia, and λ itself is a Schur complement formed by subtraction: on long
+// chains and under light bodies carrying heavy ones the first q̈ keeps far fewer digits than
+// RNEA's residual can check.
 //
 // Blocks of A (Liu et al. eqs. 31–37), with Z_i = ⁱX_pᵀ T_i (T_i's columns as forces in parent
 // coordinates) and Y_i = I_p⁻¹ Z_i:

@@ -197,8 +197,23 @@ void CfaTreeSolver::factorRoot(int i) {
   for (int j = 0; j < NC; ++j)
     for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
   choleskyInPlace<NC>(L, W.invDiag.data());
-  for (int j = 0; j < NC; ++j) W.z[j] = -W.alpha[cd[j]];
-  solveLower<NC>(L, W.invDiag.data(), W.z.template head<NC>());
+  rootRhs<NC>(i);
+}
+
+// z = L⁻¹ b_i, b_i = −T_iᵀ α_i, for a root joint already factored.
+template <int NC>
+void CfaTreeSolver::rootRhs(int i) {
+  BodyWork& W = w_[i];
+  for (int j = 0; j < NC; ++j) W.z[j] = -W.alpha[frames_[i].cdims[j]];
+  solveLower<NC>(W.L, W.invDiag.data(), W.z.template head<NC>());
+}
+
+// Prefetch for the tip-to-base sweeps: the records of the body kAhead closer to the base.
+void CfaTreeSolver::prefetchTowardsBase(int i) const {
+  if (i < kAhead) return;
+  prefetch(&w_[i - kAhead]);
+  prefetch(&IinvJ_[i - kAhead]);
+  prefetch(&kin_.X_p[i - kAhead]);
 }
 
 // λ_i = L⁻ᵀ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -294,11 +309,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   // tip to base: the bias pass's joint wrenches, τ' = τ − Sᵀ f^bias, u = D τ'; then Ψ and α of
   // each body, eliminating its children's joints (header; Liu et al. eqs. 29–37)
   for (int i = t.nb - 1; i >= 0; --i) {
-    if (i >= kAhead) {
-      prefetch(&w_[i - kAhead]);
-      prefetch(&IinvJ_[i - kAhead]);
-      prefetch(&kin_.X_p[i - kAhead]);
-    }
+    prefetchTowardsBase(i);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
@@ -380,11 +391,7 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
   // wrenches), its residual r = τ − Sᵀ f, u = D r, and α for u with the factor kept
   // from eliminationPass (Ψ, L and V are unchanged: only the right-hand side is new)
   for (int i = t.nb - 1; i >= 0; --i) {
-    if (i >= kAhead) {
-      prefetch(&w_[i - kAhead]);
-      prefetch(&IinvJ_[i - kAhead]);
-      prefetch(&kin_.X_p[i - kAhead]);
-    }
+    prefetchTowardsBase(i);
     BodyWork& W = w_[i];
     const int p = t.parent[i];
     W.fBias = fLin_[i];
@@ -401,13 +408,9 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
         if constexpr (NC > 0) eliminateRhs<NC>(*c, W.alpha);
       });
     }
-    W.rho.setZero();
     if (p < 0) {
       dispatchSize(frames_[i].nc, [&]<int NC>() {
-        if constexpr (NC > 0) {
-          for (int j = 0; j < NC; ++j) W.z[j] = -W.alpha[frames_[i].cdims[j]];
-          solveLower<NC>(W.L, W.invDiag.data(), W.z.template head<NC>());
-        }
+        if constexpr (NC > 0) rootRhs<NC>(i);
       });
     }
   }

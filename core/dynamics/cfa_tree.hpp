@@ -132,6 +132,9 @@ class CfaTreeSolver final : public Solver {
   template <int NC>
   void factorRoot(int i);
   template <int NC>
+  void rootRhs(int i);
+  void prefetchTowardsBase(int i) const;
+  template <int NC>
   void constraintForce(int i, Vec6& lambda) const;
 };
 
