@@ -7,7 +7,7 @@
 // The results measurement runs the model until it has recorded SAMPLES samples, then shows 200
 // recorded times picked at random (as the timeline does) and times each until the window has
 // repainted (3D view, plots with their cursor), then times the export of the whole recording as
-// CSV, and prints the figures (README, "Getting results out").
+// CSV, and prints the figures (docs/application.md, "Getting results out").
 //   kinetree [MODEL.yaml] --run T --export-plots DIR [--formats png,svg,pdf] [--solver …]
 // The plot export runs the model for T simulated seconds and writes each plot pane (and the three
 // stacked, plots.<format>) into DIR, named after the panes' titles, then quits.
@@ -18,7 +18,7 @@
 // PNG sequence for FILE.png), prints its progress on stderr and quits.
 // The measurement mode runs the simulation (as fast as possible by default) with the window open
 // and, after SECONDS of wall time (following a 1 s warm-up), prints the real-time factor, the
-// frames per second and the frame times to stdout, then quits (README, "Performance").
+// frames per second and the frame times to stdout, then quits (docs/application.md, "Measured frame rates").
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
