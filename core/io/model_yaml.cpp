@@ -860,6 +860,15 @@ namespace {
 
 Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems,
                std::vector<Diagnostic>* warnings = nullptr) {
+  const std::string text = readModelFileText(path);
+  std::error_code ec;
+  const std::string dir = std::filesystem::absolute(std::filesystem::path(path), ec).parent_path().lexically_normal();
+  return loadText(text, path, dir, modelProblems, warnings);
+}
+
+}  // namespace
+
+std::string readModelFileText(const std::string& path) {
   const auto fail = [&](const std::string& message) {
     Diagnostic d;
     d.file = path;
@@ -879,11 +888,8 @@ Model loadFile(const std::string& path, std::vector<Diagnostic>* modelProblems,
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  const std::string dir = std::filesystem::absolute(std::filesystem::path(path), ec).parent_path().lexically_normal();
-  return loadText(text, path, dir, modelProblems, warnings);
+  return text;
 }
-
-}  // namespace
 
 Model loadModelFromFile(const std::string& path) { return loadFile(path, nullptr); }
 

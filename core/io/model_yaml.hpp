@@ -51,6 +51,10 @@ Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& prob
 Model loadModelForEditingFromString(const std::string& text, const std::string& fileName,
                                     std::vector<Diagnostic>& problems);
 
+/// The bytes of a model file (YAML or URDF): throws ModelLoadError naming the file when it does not
+/// exist, is a directory, cannot be read or is larger than kMaxModelFileBytes.
+std::string readModelFileText(const std::string& path);
+
 /// Canonical YAML text of a model.
 std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.

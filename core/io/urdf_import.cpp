@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// URDF import (core/io/urdf.hpp, docs/urdf.md). liburdfdom parses the robot; TinyXML, the XML
+// library it is built on, gives each element's line and column for the diagnostics and the
+// elements Kinetree does not use, which are listed as warnings rather than dropped silently.
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "core/io/mesh.hpp"
+#include "core/io/model_files.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/io/urdf.hpp"
+#include "core/model/mass_properties.hpp"
+#include "core/model/text_util.hpp"
+
+namespace kt {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Location {
+  int line = 0, column = 0;
+};
+
+Location locationOf(const TiXmlBase* node) { return node ? Location{node->Row(), node->Column()} : Location{}; }
+
+// urdfdom reports through console_bridge; while a file is parsed its messages are collected here
+// (one parse at a time: the handler is global).
+class CollectMessages : public console_bridge::OutputHandler {
+ public:
+  std::vector<std::string> errors, warnings;
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR)
+      errors.push_back(text);
+    else if (level == console_bridge::CONSOLE_BRIDGE_LOG_WARN)
+      warnings.push_back(text);
+  }
+};
+
+std::mutex& parserMutex() {
+  static std::mutex m;
+  return m;
+}
+
+urdf::ModelInterfaceSharedPtr parseWithUrdfdom(const std::string& xml, CollectMessages& messages) {
+  const std::lock_guard<std::mutex> lock(parserMutex());
+  const console_bridge::LogLevel level = console_bridge::getLogLevel();
+  console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_WARN);
+  console_bridge::useOutputHandler(&messages);
+  urdf::ModelInterfaceSharedPtr model;
+  try {
+    model = urdf::parseURDF(xml);
+  } catch (const std::exception& e) {
+    messages.errors.push_back(e.what());
+  }
+  console_bridge::restorePreviousOutputHandler();
+  console_bridge::setLogLevel(level);
+  return model;
+}
+
+Mat3 rotationOf(const urdf::Rotation& r) {
+  return Eigen::Quaterniond(r.w, r.x, r.y, r.z).normalized().toRotationMatrix();
+}
+
+// The placement of a urdfdom pose. Its rotation is a quaternion computed from the file's rpy; the
+// rpy is read back from the <origin> element's text where there is one, so that 1.5707963267948966
+// stays that number rather than a neighbour of it.
+// Exactly n numbers separated by white space (an attribute's text), or false.
+template <int n>
+bool parseNumbers(const char* text, Eigen::Matrix<double, n, 1>& out) {
+  if (!text) return false;
+  const char* s = text;
+  char* end = nullptr;
+  for (int k = 0; k < n; ++k, s = end) {
+    out[k] = std::strtod(s, &end);
+    if (end == s) return false;
+  }
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  return *end == '\0';
+}
+
+Placement placementOf(const urdf::Pose& pose, const TiXmlElement* owner) {
+  Placement p;
+  p.xyz = Vec3(pose.position.x, pose.position.y, pose.position.z);
+  p.rpy = rpyFromRotation(rotationOf(pose.rotation));
+  const TiXmlElement* origin = owner ? owner->FirstChildElement("origin") : nullptr;
+  Vec3 rpy;
+  // the text's angles where they give the same rotation (they always should)
+  if (origin && parseNumbers<3>(origin->Attribute("rpy"), rpy) &&
+      rotationFromRpy(rpy).isApprox(rotationOf(pose.rotation), 1e-12))
+    p.rpy = rpy;
+  return p;
+}
+
+bool isIdentityRotation(const Placement& p) { return !p.useQuaternion && p.rpy == Vec3::Zero(); }
+
+// a ∘ b: the placement b given in frame a, expressed in a's parent.
+Placement compose(const Placement& a, const Placement& b) {
+  Placement c;
+  c.xyz = a.xyz + a.rotation() * b.xyz;
+  if (isIdentityRotation(b))
+    c.rpy = a.rpy, c.useQuaternion = a.useQuaternion, c.quat = a.quat;
+  else if (isIdentityRotation(a))
+    c.rpy = b.rpy, c.useQuaternion = b.useQuaternion, c.quat = b.quat;
+  else
+    c.rpy = rpyFromRotation(a.rotation() * b.rotation());
+  return c;
+}
+
+// Mass properties given in a child frame, expressed in its parent through `placement`.
+MassProperties transformed(const MassProperties& m, const Placement& placement) {
+  const Mat3 R = placement.rotation();
+  return {m.mass, placement.xyz + R * m.com, R * m.inertia * R.transpose()};
+}
+
+// One body in the making: a link, its joint to its parent, and where both are in the file.
+struct Draft {
+  std::string link, jointName;
+  int parent = -1;  // index of the parent draft; -1: the world
+  JointSpec joint;
+  bool massive = false;  // has a mass (a link without <inertial>, or with mass 0, has none)
+  MassProperties mass;
+  std::vector<Shape> shapes;
+  Location linkAt, jointAt;
+  bool merged = false;
+};
+
+// What the import does not carry over, one warning per kind, listing the names concerned.
+class Notes {
+ public:
+  void add(const std::string& kind, const std::string& name, Location at) {
+    Entry& e = entries_[kind];
+    if (e.names.empty()) e.at = at, e.order = order_++;
+    if (std::find(e.names.begin(), e.names.end(), name) == e.names.end()) e.names.push_back(name);
+  }
+  void into(std::vector<Diagnostic>& out, const std::string& file) const {
+    std::vector<std::pair<int, const std::pair<const std::string, Entry>*>> sorted;
+    for (const auto& kv : entries_) sorted.emplace_back(kv.second.order, &kv);
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [order, kv] : sorted) {
+      const Entry& e = kv->second;
+      std::string names;
+      for (std::size_t k = 0; k < e.names.size() && k < 8; ++k) names += (k ? ", " : "") + e.names[k];
+      if (e.names.size() > 8) names += ", ... (" + std::to_string(e.names.size()) + " in all)";
+      Diagnostic d;
+      d.file = file;
+      d.line = e.at.line;
+      d.column = e.at.column;
+      d.warning = true;
+      d.message = kv->first + (names.empty() ? "" : ": " + names);
+      out.push_back(std::move(d));
+    }
+  }
+
+ private:
+  struct Entry {
+    Location at;
+    int order = 0;
+    std::vector<std::string> names;
+  };
+  std::map<std::string, Entry> entries_;
+  int order_ = 0;
+};
+
+std::string nameAttribute(const TiXmlElement* e) {
+  const char* n = e->Attribute("name");
+  return n ? n : "";
+}
+
+// Elements of the file that Kinetree does not use: warnings, one per kind.
+void noteUnusedElements(const TiXmlElement* robot, Notes& notes) {
+  for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string tag = e->ValueStr();
+    if (tag == "link") {
+      for (const TiXmlElement* c = e->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision"))
+        notes.add("<collision> geometry is not used (Kinetree computes no contacts); links", nameAttribute(e),
+                  locationOf(c));
+    } else if (tag == "joint") {
+      const std::string joint = nameAttribute(e);
+      if (const TiXmlElement* m = e->FirstChildElement("mimic"))
+        notes.add("<mimic> is not supported: these joints move independently", joint, locationOf(m));
+      if (const TiXmlElement* d = e->FirstChildElement("dynamics"))
+        notes.add("<dynamics> damping and friction are not applied (give the joint a spring_damper drive instead)",
+                  joint, locationOf(d));
+      if (const TiXmlElement* s = e->FirstChildElement("safety_controller"))
+        notes.add("<safety_controller> is not used", joint, locationOf(s));
+      if (const TiXmlElement* c = e->FirstChildElement("calibration"))
+        notes.add("<calibration> is not used", joint, locationOf(c));
+    } else if (tag != "material") {
+      const std::string name =
+          nameAttribute(e).empty() && e->Attribute("reference") ? e->Attribute("reference") : nameAttribute(e);
+      notes.add("<" + tag + "> is not used by Kinetree; left out", name, locationOf(e));
+    }
+  }
+}
+
+// A mesh URI as a file: package://NAME/REST against the package paths, then the URDF's directory
+// and its ancestors; file://PATH; a relative path from the URDF's directory. Empty when not found,
+// with the places looked in.
+std::string resolveMesh(const std::string& uri, const std::string& urdfDirectory,
+                        const std::vector<std::string>& packagePaths, std::string& lookedIn) {
+  const auto existing = [](const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+  };
+  if (uri.rfind("package://", 0) == 0) {
+    const std::string rest = uri.substr(10);
+    const std::size_t slash = rest.find('/');
+    lookedIn = "in the --package-path directories and the URDF's directory and its parents";
+    if (slash == std::string::npos) return {};
+    const std::string package = rest.substr(0, slash), relative = rest.substr(slash + 1);
+    std::vector<fs::path> roots(packagePaths.begin(), packagePaths.end());
+    for (fs::path d = fs::path(urdfDirectory); !d.empty(); d = d.parent_path()) {
+      roots.push_back(d);
+      if (d == d.parent_path()) break;
+    }
+    for (const fs::path& root : roots) {
+      if (root.filename() == package && existing(root / relative)) return (root / relative).lexically_normal().string();
+      if (existing(root / package / relative)) return (root / package / relative).lexically_normal().string();
+    }
+    return {};
+  }
+  fs::path p = uri.rfind("file://", 0) == 0 ? fs::path(uri.substr(7)) : fs::path(uri);
+  if (p.is_relative()) p = fs::path(urdfDirectory) / p;
+  lookedIn = "at " + p.lexically_normal().string();
+  return existing(p) ? p.lexically_normal().string() : std::string();
+}
+
+// Names as Kinetree writes them (letters, digits, '_', '-'; a letter or '_' first), unique.
+class Names {
+ public:
+  std::string take(const std::string& urdfName, Notes& notes, const char* what, Location at) {
+    std::string n;
+    for (char ch : urdfName) n += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' ? ch : '_';
+    if (n.empty() || !(std::isalpha(static_cast<unsigned char>(n[0])) || n[0] == '_')) n = "_" + n;
+    if (n == "world") n = "world_";
+    const std::string base = n;
+    for (int k = 2; used_.count(n); ++k) n = base + "_" + std::to_string(k);
+    used_.insert(n);
+    if (n != urdfName)
+      notes.add(std::string(what) + " renamed to follow Kinetree's names (" + kNameRule + ")", urdfName + " -> " + n,
+                at);
+    return n;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+class Importer {
+ public:
+  Importer(std::string file, std::string directory, const UrdfImportOptions& options)
+      : file_(std::move(file)), directory_(std::move(directory)), options_(options) {}
+
+  UrdfImport run(const std::string& xml) {
+    TiXmlDocument doc;
+    doc.Parse(xml.c_str());
+    if (doc.Error()) fail({doc.ErrorRow(), doc.ErrorCol()}, std::string("XML syntax: ") + doc.ErrorDesc());
+    const TiXmlElement* robot = doc.RootElement();
+    if (!robot) fail({}, "the file holds no XML element; expected a <robot>");
+    if (robot->ValueStr() != "robot")
+      fail(locationOf(robot), "the document's root element is <" + robot->ValueStr() + ">; expected <robot>");
+    for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+      links_.emplace(nameAttribute(e), e);
+    for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
+      joints_.emplace(nameAttribute(e), e);
+    for (const TiXmlElement* e = robot->FirstChildElement("material"); e; e = e->NextSiblingElement("material"))
+      materials_.emplace(nameAttribute(e), e);
+    noteUnusedElements(robot, notes_);
+
+    CollectMessages messages;
+    const urdf::ModelInterfaceSharedPtr urdfModel = parseWithUrdfdom(xml, messages);
+    if (!urdfModel) {
+      if (messages.errors.empty()) messages.errors.push_back("liburdfdom could not read the robot");
+      std::vector<Diagnostic> errors;
+      for (const std::string& m : messages.errors) errors.push_back(diagnostic(locate(m, robot), "URDF: " + m, false));
+      throw ModelLoadError(errors);
+    }
+    for (const std::string& m : messages.warnings) notes_.add("liburdfdom: " + m, std::string(), locate(m, robot));
+
+    model_.name = urdfModel->getName().empty() ? "robot" : urdfModel->getName();
+    model_.description = "Imported from " + fs::path(file_).filename().string();
+    model_.sourceDirectory = options_.meshBaseDirectory;
+    const urdf::LinkConstSharedPtr root = urdfModel->getRoot();
+    addLink(root, -1, nullptr);
+    mergeMassless();
+    checkMassless();
+    build();
+    UrdfImport out;
+    out.model = std::move(model_);
+    validateBuilt(out.model);
+    notes_.into(out.warnings, file_);
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail(Location at, const std::string& message) const {
+    throw ModelLoadError({diagnostic(at, message, false)});
+  }
+
+  Diagnostic diagnostic(Location at, const std::string& message, bool warning, const std::string& path = {}) const {
+    Diagnostic d;
+    d.file = file_;
+    d.line = at.line;
+    d.column = at.column;
+    d.path = path;
+    d.message = message;
+    d.warning = warning;
+    return d;
+  }
+
+  // The element a liburdfdom message is about: a joint or link named in it in [brackets] (the
+  // joint first: "parent link [x] of joint [y] not found" is about joint y), else the robot.
+  Location locate(const std::string& message, const TiXmlElement* robot) const {
+    std::vector<std::string> named;
+    for (std::size_t open = message.find('['); open != std::string::npos; open = message.find('[', open + 1)) {
+      const std::size_t close = message.find(']', open);
+      if (close == std::string::npos) break;
+      named.push_back(message.substr(open + 1, close - open - 1));
+    }
+    for (const std::string& n : named)
+      if (auto it = joints_.find(n); it != joints_.end()) return locationOf(it->second);
+    for (const std::string& n : named)
+      if (auto it = links_.find(n); it != links_.end()) return locationOf(it->second);
+    return locationOf(robot);
+  }
+
+  const TiXmlElement* linkElement(const std::string& name) const {
+    const auto it = links_.find(name);
+    return it == links_.end() ? nullptr : it->second;
+  }
+  const TiXmlElement* jointElement(const std::string& name) const {
+    const auto it = joints_.find(name);
+    return it == joints_.end() ? nullptr : it->second;
+  }
+
+  void addLink(const urdf::LinkConstSharedPtr& link, int parent, const urdf::JointConstSharedPtr& joint) {
+    const TiXmlElement* linkXml = linkElement(link->name);
+    const TiXmlElement* jointXml = joint ? jointElement(joint->name) : nullptr;
+    const bool isWorld = !joint && link->name == "world";
+    int self = parent;
+    if (!isWorld) {
+      Draft d;
+      d.link = link->name;
+      d.parent = parent;
+      d.linkAt = locationOf(linkXml);
+      d.jointAt = jointXml ? locationOf(jointXml) : d.linkAt;
+      d.jointName = joint ? joint->name : std::string();
+      setJoint(d, joint, jointXml, parent);
+      setInertial(d, link, linkXml);
+      setShapes(d, link, linkXml);
+      self = static_cast<int>(drafts_.size());
+      drafts_.push_back(std::move(d));
+    } else if (link->inertial) {
+      notes_.add("the root link 'world' stands for the world: its <inertial> is not used", "world",
+                 locationOf(linkXml));
+    }
+    // children in the file's order (liburdfdom keeps them sorted by joint name)
+    std::vector<urdf::JointConstSharedPtr> childJoints(link->child_joints.begin(), link->child_joints.end());
+    std::sort(childJoints.begin(), childJoints.end(), [&](const auto& a, const auto& b) {
+      const Location la = locationOf(jointElement(a->name)), lb = locationOf(jointElement(b->name));
+      return std::tie(la.line, la.column) < std::tie(lb.line, lb.column);
+    });
+    for (const auto& j : childJoints)
+      for (const auto& child : link->child_links)
+        if (child->name == j->child_link_name) addLink(child, self, j);
+  }
+
+  void setJoint(Draft& d, const urdf::JointConstSharedPtr& joint, const TiXmlElement* xml, int parent) {
+    JointSpec& js = d.joint;
+    if (!joint) {  // the root link: fixed to the world, or free
+      js.type = options_.floatingBase ? JointType::Free : JointType::Fixed;
+      return;
+    }
+    js.origin = placementOf(joint->parent_to_joint_origin_transform, xml);
+    js.axis = Vec3(joint->axis.x, joint->axis.y, joint->axis.z);
+    const auto limits = [&] {
+      if (joint->limits && joint->limits->lower < joint->limits->upper)
+        js.limits = {Limit{joint->limits->lower, joint->limits->upper}};
+    };
+    switch (joint->type) {
+      case urdf::Joint::REVOLUTE:
+        js.type = JointType::Revolute;
+        limits();
+        break;
+      case urdf::Joint::CONTINUOUS: js.type = JointType::Revolute; break;
+      case urdf::Joint::PRISMATIC:
+        js.type = JointType::Prismatic;
+        limits();
+        break;
+      case urdf::Joint::FLOATING: js.type = JointType::Free; break;
+      case urdf::Joint::PLANAR: js.type = JointType::Planar; break;
+      case urdf::Joint::FIXED:
+        // the world's children: free with --floating (the root link stands for the world)
+        js.type = options_.floatingBase && parent < 0 ? JointType::Free : JointType::Fixed;
+        break;
+      default: fail(locationOf(xml), "joint '" + joint->name + "': unknown joint type");
+    }
+    if (!jointHasAxis(js.type)) js.axis = Vec3::UnitZ();
+  }
+
+  void setInertial(Draft& d, const urdf::LinkConstSharedPtr& link, const TiXmlElement* xml) {
+    const urdf::InertialSharedPtr& in = link->inertial;
+    if (!in || !(in->mass > 0.0)) return;
+    Mat3 I;
+    I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
+    const Placement frame = placementOf(in->origin, xml ? xml->FirstChildElement("inertial") : nullptr);
+    d.massive = true;
+    d.mass = transformed(MassProperties{in->mass, Vec3::Zero(), I}, frame);
+  }
+
+  void setShapes(Draft& d, const urdf::LinkConstSharedPtr& link, const TiXmlElement* xml) {
+    const TiXmlElement* visualXml = xml ? xml->FirstChildElement("visual") : nullptr;
+    for (const urdf::VisualSharedPtr& v : link->visual_array) {
+      const TiXmlElement* here = visualXml ? visualXml : xml;
+      if (visualXml) visualXml = visualXml->NextSiblingElement("visual");
+      if (!v || !v->geometry) continue;
+      Shape s;
+      s.origin = placementOf(v->origin, here);
+      if (v->material) {  // liburdfdom keeps colours as floats: the file's text where it can be found
+        const urdf::Color& c = v->material->color;
+        s.color = Eigen::Vector4d(c.r, c.g, c.b, c.a);
+        Eigen::Vector4d exact;
+        if (parseNumbers<4>(colorText(here), exact) && exact.cast<float>() == s.color.cast<float>()) s.color = exact;
+      }
+      switch (v->geometry->type) {
+        case urdf::Geometry::BOX: {
+          const auto& box = static_cast<const urdf::Box&>(*v->geometry);
+          s.type = ShapeType::Box;
+          s.size = Vec3(box.dim.x, box.dim.y, box.dim.z);
+          break;
+        }
+        case urdf::Geometry::CYLINDER: {
+          const auto& cylinder = static_cast<const urdf::Cylinder&>(*v->geometry);
+          s.type = ShapeType::Cylinder;
+          s.radius = cylinder.radius;
+          s.length = cylinder.length;
+          break;
+        }
+        case urdf::Geometry::SPHERE:
+          s.type = ShapeType::Sphere;
+          s.radius = static_cast<const urdf::Sphere&>(*v->geometry).radius;
+          break;
+        case urdf::Geometry::MESH: {
+          const auto& mesh = static_cast<const urdf::Mesh&>(*v->geometry);
+          const TiXmlElement* geometry = here->FirstChildElement("geometry");
+          const TiXmlElement* meshXml = geometry ? geometry->FirstChildElement("mesh") : nullptr;
+          if (!meshShape(mesh, s, locationOf(meshXml ? meshXml : here))) continue;
+          break;
+        }
+        default: continue;
+      }
+      d.shapes.push_back(std::move(s));
+    }
+  }
+
+  // The rgba text of a visual's material: its own <color>, or that of the robot's material it names.
+  const char* colorText(const TiXmlElement* visual) const {
+    const TiXmlElement* material = visual ? visual->FirstChildElement("material") : nullptr;
+    if (!material) return nullptr;
+    if (const TiXmlElement* color = material->FirstChildElement("color")) return color->Attribute("rgba");
+    const auto it = materials_.find(nameAttribute(material));
+    const TiXmlElement* color = it == materials_.end() ? nullptr : it->second->FirstChildElement("color");
+    return color ? color->Attribute("rgba") : nullptr;
+  }
+
+  bool meshShape(const urdf::Mesh& mesh, Shape& s, Location at) {
+    std::string lookedIn;
+    const std::string found = resolveMesh(mesh.filename, directory_, options_.packagePaths, lookedIn);
+    if (found.empty()) {
+      notes_.add("mesh files not found (the visual is left out; give the package's directory with --package-path)",
+                 mesh.filename + " (looked " + lookedIn + ")", at);
+      return false;
+    }
+    std::string ext = fs::path(found).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (ext != ".stl" && ext != ".obj") {
+      notes_.add("meshes Kinetree cannot read (STL and OBJ only; the visual is left out)", mesh.filename, at);
+      return false;
+    }
+    s.type = ShapeType::Mesh;
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(found, ec).lexically_normal();
+    s.mesh =
+        options_.meshBaseDirectory.empty()
+            ? absolute.string()
+            : absolute.lexically_relative(fs::absolute(options_.meshBaseDirectory, ec).lexically_normal()).string();
+    s.meshScale = Vec3(mesh.scale.x, mesh.scale.y, mesh.scale.z);
+    return true;
+  }
+
+  // Moves draft c into its parent across its fixed joint: mass, shapes and children.
+  void mergeIntoParent(int c) {
+    Draft& child = drafts_[c];
+    const Placement& T = child.joint.origin;
+    Draft& parent = drafts_[child.parent];
+    if (child.massive) {
+      const MassProperties moved = transformed(child.mass, T);
+      parent.mass = parent.massive ? combineMassProperties(parent.mass, moved) : moved;
+      parent.massive = true;
+    }
+    for (Shape s : child.shapes) {
+      s.origin = compose(T, s.origin);
+      parent.shapes.push_back(std::move(s));
+    }
+    for (Draft& g : drafts_)
+      if (!g.merged && g.parent == c) {
+        g.parent = child.parent;
+        g.joint.origin = compose(T, g.joint.origin);
+      }
+    child.merged = true;
+  }
+
+  // Links on fixed joints without mass (frames such as tool0, imu_link) and, with mergeFixed,
+  // every link on a fixed joint, go into their parents; children first, so that a chain of them
+  // collapses. A massless link fixed to the world is left out (the world has no shapes).
+  void mergeMassless() {
+    for (int c = static_cast<int>(drafts_.size()) - 1; c >= 0; --c) {
+      Draft& d = drafts_[c];
+      if (d.joint.type != JointType::Fixed || (d.massive && !options_.mergeFixed)) continue;
+      if (d.parent >= 0) {
+        notes_.add(d.massive ? "links merged into their parents across fixed joints (--merge-fixed)"
+                             : "links without mass merged into their parents across fixed joints",
+                   d.link + " -> " + drafts_[d.parent].link, d.linkAt);
+        mergeIntoParent(c);
+      } else if (!d.massive) {
+        notes_.add("links without mass fixed to the world left out (with their visuals)", d.link, d.linkAt);
+        for (Draft& g : drafts_)
+          if (!g.merged && g.parent == c) {
+            g.parent = -1;
+            g.joint.origin = compose(d.joint.origin, g.joint.origin);
+          }
+        d.merged = true;
+      }
+    }
+  }
+
+  // A link without mass that moves takes the links fixed to it; if it still has none, it cannot
+  // move (its joint would have no inertia to act on): an error naming it.
+  void checkMassless() {
+    std::vector<Diagnostic> errors;
+    for (int c = 0; c < static_cast<int>(drafts_.size()); ++c) {
+      if (drafts_[c].merged || drafts_[c].massive) continue;
+      for (int g = 0; g < static_cast<int>(drafts_.size()); ++g)
+        if (!drafts_[g].merged && drafts_[g].parent == c && drafts_[g].joint.type == JointType::Fixed) {
+          notes_.add("links merged into a moving link without mass, which then has their mass",
+                     drafts_[g].link + " -> " + drafts_[c].link, drafts_[g].linkAt);
+          mergeIntoParent(g);
+        }
+      const Draft& d = drafts_[c];
+      if (!d.massive)
+        errors.push_back(
+            diagnostic(d.linkAt,
+                       "link '" + d.link + "' has no mass but moves on " +
+                           (d.jointName.empty() ? std::string("a free joint") : "joint '" + d.jointName + "'") + " (" +
+                           std::string(jointTypeName(d.joint.type)) +
+                           "): give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint",
+                       false));
+    }
+    if (!errors.empty()) throw ModelLoadError(errors);
+  }
+
+  void build() {
+    Names bodyNames, jointNames;
+    std::vector<int> index(drafts_.size(), -1);
+    for (std::size_t k = 0; k < drafts_.size(); ++k) {
+      Draft& d = drafts_[k];
+      if (d.merged) continue;
+      BodySpec b;
+      b.name = bodyNames.take(d.link, notes_, "links", d.linkAt);
+      b.parent = d.parent < 0 ? "world" : model_.bodies[index[d.parent]].name;
+      b.joint = d.joint;
+      if (!d.jointName.empty()) b.joint.name = jointNames.take(d.jointName, notes_, "joints", d.jointAt);
+      b.inertial.mass = d.mass.mass;
+      b.inertial.com = d.mass.com;
+      b.inertial.inertia = 0.5 * (d.mass.inertia + d.mass.inertia.transpose());
+      b.shapes = d.shapes;
+      index[k] = static_cast<int>(model_.bodies.size());
+      built_.push_back(static_cast<int>(k));
+      model_.bodies.push_back(std::move(b));
+    }
+  }
+
+  // The model checks, reported at the link (or, for joint fields, the joint) they concern.
+  void validateBuilt(const Model& model) {
+    std::vector<Diagnostic> errors;
+    for (const Diagnostic& v : validate(model)) {
+      Location at;
+      std::string path = v.path;
+      if (path.rfind("bodies[", 0) == 0) {
+        const std::size_t close = path.find(']');
+        const int body = std::atoi(path.c_str() + 7);
+        if (body >= 0 && body < static_cast<int>(built_.size())) {
+          const Draft& d = drafts_[built_[body]];
+          std::string field = close + 2 < path.size() ? path.substr(close + 2) : std::string();
+          const bool jointField = field.rfind("joint", 0) == 0;
+          at = jointField ? d.jointAt : d.linkAt;
+          path = jointField && !d.jointName.empty() ? "joint '" + d.jointName + "'" : "link '" + d.link + "'";
+          if (!field.empty()) path += ": " + field;
+        }
+      }
+      Diagnostic d = diagnostic(at, v.message, v.warning, path);
+      if (v.warning)
+        notes_.add(path + ": " + v.message, std::string(), at);
+      else
+        errors.push_back(std::move(d));
+    }
+    if (!errors.empty()) throw ModelLoadError(errors);
+  }
+
+  std::string file_, directory_;
+  const UrdfImportOptions& options_;
+  std::map<std::string, const TiXmlElement*> links_, joints_, materials_;
+  std::vector<Draft> drafts_;
+  std::vector<int> built_;  // the draft of each body of the model
+  Notes notes_;
+  Model model_;
+};
+
+}  // namespace
+
+UrdfImport importUrdfString(const std::string& xml, const std::string& fileName, const std::string& directory,
+                            const UrdfImportOptions& options) {
+  return Importer(fileName, directory, options).run(xml);
+}
+
+UrdfImport importUrdfFile(const std::string& path, const UrdfImportOptions& options) {
+  const std::string xml = readModelFileText(path);
+  std::error_code ec;
+  const std::string directory = fs::absolute(fs::path(path), ec).parent_path().lexically_normal().string();
+  return importUrdfString(xml, path, directory, options);
+}
+
+}  // namespace kt
