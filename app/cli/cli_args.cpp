@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "app/cli/cli_args.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -69,7 +70,12 @@ bool parseArgs(const char* command, const char* usage, const std::vector<std::st
     const OptionSpec* spec = nullptr;
     for (const OptionSpec& s : specs)
       if (name == s.name || (s.alias && name == s.alias)) spec = &s;
-    if (!spec) return fail("unknown option '" + printable(name) + "'");
+    if (!spec) {
+      std::vector<std::string> known;
+      for (const OptionSpec& s : specs) known.emplace_back(s.name);
+      const std::string near = closestMatch(name, known);
+      return fail("unknown option '" + printable(name) + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
     if (!spec->takesValue) {
       if (inlineValue) return fail(std::string(spec->name) + " takes no value");
       out.options.emplace_back(spec->name, std::string());
@@ -107,6 +113,34 @@ bool parsePositive(const char* command, const std::string& option, const std::st
     return false;
   }
   return true;
+}
+
+bool parseCount(const char* command, const std::string& option, const std::string& text, long limit, const char* unit,
+                long& out) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || v <= 0 || errno == ERANGE) {
+    std::fprintf(stderr, "kinetree-cli %s: %s expects a positive integer, got '%s'\n", command, option.c_str(),
+                 printable(text).c_str());
+    return false;
+  }
+  if (v > limit) {
+    std::fprintf(stderr, "kinetree-cli %s: %s must be at most %ld %s, got %lld\n", command, option.c_str(), limit, unit,
+                 v);
+    return false;
+  }
+  out = static_cast<long>(v);
+  return true;
+}
+
+std::string groupDigits(long n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && digits[k - 1] != '-' && (digits.size() - k) % 3 == 0) out.push_back(',');
+    out.push_back(digits[k]);
+  }
+  return out;
 }
 
 bool checkRunOptions(const char* command, const std::string& modelPath, double step, bool stepGiven, double duration,

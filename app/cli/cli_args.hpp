@@ -41,6 +41,14 @@ bool singleModelFile(const char* command, const char* usage, const ParsedArgs& p
 /// A positive finite number ("--step expects a positive number, got 'x'" on stderr otherwise).
 bool parsePositive(const char* command, const std::string& option, const std::string& text, double& out);
 
+/// A positive integer of at most `limit` (`unit` names what it counts in the message), e.g.
+/// "--chain must be at most 1000000 bodies, got 2000000" on stderr otherwise.
+bool parseCount(const char* command, const std::string& option, const std::string& text, long limit, const char* unit,
+                long& out);
+
+/// 12345 → "12,345".
+std::string groupDigits(long n);
+
 /// Checks the settings of a run (core/sim/run_limits.hpp). Each problem is printed on stderr,
 /// naming the command-line option that set the value ("--duration 1e308: ...") when it was given
 /// (`*Given`), otherwise the model file's simulation.<field>. False when there is one.

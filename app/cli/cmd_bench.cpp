@@ -7,7 +7,6 @@
 // then K batches of calls, each batch long enough to last about 20 ms; the reported time per call is the median over
 // the batches.
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,7 +29,7 @@ namespace kt::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: kinetree-cli bench [--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH]\n"
+    "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
     "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n";
 
 // CPU time of the calling thread: on a shared machine, time spent descheduled is not counted.
@@ -53,18 +52,8 @@ constexpr int kMaxBenchBodies = 1'000'000;
 constexpr int kMaxBenchRepeat = 1000;
 
 bool parsePositiveInt(const std::string& option, const std::string& text, int limit, const char* unit, int& out) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v <= 0 || errno == ERANGE) {
-    std::fprintf(stderr, "kinetree-cli bench: %s expects a positive integer, got '%s'\n", option.c_str(),
-                 printable(text).c_str());
-    return false;
-  }
-  if (v > limit) {
-    std::fprintf(stderr, "kinetree-cli bench: %s must be at most %d %s, got %lld\n", option.c_str(), limit, unit, v);
-    return false;
-  }
+  long v = 0;
+  if (!parseCount("bench", option, text, limit, unit, v)) return false;
   out = static_cast<int>(v);
   return true;
 }

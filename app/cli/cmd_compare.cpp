@@ -39,7 +39,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-    "                            [--tolerance TOL] [--trajectory]\n";
+    "                            [--tolerance TOL] [--trajectory] [--digits]\n";
 
 using kt::cli::splitList;
 
@@ -63,14 +63,25 @@ std::vector<ComparisonState> referenceStates(Simulator& sim, double duration, st
   return states;
 }
 
-std::string cell(const DifferenceMeasure& m) {
+// A relative difference as a table cell: "%10.2e", or with `digits` as digits of agreement,
+// -log10 of it (at most 16.0; "exact" for no difference).
+std::string cell(const DifferenceMeasure& m, bool digits = false) {
+  if (!m.measured) return "         -";
   char text[32];
-  std::snprintf(text, sizeof text, "%10.2e", m.rel());
-  return m.measured ? text : "         -";
+  const double rel = m.rel();
+  if (!digits)
+    std::snprintf(text, sizeof text, "%10.2e", rel);
+  else if (rel == 0.0)
+    std::snprintf(text, sizeof text, "%10s", "exact");
+  else if (std::isfinite(rel))
+    std::snprintf(text, sizeof text, "%10.1f", std::min(16.0, -std::log10(rel)));
+  else
+    std::snprintf(text, sizeof text, "%10s", "none");
+  return text;
 }
 
 int comparePointwise(const std::string& modelPath, const Model& model, SimulatorOptions options, double duration,
-                     const std::vector<std::string>& solvers, double tolerance) {
+                     const std::vector<std::string>& solvers, double tolerance, bool digits) {
   options.solver = solvers.front();
   std::string error;
   std::vector<ComparisonState> states;
@@ -93,8 +104,8 @@ int comparePointwise(const std::string& modelPath, const Model& model, Simulator
   std::printf(
       "relative to the largest |value| over the run; qdd and loads against %s, p against M v, v against\n"
       "M^-1 p, pdot against d/dt (M v) by finite differences ('pdot FD': their estimated error; a\n"
-      "difference within 10 times it is not counted)\n",
-      solvers.front().c_str());
+      "difference within 10 times it is not counted)%s\n",
+      solvers.front().c_str(), digits ? "; in digits of agreement, -log10 of the difference" : "");
   std::printf("%-14s %-8s %10s %10s %10s %10s %10s %10s %10s\n", "solver", "form", "qdd", "load", "p", "v", "pdot",
               "pdot FD", "us/call");
   bool failed = !error.empty();
@@ -103,8 +114,9 @@ int comparePointwise(const std::string& modelPath, const Model& model, Simulator
     DifferenceMeasure fd = d.pdot;  // the reference's own error, on the same scale
     fd.abs = d.pdot.referenceError;
     std::printf("%-14s %-8s %s %s %s %s %s %s %10.2f%s\n", d.solver.c_str(), d.impulse ? "impulse" : "velocity",
-                cell(d.qdd).c_str(), cell(d.load).c_str(), cell(d.p).c_str(), cell(d.v).c_str(), cell(d.pdot).c_str(),
-                cell(fd).c_str(), 1e6 * d.secondsPerCall, bad ? "  EXCEEDS TOLERANCE" : "");
+                cell(d.qdd, digits).c_str(), cell(d.load, digits).c_str(), cell(d.p, digits).c_str(),
+                cell(d.v, digits).c_str(), cell(d.pdot, digits).c_str(), cell(fd, digits).c_str(),
+                1e6 * d.secondsPerCall, bad ? "  EXCEEDS TOLERANCE" : "");
     failed = failed || bad;
   }
   std::fflush(stdout);
@@ -115,18 +127,24 @@ int comparePointwise(const std::string& modelPath, const Model& model, Simulator
 
 int cmdCompare(const std::vector<std::string>& args) {
   ParsedArgs parsed;
-  if (!parseArgs(
-          "compare", kUsage, args,
-          {{"--solvers"}, {"--integrator"}, {"--duration"}, {"--step"}, {"--tolerance"}, {"--trajectory", false}},
-          parsed))
+  if (!parseArgs("compare", kUsage, args,
+                 {{"--solvers"},
+                  {"--integrator"},
+                  {"--duration"},
+                  {"--step"},
+                  {"--tolerance"},
+                  {"--trajectory", false},
+                  {"--digits", false}},
+                 parsed))
     return 2;
   std::string modelPath;
   if (!singleModelFile("compare", kUsage, parsed, modelPath)) return 2;
   std::string solverList, integrator;
   double duration = 0, step = 0, tolerance = 0;
-  bool trajectory = false;
+  bool trajectory = false, digits = false;
   for (const auto& [name, value] : parsed.options) {
     if (name == "--trajectory") trajectory = true;
+    if (name == "--digits") digits = true;
     if (name == "--solvers") {
       solverList = value;
     } else if (name == "--integrator") {
@@ -172,7 +190,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   if (!checkRunOptions("compare", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance, false))
     return 2;
 
-  if (!trajectory) return comparePointwise(modelPath, model, options, duration, solvers, tolerance);
+  if (!trajectory) return comparePointwise(modelPath, model, options, duration, solvers, tolerance, digits);
 
   // trajectory: each solver its own run; the reference again with a finer integration
   // (kt::integratorCheckOptions) measures the integrator's own difference
@@ -182,8 +200,8 @@ int cmdCompare(const std::vector<std::string>& args) {
               formatSignificant(duration, 6).c_str(), formatSignificant(tolerance, 6).c_str());
   std::printf(
       "relative to the largest |value| of %s's run; 'x integrator': the solver's difference divided by the\n"
-      "integrator's own (the first solver run again with the finer integration)\n",
-      solvers.front().c_str());
+      "integrator's own (the first solver run again with the finer integration)%s\n",
+      solvers.front().c_str(), digits ? "; q, qd and load in digits of agreement" : "");
   std::printf("%-22s %10s %10s %10s %14s %10s\n", "solver", "q", "qd", "load", "x integrator", "us/step");
 
   bool failed = false;
@@ -201,8 +219,8 @@ int cmdCompare(const std::vector<std::string>& args) {
         integratorDifference = d.worst();
         std::printf("%-14s %-7s %s %s %s %14s %10.2f\n", solvers[k].c_str(), "(ref)", cell(DifferenceMeasure{}).c_str(),
                     cell(DifferenceMeasure{}).c_str(), cell(DifferenceMeasure{}).c_str(), "", 1e6 * run.secondsPerStep);
-        std::printf("%-22s %s %s %s %14s\n", (adaptive ? "integrator (tol/32)" : "integrator (h/2)"), cell(d.q).c_str(),
-                    cell(d.v).c_str(), cell(d.load).c_str(), "1");
+        std::printf("%-22s %s %s %s %14s\n", (adaptive ? "integrator (tol/32)" : "integrator (h/2)"),
+                    cell(d.q, digits).c_str(), cell(d.v, digits).c_str(), cell(d.load, digits).c_str(), "1");
       }
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
@@ -221,8 +239,9 @@ int cmdCompare(const std::vector<std::string>& args) {
         trajectoryDifference(run.sim->recorder(), reference.sim->recorder(), reference.sim->signalLayout());
     const double ratio = integratorDifference > 0.0 ? d.worst() / integratorDifference : 0.0;
     const bool bad = !trajectoryAgrees(d.worst(), integratorDifference, tolerance);
-    std::printf("%-22s %s %s %s %14.2e %10.2f%s\n", solvers[k].c_str(), cell(d.q).c_str(), cell(d.v).c_str(),
-                cell(d.load).c_str(), ratio, 1e6 * run.secondsPerStep, bad ? "  EXCEEDS TOLERANCE" : "");
+    std::printf("%-22s %s %s %s %14.2e %10.2f%s\n", solvers[k].c_str(), cell(d.q, digits).c_str(),
+                cell(d.v, digits).c_str(), cell(d.load, digits).c_str(), ratio, 1e6 * run.secondsPerStep,
+                bad ? "  EXCEEDS TOLERANCE" : "");
     failed = failed || bad;
   }
   std::fflush(stdout);

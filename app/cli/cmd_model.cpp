@@ -14,16 +14,6 @@
 namespace kt::cli {
 namespace {
 
-// 12345 → "12,345".
-std::string groupDigits(long n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out.push_back(',');
-    out.push_back(digits[k]);
-  }
-  return out;
-}
-
 // Names from the file are printed with their control characters escaped, as in diagnostics.
 std::string bodyLabel(const Tree& tree, int body) {
   const std::string& jn = tree.jointNames[body];

@@ -27,7 +27,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-    "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n";
+    "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
+    "                             [--every K]\n";
 
 // Interruption (SIGINT, SIGTERM, SIGHUP): the handler removes the temporary file of an atomic
 // output, says so and exits 128 + the signal number (130, 143, 129), as a shell reports it.
@@ -78,23 +79,38 @@ class InterruptGuard {
   struct sigaction old_[3];
 };
 
+// --every at most this (a run has at most 1e9 output steps, core/sim/run_limits.hpp).
+constexpr long kMaxEvery = 1'000'000'000;
+
+// A run that writes more than this is announced on stderr with its size.
+constexpr double kLargeOutputBytes = 1e9;
+
+// Bytes of a CSV of `rows` rows of `columns` numbers written as %.17g: about 22 characters and a
+// separator per number (the header is negligible).
+double estimatedCsvBytes(std::size_t columns, long rows) {
+  return 23.0 * static_cast<double>(columns) * static_cast<double>(rows);
+}
+
 }  // namespace
 
 int cmdSimulate(const std::vector<std::string>& args) {
   std::vector<OptionSpec> specs = runOptionSpecs();
   specs.push_back({"--output", true, "-o"});
   specs.push_back({"--signals"});
+  specs.push_back({"--every"});
   ParsedArgs parsed;
   if (!parseArgs("simulate", kUsage, args, specs, parsed)) return 2;
   std::string modelPath;
   if (!singleModelFile("simulate", kUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, signalPatterns;
+  long every = 1;
   for (const auto& [name, value] : parsed.options) {
     bool taken = false;
     if (!takeRunOption("simulate", name, value, choices, taken)) return 2;
     if (name == "--output") output = value;
     if (name == "--signals") signalPatterns = value;
+    if (name == "--every" && !parseCount("simulate", name, value, kMaxEvery, "output steps", every)) return 2;
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
@@ -139,12 +155,20 @@ int cmdSimulate(const std::vector<std::string>& args) {
     csv->row(row);
   };
 
-  // run: outputs at t_k = k · interval, k = 0 … ⌈duration / interval⌉
+  // run: outputs at t_k = k · interval, k = 0 … ⌈duration / interval⌉; rows at every `every`-th
+  // and the last
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
   auto lastReport = started;
   const long outputs = runOutputCount(duration, sim->outputInterval());
+  const long rows = outputs / every + 1 + (outputs % every != 0 ? 1 : 0);
+  if (const double bytes = estimatedCsvBytes(columns.size(), rows); bytes > kLargeOutputBytes)
+    std::fprintf(stderr,
+                 "kinetree-cli simulate: this run writes about %s GB (%s columns x %s rows); --signals and --every "
+                 "write less\n",
+                 formatSignificant(bytes / 1e9, 2).c_str(), groupDigits(static_cast<long>(columns.size())).c_str(),
+                 groupDigits(rows).c_str());
   writeSample();
   bool diverged = false;
   for (long k = 0; k < outputs; ++k) {
@@ -152,7 +176,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
       diverged = true;
       break;
     }
-    writeSample();
+    if ((k + 1) % every == 0 || k + 1 == outputs) writeSample();
     const auto now = Clock::now();
     if (now - lastReport > std::chrono::milliseconds(tty ? 250 : 5000) && now - started > std::chrono::seconds(1)) {
       lastReport = now;

@@ -23,5 +23,9 @@ int cmdCompare(const std::vector<std::string>& args);
 /// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json]
 /// [--simulate]
 int cmdBench(const std::vector<std::string>& args);
+/// import ROBOT.urdf [-o MODEL.yaml] [--floating] [--merge-fixed] [--package-path DIR]...: URDF to a model.
+int cmdImport(const std::vector<std::string>& args);
+/// export --urdf MODEL.yaml [-o ROBOT.urdf]: a model as URDF.
+int cmdExport(const std::vector<std::string>& args);
 
 }  // namespace kt::cli

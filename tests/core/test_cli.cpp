@@ -37,6 +37,13 @@ class TestCli : public QObject {
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.startsWith("kinetree-cli "));
     QVERIFY(QRegularExpression(R"(^kinetree-cli \d+\.\d+\.\d+\n$)").match(r.out).hasMatch());
+    // one flag everywhere: -V too, and after any command
+    for (const QStringList& args : {QStringList{"-V"}, QStringList{"simulate", "-V"}, QStringList{"bench", "--version"},
+                                    QStringList{"info", "x.yaml", "--version"}}) {
+      const Run v = cli(args);
+      QCOMPARE(v.code, 0);
+      QCOMPARE(v.out, r.out);
+    }
   }
 
   void help() {
@@ -48,6 +55,37 @@ class TestCli : public QObject {
     QCOMPARE(h.code, 0);
     QVERIFY(h.out.contains("usage: kinetree-cli validate"));
     QCOMPARE(cli({"validate", "--help"}).code, 0);
+    const Run bench = cli({"bench", "--help"});
+    QVERIFY2(bench.out.contains("bench (--model FILE | --chain N") && bench.out.contains("is required"),
+             qPrintable(bench.out));
+  }
+
+  // Every command's --help ends with an example, and the example runs as printed (in a directory
+  // holding the examples, through a shell, as a user would paste it).
+  void helpExamplesRun() {
+    const Run top = cli({"--help"});
+    QStringList commands;
+    for (const QString& line : top.out.split('\n'))
+      if (const auto m = QRegularExpression(R"(^  ([a-z]+) +\S)").match(line); m.hasMatch()) commands << m.captured(1);
+    QVERIFY(commands.size() >= 6);
+    QTemporaryDir dir;
+    QVERIFY(QFile::link(QStringLiteral(KINETREE_SOURCE_DIR "/examples"), dir.filePath("examples")));
+    for (const QString& command : commands) {
+      const Run help = cli({command, "--help"});
+      QCOMPARE(help.code, 0);
+      const qsizetype at = help.out.indexOf("\nexample: ");
+      QVERIFY2(at >= 0, qPrintable(command + ": no example in\n" + help.out));
+      QString example = help.out.mid(at + 10).trimmed();
+      QVERIFY2(example.startsWith("kinetree-cli " + command + " "), qPrintable(example));
+      example.replace(0, 12, QStringLiteral("\"" KINETREE_CLI "\""));
+      QProcess sh;
+      sh.setWorkingDirectory(dir.path());
+      sh.start(QStringLiteral("/bin/sh"), {"-c", example});
+      QVERIFY(sh.waitForFinished(120'000));
+      QVERIFY2(sh.exitCode() == 0, qPrintable(example + "\n" + sh.readAllStandardError()));
+    }
+    QVERIFY(QFile::exists(dir.filePath("run.csv")));
+    QVERIFY(QFile::exists(dir.filePath("peaks.csv")));
   }
 
   void usageErrors() {
@@ -57,9 +95,80 @@ class TestCli : public QObject {
     const Run unknown = cli({"frobnicate"});
     QCOMPARE(unknown.code, 2);
     QVERIFY(unknown.err.contains("unknown command 'frobnicate'"));
+    QVERIFY(!unknown.err.contains("did you mean"));
+    const Run typo = cli({"simulat", "x.yaml"});
+    QCOMPARE(typo.code, 2);
+    QVERIFY2(typo.err.contains("unknown command 'simulat' (did you mean 'simulate'?)"), qPrintable(typo.err));
+    QVERIFY(cli({"help", "valdiate"}).err.contains("did you mean 'validate'?"));
+    const Run option = cli({"simulate", example("pendulum.yaml"), "--signal", "q:*"});
+    QCOMPARE(option.code, 2);
+    QVERIFY2(option.err.contains("unknown option '--signal' (did you mean '--signals'?)"), qPrintable(option.err));
     QCOMPARE(cli({"help", "frobnicate"}).code, 2);
     QCOMPARE(cli({"validate"}).code, 2);
     QCOMPARE(cli({"info"}).code, 2);
+  }
+
+  // The bash completion (installed with the package) offers every command, each command's options
+  // as its --help lists them, and the registered solvers.
+  void bashCompletion() {
+    const auto complete = [](const QStringList& words) {
+      QString script = QStringLiteral("source '" KINETREE_SOURCE_DIR "/app/cli/completion/kinetree-cli.bash'\n");
+      script += "COMP_WORDS=(";
+      for (const QString& w : words) script += " '" + w + "'";
+      script +=
+          QStringLiteral(" ); COMP_CWORD=%1; _kinetree_cli; printf '%s\\n' \"${COMPREPLY[@]}\"").arg(words.size() - 1);
+      QProcess bash;
+      bash.start(QStringLiteral("bash"), {"-c", script});
+      bash.waitForFinished(10'000);
+      QStringList out = QString::fromUtf8(bash.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+      out.sort();
+      return out;
+    };
+    const Run top = cli({"--help"});
+    QStringList commands;
+    for (const QString& line : top.out.split('\n'))
+      if (const auto m = QRegularExpression(R"(^  ([a-z]+) +\S)").match(line); m.hasMatch()) commands << m.captured(1);
+    QStringList expectedCommands = commands + QStringList{"help"};
+    expectedCommands.sort();
+    QCOMPARE(complete({"kinetree-cli", ""}).filter(QRegularExpression("^[a-z]")), expectedCommands);
+    for (const QString& command : commands) {
+      const QString help = cli({command, "--help"}).out;
+      const QString synopsis = help.left(help.indexOf("\n\n"));
+      QStringList options{"--help", "--version"};
+      for (const auto& m : QRegularExpression(R"(--[a-z][a-z-]*)").globalMatch(synopsis)) options << m.captured(0);
+      options.removeDuplicates();
+      options.sort();
+      QCOMPARE(complete({"kinetree-cli", command, "--"}), options);
+    }
+    const Run unknownSolver = cli({"simulate", example("pendulum.yaml"), "--solver", "?"});
+    const QString known = unknownSolver.err.section("expected one of: ", 1).section(')', 0, 0);
+    QStringList solvers = known.split(", ");
+    solvers.sort();
+    QVERIFY(solvers.size() >= 5);
+    QCOMPARE(complete({"kinetree-cli", "simulate", "m.yaml", "--solver", ""}), solvers);
+  }
+
+  // compare --digits: the agreement as -log10 of the relative difference, "exact" for none.
+  void compareInDigits() {
+    const Run r = cli(
+        {"compare", example("space_robot.yaml"), "--duration", "0.1", "--solvers", "aba,cfa-tree,crba", "--digits"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("in digits of agreement"));
+    const auto row = [&](const char* solver) {
+      for (const QString& line : r.out.split('\n'))
+        if (line.startsWith(QString::fromLatin1(solver) + ' ')) return line.split(' ', Qt::SkipEmptyParts);
+      return QStringList();
+    };
+    QCOMPARE(row("aba").mid(2, 2), (QStringList{"exact", "exact"}));
+    for (const char* solver : {"cfa-tree", "crba"}) {
+      const QStringList cells = row(solver);
+      QVERIFY2(cells.size() >= 4, solver);
+      for (int c = 2; c <= 3; ++c) {  // qdd, load
+        bool ok = false;
+        const double digits = cells[c].toDouble(&ok);
+        QVERIFY2(ok && digits >= 13.0 && digits <= 16.0, qPrintable(cells.join(' ')));
+      }
+    }
   }
 
   void validateExamples() {

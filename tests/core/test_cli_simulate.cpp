@@ -83,6 +83,51 @@ class TestCliSimulate : public QObject {
       for (int c = 1; c <= 6; ++c) QVERIFY(std::abs(rows[k][c].toDouble()) < 1e-9);
   }
 
+  // --every K keeps the rows of every K-th output step and the last one; they are the rows of the
+  // full run (the run still steps at H).
+  void everyKthStep() {
+    const QStringList run = {"simulate", example("pendulum.yaml"), "--duration", "0.5", "--step", "0.01"};
+    const QList<QStringList> all = parseCsv(cli(run).out);
+    QCOMPARE(all.size(), 1 + 51);
+    const Run r = cli(run + QStringList{"--every", "7"});
+    QCOMPARE(r.code, 0);
+    const QList<QStringList> kept = parseCsv(r.out);
+    QList<QStringList> expected = {all[0]};
+    for (int k = 0; k <= 50; k += 7) expected << all[1 + k];  // t = 0, 0.07, ..., 0.49
+    expected << all.last();                                   // and t = 0.5
+    QCOMPARE(kept, expected);
+    // a K that divides the run does not repeat the last row
+    QCOMPARE(parseCsv(cli(run + QStringList{"--every", "25"}).out).size(), 1 + 3);
+    QCOMPARE(parseCsv(cli(run + QStringList{"--every", "1000"}).out).size(), 1 + 2);
+    for (const char* bad : {"0", "-2", "1.5", "x", ""}) {
+      const Run e = cli(run + QStringList{"--every", bad});
+      QCOMPARE(e.code, 2);
+      QVERIFY2(e.err.contains("--every expects a positive integer"), qPrintable(e.err));
+    }
+    QVERIFY(cli({"help", "simulate"}).out.contains("--every K"));
+  }
+
+  // A run that writes more than a gigabyte says so (and how to write less) before it starts.
+  void largeOutputAnnounced() {
+    QTemporaryDir dir;
+    QProcess p;
+    p.start(QStringLiteral(KINETREE_CLI), {"simulate", example("space_robot.yaml"), "--step", "1e-4", "--duration",
+                                           "100", "-o", dir.filePath("big.csv")});
+    QVERIFY(p.waitForStarted());
+    QByteArray err;
+    while (!err.contains('\n') && p.state() == QProcess::Running) {
+      p.waitForReadyRead(1000);
+      err += p.readAllStandardError();
+    }
+    p.kill();
+    p.waitForFinished();
+    QVERIFY2(
+        err.contains("this run writes about 7 GB (305 columns x 1,000,001 rows); --signals and --every write less"),
+        err.constData());
+    const Run small = cli({"simulate", example("space_robot.yaml"), "--duration", "0.1"});
+    QVERIFY(!small.err.contains("GB"));
+  }
+
   // --output writes the same CSV atomically: no temporary file is left behind.
   void outputFile() {
     QTemporaryDir dir;

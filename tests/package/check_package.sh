@@ -34,7 +34,8 @@ contents=$(dpkg-deb -c "$deb")
 for path in usr/bin/kinetree usr/bin/kinetree-cli usr/share/doc/kinetree/copyright \
             usr/share/doc/kinetree/changelog.gz usr/share/man/man1/kinetree.1.gz \
             usr/share/man/man1/kinetree-cli.1.gz usr/share/applications/io.github.kinetree.Kinetree.desktop \
-            usr/share/metainfo/io.github.kinetree.Kinetree.metainfo.xml; do
+            usr/share/metainfo/io.github.kinetree.Kinetree.metainfo.xml \
+            usr/share/bash-completion/completions/kinetree-cli; do
   if ! grep -q " \./$path\$" <<< "$contents"; then
     echo "FAIL: $path is not in the package"
     exit 1

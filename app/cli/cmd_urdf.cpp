@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// kinetree-cli import and export: URDF to a Kinetree model and back (core/io/urdf.hpp).
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_args.hpp"
+#include "app/cli/commands.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/io/urdf.hpp"
+
+namespace kt::cli {
+namespace {
+
+constexpr const char* kImportUsage =
+    "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
+    "                           [--package-path DIR]...\n";
+constexpr const char* kExportUsage = "usage: kinetree-cli export --urdf MODEL.yaml [-o|--output ROBOT.urdf|-]\n";
+
+// `text` to stdout ("" or "-") or atomically to `path`; false with the message on stderr.
+bool writeText(const char* command, const std::string& path, const std::string& text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return std::fflush(stdout) == 0;
+  }
+  try {
+    AtomicFile file(path);
+    file.write(text);
+    file.commit();
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kinetree-cli %s: %s\n", command, printable(e.what()).c_str());
+    return false;
+  }
+}
+
+// The directory a written file's relative paths start from (the working directory for stdout).
+std::string directoryOf(const std::string& output) {
+  if (output.empty() || output == "-") return ".";
+  const std::filesystem::path parent = std::filesystem::path(output).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+}  // namespace
+
+int cmdImport(const std::vector<std::string>& args) {
+  ParsedArgs parsed;
+  if (!parseArgs("import", kImportUsage, args,
+                 {{"--output", true, "-o"}, {"--floating", false}, {"--merge-fixed", false}, {"--package-path"}},
+                 parsed))
+    return 2;
+  std::string path, output;
+  if (!singleModelFile("import", kImportUsage, parsed, path)) return 2;
+  UrdfImportOptions options;
+  for (const auto& [name, value] : parsed.options) {
+    if (name == "--output") output = value;
+    if (name == "--floating") options.floatingBase = true;
+    if (name == "--merge-fixed") options.mergeFixed = true;
+    if (name == "--package-path") options.packagePaths.push_back(value);
+  }
+  options.meshBaseDirectory = directoryOf(output);
+  UrdfImport imported;
+  try {
+    imported = importUrdfFile(path, options);
+  } catch (const ModelLoadError& e) {
+    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
+    return 1;
+  }
+  std::fputs(formatDiagnostics(imported.warnings).c_str(), stderr);
+  return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
+}
+
+int cmdExport(const std::vector<std::string>& args) {
+  ParsedArgs parsed;
+  if (!parseArgs("export", kExportUsage, args, {{"--urdf", false}, {"--output", true, "-o"}}, parsed)) return 2;
+  std::string path, output;
+  bool urdf = false;
+  if (!singleModelFile("export", kExportUsage, parsed, path)) return 2;
+  for (const auto& [name, value] : parsed.options) {
+    if (name == "--urdf") urdf = true;
+    if (name == "--output") output = value;
+  }
+  if (!urdf) {
+    std::fprintf(stderr, "kinetree-cli export: give the format: --urdf (the one export format)\n%s", kExportUsage);
+    return 2;
+  }
+  Model model;
+  if (!loadModel(path, model)) return 1;
+  std::vector<std::string> warnings;
+  std::string text;
+  try {
+    text = exportUrdf(model, directoryOf(output), warnings);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", printable(path).c_str(), e.what());
+    return 1;
+  }
+  for (const std::string& w : warnings) std::fprintf(stderr, "%s: warning: %s\n", printable(path).c_str(), w.c_str());
+  return writeText("export", output, text) ? 0 : 1;
+}
+
+}  // namespace kt::cli

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Bash completion for kinetree-cli: commands, each command's options (as its --help lists them),
+# solver and integrator names, and file names where a command takes a file. Installed as
+# share/bash-completion/completions/kinetree-cli; tests/core/test_cli.cpp checks it against --help.
+
+_kinetree_cli_options() {
+  case "$1" in
+    validate) echo "--help --version" ;;
+    info) echo "--help --version" ;;
+    simulate) echo "--solver --integrator --step --tolerance --duration --output --signals --every --help --version" ;;
+    peaks) echo "--solver --integrator --step --tolerance --duration --csv --output --help --version" ;;
+    compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --help --version" ;;
+    bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --help --version" ;;
+    import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
+    export) echo "--urdf --output --help --version" ;;
+  esac
+}
+
+_kinetree_cli() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=""
+  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  local commands="validate info simulate peaks compare bench import export help"
+  local solvers="aba crba cfa-dense cfa-oddeven cfa-tree poisson-sweep poisson-ldl"
+  local integrators="euler rk4 dopri5"
+  COMPREPLY=()
+  if ((COMP_CWORD == 1)); then
+    mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
+    return
+  fi
+  local command=${COMP_WORDS[1]}
+  case "$prev" in
+    --solver)
+      mapfile -t COMPREPLY < <(compgen -W "$solvers" -- "$cur")
+      return ;;
+    --solvers)  # a comma-separated list: complete its last item
+      local head=${cur%"${cur##*,}"}
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "$solvers" -- "${cur##*,}")
+      compopt -o nospace 2>/dev/null
+      return ;;
+    --integrator)
+      mapfile -t COMPREPLY < <(compgen -W "$integrators" -- "$cur")
+      return ;;
+    -o | --output | --model)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return ;;
+    --package-path)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      return ;;
+    --step | --tolerance | --duration | --signals | --every | --chain | --cardan-chain | --binary-tree | --repeat)
+      return ;;  # a value the user types
+  esac
+  if [[ $command == help ]]; then
+    ((COMP_CWORD == 2)) && mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(_kinetree_cli_options "$command")" -- "$cur")
+    return
+  fi
+  # operands: model files (a URDF for import), and directories on the way to them
+  [[ $command == bench ]] && return
+  local suffixes="yaml yml"
+  [[ $command == import ]] && suffixes="urdf xml"
+  compopt -o filenames 2>/dev/null
+  mapfile -t COMPREPLY < <(
+    compgen -d -- "$cur"
+    for suffix in $suffixes; do compgen -f -X "!*.$suffix" -- "$cur"; done
+  )
+}
+
+complete -F _kinetree_cli kinetree-cli
