@@ -26,6 +26,8 @@
 #include <QVBoxLayout>
 
 #include "core/io/model_files.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/io/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/sim/peak_loads.hpp"
@@ -171,6 +173,9 @@ void MainWindow::createFileMenu() {
     connect(action, &QAction::triggered, this, [this, path] { openModel(path); });
   }
   examples->setEnabled(!models.isEmpty());
+  QAction* importUrdf = file->addAction(tr("&Import URDF…"), this, &MainWindow::showImportUrdfDialog);
+  importUrdf->setObjectName(QStringLiteral("importUrdfAction"));
+  importUrdf->setStatusTip(tr("Read a robot from a URDF file into a new, unsaved model"));
 
   file->addSeparator();
   saveAction_ = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -552,6 +557,7 @@ void MainWindow::showOpenFailure(const QString& path, const QString& error) {
 
 bool MainWindow::loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread) {
   error.clear();
+  if (path.endsWith(QStringLiteral(".urdf"), Qt::CaseInsensitive)) return importUrdf(path, error);
   // A large file takes seconds to read and validate: say so before, the scene's progress follows.
   opening_ = QFileInfo(path).size() > kProgressFileBytes;
   if (opening_) {
@@ -580,6 +586,56 @@ bool MainWindow::openModel(const QString& path, std::future<Document::ReadModel>
   if (loadModel(path, error, std::move(preread))) return true;
   showOpenFailure(path, error);
   return false;
+}
+
+void MainWindow::showImportUrdfDialog() {
+  if (!maybeSave()) return;
+  QSettings settings;
+  const QString dir = settings.value(QStringLiteral("lastImportDirectory")).toString();
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Import URDF"), dir, tr("URDF robots (*.urdf *.xml);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastImportDirectory"), QFileInfo(path).absolutePath());
+  QString error;
+  if (!importUrdf(path, error)) showOpenFailure(path, error);
+}
+
+bool MainWindow::importUrdf(const QString& path, QString& error) {
+  kt::UrdfImport imported;
+  try {
+    // meshes by absolute paths: the document has no file yet
+    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString());
+  } catch (const kt::ModelLoadError& e) {
+    error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+    statusBar()->showMessage(tr("Could not import %1").arg(QDir::toNativeSeparators(path)), kMessageMs);
+    return false;
+  }
+  kt::Model header = imported.model;
+  header.bodies.clear();
+  doc_->setModel(header);  // a new document without a file: saving asks where
+  const QString fileName = QFileInfo(path).fileName();
+  doc_->push(new AppendBodiesCommand(*doc_, imported.model.bodies, tr("Import %1").arg(fileName)));
+  view_->resetView();  // the view fitted the empty document: fit the robot
+  const int bodies = static_cast<int>(imported.model.bodies.size());
+  const int notes = static_cast<int>(imported.warnings.size());
+  statusBar()->showMessage(notes == 0 ? tr("Imported %1: %n bodies", nullptr, bodies).arg(fileName)
+                                      : tr("Imported %1: %n bodies; %2", nullptr, bodies)
+                                            .arg(fileName, tr("%n notes on what was left out", nullptr, notes)),
+                           kMessageMs);
+  if (notes > 0) {
+    auto* box = new QMessageBox(
+        QMessageBox::Information, tr("Imported %1").arg(fileName),
+        tr("%1 was imported as a new model with %n bodies.", nullptr, bodies).arg(QDir::toNativeSeparators(path)),
+        QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("importNotesBox"));
+    box->setTextFormat(Qt::PlainText);
+    box->setInformativeText(
+        tr("%n parts of the file were not carried over or were changed (Show Details…).", nullptr, notes));
+    box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  }
+  return true;
 }
 
 bool MainWindow::newModel() {

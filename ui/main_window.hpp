@@ -70,9 +70,15 @@ class MainWindow : public QMainWindow {
   /// `preread`, when valid: Document::read(path) started earlier (the start-up's file).
   bool openModel(const QString& path, std::future<Document::ReadModel> preread = {});
   /// As openModel() without any dialog or question: on failure returns false and sets `error`.
+  /// A URDF file (.urdf) is imported (importUrdf).
   bool loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread = {});
   /// File ▸ New: an empty model (after asking about unsaved changes).
   bool newModel();
+  /// Reads a URDF robot (core/io/urdf.hpp) into a new, unsaved document: the robot's bodies are
+  /// one undoable step, so closing asks to save them. What the import left out is listed in a
+  /// box that does not block. On failure the current model stays and `error` holds every
+  /// diagnostic (file:line:col). Does not ask about unsaved changes (openModel does).
+  bool importUrdf(const QString& path, QString& error);
   /// File ▸ Save (Save As for a model without a file or an embedded example). False when
   /// cancelled or failed (a message box says why; the file on disk is untouched).
   bool save();
@@ -137,6 +143,8 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void showOpenDialog();
+  /// File ▸ Import URDF…
+  void showImportUrdfDialog();
   /// File ▸ Export Results…: the recorded run as CSV.
   void showExportResults();
   /// File ▸ Export Video…: the recorded run rendered as a video.

@@ -246,14 +246,19 @@ struct Options {
                                     QStringLiteral("With --video: simulated seconds per second of video (default 1)."),
                                     QStringLiteral("factor"), QStringLiteral("1")};
 
+  // -V and --version, as kinetree-cli spells them (Qt's own version option would be -v)
+  const QCommandLineOption version{{QStringLiteral("V"), QStringLiteral("version")},
+                                   QStringLiteral("Displays version information.")};
+
   void addTo(QCommandLineParser& parser) const {
     parser.setApplicationDescription(
         QStringLiteral("Build, simulate and inspect tree-structured rigid multibody systems."));
     parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"),
-                                 QStringLiteral("Model file to open (default: the embedded space robot)."),
-                                 QStringLiteral("[model.yaml]"));
+    parser.addOption(version);
+    parser.addPositionalArgument(
+        QStringLiteral("model"),
+        QStringLiteral("Model file to open, or a URDF robot (.urdf) to import (default: the embedded space robot)."),
+        QStringLiteral("[model.yaml | robot.urdf]"));
     parser.addOptions({screenshot, measure, speed,      chain,          solver, integrator,  step,
                        follow,     trails,  statistics, loads,          plots,  video,       duration,
                        size,       fps,     playback,   measureResults, run,    exportPlots, formats});
@@ -272,7 +277,7 @@ bool asksForTextOnly(int argc, char* argv[]) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--") break;
-    for (std::string_view option : {"-h", "-?", "--help", "-help", "--help-all", "-v", "--version", "-version"})
+    for (std::string_view option : {"-h", "-?", "--help", "-help", "--help-all", "-V", "--version", "-version"})
       if (a == option) return true;
   }
   return false;
@@ -459,7 +464,8 @@ int main(int argc, char* argv[]) {
     setIdentity();
     QCommandLineParser parser;
     options.addTo(parser);
-    parser.process(app);  // prints the text and exits
+    parser.process(app);                                      // prints the help and exits
+    if (parser.isSet(options.version)) parser.showVersion();  // exits
     return 0;
   }
   // Every OpenGL context of the window must suit VTK (3.2 core), so set it before the app exists.

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -194,6 +195,33 @@ class TestMainWindow : public QObject {
     QCOMPARE(w->tree().nb, bodies);
     QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(w->document().model()));
     QVERIFY(!w->recentFiles()->files().contains(QFileInfo(path).absoluteFilePath()));
+  }
+
+  // File ▸ Import URDF: a new, unsaved document whose bodies are one undo step; a file that cannot
+  // be imported keeps the current model and names its line.
+  void importsUrdfAsANewUnsavedModel() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY(!w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/bad/syntax.urdf"), error));
+    QVERIFY2(error.contains(QStringLiteral("syntax.urdf:10:")), qPrintable(error));
+    QCOMPARE(w->document().model().name, std::string("space_robot"));
+
+    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_SOURCE_DIR "/examples/arm7.urdf"), error), qPrintable(error));
+    const kt::Model& model = w->document().model();
+    QCOMPARE(model.name, std::string("kt_arm7"));
+    QCOMPARE(model.bodies.size(), std::size_t(8));
+    QVERIFY(w->document().filePath().isEmpty());
+    QVERIFY(w->document().isModified());  // closing asks to save it
+    QCOMPARE(w->tree().nv, 7);
+    QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(model));
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY(notes->detailedText().contains(QStringLiteral("arm7.urdf:")));
+    QVERIFY(notes->detailedText().contains(QStringLiteral("<transmission> is not used")));
+    notes->close();
+    w->document().undoStack()->undo();
+    QVERIFY(w->document().model().bodies.empty());
   }
 
   void aModelWithProblemsOpensButCannotRun() {

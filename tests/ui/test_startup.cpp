@@ -102,6 +102,8 @@ class TestStartup : public QObject {
     QByteArray out;
     QCOMPARE(run(QStringLiteral("--version"), &out), 0);
     QVERIFY2(out.contains(kt::kVersion), out.constData());
+    QCOMPARE(run(QStringLiteral("-V"), &out), 0);  // as kinetree-cli spells it
+    QVERIFY2(out.contains(kt::kVersion), out.constData());
     QCOMPARE(run(QStringLiteral("--help"), &out), 0);
     QVERIFY2(out.contains("--screenshot") && out.contains("model.yaml"), out.constData());
     QCOMPARE(run(QStringLiteral("-h"), &out), 0);
