@@ -72,7 +72,7 @@ QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cas
 bool isModelFile(const QUrl& url) {
   if (!url.isLocalFile()) return false;
   const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
-  return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml");
+  return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml") || suffix == QLatin1String("urdf");
 }
 
 }  // namespace
