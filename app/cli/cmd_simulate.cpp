@@ -170,13 +170,15 @@ int cmdSimulate(const std::vector<std::string>& args) {
                  formatSignificant(bytes / 1e9, 2).c_str(), groupDigits(static_cast<long>(columns.size())).c_str(),
                  groupDigits(rows).c_str());
   writeSample();
-  bool diverged = false;
+  bool diverged = false, wroteLast = true;
   for (long k = 0; k < outputs; ++k) {
     if (!sim->step()) {
       diverged = true;
+      if (!wroteLast) writeSample();  // the last good state ends the table
       break;
     }
-    if ((k + 1) % every == 0 || k + 1 == outputs) writeSample();
+    wroteLast = (k + 1) % every == 0 || k + 1 == outputs;
+    if (wroteLast) writeSample();
     const auto now = Clock::now();
     if (now - lastReport > std::chrono::milliseconds(tty ? 250 : 5000) && now - started > std::chrono::seconds(1)) {
       lastReport = now;

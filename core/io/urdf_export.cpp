@@ -76,7 +76,7 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
   std::vector<std::string> drives, ratings, initial, wrenches, dropped, limitless;
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n";
-  out << "<!-- Kinetree model '" << attr(model.name) << "' -->\n";
+  out << "<!-- exported from a Kinetree model -->\n";
   out << "<robot name=\"" << attr(model.name) << "\">\n";
   if (!single) out << "  <link name=\"world\"/>\n";
   std::error_code ec;
@@ -119,9 +119,14 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
     }
     out << "  </link>\n";
 
+    const JointSpec& j = b.joint;
+    if (j.drive.type != DriveType::None) drives.push_back(jointName(b));
+    if (!j.rating.empty()) ratings.push_back(jointName(b));
+    if (!j.q0.empty() || !j.v0.empty()) initial.push_back(jointName(b));
+    if (b.appliedWrench != Vec6::Zero()) wrenches.push_back(b.name);
+
     // its joint
     if (&b == single) continue;
-    const JointSpec& j = b.joint;
     std::string type;
     switch (j.type) {
       case JointType::Revolute: type = j.limits.empty() ? "continuous" : "revolute"; break;
@@ -148,10 +153,6 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
           << "\" effort=\"0\" velocity=\"0\"/>\n";
     }
     out << "  </joint>\n";
-    if (j.drive.type != DriveType::None) drives.push_back(jointName(b));
-    if (!j.rating.empty()) ratings.push_back(jointName(b));
-    if (!j.q0.empty() || !j.v0.empty()) initial.push_back(jointName(b));
-    if (b.appliedWrench != Vec6::Zero()) wrenches.push_back(b.name);
   }
   out << "</robot>\n";
 
@@ -166,6 +167,9 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
   note(wrenches, "applied wrenches left out, on the bodies");
   note(dropped, "shapes URDF has no geometry for left out, of the bodies");
   note(limitless, "prismatic joints without limits written with -1e6 .. 1e6 m (URDF requires limits)");
+  if (model.simulation != SimulationSettings{})
+    warnings.push_back("the simulation settings (solver " + model.simulation.solver + ", integrator " +
+                       model.simulation.integrator + ", step, duration, tolerance) are not part of URDF");
   return out.str();
 }
 

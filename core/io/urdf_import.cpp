@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -74,18 +77,22 @@ Mat3 rotationOf(const urdf::Rotation& r) {
 // The placement of a urdfdom pose. Its rotation is a quaternion computed from the file's rpy; the
 // rpy is read back from the <origin> element's text where there is one, so that 1.5707963267948966
 // stays that number rather than a neighbour of it.
-// Exactly n numbers separated by white space (an attribute's text), or false.
+// Exactly n numbers separated by white space (an attribute's text), or false. std::from_chars:
+// the C locale's decimal point whatever the process's locale (the application sets the user's).
 template <int n>
 bool parseNumbers(const char* text, Eigen::Matrix<double, n, 1>& out) {
   if (!text) return false;
   const char* s = text;
-  char* end = nullptr;
-  for (int k = 0; k < n; ++k, s = end) {
-    out[k] = std::strtod(s, &end);
-    if (end == s) return false;
+  const char* end = text + std::strlen(text);
+  for (int k = 0; k < n; ++k) {
+    while (s < end && std::isspace(static_cast<unsigned char>(*s))) ++s;
+    if (s < end && *s == '+') ++s;
+    const auto [next, ec] = std::from_chars(s, end, out[k]);
+    if (ec != std::errc() || next == s) return false;
+    s = next;
   }
-  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
-  return *end == '\0';
+  while (s < end && std::isspace(static_cast<unsigned char>(*s))) ++s;
+  return s == end;
 }
 
 Placement placementOf(const urdf::Pose& pose, const TiXmlElement* owner) {
@@ -383,9 +390,13 @@ class Importer {
     }
     js.origin = placementOf(joint->parent_to_joint_origin_transform, xml);
     js.axis = Vec3(joint->axis.x, joint->axis.y, joint->axis.z);
+    // display limits; URDF's 0 0 (its default) is none, and lower > upper is reported
     const auto limits = [&] {
-      if (joint->limits && joint->limits->lower < joint->limits->upper)
+      if (!joint->limits || (joint->limits->lower == 0.0 && joint->limits->upper == 0.0)) return;
+      if (joint->limits->lower <= joint->limits->upper)
         js.limits = {Limit{joint->limits->lower, joint->limits->upper}};
+      else
+        notes_.add("limits with lower > upper left out", joint->name, locationOf(xml));
     };
     switch (joint->type) {
       case urdf::Joint::REVOLUTE:
@@ -410,7 +421,13 @@ class Importer {
 
   void setInertial(Draft& d, const urdf::LinkConstSharedPtr& link, const TiXmlElement* xml) {
     const urdf::InertialSharedPtr& in = link->inertial;
-    if (!in || !(in->mass > 0.0)) return;
+    if (!in || in->mass == 0.0) return;  // no mass: merged, or reported when it moves
+    if (!(in->mass > 0.0) || !std::isfinite(in->mass)) {
+      const TiXmlElement* inertial = xml ? xml->FirstChildElement("inertial") : nullptr;
+      const TiXmlElement* mass = inertial ? inertial->FirstChildElement("mass") : nullptr;
+      fail(locationOf(mass ? mass : xml),
+           "link '" + link->name + "': <mass> must be a positive number, got " + formatRoundTrip(in->mass));
+    }
     Mat3 I;
     I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
     const Placement frame = placementOf(in->origin, xml ? xml->FirstChildElement("inertial") : nullptr);
@@ -561,9 +578,10 @@ class Importer {
         errors.push_back(
             diagnostic(d.linkAt,
                        "link '" + d.link + "' has no mass but moves on " +
-                           (d.jointName.empty() ? std::string("a free joint") : "joint '" + d.jointName + "'") + " (" +
-                           std::string(jointTypeName(d.joint.type)) +
-                           "): give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint",
+                           (d.jointName.empty()
+                                ? std::string("its free joint to the world (--floating)")
+                                : "joint '" + d.jointName + "' (" + std::string(jointTypeName(d.joint.type)) + ")") +
+                           ": give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint",
                        false));
     }
     if (!errors.empty()) throw ModelLoadError(errors);

@@ -179,11 +179,17 @@ inline Mat3 rotationFromRpy(const Vec3& rpy) {
 }
 
 /// Roll-pitch-yaw (ZYX Euler: R = Rz(ψ) Ry(θ) Rx(φ)) of a rotation matrix; returns (φ, θ, ψ).
+/// Near θ = ±90° (gimbal lock) roll and yaw are each lost in rounding and only their combination
+/// is defined: the roll is then what the yaw and pitch leave of R, so that the angles give R back.
 inline Vec3 rpyFromRotation(const Mat3& R) {
-  const double pitch = std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0)));
-  const double roll = std::atan2(R(2, 1), R(2, 2));
+  const double cosPitch = std::hypot(R(0, 0), R(1, 0));
+  const double pitch = std::atan2(-R(2, 0), cosPitch);
   const double yaw = std::atan2(R(1, 0), R(0, 0));
-  return {roll, pitch, yaw};
+  if (cosPitch > 0.5) return {std::atan2(R(2, 1), R(2, 2)), pitch, yaw};
+  const Mat3 M =
+      (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(pitch, Vec3::UnitY())).toRotationMatrix().transpose() *
+      R;  // Rx(roll), up to rounding
+  return {std::atan2(M(2, 1) - M(1, 2), M(1, 1) + M(2, 2)), pitch, yaw};
 }
 
 }  // namespace kt

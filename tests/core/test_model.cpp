@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <numbers>
+#include <random>
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
@@ -161,6 +162,25 @@ class TestModel : public QObject {
   Q_OBJECT
 
  private slots:
+  // rpy of a rotation gives the rotation back, also at and near pitch ±90° (gimbal lock), where
+  // roll and yaw are each undefined and only their combination counts.
+  void rpyRoundTripsAtGimbalLock() {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> angle(-3.1, 3.1), tiny(-1e-7, 1e-7);
+    for (int k = 0; k < 2000; ++k) {
+      const double pitch =
+          (k % 2 ? 1 : -1) * std::numbers::pi / 2 + (k % 4 < 2 ? 0.0 : tiny(rng)) + (k % 8 == 7 ? angle(rng) / 3 : 0.0);
+      const Mat3 R = rotationFromRpy(Vec3(angle(rng), pitch, angle(rng)));
+      const Mat3 back = rotationFromRpy(rpyFromRotation(R));
+      QVERIFY2((back - R).cwiseAbs().maxCoeff() < 1e-14,
+               qPrintable(QString("case %1: %2").arg(k).arg((back - R).norm())));
+    }
+    // (0, pi/4, 0) then (0.3, pi/4, 0): pitch pi/2 in all
+    const Mat3 R =
+        rotationFromRpy(Vec3(0, std::numbers::pi / 4, 0)) * rotationFromRpy(Vec3(0.3, std::numbers::pi / 4, 0));
+    QVERIFY((rotationFromRpy(rpyFromRotation(R)) - R).cwiseAbs().maxCoeff() < 1e-15);
+  }
+
   void finalizeOrdersAndIndexes() {
     // Listed children-first and with two roots: finalize must renumber so that parent(i) < i.
     Model m;

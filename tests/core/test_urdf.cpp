@@ -326,6 +326,40 @@ class TestUrdf : public QObject {
     }
   }
 
+  // Odd but possible inputs: a negative mass is an error at its line, reversed limits are listed,
+  // a rating on a root body fixed to the world is listed, a name with "--" stays well-formed XML.
+  void edgeCases() {
+    const std::string robot = R"(<?xml version="1.0"?>
+<robot name="odd--name">
+  <link name="base"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/>
+    <limit lower="1" upper="-1" effort="0" velocity="0"/></joint>
+</robot>
+)";
+    const UrdfImport r = importUrdfString(robot, "odd.urdf", std::string());
+    QVERIFY2(hasWarning(r, "limits with lower > upper left out: hinge", 5), qPrintable(allWarnings(r)));
+    QVERIFY(body(r.model, "arm").joint.limits.empty());
+    Model m = r.model;
+    m.bodies.front().joint.rating.force = 100;
+    std::vector<std::string> warnings;
+    const std::string xml = exportUrdf(m, std::string(), warnings);
+    QVERIFY(!warnings.empty() && warnings.front().find("load ratings left out") != std::string::npos);
+    QCOMPARE(importUrdfString(xml, "again.urdf", std::string()).model.name, std::string("odd--name"));
+
+    std::string negative = robot;
+    negative.replace(negative.find("value=\"1\""), 9, "value=\"-1\"");
+    try {
+      importUrdfString(negative, "negative.urdf", std::string());
+      QFAIL("imported a negative mass");
+    } catch (const ModelLoadError& e) {
+      const QString text = QString::fromStdString(formatDiagnostics(e.diagnostics()));
+      QVERIFY2(
+          text.contains("negative.urdf:4:") && text.contains("link 'arm': <mass> must be a positive number, got -1"),
+          qPrintable(text));
+    }
+  }
+
   // YAML → URDF → YAML keeps the dynamics: q̈ and the joint loads at random states (gravity, which
   // URDF does not hold, set back). Models URDF cannot express are refused with their joints named.
   void roundTrip() {
