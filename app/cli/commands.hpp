@@ -27,5 +27,7 @@ int cmdBench(const std::vector<std::string>& args);
 int cmdImport(const std::vector<std::string>& args);
 /// export --urdf MODEL.yaml [-o ROBOT.urdf]: a model as URDF.
 int cmdExport(const std::vector<std::string>& args);
+/// sweep SPEC.yaml [--processes N] [--dask ADDRESS] [-o TABLE]: a parameter sweep (Python module).
+int cmdSweep(const std::vector<std::string>& args);
 
 }  // namespace kt::cli

@@ -13,13 +13,14 @@ _kinetree_cli_options() {
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
+    sweep) echo "--output --processes --dask --batch-size --help --version" ;;
   esac
 }
 
 _kinetree_cli() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=""
   ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="validate info simulate peaks compare bench import export help"
+  local commands="validate info simulate peaks compare bench import export sweep help"
   local solvers="aba crba cfa-dense cfa-oddeven cfa-tree poisson-sweep poisson-ldl"
   local integrators="euler rk4 dopri5"
   COMPREPLY=()
@@ -48,7 +49,8 @@ _kinetree_cli() {
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
-    --step | --tolerance | --duration | --signals | --every | --chain | --cardan-chain | --binary-tree | --repeat)
+    --step | --tolerance | --duration | --signals | --every | --chain | --cardan-chain | --binary-tree | --repeat | \
+      --processes | --dask | --batch-size)
       return ;;  # a value the user types
   esac
   if [[ $command == help ]]; then

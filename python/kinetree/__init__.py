@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Kinetree: tree-structured rigid multibody models and simulation, from Python.
+
+The same engine as the application and ``kinetree-cli`` (the same solvers, the same results to
+the last bit), for scripts and notebooks::
+
+    import kinetree
+    robot = kinetree.load("examples/space_robot.yaml")
+    robot.set("bodies[L16].inertial.mass", 3.0)
+    run = kinetree.simulate(robot, duration=2.0, signals=["q:*", "energy.*"])
+    run["q:J11[0]"]            # a column, as a numpy array
+    kinetree.peaks(run)        # the peak load of every joint, as `kinetree-cli peaks`
+
+Parameter sweeps run many cases on every local core or on a Dask cluster: see ``sweep``.
+Models are described in docs/model-format.md, signals in docs/signals.md, this module in
+docs/python.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _kinetree
+from ._kinetree import Model, ModelError
+
+__version__: str = _kinetree.__version__
+
+__all__ = [
+    "Model",
+    "ModelError",
+    "Run",
+    "Dynamics",
+    "load",
+    "loads",
+    "simulate",
+    "forward_dynamics",
+    "mass_matrix",
+    "bias",
+    "peaks",
+    "solvers",
+    "sweep",
+    "SweepResult",
+]
+
+
+def load(path: str) -> Model:
+    """Read a model file (YAML, docs/model-format.md).
+
+    Raises ModelError, whose message lists every problem as ``file:line:col: error: path:
+    message`` and whose ``diagnostics`` attribute holds them as dicts (file, line, column, path,
+    message, warning).
+    """
+    return _kinetree.load(str(path))
+
+
+def loads(text: str, name: str = "<string>", directory: str = "") -> Model:
+    """Read a model from YAML text; ``name`` names it in diagnostics, mesh paths resolve from
+    ``directory``. Raises ModelError as ``load`` does."""
+    return _kinetree.loads(text, name, directory)
+
+
+def solvers() -> List[str]:
+    """The solver names: aba (the default), crba, poisson-*, cfa-*."""
+    return list(_kinetree.solvers())
+
+
+class Run:
+    """One simulated run: the kept signals, the peak joint loads and how the run ended.
+
+    ``columns`` are the signal names (docs/signals.md), time first; ``data`` is a 2-D numpy array
+    with one row per kept output step. ``run["q:J11[0]"]`` is a column; ``run.time`` the times.
+    ``ok`` is False when the run stopped before its duration (``error`` says when and why; the
+    rows up to the last good state are kept). ``frame()`` gives a pandas DataFrame.
+    """
+
+    def __init__(self, raw: Dict[str, Any]):
+        self.columns: List[str] = list(raw["columns"])
+        self.data: np.ndarray = raw["data"]
+        self.error: str = raw["error"]
+        self.solver: str = raw["solver"]
+        self.energy_start: float = raw["energy_start"]
+        self.energy_end: float = raw["energy_end"]
+        self.final_time: float = raw["final_time"]
+        self.final_q: np.ndarray = raw["final_q"]
+        self.coordinates: List[str] = list(raw["coordinates"])
+        self._peaks: List[Dict[str, Any]] = list(raw["peaks"])
+        self.peaks_text: str = raw["peaks_text"]
+        self.peaks_csv: str = raw["peaks_csv"]
+        self._index = {name: k for k, name in enumerate(self.columns)}
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+    @property
+    def time(self) -> np.ndarray:
+        return self.data[:, 0]
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.data[:, self._index[name]]
+        except KeyError:
+            raise KeyError(f"no signal {name!r} in this run (signals= selects them; docs/signals.md)") from None
+
+    def __len__(self) -> int:
+        return self.data.shape[0]
+
+    def frame(self):
+        """The run as a pandas DataFrame (one column per signal, time first). Needs pandas."""
+        import pandas
+
+        return pandas.DataFrame(self.data, columns=self.columns)
+
+    def __repr__(self) -> str:
+        state = "ok" if self.ok else f"stopped: {self.error}"
+        return f"<kinetree.Run {self.solver}: {len(self)} rows x {len(self.columns)} signals, {state}>"
+
+
+def simulate(
+    model: Union[Model, str],
+    solver: Optional[str] = None,
+    integrator: Optional[str] = None,
+    step: Optional[float] = None,
+    duration: Optional[float] = None,
+    tolerance: Optional[float] = None,
+    signals: Union[None, str, Sequence[str]] = None,
+    every: int = 1,
+) -> Run:
+    """Run a model from its initial state, as ``kinetree-cli simulate`` does.
+
+    Settings left as None come from the model's ``simulation:`` block. ``signals`` selects
+    columns by glob patterns (``["q:*", "energy.*"]`` or ``"q:*,energy.*"``; time is always first;
+    None keeps every signal). ``every`` keeps every k-th output step and the last. The peak joint
+    loads are taken over every output step whatever is kept. The GIL is released while the run
+    goes, so runs in several threads proceed in parallel.
+    """
+    if isinstance(model, str):
+        model = load(model)
+    patterns = signals if isinstance(signals, str) or signals is None else ",".join(signals)
+    raw = _kinetree.simulate(
+        model,
+        solver or "",
+        integrator or "",
+        float(step or 0.0),
+        float(duration or 0.0),
+        float(tolerance or 0.0),
+        patterns or "",
+        int(every),
+        True,
+    )
+    return Run(raw)
+
+
+@dataclass
+class Dynamics:
+    """Forward dynamics at one state: ``qdd`` (nv), and the joint loads: ``wrench`` (nb x 6,
+    [moment; force] at each joint origin in the child joint frame), ``wrench_world`` (the same in
+    world axes), ``tau`` (nv, the actuation part S^T f) and ``reaction`` (the reaction part
+    lambda = T^T f, docs/dynamics.md section 3)."""
+
+    qdd: np.ndarray
+    wrench: np.ndarray
+    wrench_world: np.ndarray
+    tau: np.ndarray
+    reaction: np.ndarray
+
+
+def forward_dynamics(model: Model, q, v, tau, solver: str = "aba") -> Dynamics:
+    """q̈ and the joint loads at (q, v) under joint forces tau, with the named solver (the
+    model's gravity and applied wrenches included). q has nq entries (quaternions w, x, y, z
+    first for spherical and free joints), v and tau nv."""
+    raw = _kinetree.forward_dynamics(
+        model, np.asarray(q, dtype=float), np.asarray(v, dtype=float), np.asarray(tau, dtype=float), solver
+    )
+    return Dynamics(raw["qdd"], raw["wrench"], raw["wrench_world"], raw["tau"], raw["reaction"])
+
+
+def mass_matrix(model: Model, q) -> np.ndarray:
+    """The joint-space mass matrix M(q), nv x nv (composite-rigid-body algorithm)."""
+    return _kinetree.mass_matrix(model, np.asarray(q, dtype=float))
+
+
+def bias(model: Model, q, v) -> np.ndarray:
+    """The bias forces h(q, v) = ID(q, v, 0): gravity, velocity products and applied wrenches, so
+    that M(q) q̈ + h(q, v) = tau."""
+    return _kinetree.bias(model, np.asarray(q, dtype=float), np.asarray(v, dtype=float))
+
+
+def peaks(run: Run, frame: bool = False):
+    """The peak load of every joint over a run, as ``kinetree-cli peaks`` lists them: a list of
+    dicts (joint, force, force_time, moment, moment_time, reaction_force, reaction_moment,
+    utilisation, utilisation_of), or a pandas DataFrame with ``frame=True``. ``run.peaks_text``
+    is the table as the CLI prints it, ``run.peaks_csv`` as ``peaks --csv`` writes it."""
+    rows = [dict(p) for p in run._peaks]
+    if frame:
+        import pandas
+
+        return pandas.DataFrame(rows)
+    return rows
+
+
+from .sweep import SweepResult, sweep  # noqa: E402  (uses the functions above)

@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The kinetree module against kinetree-cli (the same engine: equal to the last bit), its
+diagnostics, its model edits and its dynamics functions."""
+import ast
+import glob
+import os
+import threading
+import unittest
+
+import numpy as np
+
+import kinetree
+from support import EXAMPLES, cli, example, read_csv
+
+
+class TestLoading(unittest.TestCase):
+    def test_errors_carry_file_line_and_column(self):
+        text = "kinetree: 1\nname: broken\nbodies:\n  - name: a\n    parent: world\n    joint: {type: revolute}\n" \
+               "    inertial: {mass: -1, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+        with self.assertRaises(kinetree.ModelError) as caught:
+            kinetree.loads(text, "broken.yaml")
+        self.assertIsInstance(caught.exception, ValueError)
+        self.assertIn("broken.yaml:7:", str(caught.exception))
+        self.assertIn("bodies[0].inertial.mass: must be > 0", str(caught.exception))
+        first = caught.exception.diagnostics[0]
+        self.assertEqual((first["file"], first["line"], first["path"]), ("broken.yaml", 7, "bodies[0].inertial.mass"))
+        with self.assertRaises(kinetree.ModelError) as missing:
+            kinetree.load(example("no_such_model.yaml"))
+        self.assertIn("no_such_model.yaml: error: no such file", str(missing.exception))
+
+    def test_introspection(self):
+        robot = kinetree.load(example("space_robot.yaml"))
+        self.assertEqual(robot.name, "space_robot")
+        self.assertEqual(len(robot.bodies), 13)
+        self.assertEqual((robot.nq, robot.nv), (19, 18))
+        self.assertAlmostEqual(robot.mass, 510.0, delta=1e-9)
+        joints = {j["name"]: j for j in robot.joints}
+        self.assertEqual(joints["J11"]["type"], "revolute")
+        self.assertEqual(joints["J11"]["parent"], "base")
+        self.assertIn("bodies[L16].inertial.mass", robot.fields())
+
+    def test_edits_are_validated(self):
+        robot = kinetree.load(example("space_robot.yaml"))
+        robot.set("bodies[L16].inertial.mass", 7.5)
+        self.assertEqual(robot.get("bodies[L16].inertial.mass"), 7.5)
+        self.assertAlmostEqual(robot.mass, 514.5, delta=1e-9)
+        with self.assertRaises(kinetree.ModelError) as caught:
+            robot.set("bodies[L16].inertial.mass", -2)
+        self.assertRegex(str(caught.exception), r"bodies\[\d+\]\.inertial\.mass: must be > 0, got -2")
+        self.assertEqual(robot.get("bodies[L16].inertial.mass"), 7.5)  # unchanged
+        with self.assertRaisesRegex(ValueError, r"no body is named 'L166' \(did you mean 'L16'\?\)"):
+            robot.set("bodies[L166].inertial.mass", 1)
+        robot.set("gravity", 0.5)  # a vector without an index: every entry
+        self.assertEqual(robot.get("gravity[1]"), 0.5)
+        robot.set("bodies[L11].joint.drive.kp", 250)
+        self.assertIn("kp: 250", robot.to_yaml())
+        with self.assertRaisesRegex(ValueError, "pd_sinusoid: it has no stiffness"):
+            robot.set("bodies[L11].joint.drive.stiffness", 1)
+        with self.assertRaisesRegex(ValueError, "is a single number: it takes no index"):
+            robot.set("bodies[L16].inertial.mass[1]", 1)
+        with self.assertRaisesRegex(ValueError, "index 3 is past the end \\(1 entries\\)"):
+            robot.set("bodies[L16].joint.q0[3]", 1)
+        with self.assertRaisesRegex(ValueError, "no reaction rating: set rating.reaction \\(every entry\\) first"):
+            robot.set("bodies[L16].joint.rating.reaction[0]", 100)
+        robot.set("bodies[L16].joint.rating.reaction", 100)  # every entry at once is a rating
+        self.assertEqual(robot.get("bodies[L16].joint.rating.reaction[4]"), 100)
+        pendulum = kinetree.load(example("pendulum.yaml"))
+        with self.assertRaisesRegex(ValueError, "come from its shapes \\(from_shapes\\): change inertial.density"):
+            pendulum.set("bodies[link].inertial.mass", 3)
+        with self.assertRaisesRegex(ValueError, "bodies\\[support\\].joint.q0: has no entries here"):
+            pendulum.set("bodies[support].joint.q0", 0)
+        steel = pendulum.mass
+        pendulum.set("bodies[link].inertial.density", 2700)  # aluminium: the link's mass drops by 65 %
+        self.assertLess(pendulum.mass, steel - 0.6 * (steel - 0.08 * 0.3 * 0.08 * 7800))
+        copy = robot.copy()
+        copy.set("bodies[L16].inertial.mass", 1)
+        self.assertEqual(robot.get("bodies[L16].inertial.mass"), 7.5)
+
+
+class TestAgainstTheCli(unittest.TestCase):
+    def test_simulate_equals_the_cli_bit_for_bit(self):
+        for path in sorted(glob.glob(os.path.join(EXAMPLES, "*.yaml"))):
+            with self.subTest(model=os.path.basename(path)):
+                header, rows = read_csv(cli("simulate", path, "--duration", "0.1").stdout)
+                run = kinetree.simulate(kinetree.load(path), duration=0.1)
+                self.assertEqual(run.columns, header)
+                self.assertTrue(np.array_equal(run.data, np.array(rows)))
+
+    def test_options_signals_and_every_as_the_cli(self):
+        args = ["--solver", "cfa-tree", "--integrator", "dopri5", "--step", "0.01", "--duration", "0.3",
+                "--tolerance", "1e-9", "--signals", "q:*,load:J11.*", "--every", "7"]
+        header, rows = read_csv(cli("simulate", example("space_robot.yaml"), *args).stdout)
+        run = kinetree.simulate(example("space_robot.yaml"), solver="cfa-tree", integrator="dopri5", step=0.01,
+                                duration=0.3, tolerance=1e-9, signals=["q:*", "load:J11.*"], every=7)
+        self.assertEqual(run.columns, header)
+        self.assertTrue(np.array_equal(run.data, np.array(rows)))
+        self.assertEqual(run["time"][-1], 0.3)
+
+    def test_peaks_as_the_cli(self):
+        run = kinetree.simulate(example("space_robot.yaml"), duration=0.5, signals="time")
+        self.assertEqual(run.peaks_csv, cli("peaks", example("space_robot.yaml"), "--duration", "0.5", "--csv").stdout)
+        self.assertEqual(run.peaks_text, cli("peaks", example("space_robot.yaml"), "--duration", "0.5").stdout)
+        table = kinetree.peaks(run)
+        robot = kinetree.load(example("space_robot.yaml"))
+        self.assertEqual([p["joint"] for p in table], [j["name"] for j in robot.joints])
+        self.assertGreater(max(p["moment"] for p in table), 0)
+
+    def test_forward_dynamics_is_what_the_run_recorded(self):
+        for name in ("space_robot.yaml", "humanoid.yaml", "cardan_chain.yaml"):
+            with self.subTest(model=name):
+                model = kinetree.load(example(name))
+                run = kinetree.simulate(model, duration=0.002, step=0.002, solver="aba")
+                tau = np.array([run[c][0] for c in run.columns if c.startswith("tau:")])
+                d = kinetree.forward_dynamics(model, model.initial_q, model.initial_v, tau)
+                qdd = np.array([run[c][0] for c in run.columns if c.startswith("qdd:")])
+                self.assertTrue(np.array_equal(d.qdd, qdd))
+                for i, joint in enumerate(model.joints):
+                    for k, axis in enumerate(("mx", "my", "mz", "fx", "fy", "fz")):
+                        self.assertEqual(d.wrench[i, k], run[f"load:{joint['name']}.{axis}"][0])
+
+
+class TestDynamics(unittest.TestCase):
+    def test_mass_matrix_and_bias_give_the_forward_dynamics(self):
+        model = kinetree.load(example("space_robot.yaml"))
+        rng = np.random.default_rng(3)
+        q = np.array(model.initial_q) + 0.1 * rng.standard_normal(model.nq)
+        q[:4] /= np.linalg.norm(q[:4])  # the base's quaternion
+        v, tau = rng.standard_normal(model.nv), rng.standard_normal(model.nv)
+        M, h = kinetree.mass_matrix(model, q), kinetree.bias(model, q, v)
+        self.assertEqual(M.shape, (18, 18))
+        self.assertTrue(np.allclose(M, M.T, rtol=0, atol=1e-12 * abs(M).max()))
+        self.assertGreater(np.linalg.eigvalsh(M).min(), 0)
+        for solver in kinetree.solvers():
+            qdd = kinetree.forward_dynamics(model, q, v, tau, solver=solver).qdd
+            expected = np.linalg.solve(M, tau - h)
+            self.assertLess(abs(qdd - expected).max(), 1e-10 * max(1, abs(expected).max()), solver)
+        with self.assertRaisesRegex(ValueError, "q has 3 entries, expected 19"):
+            kinetree.forward_dynamics(model, [1, 0, 0], v, tau)
+
+    def test_the_gil_is_released_while_a_run_goes(self):
+        model = kinetree.load(example("space_robot.yaml"))
+        done = threading.Event()
+        thread = threading.Thread(target=lambda: (kinetree.simulate(model, duration=20, signals="time"), done.set()))
+        counted = 0
+        thread.start()
+        while not done.is_set():
+            counted += 1
+        thread.join()
+        # with the GIL held for the whole run this thread could not count at all meanwhile
+        self.assertGreater(counted, 10000)
+
+
+class TestDocumentation(unittest.TestCase):
+    def test_every_public_name_is_documented(self):
+        for name in kinetree.__all__:
+            obj = getattr(kinetree, name)
+            self.assertTrue((obj.__doc__ or "").strip(), name)
+        for method in ("get", "set", "fields", "to_yaml", "save", "copy"):
+            self.assertTrue((getattr(kinetree.Model, method).__doc__ or "").strip(), method)
+
+    def test_type_stubs(self):
+        package = os.path.dirname(kinetree.__file__)
+        self.assertTrue(os.path.exists(os.path.join(package, "py.typed")))
+        with open(os.path.join(package, "_kinetree.pyi")) as f:
+            tree = ast.parse(f.read())
+        names = {node.name for node in ast.walk(tree) if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
+        for name in ("Model", "ModelError", "load", "loads", "simulate", "forward_dynamics", "mass_matrix", "bias",
+                     "set", "get"):
+            self.assertIn(name, names)
+
+
+if __name__ == "__main__":
+    unittest.main()
