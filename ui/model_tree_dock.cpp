@@ -2,35 +2,52 @@
 #include "ui/model_tree_dock.hpp"
 
 #include <QAction>
+#include <QCompleter>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
+#include <QStringListModel>
+#include <QStyle>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
+#include "ui/flat_chain_proxy.hpp"
+#include "ui/number_text.hpp"
 
 namespace kt::ui {
 
 namespace {
 
-// Level of an item: 0 for a root body.
+// Level of an item in the view: 0 for a top-level row.
 int depthOf(QModelIndex index) {
   int depth = 0;
   for (index = index.parent(); index.isValid(); index = index.parent()) ++depth;
   return depth;
 }
 
+// Ancestors shown at each end of a long path; the ones between are elided.
+constexpr int kPathHead = 2;
+constexpr int kPathTail = 3;
+
 }  // namespace
 
 ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
-    : QDockWidget(tr("Model"), parent), doc_(document), view_(new QTreeView(this)) {
+    : QDockWidget(tr("Model"), parent),
+      doc_(document),
+      layout_(new FlatChainProxy(document->bodyTree(), this)),
+      find_(new QLineEdit),
+      path_(new QLabel),
+      view_(new QTreeView) {
   setObjectName(QStringLiteral("modelTreeDock"));
-  BodyTreeModel* model = doc_->bodyTree();
   view_->setObjectName(QStringLiteral("modelTreeView"));
-  view_->setModel(model);
+  view_->setModel(layout_);
   view_->header()->setSectionResizeMode(BodyTreeModel::NameColumn, QHeaderView::Stretch);
   view_->header()->setSectionResizeMode(BodyTreeModel::JointTypeColumn, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(BodyTreeModel::JointNameColumn, QHeaderView::ResizeToContents);
+  view_->header()->setSectionResizeMode(FlatChainProxy::LevelColumn, QHeaderView::Fixed);
   view_->header()->setStretchLastSection(false);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -44,40 +61,117 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   view_->setDragDropMode(QAbstractItemView::DragDrop);
   view_->setDefaultDropAction(Qt::MoveAction);
   view_->setContextMenuPolicy(Qt::CustomContextMenu);
-  setWidget(view_);
+  // the find box and the path line take two rows: the tree may shrink to a few so that the dock
+  // asks no more height of the window than before them
+  view_->setMinimumHeight(view_->fontMetrics().height());
+
+  find_->setObjectName(QStringLiteral("modelTreeFind"));
+  find_->setPlaceholderText(tr("Find body… (Ctrl+Shift+F)"));
+  find_->setClearButtonEnabled(true);
+  find_->setToolTip(tr("Type part of a body's name and press Enter to select it"));
+  auto* completer = new QCompleter(new QStringListModel(this), this);
+  completer->setCaseSensitivity(Qt::CaseInsensitive);
+  completer->setFilterMode(Qt::MatchContains);
+  completer->setMaxVisibleItems(12);
+  find_->setCompleter(completer);
+  auto* findAction = new QAction(tr("Find Body"), this);
+  findAction->setObjectName(QStringLiteral("findBodyAction"));
+  findAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));  // Ctrl+F follows the body
+  findAction->setShortcutContext(Qt::WindowShortcut);
+  connect(findAction, &QAction::triggered, this, [this] {
+    find_->setFocus(Qt::ShortcutFocusReason);
+    find_->selectAll();
+  });
+  addAction(findAction);
+
+  path_->setObjectName(QStringLiteral("modelTreePath"));
+  path_->setTextFormat(Qt::RichText);
+  path_->setWordWrap(false);  // one line; a long path is elided in the middle (updatePath)
+  path_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  path_->setContentsMargins(4, 0, 4, 2);
+  path_->setToolTip(tr("Where the selected body hangs; click an ancestor to select it"));
+
+  auto* content = new QWidget;
+  auto* layout = new QVBoxLayout(content);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(find_);
+  layout->addWidget(path_);
+  layout->addWidget(view_, 1);
+  setWidget(content);
 
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ModelTreeDock::onCurrentChanged);
-  // New bodies and opened models show expanded (down to kMaxExpandedDepth levels).
-  connect(model, &QAbstractItemModel::modelReset, this, &ModelTreeDock::expandAllowed);
-  connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
-    const int depth = parent.isValid() ? depthOf(parent) + 1 : 0;  // of the new rows
-    if (depth > kMaxExpandedDepth) return;
-    view_->expand(parent);
-    if (depth == kMaxExpandedDepth) return;
-    // expandRecursively's depth: levels below the row (0: the row only).
-    for (int r = first; r <= last; ++r) {
-      view_->expandRecursively(doc_->bodyTree()->index(r, 0, parent), kMaxExpandedDepth - 1 - depth);
-    }
+  // Any change of the tree lays it out anew: expanded again, down to kMaxExpandedDepth levels,
+  // with the selection kept, or moved to the parent of a body that went away.
+  connect(layout_, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+    const int body = selectedBody();
+    keptSelection_ = {0, 0};
+    if (body < 0) return;
+    keptSelection_.first = doc_->bodyId(body);
+    const int parent = doc_->bodyTree()->bodyOf(doc_->bodyTree()->indexOfBody(body).parent());
+    keptSelection_.second = parent >= 0 ? doc_->bodyId(parent) : 0;
   });
-  connect(model, &QAbstractItemModel::rowsMoved, this,
-          [this](const QModelIndex&, int, int, const QModelIndex& destination, int) { view_->expand(destination); });
+  connect(layout_, &QAbstractItemModel::modelReset, this, [this] {
+    fitLevelColumn();
+    expandAllowed();
+    completionsStale_ = true;
+    if (keptSelection_.first != 0) {
+      const int kept = doc_->indexOfId(keptSelection_.first);
+      const int body = kept >= 0 || keptSelection_.second == 0 ? kept : doc_->indexOfId(keptSelection_.second);
+      selectBody(body);
+      if (kept < 0) emit bodySelected(body);
+    }
+    updatePath();
+  });
+  connect(layout_, &QAbstractItemModel::dataChanged, this, [this] {
+    completionsStale_ = true;  // a rename
+    updatePath();
+  });
+  connect(find_, &QLineEdit::textEdited, this, [this] {
+    if (completionsStale_) updateCompletions();
+  });
+  connect(find_, &QLineEdit::returnPressed, this, &ModelTreeDock::findBody);
+  connect(completer, qOverload<const QString&>(&QCompleter::activated), this, [this](const QString& name) {
+    find_->setText(name);
+    findBody();
+  });
+  connect(path_, &QLabel::linkActivated, this, [this](const QString& link) {
+    bool ok = false;
+    const int body = link.mid(5).toInt(&ok);  // "body:N"
+    if (!ok) return;
+    selectBody(body);
+    emit bodySelected(selectedBody());
+  });
   connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
     if (contextActions_.isEmpty()) return;
     const QModelIndex index = view_->indexAt(at);
-    selectBody(doc_->bodyTree()->bodyOf(index));
+    selectBody(layout_->bodyOf(index));
     emit bodySelected(selectedBody());
     QMenu menu(this);
     menu.addActions(contextActions_);
     menu.exec(view_->viewport()->mapToGlobal(at));
   });
+  fitLevelColumn();
   expandAllowed();
+  updatePath();
+}
+
+void ModelTreeDock::fitLevelColumn() {
+  // as wide as the largest level (the number of bodies bounds it) or the header, whichever is wider;
+  // ResizeToContents would measure only the rows in view
+  const QFontMetrics metrics(view_->font());
+  const QString widest = QString::number(std::max<std::size_t>(doc_->model().bodies.size(), 1));
+  const int header = view_->header()->fontMetrics().horizontalAdvance(
+                         layout_->headerData(FlatChainProxy::LevelColumn, Qt::Horizontal).toString()) +
+                     view_->header()->style()->pixelMetric(QStyle::PM_HeaderMargin) * 4;
+  view_->header()->resizeSection(FlatChainProxy::LevelColumn, std::max(header, metrics.horizontalAdvance(widest) + 12));
 }
 
 void ModelTreeDock::expandAllowed() { view_->expandToDepth(kMaxExpandedDepth - 1); }
 
 int ModelTreeDock::selectedBody() const {
   const QModelIndexList rows = view_->selectionModel()->selectedRows();
-  return rows.isEmpty() ? -1 : doc_->bodyTree()->bodyOf(rows.front());
+  return rows.isEmpty() ? -1 : layout_->bodyOf(rows.front());
 }
 
 void ModelTreeDock::renameSelected() {
@@ -86,7 +180,7 @@ void ModelTreeDock::renameSelected() {
 }
 
 void ModelTreeDock::selectBody(int body) {
-  const QModelIndex index = doc_->bodyTree()->indexOfBody(body);
+  const QModelIndex index = layout_->indexOfBody(body);
   selecting_ = true;
   if (!index.isValid()) {
     view_->selectionModel()->clear();
@@ -104,11 +198,73 @@ void ModelTreeDock::selectBody(int body) {
     if (shown) view_->scrollTo(index);
   }
   selecting_ = false;
+  updatePath();
 }
 
 void ModelTreeDock::onCurrentChanged() {
+  updatePath();
   if (selecting_) return;
   emit bodySelected(selectedBody());
+}
+
+void ModelTreeDock::updateCompletions() {
+  QStringList names;
+  names.reserve(static_cast<qsizetype>(doc_->model().bodies.size()));
+  for (const kt::BodySpec& b : doc_->model().bodies) names << QString::fromStdString(b.name);
+  static_cast<QStringListModel*>(find_->completer()->model())->setStringList(names);
+  completionsStale_ = false;
+}
+
+void ModelTreeDock::findBody() {
+  const QString text = find_->text().trimmed();
+  if (text.isEmpty()) return;
+  const kt::Model& m = doc_->model();
+  int found = m.findBody(text.toStdString());
+  for (int k = 0; found < 0 && k < static_cast<int>(m.bodies.size()); ++k) {
+    if (QString::fromStdString(m.bodies[static_cast<std::size_t>(k)].name).contains(text, Qt::CaseInsensitive))
+      found = k;
+  }
+  if (found < 0) {
+    find_->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    find_->setToolTip(tr("No body's name contains \"%1\"").arg(text));
+    return;
+  }
+  find_->setStyleSheet({});
+  find_->setToolTip(tr("Type part of a body's name and press Enter to select it"));
+  selectBody(found);
+  emit bodySelected(found);
+  view_->setFocus(Qt::OtherFocusReason);
+}
+
+void ModelTreeDock::updatePath() {
+  const int body = selectedBody();
+  if (body < 0) {
+    path_->setText(tr("<i>No body selected</i>"));
+    return;
+  }
+  // ancestors through the tree model's parents (constant time each, also on a 10,000-link chain)
+  const BodyTreeModel* tree = doc_->bodyTree();
+  std::vector<int> chain;  // the body, its parent, …, a root
+  for (QModelIndex i = tree->indexOfBody(body); i.isValid(); i = i.parent()) chain.push_back(tree->bodyOf(i));
+  const auto crumb = [this](int k) {
+    const QString name = QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(k)].name).toHtmlEscaped();
+    return QStringLiteral("<a href=\"body:%1\">%2</a>").arg(k).arg(name);
+  };
+  QStringList parts{tr("world")};
+  const int ancestors = static_cast<int>(chain.size()) - 1;  // chain[ancestors] is the root
+  for (int a = ancestors; a >= 1; --a) {
+    const int fromRoot = ancestors - a;  // 0 for the root
+    if (fromRoot == kPathHead && a > kPathTail) {
+      parts << tr("… %1 more …").arg(groupedNumber(a - kPathTail));
+      a = kPathTail + 1;
+      continue;
+    }
+    parts << crumb(chain[static_cast<std::size_t>(a)]);
+  }
+  parts << QStringLiteral("<b>%1</b>")
+               .arg(QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(body)].name).toHtmlEscaped());
+  path_->setText(parts.join(QStringLiteral(" › ")) + QStringLiteral(" &nbsp;<span style=\"color:gray\">") +
+                 tr("level %1").arg(groupedNumber(ancestors + 1)) + QStringLiteral("</span>"));
 }
 
 }  // namespace kt::ui

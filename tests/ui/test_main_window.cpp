@@ -28,6 +28,7 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/flat_chain_proxy.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
@@ -167,7 +168,7 @@ class TestMainWindow : public QObject {
     const int last = static_cast<int>(w->document().model().bodies.size()) - 1;
     QSignalSpy spy(w.get(), &MainWindow::selectionChanged);
     QTreeView* t = w->modelTreeDock()->treeView();
-    t->setCurrentIndex(w->document().bodyTree()->indexOfBody(last));
+    t->setCurrentIndex(w->modelTreeDock()->layout()->indexOfBody(last));
     QCOMPARE(w->selectedBody(), last);
     QCOMPARE(w->propertiesDock()->body(), last);
     QCOMPARE(w->sceneView()->scene().selectedBody(), w->treeIndexOf(last));
