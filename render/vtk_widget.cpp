@@ -339,6 +339,21 @@ void VtkWidget::resetView() {
   update();
 }
 
+bool VtkWidget::fitIfOutside() {
+  double bounds[6];
+  if (!sceneBounds(bounds)) return false;
+  bool inside = true;
+  for (int corner = 0; corner < 8 && inside; ++corner) {
+    renderer_->SetWorldPoint(bounds[corner & 1], bounds[2 + ((corner >> 1) & 1)], bounds[4 + ((corner >> 2) & 1)], 1.0);
+    renderer_->WorldToView();
+    const double* p = renderer_->GetViewPoint();  // −1 to 1 across the viewport
+    inside = std::abs(p[0]) <= 1.0 && std::abs(p[1]) <= 1.0;
+  }
+  if (inside) return false;
+  resetView();
+  return true;
+}
+
 void VtkWidget::setStandardView(StandardView view) {
   double dir[3] = {0, 0, 0};  // from the focal point towards the camera
   double up[3] = {0, 0, 1};

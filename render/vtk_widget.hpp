@@ -57,6 +57,9 @@ class VtkWidget : public QWidget {
 
   /// Frames sceneBounds(), keeping the current view direction.
   void resetView();
+  /// resetView() when part of the scene lies outside the view (after an insert that grew the
+  /// model), else nothing; true when it re-framed.
+  bool fitIfOutside();
   /// Looks at the scene along a standard direction (Z up, except for ±Z where Y is up).
   void setStandardView(StandardView view);
 

@@ -29,6 +29,7 @@
 #include "core/sim/signals.hpp"
 #include "render/figure_view.hpp"
 #include "ui/export_file.hpp"
+#include "ui/number_text.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -542,9 +543,9 @@ void CompareSolversDialog::showTrajectory() {
             .arg(kt::kIntegratorFactor, 0, 'g', 2)
             .arg(integrator, 0, 'e', 1));
   } else {
-    summary_->setText(tr("%n run(s) differ from %1 by more than %2 relative and more than %3 times the "
-                         "integrator's own difference (%4).",
-                         nullptr, beyond)
+    summary_->setText(tr("%1 %2 from %3 by more than %4 relative and more than %5 times the "
+                         "integrator's own difference (%6).")
+                          .arg(countText(beyond, tr("run"), tr("runs")), beyond == 1 ? tr("differs") : tr("differ"))
                           .arg(reference)
                           .arg(kt::kTrajectoryTolerance, 0, 'g', 2)
                           .arg(kt::kIntegratorFactor, 0, 'g', 2)

@@ -19,6 +19,7 @@
 
 #include "core/model/model.hpp"
 #include "ui/export_file.hpp"
+#include "ui/number_text.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -113,7 +114,7 @@ void ExportVideoDialog::updateSummary() {
   const VideoExportOptions o = options();
   const int frames = VideoExport::frameCount(*source_.simulation, o);
   summary_->setText(frames == 0 ? tr("Nothing to render: no recorded samples in this range")
-                                : tr("%n frames, ", nullptr, frames) +
+                                : countText(frames, tr("frame"), tr("frames")) + QStringLiteral(", ") +
                                       tr("%1 s of video").arg(static_cast<double>(frames) / o.fps, 0, 'f', 1));
   exportButton_->setEnabled(frames > 0);
 }

@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressDialog>
@@ -40,6 +41,7 @@
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
 #include "ui/export_results_dialog.hpp"
@@ -48,6 +50,7 @@
 #include "ui/mathematics_dock.hpp"
 #include "ui/mirror_dialog.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/number_text.hpp"
 #include "ui/peak_loads_dock.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/problems_dock.hpp"
@@ -135,6 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
 
   resize(1280, 800);
   resizeDocks({treeDock_, problemsDock_}, {300, 260}, Qt::Horizontal);
+  // the tree's find box and path line take two rows: the tree keeps room for about eight bodies
+  resizeDocks({treeDock_, propertiesDock_}, {200, 140}, Qt::Vertical);
   restoreSettings();
   refreshModel(true);
   updateTitle();
@@ -242,6 +247,11 @@ void MainWindow::createEditMenu() {
     if (dialog.exec() != QDialog::Accepted) return;
     if (QUndoCommand* c = dialog.takeCommand()) doc_->push(c);
   });
+  mountAction_ = edit->addAction(tr("Mount on &Face of Parent…"), this, &MainWindow::mountOnFace);
+  mountAction_->setObjectName(QStringLiteral("mountOnFace"));
+  mountAction_->setToolTip(
+      tr("Places the selected body's joint on a face of its parent's shapes: at the face centre, z along the "
+         "outward normal"));
   edit->addSeparator();
   deleteAction_ = edit->addAction(tr("De&lete Body"), this, [this] {
     QString error;
@@ -261,8 +271,15 @@ void MainWindow::createEditMenu() {
     treeDock_->treeView()->addAction(a);
     view_->addAction(a);
   }
-  treeDock_->setContextActions({add->menuAction(), templates->menuAction(), renameAction_, duplicateAction_,
-                                mirrorAction_, deleteAction_, deleteSubtreeAction_});
+  // grouped as in the Edit menu: what deletes stays apart from what adds
+  const auto separator = [this] {
+    auto* s = new QAction(this);
+    s->setSeparator(true);
+    return s;
+  };
+  treeDock_->setContextActions({add->menuAction(), templates->menuAction(), separator(), renameAction_,
+                                duplicateAction_, mirrorAction_, mountAction_, separator(), deleteAction_,
+                                deleteSubtreeAction_});
 }
 
 void MainWindow::createViewMenu() {
@@ -618,19 +635,23 @@ bool MainWindow::importUrdf(const QString& path, QString& error) {
   view_->resetView();  // the view fitted the empty document: fit the robot
   const int bodies = static_cast<int>(imported.model.bodies.size());
   const int notes = static_cast<int>(imported.warnings.size());
-  statusBar()->showMessage(notes == 0 ? tr("Imported %1: %n bodies", nullptr, bodies).arg(fileName)
-                                      : tr("Imported %1: %n bodies; %2", nullptr, bodies)
-                                            .arg(fileName, tr("%n notes on what was left out", nullptr, notes)),
-                           kMessageMs);
+  const QString bodyCount = countText(bodies, tr("body"), tr("bodies"));
+  statusBar()->showMessage(
+      notes == 0
+          ? tr("Imported %1: %2").arg(fileName, bodyCount)
+          : tr("Imported %1: %2; %3")
+                .arg(fileName, bodyCount, countText(notes, tr("note"), tr("notes")) + tr(" on what was left out")),
+      kMessageMs);
   if (notes > 0) {
-    auto* box = new QMessageBox(
-        QMessageBox::Information, tr("Imported %1").arg(fileName),
-        tr("%1 was imported as a new model with %n bodies.", nullptr, bodies).arg(QDir::toNativeSeparators(path)),
-        QMessageBox::Ok, this);
+    auto* box =
+        new QMessageBox(QMessageBox::Information, tr("Imported %1").arg(fileName),
+                        tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
+                        QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("importNotesBox"));
     box->setTextFormat(Qt::PlainText);
-    box->setInformativeText(
-        tr("%n parts of the file were not carried over or were changed (Show Details…).", nullptr, notes));
+    box->setInformativeText(tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
+                                .arg(countText(notes, tr("part"), tr("parts")), notes == 1 ? tr("was") : tr("were"),
+                                     notes == 1 ? tr("was") : tr("were")));
     box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
@@ -777,17 +798,17 @@ void MainWindow::onDocumentChanged() {
     if (m.bodies.empty()) {
       message = tr("%1: no bodies yet").arg(displayName());
     } else {
-      message = tr("%1: %2 bodies, nq %3, nv %4, mass %5 kg")
-                    .arg(displayName())
-                    .arg(m.bodies.size())
+      message = tr("%1: %2, nq %3, nv %4, mass %5 kg")
+                    .arg(displayName(), countText(static_cast<long long>(m.bodies.size()), tr("body"), tr("bodies")))
                     .arg(tree_.nq)
                     .arg(tree_.nv)
                     .arg(tree_.totalMass(), 0, 'g', 6);
     }
     const int problems = static_cast<int>(kt::problemCount(doc_->problems()->diagnostics()));
     if (problems > 0 && !m.bodies.empty()) {
-      message = tr("%1 opened with %n problem(s): fix them to run it (View ▸ Problems)", nullptr, problems)
-                    .arg(displayName());
+      message = tr("%1 opened with %2: fix %3 to run it (View ▸ Problems)")
+                    .arg(displayName(), countText(problems, tr("problem"), tr("problems")),
+                         problems == 1 ? tr("it") : tr("them"));
       problemsDock_->show();
       problemsDock_->raise();
     }
@@ -797,10 +818,13 @@ void MainWindow::onDocumentChanged() {
     selectBody(-1);
     emit modelReplaced();
   } else {
+    // New bodies outside the view (a template, a mirrored arm) re-fit it, looking the same way.
+    if (doc_->model().bodies.size() > shownBodies_) view_->fitIfOutside();
     // The selection follows its body through edits (its index may have moved), or goes.
     selectBody(selectedId_ != 0 ? doc_->indexOfId(selectedId_) : -1);
     emit modelEdited();
   }
+  shownBodies_ = doc_->model().bodies.size();
   updateTitle();
 }
 
@@ -900,6 +924,37 @@ void MainWindow::updateEditActions() {
   const bool have = selectedBody() >= 0;
   for (QAction* a : {renameAction_, duplicateAction_, mirrorAction_, deleteAction_, deleteSubtreeAction_})
     a->setEnabled(have);
+  mountAction_->setEnabled(have && !mountFacesOfParent(selectedBody()).empty());
+}
+
+std::vector<kt::MountFace> MainWindow::mountFacesOfParent(int body) const {
+  const kt::Model& m = doc_->model();
+  if (body < 0 || body >= static_cast<int>(m.bodies.size())) return {};
+  const int parent = m.findBody(m.bodies[static_cast<std::size_t>(body)].parent);
+  return parent < 0 ? std::vector<kt::MountFace>() : kt::mountFaces(m.bodies[static_cast<std::size_t>(parent)]);
+}
+
+void MainWindow::mountOnFace() {
+  const int body = selectedBody();
+  const std::vector<kt::MountFace> faces = mountFacesOfParent(body);
+  if (faces.empty()) {
+    statusBar()->showMessage(tr("Not done: the parent has no shapes with faces to mount on"), kMessageMs);
+    return;
+  }
+  QStringList labels;
+  for (const kt::MountFace& f : faces) labels << QString::fromStdString(f.label);
+  const kt::BodySpec& b = doc_->model().bodies[static_cast<std::size_t>(body)];
+  bool ok = false;
+  const QString chosen =
+      QInputDialog::getItem(this, tr("Mount on Face"),
+                            tr("Face of %1 for the joint of %2 (z along the outward normal):")
+                                .arg(QString::fromStdString(b.parent), QString::fromStdString(b.name)),
+                            labels, 0, false, &ok);
+  if (!ok) return;
+  const auto index = static_cast<std::size_t>(labels.indexOf(chosen));
+  if (index >= faces.size()) return;
+  QString error;
+  applyEdit(edit::setJointOrigin(*doc_, body, kt::facePlacement(faces[index]), &error), error);
 }
 
 // ---- edits ----

@@ -26,6 +26,7 @@
 #include <functional>
 #include <future>
 
+#include "core/model/mount_faces.hpp"
 #include "core/model/tree.hpp"
 #include "core/sim/peak_loads.hpp"
 #include "ui/document/document.hpp"
@@ -182,6 +183,10 @@ class MainWindow : public QMainWindow {
   void refreshModel(bool reframe);
   void updateTitle();
   void updateEditActions();
+  /// Edit ▸ Mount on Face of Parent: the selected body's joint origin on a face the user picks.
+  void mountOnFace();
+  /// The faces of the shapes of `body`'s parent (none for a root or a parent without shapes).
+  std::vector<kt::MountFace> mountFacesOfParent(int body) const;
   void onTreeSelection(int body);
   void onBodyPicked(int treeIndex);
   void onProblemActivated(const FieldLocation& location);
@@ -208,6 +213,7 @@ class MainWindow : public QMainWindow {
   std::size_t runPeaksScanned_ = 0;
   bool runnable_ = false;
   bool replacing_ = false;
+  std::size_t shownBodies_ = 0;  // bodies in the model last shown: an edit that adds some may re-fit the view
   QHash<QString, int> treeIndexByName_;
   quint64 selectedId_ = 0;               // Document::bodyId of the selection, 0 for none
   QProgressDialog* progress_ = nullptr;  ///< while a large model opens or its scene is built
@@ -240,6 +246,7 @@ class MainWindow : public QMainWindow {
   QAction* deleteSubtreeAction_ = nullptr;
   QAction* duplicateAction_ = nullptr;
   QAction* mirrorAction_ = nullptr;
+  QAction* mountAction_ = nullptr;
   QAction* renameAction_ = nullptr;
   QAction* jointFramesAction_ = nullptr;
   QAction* comAction_ = nullptr;

@@ -17,6 +17,7 @@
 
 #include "core/sim/recorder.hpp"
 #include "ui/export_file.hpp"
+#include "ui/number_text.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -295,7 +296,8 @@ void PeakLoadsDock::refresh() {
   model_->set(&shown_);
   summary_->setText(scan_->samples() == 0
                         ? tr("no samples")
-                        : tr("%n samples, t = %1 s to %2 s", nullptr, static_cast<int>(scan_->samples()))
+                        : tr("%1, t = %2 s to %3 s")
+                              .arg(countText(static_cast<long long>(scan_->samples()), tr("sample"), tr("samples")))
                               .arg(scan_->firstTime(), 0, 'f', 3)
                               .arg(scan_->lastTime(), 0, 'f', 3));
   if (shown_.size() <= 200 && !resized_) {  // a long table keeps its widths; so does one the user sized

@@ -60,8 +60,10 @@ ProblemsDock::ProblemsDock(Document* document, QWidget* parent)
   view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view_->setAlternatingRowColors(true);
   view_->setShowGrid(false);
-  view_->setWordWrap(false);
-  view_->setTextElideMode(Qt::ElideMiddle);
+  // messages wrap at word boundaries into as many lines as the column's width needs (rows grow
+  // to fit): a narrow dock shows all of every message, never one cut mid-word
+  view_->setWordWrap(true);
+  view_->setTextElideMode(Qt::ElideNone);
   view_->verticalHeader()->hide();
   view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setSectionResizeMode(ProblemsModel::PathColumn, QHeaderView::ResizeToContents);
@@ -73,6 +75,7 @@ ProblemsDock::ProblemsDock(Document* document, QWidget* parent)
   icon_->setFixedSize(iconSize, iconSize);
   summary_->setObjectName(QStringLiteral("problemsSummary"));
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setWordWrap(false);  // one line: a wrapped label would set the dock's height by its width
 
   auto* header = new QHBoxLayout;
   header->setContentsMargins(6, 4, 6, 4);

@@ -23,6 +23,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/number_text.hpp"
 
 namespace kt::ui {
 namespace {
@@ -414,8 +415,8 @@ void PropertiesDock::buildModelPage() {
       nv += kt::jointNv(b.joint.type);
       mass += kt::bodyMassProperties(b, model().sourceDirectory, kt::meshFiles()).mass;
     }
-    contents->setText(tr("%1 bodies, %2 DoF (nq %3), %4 kg")
-                          .arg(model().bodies.size())
+    contents->setText(tr("%1, %2 DoF (nq %3), %4 kg")
+                          .arg(countText(static_cast<long long>(model().bodies.size()), tr("body"), tr("bodies")))
                           .arg(nv)
                           .arg(nq)
                           .arg(QString::number(mass, 'g', 6)));

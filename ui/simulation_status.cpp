@@ -8,6 +8,7 @@
 #include <QStatusBar>
 
 #include "core/sim/recorder.hpp"
+#include "ui/number_text.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -80,7 +81,7 @@ void SimulationStatus::update(bool force) {
                             ? tr("×%1 real time").arg(realTimeFactor_, 0, 'g', 3)
                             : simulation_->runStateText(false);
   rateLabel_->setText(state);
-  costLabel_->setText(nsPerStep_ > 0.0 ? tr("%1 ns/step").arg(nsPerStep_, 0, 'f', 0) : QString());
+  costLabel_->setText(nsPerStep_ > 0.0 ? tr("%1/step").arg(durationText(nsPerStep_ * 1e-9)) : QString());
 }
 
 QString SimulationStatus::fullMessage(bool brief) const {

@@ -7,25 +7,82 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QStyledItemDelegate>
+#include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 #include <numbers>
+
+#include "core/io/model_yaml.hpp"
 
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
+#include "ui/number_text.hpp"
+#include "ui/property_widgets.hpp"
 
 namespace kt::ui {
 namespace {
 
 constexpr double kDegree = std::numbers::pi / 180.0;
+constexpr int kMaxTableRows = 10000;  ///< as many links as insertArm takes
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString num(double x) { return QString::number(x, 'g', 6); }
+
+// "z", "-x" for the coordinate axes, else "0.6, 0, 0.8".
+QString axisText(const kt::Vec3& a) {
+  for (int k = 0; k < 3; ++k) {
+    if (a[k] != 0.0 && a[(k + 1) % 3] == 0.0 && a[(k + 2) % 3] == 0.0 && std::abs(a[k]) == 1.0)
+      return QString(a[k] < 0 ? QStringLiteral("-") : QString()) + QLatin1Char("xyz"[k]);
+  }
+  return formatNumber(a.x()) + QStringLiteral(", ") + formatNumber(a.y()) + QStringLiteral(", ") + formatNumber(a.z());
+}
+
+// axisText's forms back (also with a Unicode minus), or three numbers separated by commas or spaces.
+bool parseAxis(QString text, kt::Vec3& out) {
+  text = text.trimmed().toLower().replace(QChar(0x2212), QLatin1Char('-'));
+  const bool negative = text.startsWith(QLatin1Char('-'));
+  const QString name = negative || text.startsWith(QLatin1Char('+')) ? text.mid(1) : text;
+  if (name.size() == 1 && QStringLiteral("xyz").contains(name)) {
+    out = kt::Vec3::Unit(QStringLiteral("xyz").indexOf(name)) * (negative ? -1.0 : 1.0);
+    return true;
+  }
+  const QStringList parts = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+  if (parts.size() != 3) return false;
+  for (int k = 0; k < 3; ++k)
+    if (!parseNumber(parts[k], out[k], nullptr)) return false;
+  return true;
+}
+
+// A cell chosen from a fixed list: a combo box while it is edited, plain text otherwise.
+class ChoiceDelegate : public QStyledItemDelegate {
+ public:
+  ChoiceDelegate(QStringList choices, QObject* parent) : QStyledItemDelegate(parent), choices_(std::move(choices)) {}
+  QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex&) const override {
+    auto* box = new QComboBox(parent);
+    box->addItems(choices_);
+    return box;
+  }
+  void setEditorData(QWidget* editor, const QModelIndex& index) const override {
+    auto* box = static_cast<QComboBox*>(editor);
+    box->setCurrentIndex(std::max(0, box->findText(index.data().toString())));
+  }
+  void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override {
+    model->setData(index, static_cast<QComboBox*>(editor)->currentText());
+  }
+
+ private:
+  QStringList choices_;
+};
 
 QSpinBox* countBox(const QString& objectName, int value, const QString& tip) {
   auto* box = new QSpinBox;
@@ -52,7 +109,8 @@ QString describeAdded(const kt::Model& after, std::size_t first) {
   else if (n > 2)
     names += QStringLiteral(" … ") + lastName;
   if (n == 1) return QObject::tr("Adds 1 body: %1, mass %2 kg").arg(names, num(mass));
-  return QObject::tr("Adds %1 bodies: %2, total mass %3 kg").arg(QString::number(n), names, num(mass));
+  return QObject::tr("Adds %1: %2, total mass %3 kg")
+      .arg(countText(n, QObject::tr("body"), QObject::tr("bodies")), names, num(mass));
 }
 
 }  // namespace
@@ -113,7 +171,11 @@ TemplateDialog::TemplateDialog(Document* document, const QString& parentBody, QW
     pages_->setCurrentIndex(index);
     updatePreview();
   });
-  connect(parentCombo_, &QComboBox::currentIndexChanged, this, &TemplateDialog::updatePreview);
+  connect(parentCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    updateFaces();
+    updatePreview();
+  });
+  updateFaces();
   // Every parameter widget refreshes the preview.
   for (QSpinBox* w : findChildren<QSpinBox*>())
     connect(w, &QSpinBox::valueChanged, this, &TemplateDialog::updatePreview);
@@ -122,8 +184,9 @@ TemplateDialog::TemplateDialog(Document* document, const QString& parentBody, QW
   for (QLineEdit* w : findChildren<QLineEdit*>())
     if (!qobject_cast<QAbstractSpinBox*>(w->parentWidget()))
       connect(w, &QLineEdit::textChanged, this, &TemplateDialog::updatePreview);
-  for (QComboBox* w : {armJoint_, chainJoint_, prismJoint_})
+  for (QComboBox* w : {chainJoint_, prismJoint_})
     connect(w, &QComboBox::currentIndexChanged, this, &TemplateDialog::updatePreview);
+  constructed_ = true;
   updatePreview();
 }
 
@@ -183,26 +246,130 @@ QComboBox* TemplateDialog::jointCombo(const QString& objectName, kt::JointType v
 QWidget* TemplateDialog::buildArmPage() {
   const kt::ArmTemplate d;
   auto* page = new QWidget;
-  auto* form = new QFormLayout(page);
-  armLinks_ = countBox(QStringLiteral("arm.links"), d.links, tr("Number of links (1 to 10000)"));
-  armJoint_ = jointCombo(QStringLiteral("arm.joint"), d.joint);
-  armAxis_ = axisEdit(QStringLiteral("arm.axis"), d.axis, &armAxisRow_);
-  armAxisRow_->setToolTip(tr("Joint axis in each link's joint frame (universal: the first axis)"));
-  armLength_ = length(QStringLiteral("arm.length"), d.linkLength, tr(" m"),
-                      tr("Length of each link; the next joint sits at the tip of the previous link"));
-  armRadius_ = length(QStringLiteral("arm.radius"), d.linkRadius, tr(" m"), tr("Radius of each link's cylinder"));
-  armMass_ = length(QStringLiteral("arm.mass"), d.linkMass, tr(" kg"), tr("Mass of each link (solid cylinder)"));
+  auto* layout = new QVBoxLayout(page);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* form = new QFormLayout;
+  armPreset_ = new QComboBox;
+  armPreset_->setObjectName(QStringLiteral("arm.preset"));
+  armPreset_->addItem(tr("(as in the table)"));
+  for (const kt::ArmPreset& preset : kt::armPresets()) armPreset_->addItem(q(preset.name));
+  armPreset_->setToolTip(tr("Fills the table with a common layout of joint axes and link lengths"));
+  armLinks_ =
+      countBox(QStringLiteral("arm.links"), static_cast<int>(d.links.size()), tr("Number of links (1 to 10000)"));
+  armLinks_->setToolTip(tr("Number of links (1 to 10000); new rows copy the first row"));
+  armMassMode_ = new QComboBox;
+  armMassMode_->setObjectName(QStringLiteral("arm.massMode"));
+  armMassMode_->addItem(tr("mass of each link (kg)"));
+  armMassMode_->addItem(tr("density (kg/m³)"));
+  armMassMode_->setToolTip(tr("What the table's mass column gives: each link is a solid of that mass or density"));
   armPrefix_ = new QLineEdit(q(d.prefix));
   armPrefix_->setObjectName(QStringLiteral("arm.prefix"));
-  armPrefix_->setToolTip(tr("Links are named <prefix>_1, <prefix>_2, …"));
+  armPrefix_->setToolTip(tr("Links are named <prefix>1, <prefix>2, … (\"L1\" gives L11, L12, …)"));
+  armJointPrefix_ = new QLineEdit;
+  armJointPrefix_->setObjectName(QStringLiteral("arm.jointPrefix"));
+  armJointPrefix_->setPlaceholderText(tr("as the links"));
+  armJointPrefix_->setToolTip(tr("Joints are named <prefix>1, <prefix>2, …; empty: each joint takes its link's name"));
+  auto* names = new QHBoxLayout;
+  names->addWidget(armPrefix_);
+  names->addWidget(new QLabel(tr("joints:")));
+  names->addWidget(armJointPrefix_);
+  form->addRow(tr("Preset:"), armPreset_);
   form->addRow(tr("Links:"), armLinks_);
-  form->addRow(tr("Joint type:"), armJoint_);
-  form->addRow(tr("Joint axis:"), armAxisRow_);
-  form->addRow(tr("Link length:"), armLength_);
-  form->addRow(tr("Link radius:"), armRadius_);
-  form->addRow(tr("Link mass:"), armMass_);
-  form->addRow(tr("Name prefix:"), armPrefix_);
+  form->addRow(tr("Mass column:"), armMassMode_);
+  form->addRow(tr("Name prefix:"), names);
+  layout->addLayout(form);
+
+  armTable_ = new QTableWidget(0, ArmColumns);
+  armTable_->setObjectName(QStringLiteral("arm.table"));
+  armTable_->setHorizontalHeaderLabels(
+      {tr("Joint"), tr("Axis"), tr("Link"), tr("Length (m)"), tr("Width (m)"), tr("Mass (kg)"), tr("Drive")});
+  armTable_->horizontalHeaderItem(AxisCol)->setToolTip(
+      tr("x, y, z (or −x …) or three numbers, in the joint frame; z points out of a mounting face"));
+  armTable_->horizontalHeaderItem(WidthCol)->setToolTip(tr("The cylinder's diameter or the box's section edge"));
+  armTable_->horizontalHeaderItem(DriveCol)->setToolTip(
+      tr("As in a model file, e.g. {type: pd_sinusoid, kp: 200, kd: 40, amplitude: 0.5, frequency: 0.1, phase: 0, "
+         "offset: 0}; empty for none"));
+  armTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  armTable_->horizontalHeader()->setSectionResizeMode(DriveCol, QHeaderView::Stretch);
+  armTable_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  armTable_->setMinimumHeight(armTable_->verticalHeader()->defaultSectionSize() * 7);
+  // joint type and link shape: chosen from a list when edited (a delegate: no widget per row)
+  QStringList jointNames;
+  for (kt::JointType t : kt::kAllJointTypes) jointNames << q(kt::jointTypeName(t));
+  armTable_->setItemDelegateForColumn(JointCol, new ChoiceDelegate(jointNames, armTable_));
+  armTable_->setItemDelegateForColumn(
+      ShapeCol, new ChoiceDelegate({QStringLiteral("cylinder"), QStringLiteral("box")}, armTable_));
+  armTable_->setEditTriggers(QAbstractItemView::AllEditTriggers);
+  layout->addWidget(armTable_);
+  setArmLinks(d.links);
+
+  connect(armLinks_, &QSpinBox::valueChanged, this, [this](int n) {
+    if (fillingTable_) return;
+    resizeArmTable(n);
+  });
+  connect(armPreset_, &QComboBox::activated, this, [this](int index) {
+    if (index > 0) setArmLinks(kt::armPresets()[static_cast<std::size_t>(index - 1)].links);
+  });
+  connect(armMassMode_, &QComboBox::currentIndexChanged, this, [this](int mode) {
+    armTable_->horizontalHeaderItem(MassCol)->setText(mode == 1 ? tr("Density (kg/m³)") : tr("Mass (kg)"));
+    updatePreview();
+  });
+  connect(armTable_, &QTableWidget::itemChanged, this, [this] {
+    if (fillingTable_) return;
+    armPreset_->setCurrentIndex(0);  // edited: no longer the preset
+    updatePreview();
+  });
   return page;
+}
+
+void TemplateDialog::setArmRow(int r, const kt::ArmLink& link) {
+  const bool filling = fillingTable_;
+  fillingTable_ = true;
+  const auto set = [this, r](int column, const QString& text) {
+    if (QTableWidgetItem* item = armTable_->item(r, column))
+      item->setText(text);
+    else
+      armTable_->setItem(r, column, new QTableWidgetItem(text));
+  };
+  set(JointCol, q(kt::jointTypeName(link.joint)));
+  set(ShapeCol, link.shape == kt::ShapeType::Box ? QStringLiteral("box") : QStringLiteral("cylinder"));
+  set(AxisCol, axisText(link.axis));
+  set(LengthCol, formatNumber(link.length));
+  set(WidthCol, formatNumber(link.width));
+  set(MassCol, formatNumber(link.mass));
+  set(DriveCol, link.drive.type == kt::DriveType::None ? QString() : q(kt::driveText(link.drive)));
+  fillingTable_ = filling;
+}
+
+void TemplateDialog::resizeArmTable(int rows) {
+  if (rows > kMaxTableRows) {  // refused with the edit's reason (armTemplate), the table kept
+    updatePreview();
+    return;
+  }
+  rows = std::max(rows, 0);
+  const int old = armTable_->rowCount();
+  if (rows == old) return;
+  // new rows copy the first row as it reads now (a default link when it does not)
+  kt::ArmLink first;
+  if (old > 0) {
+    QString ignored;
+    const kt::ArmTemplate t = armTemplate(&ignored);
+    if (!t.links.empty()) first = t.links.front();
+  }
+  fillingTable_ = true;
+  armTable_->setRowCount(rows);
+  for (int r = old; r < rows; ++r) setArmRow(r, first);
+  fillingTable_ = false;
+  updatePreview();
+}
+
+void TemplateDialog::setArmLinks(const std::vector<kt::ArmLink>& links) {
+  fillingTable_ = true;
+  armTable_->setRowCount(static_cast<int>(links.size()));
+  for (int r = 0; r < static_cast<int>(links.size()); ++r) setArmRow(r, links[static_cast<std::size_t>(r)]);
+  armLinks_->setValue(static_cast<int>(links.size()));
+  fillingTable_ = false;
+  updatePreview();
 }
 
 QWidget* TemplateDialog::buildChainPage() {
@@ -274,13 +441,56 @@ QWidget* TemplateDialog::buildPlacement() {
     rpyBoxes[k]->setRange(-360.0, 360.0);
     rpyBoxes[k]->setSingleStep(15.0);
   }
+  mountOn_ = new QComboBox;
+  mountOn_->setObjectName(QStringLiteral("base.mountOn"));
+  mountOn_->setToolTip(
+      tr("Puts the first joint frame on a face of the parent's shapes: at the face centre, its z axis along the "
+         "outward normal (an axis z points out of the face, x and y lie in it). Position and orientation stay "
+         "editable."));
+  connect(mountOn_, &QComboBox::activated, this, [this](int index) { mountOnFace(index - 1); });
+  form->addRow(tr("Mount on:"), mountOn_);
   xyzRow->setToolTip(tr("Position of the first joint frame in the parent body's frame"));
   rpyRow->setToolTip(
       tr("Orientation of the first joint frame: roll about x, pitch about y, yaw about z "
          "(fixed axes), in degrees; the file stores radians"));
   form->addRow(tr("Position:"), xyzRow);
   form->addRow(tr("Orientation:"), rpyRow);
+  for (QDoubleSpinBox* b : {xyz_.x, xyz_.y, xyz_.z, rpyDeg_.x, rpyDeg_.y, rpyDeg_.z}) {
+    connect(b, &QDoubleSpinBox::valueChanged, this, [this] {
+      if (settingPlacement_) return;
+      facePlacement_.reset();  // edited by hand: the boxes' values from now on
+      mountOn_->setCurrentIndex(0);
+    });
+  }
   return group;
+}
+
+void TemplateDialog::updateFaces() {
+  const QString parent = parentBody();
+  const int body = document_->model().findBody(parent.toStdString());
+  faces_ = body >= 0 ? kt::mountFaces(document_->model().bodies[static_cast<std::size_t>(body)])
+                     : std::vector<kt::MountFace>();
+  facePlacement_.reset();
+  mountOn_->clear();
+  mountOn_->addItem(body >= 0 ? tr("(the position and orientation below)") : tr("(world: no shapes to mount on)"));
+  for (const kt::MountFace& f : faces_) mountOn_->addItem(q(f.label));
+  mountOn_->setEnabled(!faces_.empty());
+}
+
+void TemplateDialog::mountOnFace(int index) {
+  if (index < 0 || index >= static_cast<int>(faces_.size())) return;
+  const kt::Placement p = kt::facePlacement(faces_[static_cast<std::size_t>(index)]);
+  const QDoubleSpinBox* boxes[6] = {xyz_.x, xyz_.y, xyz_.z, rpyDeg_.x, rpyDeg_.y, rpyDeg_.z};
+  settingPlacement_ = true;
+  for (int k = 0; k < 6; ++k) {
+    auto* box = const_cast<QDoubleSpinBox*>(boxes[k]);
+    box->setValue(k < 3 ? p.xyz[k] : (p.rpy[k - 3] / std::numbers::pi) * 180.0);
+  }
+  settingPlacement_ = false;
+  // the boxes show 4 decimals; the joint gets the face's placement exactly until one is edited
+  facePlacement_ = p;
+  mountOn_->setCurrentIndex(index + 1);
+  updatePreview();
 }
 
 // ---- parameters ----
@@ -292,22 +502,56 @@ TemplateDialog::Kind TemplateDialog::kind() const { return static_cast<Kind>(kin
 QString TemplateDialog::parentBody() const { return parentCombo_->currentText(); }
 
 kt::Placement TemplateDialog::placement() const {
+  if (facePlacement_) return *facePlacement_;
   kt::Placement p;
   p.xyz = kt::Vec3(xyz_.x->value(), xyz_.y->value(), xyz_.z->value());
   p.rpy = kt::Vec3(rpyDeg_.x->value(), rpyDeg_.y->value(), rpyDeg_.z->value()) * kDegree;
   return p;
 }
 
-kt::ArmTemplate TemplateDialog::armTemplate() const {
+kt::ArmTemplate TemplateDialog::armTemplate(QString* error) const {
   kt::ArmTemplate t;
-  t.links = armLinks_->value();
-  t.joint = static_cast<kt::JointType>(armJoint_->currentData().toInt());
-  t.axis = kt::Vec3(armAxis_.x->value(), armAxis_.y->value(), armAxis_.z->value());
-  t.linkLength = armLength_->value();
-  t.linkRadius = armRadius_->value();
-  t.linkMass = armMass_->value();
+  t.links.clear();
+  t.byDensity = armMassMode_->currentIndex() == 1;
   t.prefix = armPrefix_->text().trimmed().toStdString();
+  t.jointPrefix = armJointPrefix_->text().trimmed().toStdString();
   t.base = placement();
+  QString problem;
+  for (int r = 0; r < armTable_->rowCount(); ++r) {
+    kt::ArmLink link;
+    const auto cell = [this, r](int column) {
+      const QTableWidgetItem* item = armTable_->item(r, column);
+      return item ? item->text().trimmed() : QString();
+    };
+    const auto fail = [&](const QString& why) {
+      if (problem.isEmpty()) problem = tr("link %1: %2").arg(r + 1).arg(why);
+    };
+    if (const auto type = kt::jointTypeFromName(cell(JointCol).toStdString()))
+      link.joint = *type;
+    else
+      fail(tr("\"%1\" is not a joint type").arg(cell(JointCol)));
+    if (cell(ShapeCol) == QStringLiteral("box"))
+      link.shape = kt::ShapeType::Box;
+    else if (cell(ShapeCol) != QStringLiteral("cylinder"))
+      fail(tr("a link is a cylinder or a box, not \"%1\"").arg(cell(ShapeCol)));
+    if (!parseAxis(cell(AxisCol), link.axis))
+      fail(tr("the axis \"%1\" is not x, y, z, −x, −y, −z or three numbers").arg(cell(AxisCol)));
+    const std::pair<int, double kt::ArmLink::*> numbers[] = {
+        {LengthCol, &kt::ArmLink::length}, {WidthCol, &kt::ArmLink::width}, {MassCol, &kt::ArmLink::mass}};
+    for (const auto& [column, member] : numbers) {
+      QString why;
+      if (!parseNumber(cell(column), link.*member, &why))
+        fail(tr("%1: %2").arg(armTable_->horizontalHeaderItem(column)->text().toLower(), why));
+    }
+    std::string driveError;
+    if (!kt::parseDriveText(cell(DriveCol).toStdString(), link.joint, link.drive, driveError))
+      fail(tr("drive: %1").arg(q(driveError)));
+    t.links.push_back(link);
+  }
+  // more links than a table may hold: the edit refuses the count (and says so)
+  if (armLinks_->value() > static_cast<int>(t.links.size()) && !t.links.empty())
+    t.links.resize(static_cast<std::size_t>(armLinks_->value()), t.links.front());
+  if (error) *error = problem;
   return t;
 }
 
@@ -338,7 +582,15 @@ kt::PrismBaseTemplate TemplateDialog::prismTemplate() const {
 
 QString TemplateDialog::nameProblem() const {
   switch (kind()) {
-    case Kind::Arm:
+    case Kind::Arm: {
+      QString tableProblem;
+      armTemplate(&tableProblem);
+      if (!tableProblem.isEmpty()) return tableProblem;
+      const QString jointPrefix = armJointPrefix_->text().trimmed();
+      if (!jointPrefix.isEmpty() && !kt::isValidName(jointPrefix.toStdString()))
+        return tr("the joint name prefix \"%1\" is not a valid name").arg(jointPrefix);
+      [[fallthrough]];
+    }
     case Kind::Chain: {
       const QString prefix = (kind() == Kind::Arm ? armPrefix_ : chainPrefix_)->text().trimmed();
       if (prefix.isEmpty()) return tr("the name prefix is empty");
@@ -361,13 +613,12 @@ QString TemplateDialog::nameProblem() const {
 }
 
 void TemplateDialog::updateHelpAndAxes() {
-  armAxisRow_->setEnabled(kt::jointHasAxis(armTemplate().joint));
   chainAxisRow_->setEnabled(kt::jointHasAxis(chainTemplate().joint));
   switch (kind()) {
     case Kind::Arm:
       kindHelp_->setText(
-          tr("Cylindrical links along +z of their joint frames, each hinged at the tip of the "
-             "previous one."));
+          tr("One row per joint and link: links along +z of their joint frames, each hinged at the tip of "
+             "the previous one. Edit any cell; more links copy the first row."));
       break;
     case Kind::Chain: kindHelp_->setText(tr("Boxes hanging along −z, each jointed to the one above.")); break;
     case Kind::PrismBase:
@@ -409,6 +660,7 @@ void TemplateDialog::accept() {
 }
 
 void TemplateDialog::updatePreview() {
+  if (!constructed_) return;  // the pages fill their tables while the dialog is being built
   updateHelpAndAxes();
   QString error = nameProblem();
   kt::Model after = document_->model();

@@ -2,15 +2,21 @@
 // Insert ▸ Template…: a serial arm of N links, a chain of N bodies or an n-sided prism base
 // (core/model/edit_ops.hpp ArmTemplate, ChainTemplate, PrismBaseTemplate), every parameter of
 // the template in a form, the parent body and the placement of the first new body in the parent
-// frame (xyz in m, rpy in degrees; the file stores radians). A preview line says what OK adds
-// or, in red, why the parameters are refused; OK only closes with parameters the edit accepts.
+// frame (xyz in m, rpy in degrees; the file stores radians), which a face of the parent's shapes
+// can fill (core/model/mount_faces.hpp). The arm is a table, one row per joint and link (joint
+// type, axis, link shape, length, width, mass or density, drive as a model file writes it), with
+// presets; new rows copy the first. A preview line says what OK adds or, in red, why the
+// parameters are refused; OK only closes with parameters the edit accepts.
 #pragma once
 
 #include <QDialog>
 #include <QUndoCommand>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/model/edit_ops.hpp"
+#include "core/model/mount_faces.hpp"
 
 class QComboBox;
 class QDialogButtonBox;
@@ -19,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
+class QTableWidget;
 class QWidget;
 
 namespace kt::ui {
@@ -38,8 +45,18 @@ class TemplateDialog : public QDialog {
   void setKind(Kind kind);
   Kind kind() const;
 
-  /// The template parameters as the widgets show them (angles converted to radians).
-  kt::ArmTemplate armTemplate() const;
+  /// The template parameters as the widgets show them (angles converted to radians). A cell of
+  /// the arm table that does not read (an axis, a number, a drive) is named in `error`.
+  kt::ArmTemplate armTemplate(QString* error = nullptr) const;
+  /// The arm's table: one row per link, columns as ArmColumn.
+  QTableWidget* armTable() const { return armTable_; }
+  enum ArmColumn { JointCol, AxisCol, ShapeCol, LengthCol, WidthCol, MassCol, DriveCol, ArmColumns };
+  /// Fills the table from `links` (the link count follows).
+  void setArmLinks(const std::vector<kt::ArmLink>& links);
+  /// Fills the placement from face `index` of mountFaces() (−1: the parent frame's origin).
+  void mountOnFace(int index);
+  /// The faces of the chosen parent's shapes offered in the "Mount on" list.
+  const std::vector<kt::MountFace>& mountFaces() const { return faces_; }
   kt::ChainTemplate chainTemplate() const;
   kt::PrismBaseTemplate prismTemplate() const;
   /// The chosen parent: "world" or a body name.
@@ -82,15 +99,21 @@ class TemplateDialog : public QDialog {
   QStackedWidget* pages_;
   QLabel* kindHelp_;
 
+  /// Sets row `r` of the arm table to `link`.
+  void setArmRow(int r, const kt::ArmLink& link);
+  /// Rows added or removed to match the link count; new rows copy the first.
+  void resizeArmTable(int rows);
+  /// Refills the "Mount on" list for the chosen parent.
+  void updateFaces();
+
   // arm
+  QComboBox* armPreset_ = nullptr;
   QSpinBox* armLinks_ = nullptr;
-  QComboBox* armJoint_ = nullptr;
-  AxisEdit armAxis_;
-  QWidget* armAxisRow_ = nullptr;
-  QDoubleSpinBox* armLength_ = nullptr;
-  QDoubleSpinBox* armRadius_ = nullptr;
-  QDoubleSpinBox* armMass_ = nullptr;
+  QComboBox* armMassMode_ = nullptr;
+  QTableWidget* armTable_ = nullptr;
   QLineEdit* armPrefix_ = nullptr;
+  QLineEdit* armJointPrefix_ = nullptr;
+  bool fillingTable_ = false;
   // chain
   QSpinBox* chainBodies_ = nullptr;
   QComboBox* chainJoint_ = nullptr;
@@ -108,6 +131,11 @@ class TemplateDialog : public QDialog {
   QComboBox* prismJoint_ = nullptr;
   QLineEdit* prismName_ = nullptr;
   // placement of the first new body in the parent frame
+  QComboBox* mountOn_ = nullptr;
+  std::vector<kt::MountFace> faces_;
+  std::optional<kt::Placement> facePlacement_;  ///< the chosen face's placement, exact, until edited
+  bool settingPlacement_ = false;
+  bool constructed_ = false;
   AxisEdit xyz_;
   AxisEdit rpyDeg_;
 

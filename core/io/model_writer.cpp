@@ -117,6 +117,56 @@ void writeDrive(Writer& w, const Drive& d) {
   }
 }
 
+// A one-coordinate list as its number ("0.5"), longer ones as lists: the drive texts of the
+// template table, which the loader reads back (a scalar is broadcast to the joint's coordinates).
+template <typename V>
+std::string compactList(const V& v) {
+  return v.size() == 1 ? num(v[0]) : list(v);
+}
+
+}  // namespace
+
+std::string driveText(const Drive& d) {
+  std::string s = "{type: " + std::string(driveTypeName(d.type));
+  const auto add = [&s](const char* key, const std::string& value) { s += std::string(", ") + key + ": " + value; };
+  switch (d.type) {
+    case DriveType::None: break;
+    case DriveType::Constant: add("value", compactList(d.value)); break;
+    case DriveType::PdSinusoid:
+    case DriveType::Sinusoid:
+      if (d.type == DriveType::PdSinusoid) {
+        add("kp", num(d.kp));
+        add("kd", num(d.kd));
+      }
+      add("amplitude", compactList(d.amplitude));
+      add("frequency", compactList(d.frequency));
+      add("phase", compactList(d.phase));
+      add("offset", compactList(d.offset));
+      break;
+    case DriveType::PdPiecewise: {
+      add("kp", num(d.kp));
+      add("kd", num(d.kd));
+      std::string knots = "[";
+      for (std::size_t c = 0; c < d.knots.size(); ++c) {
+        knots += c ? ", [" : "[";
+        for (std::size_t i = 0; i < d.knots[c].size(); ++i)
+          knots += (i ? ", [" : "[") + num(d.knots[c][i].t) + ", " + num(d.knots[c][i].value) + "]";
+        knots += "]";
+      }
+      add("knots", knots + "]");
+      break;
+    }
+    case DriveType::SpringDamper:
+      add("stiffness", compactList(d.stiffness));
+      add("damping", compactList(d.damping));
+      add("rest_position", compactList(d.restPosition));
+      break;
+  }
+  return s + "}";
+}
+
+namespace {
+
 void writeRating(Writer& w, const LoadRating& rating) {
   std::string s;
   const auto add = [&s](const std::string& field) { s += (s.empty() ? "" : ", ") + field; };

@@ -915,3 +915,41 @@ Model loadModelForEditingFromString(const std::string& text, const std::string& 
 }
 
 }  // namespace kt
+
+namespace kt {
+
+bool parseDriveText(const std::string& text, JointType joint, Drive& drive, std::string& error) {
+  std::string value = text;
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\n' || value.back() == '\t')) value.pop_back();
+  std::size_t start = value.find_first_not_of(" \t\n");
+  value = start == std::string::npos ? std::string() : value.substr(start);
+  if (value.empty() || value == "none") {
+    drive = Drive{};
+    return true;
+  }
+  if (value.find("\n") != std::string::npos) {  // a block mapping: indented under `drive:`
+    std::string block;
+    std::size_t from = 0;
+    while (from <= value.size()) {
+      const std::size_t to = std::min(value.find('\n', from), value.size());
+      block += "\n        " + value.substr(from, to - from);
+      from = to + 1;
+    }
+    value = block;
+  }
+  // one body whose joint has this drive, read by the loader with all of its checks
+  const std::string document = "kinetree: 1\nbodies:\n  - name: b\n    parent: world\n    joint:\n      type: " +
+                               std::string(jointTypeName(joint)) + "\n      drive: " + value +
+                               "\n    inertial: {mass: 1, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1, ixy: 0, "
+                               "ixz: 0, iyz: 0}}\n";
+  try {
+    const Model m = loadModelFromString(document, "drive");
+    drive = m.bodies.front().joint.drive;
+    return true;
+  } catch (const ModelLoadError& e) {
+    error = e.diagnostics().empty() ? std::string(e.what()) : e.diagnostics().front().message;
+    return false;
+  }
+}
+
+}  // namespace kt

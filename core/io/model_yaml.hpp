@@ -55,6 +55,14 @@ Model loadModelForEditingFromString(const std::string& text, const std::string& 
 /// exist, is a directory, cannot be read or is larger than kMaxModelFileBytes.
 std::string readModelFileText(const std::string& path);
 
+/// A joint's drive as the flow mapping a model file may give it, "{type: pd_sinusoid, kp: 200, …}"
+/// (one-coordinate lists as numbers); parseDriveText reads it back exactly.
+std::string driveText(const Drive& drive);
+/// Reads a drive written as a model file's `drive:` value (flow or block YAML, "none" or empty for
+/// no drive) for a joint of type `joint`, with every check the loader makes; false with the
+/// loader's message (without a file position) in `error`.
+bool parseDriveText(const std::string& text, JointType joint, Drive& drive, std::string& error);
+
 /// Canonical YAML text of a model.
 std::string saveModelToString(const Model& model);
 /// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.

@@ -7,6 +7,7 @@
 
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
+#include "core/model/round_values.hpp"
 
 namespace kt {
 namespace {
@@ -40,7 +41,11 @@ Placement compose(const Placement& parent, const Placement& child) {
 void fillInertialFromShape(Inertial& in, const Shape& s, double mass) {
   const double volume = shapeVolume(s);
   if (volume > 0.0) {
-    const MassProperties mp = primitiveMassProperties(s, mass / volume);
+    // the mass as given (mass / volume · volume is 400.00000000000006 for 400 kg of prism), the
+    // rest without its rounding noise
+    MassProperties mp = primitiveMassProperties(s, mass / volume);
+    mp.mass = mass;
+    roundComputed(mp);
     in.mass = mp.mass;
     in.com = mp.com;
     in.inertia = mp.inertia;
@@ -314,16 +319,19 @@ JointSpec templateJoint(JointType type, const Vec3& axis) {
   return j;
 }
 
-// "<prefix>_1" … "<prefix>_<n>", each made unique against the model's names and the ones before.
-std::vector<std::string> templateNames(const Model& model, const std::string& prefix, int n) {
-  std::set<std::string> taken = usedNames(model);
+// "<prefix>1" … "<prefix><n>" (the prefix carries any separator: "arm1_" gives arm1_1), each made
+// unique against `taken` and the ones before.
+std::vector<std::string> templateNames(std::set<std::string> taken, const std::string& prefix, int n) {
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    names.push_back(uniqueName(prefix + "_" + std::to_string(i + 1), taken));
+    names.push_back(uniqueName(prefix + std::to_string(i + 1), taken));
     taken.insert(names.back());
   }
   return names;
+}
+std::vector<std::string> templateNames(const Model& model, const std::string& prefix, int n) {
+  return templateNames(usedNames(model), prefix, n);
 }
 
 }  // namespace
@@ -570,25 +578,76 @@ void appendSerialChain(Model& model, const std::string& parent, const BodySpec& 
 
 EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& t, int* firstNew) {
   if (auto e = checkParent(model, parent)) return e;
-  if (auto e = checkCount(t.links, "the number of links")) return e;
-  if (auto e = checkPositive(t.linkLength, "the link length")) return e;
-  if (auto e = checkPositive(t.linkRadius, "the link radius")) return e;
-  if (auto e = checkPositive(t.linkMass, "the link mass")) return e;
-  if (jointHasAxis(t.joint) && !(t.axis.allFinite() && t.axis.norm() > 0.0))
-    return std::string("the axis must not be zero");
-  BodySpec link;
-  link.joint = templateJoint(t.joint, t.axis);
-  Shape s;
-  s.type = ShapeType::Cylinder;
-  s.radius = t.linkRadius;
-  s.length = t.linkLength;
-  s.origin.xyz = Vec3(0.0, 0.0, 0.5 * t.linkLength);
-  link.shapes.push_back(s);
-  fillInertialFromShape(link.inertial, s, t.linkMass);
+  const int n = static_cast<int>(t.links.size());
+  if (auto e = checkCount(n, "the number of links")) return e;
+  std::vector<BodySpec> links;
+  links.reserve(t.links.size());
+  for (int k = 0; k < n; ++k) {
+    const ArmLink& row = t.links[static_cast<std::size_t>(k)];
+    const std::string where = "link " + std::to_string(k + 1) + ": ";
+    if (auto e = checkPositive(row.length, "the link length")) return where + *e;
+    if (auto e = checkPositive(row.width, "the link width")) return where + *e;
+    if (auto e = checkPositive(row.mass, t.byDensity ? "the density" : "the link mass")) return where + *e;
+    if (jointHasAxis(row.joint) && !(row.axis.allFinite() && row.axis.norm() > 0.0))
+      return where + "the axis must not be zero";
+    if (row.shape != ShapeType::Cylinder && row.shape != ShapeType::Box) return where + "a link is a cylinder or a box";
+    BodySpec link;
+    link.joint = templateJoint(row.joint, row.axis);
+    link.joint.drive = row.drive;
+    Shape s;
+    s.type = row.shape;
+    s.radius = 0.5 * row.width;
+    s.length = row.length;
+    s.size = Vec3(row.width, row.width, row.length);
+    s.origin.xyz = Vec3(0.0, 0.0, 0.5 * row.length);
+    link.shapes.push_back(s);
+    fillInertialFromShape(link.inertial, s, t.byDensity ? row.mass * shapeVolume(s) : row.mass);
+    links.push_back(std::move(link));
+  }
   const int first = static_cast<int>(model.bodies.size());
-  appendSerialChain(model, parent, link, templateNames(model, t.prefix, t.links), t.base, Vec3(0.0, 0.0, t.linkLength));
+  std::set<std::string> taken = usedNames(model);
+  const std::vector<std::string> names = templateNames(taken, t.prefix, n);
+  taken.insert(names.begin(), names.end());
+  const std::vector<std::string> jointNames =
+      t.jointPrefix.empty() ? std::vector<std::string>() : templateNames(taken, t.jointPrefix, n);
+  for (int k = 0; k < n; ++k) {
+    BodySpec& b = links[static_cast<std::size_t>(k)];
+    b.name = names[static_cast<std::size_t>(k)];
+    b.parent = k == 0 ? parent : names[static_cast<std::size_t>(k) - 1];
+    b.joint.origin = k == 0 ? t.base : Placement{};
+    if (k > 0) b.joint.origin.xyz = Vec3(0.0, 0.0, t.links[static_cast<std::size_t>(k) - 1].length);
+    if (!jointNames.empty()) b.joint.name = jointNames[static_cast<std::size_t>(k)];
+    model.bodies.push_back(std::move(b));
+  }
   if (firstNew) *firstNew = first;
   return std::nullopt;
+}
+
+const std::vector<ArmPreset>& armPresets() {
+  // axes of each joint frame; every link along +z of its own frame
+  const auto arm = [](std::string name, std::vector<std::pair<Vec3, double>> joints) {
+    ArmPreset p;
+    p.name = std::move(name);
+    for (const auto& [axis, length] : joints) {
+      ArmLink l;
+      l.axis = axis;
+      l.length = length;
+      p.links.push_back(l);
+    }
+    return p;
+  };
+  const Vec3 x = Vec3::UnitX(), y = Vec3::UnitY(), z = Vec3::UnitZ();
+  static const std::vector<ArmPreset> presets = {
+      arm("6R yaw-pitch-pitch-roll-pitch-roll (space robot arm)",
+          {{z, 0.25}, {x, 1.2}, {x, 1.0}, {z, 0.2}, {x, 0.2}, {z, 0.25}}),
+      arm("6R industrial (yaw-pitch-pitch-roll-pitch-roll)",
+          {{z, 0.4}, {y, 0.6}, {y, 0.5}, {z, 0.2}, {y, 0.15}, {z, 0.1}}),
+      arm("7R redundant (roll-pitch alternating)",
+          {{z, 0.3}, {y, 0.3}, {z, 0.4}, {y, 0.3}, {z, 0.3}, {y, 0.15}, {z, 0.1}}),
+      arm("3R planar (pitch-pitch-pitch)", {{y, 0.5}, {y, 0.4}, {y, 0.3}}),
+      arm("2R double pendulum", {{y, 1.0}, {y, 1.0}}),
+  };
+  return presets;
 }
 
 EditError insertChain(Model& model, const std::string& parent, const ChainTemplate& t, int* firstNew) {

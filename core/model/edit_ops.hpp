@@ -133,19 +133,36 @@ EditError mirrorSubtree(Model& model, int root, const MirrorOptions& options, in
 
 // ---- templates ----
 
-/// A serial arm: `links` cylinders of `linkLength` along their joint frame's +z, each hinged at
-/// the tip of the previous one (the first at `base` in the parent frame), joints of `joint` type
-/// about `axis`, mass from `linkMass` (solid cylinder inertia).
-struct ArmTemplate {
-  int links = 3;
+/// One joint and its link in a serial arm (a row of Insert Template ▸ Serial Arm's table): the
+/// link is a solid cylinder or square-section box of `length` along +z of its joint frame, and
+/// the next joint sits at its tip.
+struct ArmLink {
   JointType joint = JointType::Revolute;
-  Vec3 axis = Vec3::UnitY();
-  double linkLength = 0.5;
-  double linkRadius = 0.05;
-  double linkMass = 1.0;
+  Vec3 axis = Vec3::UnitY();              ///< joint axis in the joint frame (universal: the first axis)
+  ShapeType shape = ShapeType::Cylinder;  ///< Cylinder or Box
+  double length = 0.5;                    ///< m
+  double width = 0.1;                     ///< m: the cylinder's diameter, the box's section edge
+  double mass = 1.0;                      ///< kg, or kg/m³ when the template's byDensity
+  Drive drive;                            ///< none by default
+  bool operator==(const ArmLink&) const = default;
+};
+/// A serial arm: one link per entry of `links`, the first hinged at `base` in the parent frame,
+/// each next one at the tip of the one before. Bodies are named <prefix>1, <prefix>2, … and,
+/// with a joint prefix, joints <jointPrefix>1, … (else a joint takes its body's name).
+struct ArmTemplate {
+  std::vector<ArmLink> links = std::vector<ArmLink>(3);
+  bool byDensity = false;  ///< ArmLink::mass is a density
   std::string prefix = "link";
+  std::string jointPrefix;
   Placement base;
 };
+/// A named arm layout for the template's table: joint types, axes and link lengths (links of the
+/// default width and mass, no drives).
+struct ArmPreset {
+  std::string name;
+  std::vector<ArmLink> links;
+};
+const std::vector<ArmPreset>& armPresets();
 /// A chain: `bodies` boxes hanging along −z, `spacing` apart, joints of `joint` type about `axis`.
 struct ChainTemplate {
   int bodies = 5;

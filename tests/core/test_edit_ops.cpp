@@ -2,6 +2,10 @@
 // Tree edits of core/model/edit_ops: names, add/delete/re-parent, duplicate, mirror (checked
 // against the kinematics of the mirrored tree), templates, and refusals leaving the model as it was.
 #include <QtTest>
+#include <charconv>
+#include <cmath>
+#include <numbers>
+#include <random>
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
@@ -9,6 +13,9 @@
 #include "core/model/generators.hpp"
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
+#include "core/model/mount_faces.hpp"
+#include "core/model/round_values.hpp"
+#include "core/model/text_util.hpp"
 
 using namespace kt;
 
@@ -301,8 +308,9 @@ class TestEditOps : public QObject {
     QVERIFY(std::abs(in.inertia(0, 0) - (izz / 2.0 + 50.0 * 0.09 / 12.0)) < 1e-9);
 
     ArmTemplate arm;
-    arm.links = 4;
-    arm.joint = JointType::Universal;
+    ArmLink universal;
+    universal.joint = JointType::Universal;
+    arm.links.assign(4, universal);
     QVERIFY(!insertArm(m, m.bodies[0].name, arm, &k).has_value());
     QCOMPARE(int(m.bodies.size()), 5);
     QCOMPARE(m.bodies[4].parent, m.bodies[3].name);
@@ -321,13 +329,171 @@ class TestEditOps : public QObject {
     QVERIFY(validate(m).empty());
 
     const Model before = m;
-    arm.links = 0;
+    arm.links.clear();
     QVERIFY(insertArm(m, "world", arm).has_value());
     chain.spacing = -1.0;
     QVERIFY(insertChain(m, "world", chain).has_value());
     base.sides = 2;
     QVERIFY(insertPrismBase(m, "world", base).has_value());
     QCOMPARE(m, before);
+  }
+
+  // Insert Template ▸ Serial Arm's table: every row its own joint, axis, link and drive; names
+  // <prefix><k>; masses or densities.
+  void armRowsEachTheirOwn() {
+    Model m;
+    ArmTemplate arm;
+    arm.prefix = "L1";
+    arm.jointPrefix = "J1";
+    arm.links = armPresets().front().links;  // the space robot's arm: z x x z x z
+    QCOMPARE(arm.links.size(), std::size_t{6});
+    arm.links[1].drive.type = DriveType::SpringDamper;
+    arm.links[1].drive.stiffness = {40.0};
+    arm.links[1].drive.damping = {2.0};
+    arm.links[1].drive.restPosition = {0.0};
+    arm.links[2].shape = ShapeType::Box;
+    arm.links[2].mass = 7.0;
+    QVERIFY(!insertArm(m, "world", arm).has_value());
+    QVERIFY2(validate(m).empty(), formatDiagnostics(validate(m)).c_str());
+    const char* axes = "zxxzxz";
+    for (int k = 0; k < 6; ++k) {
+      const BodySpec& b = m.bodies[static_cast<std::size_t>(k)];
+      QCOMPARE(b.name, "L1" + std::to_string(k + 1));
+      QCOMPARE(b.joint.name, "J1" + std::to_string(k + 1));
+      QCOMPARE(b.joint.axis, Vec3::Unit(axes[k] - 'x'));
+      QCOMPARE(b.parent, k == 0 ? std::string("world") : "L1" + std::to_string(k));
+      // each joint at the tip of the link before
+      QCOMPARE(b.joint.origin.xyz.z(), k == 0 ? 0.0 : arm.links[static_cast<std::size_t>(k) - 1].length);
+    }
+    QCOMPARE(m.bodies[1].joint.drive, arm.links[1].drive);
+    QCOMPARE(m.bodies[2].shapes.at(0).type, ShapeType::Box);
+    QCOMPARE(m.bodies[2].shapes.at(0).size, Vec3(0.1, 0.1, 1.0));
+    QCOMPARE(m.bodies[2].inertial.mass, 7.0);
+    // a box of 7 kg, 0.1 × 0.1 × 1 m: Ixx = m (b² + c²)/12
+    QCOMPARE(m.bodies[2].inertial.inertia(0, 0), 7.0 * (0.01 + 1.0) / 12.0);
+
+    // densities: mass = ρ V, no doubled separators in names
+    ArmTemplate dense;
+    dense.byDensity = true;
+    dense.prefix = "arm1_";
+    dense.links.assign(2, ArmLink{});
+    dense.links[0].mass = 2700.0;  // aluminium, kg/m³
+    dense.links[1].mass = 2700.0;
+    QVERIFY(!insertArm(m, "world", dense).has_value());
+    const BodySpec& first = m.bodies[6];
+    QCOMPARE(first.name, std::string("arm1_1"));
+    const double volume = 3.14159265358979323846 * 0.05 * 0.05 * 0.5;
+    QVERIFY(std::abs(first.inertial.mass - 2700.0 * volume) < 1e-12);
+    // a bad row is named
+    ArmTemplate bad;
+    bad.links.assign(3, ArmLink{});
+    bad.links[2].width = 0.0;
+    const EditError e = insertArm(m, "world", bad);
+    QVERIFY(e.has_value());
+    QVERIFY2(e->find("link 3") != std::string::npos, e->c_str());
+  }
+
+  void computedValuesLoseTheirRoundingNoise() {
+    QCOMPARE(roundToShortDecimal(400.00000000000006), 400.0);
+    QCOMPARE(roundToShortDecimal(0.1 + 0.2), 0.3);
+    QCOMPARE(roundToShortDecimal(std::numbers::pi), std::numbers::pi);  // needs its 16 digits
+    QCOMPARE(roundToShortDecimal(std::numbers::pi / 2), std::numbers::pi / 2);
+    QCOMPARE(roundToShortDecimal(0.6928203230275509), 0.6928203230275509);
+    QCOMPARE(roundComputed(1.1102230246251565e-16, 1.0), 0.0);
+    QCOMPARE(roundComputed(1.1102230246251565e-16, 1e-20), 1.1102230246251565e-16);  // not noise at that scale
+    // Random doubles: each comes back unchanged or moved by at most 4 ulps onto a decimal of at
+    // most 12 significant digits, which itself round-trips.
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> mantissa(1.0, 10.0);
+    std::uniform_int_distribution<int> exponent(-30, 30);
+    int moved = 0;
+    for (int i = 0; i < 100000; ++i) {
+      const double x = mantissa(rng) * std::pow(10.0, exponent(rng)) * (i % 2 ? 1.0 : -1.0);
+      const double r = roundToShortDecimal(x);
+      if (r == x) continue;
+      ++moved;
+      QVERIFY(std::abs(r - x) <= 4.0 * (std::nextafter(std::abs(x), INFINITY) - std::abs(x)));
+      const std::string text = formatRoundTrip(r);
+      char buf[64];
+      const auto end = std::to_chars(buf, buf + sizeof buf, r, std::chars_format::scientific).ptr;
+      const std::string scientific(buf, end);  // shortest round trip: d.ddd…e±x
+      int digits = 0;
+      for (char c : scientific.substr(0, scientific.find('e'))) digits += c >= '0' && c <= '9';
+      QVERIFY2(digits <= 12, scientific.c_str());
+      QCOMPARE(std::stod(text), r);
+    }
+    QVERIFY2(moved < 100, qPrintable(QString::number(moved)));  // random values keep their digits
+    // a 400 kg prism base is 400 kg, its inertia free of 1e-16 products
+    Model m;
+    PrismBaseTemplate base;
+    base.mass = 400.0;
+    base.radius = 0.8;
+    base.height = 1.2;
+    QVERIFY(!insertPrismBase(m, "world", base).has_value());
+    QCOMPARE(m.bodies[0].inertial.mass, 400.0);
+    QCOMPARE(m.bodies[0].inertial.inertia(0, 1), 0.0);
+    QVERIFY(saveModelToString(m).find("mass: 400\n") != std::string::npos);
+  }
+
+  void facesToMountOn() {
+    BodySpec base;
+    Shape prism;
+    prism.type = ShapeType::Prism;
+    prism.sides = 6;
+    prism.radius = 0.8;
+    prism.length = 1.2;
+    base.shapes.push_back(prism);
+    Shape box;
+    box.size = Vec3(0.2, 0.4, 0.6);
+    box.origin.xyz = Vec3(1.0, 0.0, 0.0);
+    base.shapes.push_back(box);
+    const std::vector<MountFace> faces = mountFaces(base);
+    QCOMPARE(faces.size(), std::size_t{6 + 2 + 6});
+    // the hexagon's sides face 30°, 90°, …: the second faces +y at the apothem 0.8 cos 30°
+    const MountFace& plusY = faces[1];
+    QVERIFY2(plusY.label.find("normal +y") != std::string::npos, plusY.label.c_str());
+    QVERIFY((plusY.centre - Vec3(0.0, 0.8 * std::cos(std::numbers::pi / 6), 0.0)).norm() < 1e-15);
+    // as examples/space_robot.yaml mounts its arms: rpy (∓90°, 0, 0) on ±y, exactly
+    const Placement up = facePlacement(plusY);
+    QCOMPARE(up.rpy, Vec3(-std::numbers::pi / 2, 0.0, 0.0));
+    QCOMPARE(facePlacement(faces[4]).rpy, Vec3(std::numbers::pi / 2, 0.0, 0.0));
+    QVERIFY(faces[4].label.find("normal -y") != std::string::npos);
+    // every face: the joint frame's z is the outward normal, its origin the face centre
+    for (const MountFace& f : faces) {
+      const Placement p = facePlacement(f);
+      QVERIFY2((p.rotation() * Vec3::UnitZ() - f.normal).norm() < 1e-15, f.label.c_str());
+      QVERIFY((p.xyz - f.centre).norm() <= 1e-15);
+    }
+    // the box's +x face, carried by its origin
+    QVERIFY((faces[8].centre - Vec3(1.1, 0.0, 0.0)).norm() < 1e-15);
+    // an end cap facing −z: a roll of 180°
+    QCOMPARE(facePlacement(faces[7]).rpy, Vec3(std::numbers::pi, 0.0, 0.0));
+  }
+
+  void drivesAsText() {
+    Drive pd;
+    pd.type = DriveType::PdSinusoid;
+    pd.kp = 200;
+    pd.kd = 40;
+    pd.amplitude = {0.5};
+    pd.frequency = {0.1};
+    pd.phase = {-std::numbers::pi / 2};
+    pd.offset = {0.5};
+    const std::string text = driveText(pd);
+    QCOMPARE(text, std::string("{type: pd_sinusoid, kp: 200, kd: 40, amplitude: 0.5, frequency: 0.1, phase: "
+                               "-1.5707963267948966, offset: 0.5}"));
+    Drive back;
+    std::string error;
+    QVERIFY2(parseDriveText(text, JointType::Revolute, back, error), error.c_str());
+    QCOMPARE(back, pd);
+    QVERIFY(parseDriveText("", JointType::Revolute, back, error));
+    QCOMPARE(back.type, DriveType::None);
+    QVERIFY(parseDriveText("{type: constant, value: [1, 2]}", JointType::Universal, back, error));
+    QCOMPARE(back.value, (std::vector<double>{1.0, 2.0}));
+    QVERIFY(!parseDriveText("{type: pd_sinusoid, kp: abc}", JointType::Revolute, back, error));
+    QVERIFY2(error.find("number") != std::string::npos, error.c_str());
+    QVERIFY(!parseDriveText("{type: nonsense}", JointType::Revolute, back, error));
+    QVERIFY2(error.find("nonsense") != std::string::npos, error.c_str());
   }
 };
 

@@ -73,8 +73,8 @@ Model fixture() {
   PrismBaseTemplate base;
   insertPrismBase(m, "world", base);
   ArmTemplate arm;
-  arm.links = 3;
-  arm.prefix = "left";
+  arm.links.assign(3, ArmLink{});
+  arm.prefix = "left_";
   arm.base.xyz = Vec3(0.0, 0.5, 0.0);
   insertArm(m, "base", arm);
   m.bodies[2].joint.drive.type = DriveType::PdSinusoid;
@@ -334,7 +334,7 @@ class TestDocument : public QObject {
         case 7: c = edit::renameJoint(doc, b, QStringLiteral("j_%1").arg(step), &error); break;
         case 8: {
           ArmTemplate t;
-          t.links = rng.uniformInt(1, 3);
+          t.links.assign(static_cast<std::size_t>(rng.uniformInt(1, 3)), ArmLink{});
           c = n() < 30 ? edit::insertArm(doc, anyParent(), t, &error) : nullptr;
           break;
         }

@@ -23,12 +23,15 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
+#include "core/sim/simulator.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/flat_chain_proxy.hpp"
 #include "ui/mirror_dialog.hpp"
 #include "ui/problems_dock.hpp"
+#include "ui/property_widgets.hpp"
 #include "ui/template_dialog.hpp"
 
 using namespace kt;
@@ -89,6 +92,13 @@ void setText(QWidget& dlg, const char* name, const QString& text) {
   edit->setText(text);
 }
 
+// A cell of the template's arm table, as typed.
+void setArmCell(TemplateDialog& dlg, int row, int column, const QString& text) {
+  QTableWidgetItem* item = dlg.armTable()->item(row, column);
+  QVERIFY(item);
+  item->setText(text);
+}
+
 void setParentBody(QWidget& dlg, const QString& parent) {
   auto* combo = child<QComboBox>(dlg, "parent");
   QVERIFY(combo);
@@ -104,7 +114,7 @@ Model smallRobot() {
   PrismBaseTemplate base;
   insertPrismBase(m, "world", base);
   ArmTemplate arm;
-  arm.prefix = "left";
+  arm.prefix = "left_";
   arm.base.xyz = Vec3(0.0, 0.5, 0.0);
   insertArm(m, "base", arm);
   return m;
@@ -149,19 +159,14 @@ class TestEditorDialogs : public QObject {
       QCOMPARE(parent->itemText(static_cast<int>(i) + 1).toStdString(), doc.model().bodies[i].name);
     QCOMPARE(dlg.parentBody(), QStringLiteral("left_2"));
     QCOMPARE(dlg.kind(), TemplateDialog::Kind::Arm);
-    // The defaults: 3 revolute links about y, 0.5 m, 1 kg each, named link_1 … link_3.
+    // The defaults: 3 revolute links about y, 0.5 m, 1 kg each, named link1 … link3.
     auto* preview = child<QLabel>(dlg, "preview");
     QVERIFY(preview);
     QVERIFY2(preview->text().contains(QStringLiteral("3 bodies")), qPrintable(preview->text()));
-    QVERIFY2(preview->text().contains(QStringLiteral("link_1 … link_3")), qPrintable(preview->text()));
+    QVERIFY2(preview->text().contains(QStringLiteral("link1 … link3")), qPrintable(preview->text()));
     QVERIFY2(preview->text().contains(QStringLiteral("3 kg")), qPrintable(preview->text()));
-    // Axis fields are off for joints without an axis.
-    auto* axisX = child<QDoubleSpinBox>(dlg, "arm.axis.x");
-    QVERIFY(axisX->isEnabled());
-    setJoint(dlg, "arm.joint", JointType::Spherical);
-    QVERIFY(!axisX->isEnabled());
-    setJoint(dlg, "arm.joint", JointType::Planar);
-    QVERIFY(axisX->isEnabled());
+    QCOMPARE(dlg.armTable()->rowCount(), 3);
+    QCOMPARE(dlg.armTable()->item(0, TemplateDialog::AxisCol)->text(), QStringLiteral("y"));
     // Kind switches the page and the preview.
     dlg.setKind(TemplateDialog::Kind::PrismBase);
     QCOMPARE(dlg.kind(), TemplateDialog::Kind::PrismBase);
@@ -176,24 +181,36 @@ class TestEditorDialogs : public QObject {
     TemplateDialog dlg(&doc, QStringLiteral("world"));
     dlg.setKind(TemplateDialog::Kind::Arm);
     setParentBody(dlg, QStringLiteral("base"));
+    // the first row, then three more copies of it, then one row changed
+    setArmCell(dlg, 0, TemplateDialog::JointCol, QStringLiteral("prismatic"));
+    setArmCell(dlg, 0, TemplateDialog::AxisCol, QStringLiteral("x"));
+    setArmCell(dlg, 0, TemplateDialog::LengthCol, QStringLiteral("0.25"));
+    setArmCell(dlg, 0, TemplateDialog::WidthCol, QStringLiteral("0.04"));
+    setArmCell(dlg, 0, TemplateDialog::MassCol, QStringLiteral("2.5"));
+    setSpin(dlg, "arm.links", 1);
     setSpin(dlg, "arm.links", 4);
-    setJoint(dlg, "arm.joint", JointType::Prismatic);
-    setVec(dlg, "arm.axis", Vec3(1.0, 0.0, 0.0));
-    setSpin(dlg, "arm.length", 0.25);
-    setSpin(dlg, "arm.radius", 0.02);
-    setSpin(dlg, "arm.mass", 2.5);
-    setText(dlg, "arm.prefix", QStringLiteral("right"));
+    QCOMPARE(dlg.armTable()->rowCount(), 4);
+    setArmCell(dlg, 2, TemplateDialog::AxisCol, QStringLiteral("0, 0.6, 0.8"));
+    setArmCell(dlg, 2, TemplateDialog::DriveCol,
+               QStringLiteral("{type: spring_damper, stiffness: 40, damping: 2, rest_position: 0.1}"));
+    setText(dlg, "arm.prefix", QStringLiteral("right_"));
     setVec(dlg, "base.xyz", Vec3(0.1, -0.5, 0.3));
     setRpyDegrees(dlg, Vec3(90.0, 0.0, 45.0));
 
     ArmTemplate t;
-    t.links = 4;
-    t.joint = JointType::Prismatic;
-    t.axis = Vec3::UnitX();
-    t.linkLength = 0.25;
-    t.linkRadius = 0.02;
-    t.linkMass = 2.5;
-    t.prefix = "right";
+    ArmLink link;
+    link.joint = JointType::Prismatic;
+    link.axis = Vec3::UnitX();
+    link.length = 0.25;
+    link.width = 0.04;
+    link.mass = 2.5;
+    t.links.assign(4, link);
+    t.links[2].axis = Vec3(0.0, 0.6, 0.8);
+    t.links[2].drive.type = DriveType::SpringDamper;
+    t.links[2].drive.stiffness = {40.0};
+    t.links[2].drive.damping = {2.0};
+    t.links[2].drive.restPosition = {0.1};
+    t.prefix = "right_";
     t.base.xyz = Vec3(0.1, -0.5, 0.3);
     t.base.rpy = Vec3(90.0, 0.0, 45.0) * kDegree;
     Model expected = doc.model();
@@ -256,7 +273,7 @@ class TestEditorDialogs : public QObject {
     double total = 0.0;
     for (const BodySpec& b : m.bodies) total += b.inertial.mass;
     QCOMPARE(total, 6 * 0.7);
-    QCOMPARE(m.bodies.back().name, std::string("rope_6"));
+    QCOMPARE(m.bodies.back().name, std::string("rope6"));
     QCOMPARE(m.bodies.back().joint.type, JointType::Universal);
     QVERIFY(doc.problems()->isEmpty());
   }
@@ -304,9 +321,9 @@ class TestEditorDialogs : public QObject {
     const int prism = static_cast<int>(TemplateDialog::Kind::PrismBase);
     QTest::newRow("arm with 0 links") << arm << "arm.links" << 0.0 << "number of links";
     QTest::newRow("arm with too many links") << arm << "arm.links" << 20000.0 << "number of links";
-    QTest::newRow("arm with negative mass") << arm << "arm.mass" << -1.0 << "mass";
-    QTest::newRow("arm with zero length") << arm << "arm.length" << 0.0 << "length";
-    QTest::newRow("arm with zero axis") << arm << "arm.axis" << 0.0 << "axis";
+    QTest::newRow("arm with negative mass") << arm << "arm.cell.5" << -1.0 << "link 1: the link mass";
+    QTest::newRow("arm with zero length") << arm << "arm.cell.3" << 0.0 << "link 1: the link length";
+    QTest::newRow("arm with zero axis") << arm << "arm.cell.1" << 0.0 << "link 1: the axis";
     QTest::newRow("chain with 0 bodies") << chain << "chain.bodies" << 0.0 << "number of bodies";
     QTest::newRow("chain with negative mass") << chain << "chain.mass" << -2.0 << "mass";
     QTest::newRow("chain with a flat box") << chain << "chain.box.y" << 0.0 << "box";
@@ -329,7 +346,10 @@ class TestEditorDialogs : public QObject {
     QUndoCommand* ok = dlg.makeCommand(&error);  // the defaults are accepted
     QVERIFY2(ok, qPrintable(error));
     delete ok;
-    if (widget.endsWith(QStringLiteral(".axis")))
+    if (widget.startsWith(QStringLiteral("arm.cell.")))
+      setArmCell(dlg, 0, widget.mid(9).toInt(),
+                 value == 0.0 && widget.endsWith(QLatin1Char('1')) ? QStringLiteral("0 0 0") : QString::number(value));
+    else if (widget.endsWith(QStringLiteral(".axis")))
       setVec(dlg, widget.toLatin1().constData(), Vec3::Zero());
     else
       setSpin(dlg, widget.toLatin1().constData(), value);
@@ -684,10 +704,146 @@ class TestEditorDialogs : public QObject {
 
   // ---- screenshots ----
 
+  // The session: the two-arm space robot from an empty document with the template table,
+  // face mounting and a few field edits, in at most 20 commands; it must move as
+  // examples/space_robot.yaml does (q within 1e-12 over 1 s).
+  void buildTheSpaceRobotWithTheTemplateTable() {
+    if (!QFile::exists(kSpaceRobot)) QSKIP("examples/space_robot.yaml is not in the tree");
+    const Model ex = loadModelFromFile(kSpaceRobot.toStdString());
+    Document doc;
+    QString error;
+    // 1: no gravity in orbit
+    QVERIFY(edit::apply(doc, edit::setGravity(doc, Vec3::Zero(), &error)));
+    // 2: the base, Insert Template ▸ Prism Base
+    {
+      TemplateDialog dlg(&doc, QStringLiteral("world"));
+      dlg.setKind(TemplateDialog::Kind::PrismBase);
+      setSpin(dlg, "prism.sides", 6);
+      setSpin(dlg, "prism.radius", 0.8);
+      setSpin(dlg, "prism.height", 1.2);
+      setSpin(dlg, "prism.mass", 400);
+      setJoint(dlg, "prism.joint", JointType::Free);
+      QUndoCommand* c = dlg.makeCommand(&error);
+      QVERIFY2(c, qPrintable(error));
+      doc.push(c);
+    }
+    // 3, 4: each arm, Insert Template ▸ Serial Arm with the space-robot preset, the example's
+    // numbers typed into the table, mounted on the base's ±y side
+    const auto insertArm = [&](int first, const QString& prefix, const QString& jointPrefix, const char* normal) {
+      TemplateDialog dlg(&doc, QStringLiteral("base"));
+      dlg.setKind(TemplateDialog::Kind::Arm);
+      auto* preset = child<QComboBox>(dlg, "arm.preset");
+      QVERIFY(preset);
+      emit preset->activated(1);  // the space robot's arm: what the user picks from the list
+      QCOMPARE(dlg.armTable()->rowCount(), 6);
+      for (int k = 0; k < 6; ++k) {
+        const BodySpec& b = ex.bodies[static_cast<std::size_t>(first + k)];
+        const Shape& link = b.shapes.front();
+        setArmCell(dlg, k, TemplateDialog::LengthCol, formatNumber(link.length));
+        setArmCell(dlg, k, TemplateDialog::WidthCol, formatNumber(2 * link.radius));
+        setArmCell(dlg, k, TemplateDialog::MassCol, formatNumber(b.inertial.mass));
+        setArmCell(dlg, k, TemplateDialog::DriveCol, QString::fromStdString(driveText(b.joint.drive)));
+      }
+      setText(dlg, "arm.prefix", prefix);
+      setText(dlg, "arm.jointPrefix", jointPrefix);
+      int face = -1;
+      for (std::size_t f = 0; f < dlg.mountFaces().size(); ++f)
+        if (dlg.mountFaces()[f].label.find("side") != std::string::npos &&
+            dlg.mountFaces()[f].label.find(normal) != std::string::npos)
+          face = static_cast<int>(f);
+      QVERIFY(face >= 0);
+      dlg.mountOnFace(face);
+      QUndoCommand* c = dlg.makeCommand(&error);
+      QVERIFY2(c, qPrintable(error));
+      doc.push(c);
+    };
+    insertArm(1, QStringLiteral("L1"), QStringLiteral("J1"), "normal +y");
+    if (QTest::currentTestFailed()) return;
+    insertArm(7, QStringLiteral("L2"), QStringLiteral("J2"), "normal -y");
+    if (QTest::currentTestFailed()) return;
+    // the rest by field edits: inertias the example rounds to 6 digits, the non-zero q0
+    for (int k = 1; k < 13; ++k) {
+      const BodySpec& want = ex.bodies[static_cast<std::size_t>(k)];
+      const BodySpec& have = doc.model().bodies[static_cast<std::size_t>(k)];
+      QCOMPARE(have.name, want.name);
+      QCOMPARE(have.joint.name, want.joint.name);
+      QCOMPARE(have.joint.origin, want.joint.origin);  // the face placement, bit for bit
+      QCOMPARE(have.joint.axis, want.joint.axis);
+      QCOMPARE(have.joint.drive, want.joint.drive);
+      if (!(have.inertial == want.inertial))
+        QVERIFY(edit::apply(doc, edit::setInertial(doc, k, want.inertial, &error)));
+      // (a joint without q0 starts at 0, as the example's q0: [0] says)
+      const bool zero = std::all_of(want.joint.q0.begin(), want.joint.q0.end(), [](double x) { return x == 0.0; });
+      if (have.joint.q0 != want.joint.q0 && !(have.joint.q0.empty() && zero))
+        QVERIFY(edit::apply(doc, edit::setInitialPosition(doc, k, want.joint.q0, &error)));
+    }
+    const int commands = doc.undoStack()->count();
+    qInfo("the space robot in %d commands", commands);
+    QVERIFY(commands <= 20);
+    QVERIFY(doc.problems()->isEmpty());
+    QCOMPARE(doc.model().bodies[0].inertial.mass, 400.0);
+
+    // the same motion over 1 s
+    SimulatorOptions o = SimulatorOptions::fromSettings(ex.simulation);
+    o.record = false;
+    Simulator a(ex, o);
+    Simulator b(doc.model(), o);
+    double worst = 0.0;
+    for (int step = 0; step < 500; ++step) {
+      QVERIFY(a.step());
+      QVERIFY(b.step());
+      worst = std::max(worst, (a.q() - b.q()).lpNorm<Eigen::Infinity>());
+    }
+    qInfo("largest |q - q_example| over 1 s: %.3g", worst);
+    QVERIFY(worst <= 1e-12);
+  }
+
+  // The Model dock's layout: a robot's short arm nested, a long chain flat with its levels, a
+  // branch off the chain nested under the body it hangs from; consistent through edits.
+  void flatChainLayout() {
+    Document doc;
+    doc.setModel(smallRobot());  // base, left_1 … left_3
+    FlatChainProxy layout(doc.bodyTree());
+    QAbstractItemModelTester tester(&layout, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    ChainTemplate chain;
+    chain.bodies = FlatChainProxy::kFlatChain + 4;
+    chain.prefix = "c";
+    QVERIFY(edit::apply(doc, edit::insertChain(doc, QStringLiteral("base"), chain)));
+    const Model& m = doc.model();
+    const int arm2 = m.findBody("left_2"), c1 = m.findBody("c1"), c5 = m.findBody("c5"),
+              last = m.findBody("c" + std::to_string(chain.bodies));
+    // the arm (a chain of 3) nested: left_2 under left_1
+    QCOMPARE(layout.bodyOf(layout.indexOfBody(arm2).parent()), m.findBody("left_1"));
+    // the long chain flat under base, in order, each with its level
+    QCOMPARE(layout.bodyOf(layout.indexOfBody(c5).parent()), m.findBody("base"));
+    QCOMPARE(layout.indexOfBody(c5).row(), layout.indexOfBody(c1).row() + 4);
+    QCOMPARE(layout.levelOf(c5), 6);
+    QCOMPARE(layout.levelOf(last), chain.bodies + 1);
+    QCOMPARE(layout.data(layout.indexOfBody(c5, FlatChainProxy::LevelColumn)).toInt(), 6);
+    QCOMPARE(layout.data(layout.indexOfBody(c5)).toString(), QStringLiteral("c5"));
+    // a branch off the chain: c5 now has two children, the chain splits into shorter ones
+    QVERIFY(edit::apply(doc, edit::addBody(doc, QStringLiteral("c5"), JointType::Revolute, QStringLiteral("twig"))));
+    const int twig = m.findBody("twig");
+    QCOMPARE(layout.bodyOf(layout.indexOfBody(twig).parent()), c5);
+    QCOMPARE(layout.levelOf(twig), 7);
+    // renames reach the layout
+    QVERIFY(edit::apply(doc, edit::renameBody(doc, c5, QStringLiteral("knot"))));
+    QCOMPARE(layout.data(layout.indexOfBody(c5)).toString(), QStringLiteral("knot"));
+    doc.undoStack()->setIndex(0);
+    QCOMPARE(layout.rowCount(), 1);
+  }
+
   void screenshots() {
     Document doc;
     doc.setModel(smallRobot());
     TemplateDialog arm(&doc, QStringLiteral("base"));
+    child<QComboBox>(arm, "arm.preset")->setCurrentIndex(1);
+    emit child<QComboBox>(arm, "arm.preset")->activated(1);
+    arm.mountOnFace(1);
+    setArmCell(
+        arm, 1, TemplateDialog::DriveCol,
+        QStringLiteral("{type: pd_sinusoid, kp: 3000, kd: 1000, amplitude: 0.7, frequency: 0.1, phase: 0, offset: 0}"));
+    arm.resize(760, arm.sizeHint().height());
     grabTo(arm, QStringLiteral("template-arm"));
     TemplateDialog chain(&doc, QStringLiteral("world"));
     chain.setKind(TemplateDialog::Kind::Chain);

@@ -235,14 +235,14 @@ QUndoCommand* renameJoint(Document& doc, int body, const QString& name, QString*
 
 QUndoCommand* insertArm(Document& doc, const QString& parent, const kt::ArmTemplate& t, QString* error) {
   return appendEdit(
-      doc, [&](kt::Model& m) { return kt::insertArm(m, s(parent), t); }, tr("Insert arm of %1 links").arg(t.links),
-      error);
+      doc, [&](kt::Model& m) { return kt::insertArm(m, s(parent), t); },
+      tr("Insert arm of %1").arg(t.links.size() == 1 ? tr("1 link") : tr("%1 links").arg(t.links.size())), error);
 }
 
 QUndoCommand* insertChain(Document& doc, const QString& parent, const kt::ChainTemplate& t, QString* error) {
   return appendEdit(
       doc, [&](kt::Model& m) { return kt::insertChain(m, s(parent), t); },
-      tr("Insert chain of %1 bodies").arg(t.bodies), error);
+      tr("Insert chain of %1").arg(t.bodies == 1 ? tr("1 body") : tr("%1 bodies").arg(t.bodies)), error);
 }
 
 QUndoCommand* insertPrismBase(Document& doc, const QString& parent, const kt::PrismBaseTemplate& t, QString* error) {
