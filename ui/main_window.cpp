@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QInputDialog>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProgressDialog>
@@ -22,6 +23,7 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QTreeView>
+#include <QUndoStack>
 #include <QUndoView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -130,6 +132,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(propertiesDock_, &PropertiesDock::editRefused, this,
           [this](const QString& reason) { statusBar()->showMessage(reason, kMessageMs); });
   connect(treeDock_, &ModelTreeDock::bodySelected, this, &MainWindow::onTreeSelection);
+  connect(treeDock_, &ModelTreeDock::selectionSetChanged, this, [this] {
+    propertiesDock_->setAlsoEdited(treeDock_->selectedBodies());
+    updateEditActions();
+  });
   connect(view_, &render::SceneView::bodyPicked, this, &MainWindow::onBodyPicked);
   connect(view_, &render::SceneView::buildProgress, this, &MainWindow::showBuildProgress);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
@@ -247,6 +253,35 @@ void MainWindow::createEditMenu() {
     if (dialog.exec() != QDialog::Accepted) return;
     if (QUndoCommand* c = dialog.takeCommand()) doc_->push(c);
   });
+  edit->addSeparator();
+  copyAction_ = edit->addAction(tr("&Copy Body Settings"), this, [this] {
+    const int body = selectedBody();
+    if (body < 0) return;
+    copied_ = doc_->model().bodies[static_cast<std::size_t>(body)];
+    statusBar()->showMessage(
+        tr("Copied the settings of %1: paste its drive, limits, rating, inertial data or shapes onto the selected "
+           "bodies (Edit ▸ Paste)")
+            .arg(QString::fromStdString(copied_->name)),
+        kMessageMs);
+    updateEditActions();
+  });
+  copyAction_->setObjectName(QStringLiteral("copyBodySettings"));
+  copyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+  pasteMenu_ = edit->addMenu(tr("&Paste onto Selected Bodies"));
+  pasteMenu_->setObjectName(QStringLiteral("pasteMenu"));
+  const struct {
+    const char* label;
+    const char* name;
+    Paste what;
+  } pastes[] = {{QT_TR_NOOP("&Drive"), "pasteDrive", Paste::Drive},
+                {QT_TR_NOOP("&Limits"), "pasteLimits", Paste::Limits},
+                {QT_TR_NOOP("Load &Rating"), "pasteRating", Paste::Rating},
+                {QT_TR_NOOP("&Inertial Data"), "pasteInertial", Paste::Inertial},
+                {QT_TR_NOOP("&Shapes"), "pasteShapes", Paste::Shapes}};
+  for (const auto& p : pastes) {
+    QAction* a = pasteMenu_->addAction(tr(p.label), this, [this, what = p.what] { paste(what); });
+    a->setObjectName(QLatin1String(p.name));
+  }
   mountAction_ = edit->addAction(tr("Mount on &Face of Parent…"), this, &MainWindow::mountOnFace);
   mountAction_->setObjectName(QStringLiteral("mountOnFace"));
   mountAction_->setToolTip(
@@ -278,8 +313,8 @@ void MainWindow::createEditMenu() {
     return s;
   };
   treeDock_->setContextActions({add->menuAction(), templates->menuAction(), separator(), renameAction_,
-                                duplicateAction_, mirrorAction_, mountAction_, separator(), deleteAction_,
-                                deleteSubtreeAction_});
+                                duplicateAction_, mirrorAction_, mountAction_, separator(), copyAction_,
+                                pasteMenu_->menuAction(), separator(), deleteAction_, deleteSubtreeAction_});
 }
 
 void MainWindow::createViewMenu() {
@@ -898,17 +933,20 @@ void MainWindow::selectBody(int body) {
   if (body < 0 || body >= static_cast<int>(doc_->model().bodies.size())) body = -1;
   selectedId_ = body >= 0 ? doc_->bodyId(body) : 0;
   const int treeIndex = treeIndexOf(body);
-  treeDock_->selectBody(body);
+  if (!fromTree_) treeDock_->selectBody(body);  // a selection made in the tree stays as it is (several bodies)
   view_->selectBody(treeIndex);
   // The dock follows edits of the body it shows by itself; re-showing it would rebuild its page.
   if (propertiesDock_->body() != body) propertiesDock_->showBody(body);
+  propertiesDock_->setAlsoEdited(treeDock_->selectedBodies());
   updateEditActions();
   emit selectionChanged(body, treeIndex);
 }
 
 void MainWindow::onTreeSelection(int body) {
   if (body == selectedBody()) return;
+  fromTree_ = true;
   selectBody(body);
+  fromTree_ = false;
 }
 
 void MainWindow::onBodyPicked(int treeIndex) { selectBody(bodyOfTreeIndex(treeIndex)); }
@@ -924,7 +962,47 @@ void MainWindow::updateEditActions() {
   const bool have = selectedBody() >= 0;
   for (QAction* a : {renameAction_, duplicateAction_, mirrorAction_, deleteAction_, deleteSubtreeAction_})
     a->setEnabled(have);
+  if (!copyAction_) return;  // the menus are being built
   mountAction_->setEnabled(have && !mountFacesOfParent(selectedBody()).empty());
+  copyAction_->setEnabled(have);
+  pasteMenu_->setEnabled(have && copied_.has_value());
+}
+
+void MainWindow::paste(Paste what) {
+  if (!copied_) return;
+  const kt::BodySpec& from = *copied_;
+  const std::vector<int> bodies = treeDock_->selectedBodies();
+  if (bodies.empty()) return;
+  // every command made before any is pushed: one refusal refuses all, and the edit is one undo step
+  std::vector<std::unique_ptr<QUndoCommand>> commands;
+  for (int body : bodies) {
+    QString error;
+    QUndoCommand* c = nullptr;
+    switch (what) {
+      case Paste::Drive: c = edit::setDrive(*doc_, body, from.joint.drive, &error); break;
+      case Paste::Limits: c = edit::setLimits(*doc_, body, from.joint.limits, &error); break;
+      case Paste::Rating: c = edit::setRating(*doc_, body, from.joint.rating, &error); break;
+      case Paste::Inertial: c = edit::setInertial(*doc_, body, from.inertial, &error); break;
+      case Paste::Shapes: c = edit::setShapes(*doc_, body, from.shapes, &error); break;
+    }
+    if (!c && !error.isEmpty()) {
+      statusBar()->showMessage(
+          tr("Not pasted: %1: %2")
+              .arg(QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(body)].name), error),
+          kMessageMs);
+      return;
+    }
+    if (c) commands.emplace_back(c);
+  }
+  if (commands.empty()) {
+    statusBar()->showMessage(tr("Nothing to paste: the selected bodies have these settings already"), kMessageMs);
+    return;
+  }
+  doc_->undoStack()->beginMacro(tr("Paste from %1 onto %2")
+                                    .arg(QString::fromStdString(from.name),
+                                         countText(static_cast<long long>(commands.size()), tr("body"), tr("bodies"))));
+  for (auto& c : commands) doc_->push(c.release());
+  doc_->undoStack()->endMacro();
 }
 
 std::vector<kt::MountFace> MainWindow::mountFacesOfParent(int body) const {

@@ -25,6 +25,7 @@
 #include <QPointer>
 #include <functional>
 #include <future>
+#include <optional>
 
 #include "core/model/mount_faces.hpp"
 #include "core/model/tree.hpp"
@@ -38,6 +39,8 @@ class QUndoView;
 namespace kt::render {
 class SceneView;
 }
+
+class QMenu;
 
 namespace kt::ui {
 
@@ -185,6 +188,9 @@ class MainWindow : public QMainWindow {
   void updateEditActions();
   /// Edit ▸ Mount on Face of Parent: the selected body's joint origin on a face the user picks.
   void mountOnFace();
+  /// Edit ▸ Paste onto Selected Bodies: one part of the copied body's settings onto every selected body.
+  enum class Paste { Drive, Limits, Rating, Inertial, Shapes };
+  void paste(Paste what);
   /// The faces of the shapes of `body`'s parent (none for a root or a parent without shapes).
   std::vector<kt::MountFace> mountFacesOfParent(int body) const;
   void onTreeSelection(int body);
@@ -213,6 +219,7 @@ class MainWindow : public QMainWindow {
   std::size_t runPeaksScanned_ = 0;
   bool runnable_ = false;
   bool replacing_ = false;
+  bool fromTree_ = false;        // selectBody() called for a selection the tree made
   std::size_t shownBodies_ = 0;  // bodies in the model last shown: an edit that adds some may re-fit the view
   QHash<QString, int> treeIndexByName_;
   quint64 selectedId_ = 0;               // Document::bodyId of the selection, 0 for none
@@ -247,6 +254,9 @@ class MainWindow : public QMainWindow {
   QAction* duplicateAction_ = nullptr;
   QAction* mirrorAction_ = nullptr;
   QAction* mountAction_ = nullptr;
+  QAction* copyAction_ = nullptr;
+  QMenu* pasteMenu_ = nullptr;
+  std::optional<kt::BodySpec> copied_;  // Edit ▸ Copy Body Settings
   QAction* renameAction_ = nullptr;
   QAction* jointFramesAction_ = nullptr;
   QAction* comAction_ = nullptr;

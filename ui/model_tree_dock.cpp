@@ -49,7 +49,7 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   view_->header()->setSectionResizeMode(BodyTreeModel::JointNameColumn, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(FlatChainProxy::LevelColumn, QHeaderView::Fixed);
   view_->header()->setStretchLastSection(false);
-  view_->setSelectionMode(QAbstractItemView::SingleSelection);
+  view_->setSelectionMode(QAbstractItemView::ExtendedSelection);  // several bodies: edited together
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setUniformRowHeights(true);
   view_->setIndentation(14);
@@ -106,7 +106,10 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   connect(layout_, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
     const int body = selectedBody();
     keptSelection_ = {0, 0};
+    keptOthers_.clear();
     if (body < 0) return;
+    for (int other : selectedBodies())
+      if (other != body) keptOthers_.push_back(doc_->bodyId(other));
     keptSelection_.first = doc_->bodyId(body);
     const int parent = doc_->bodyTree()->bodyOf(doc_->bodyTree()->indexOfBody(body).parent());
     keptSelection_.second = parent >= 0 ? doc_->bodyId(parent) : 0;
@@ -119,6 +122,14 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
       const int kept = doc_->indexOfId(keptSelection_.first);
       const int body = kept >= 0 || keptSelection_.second == 0 ? kept : doc_->indexOfId(keptSelection_.second);
       selectBody(body);
+      // the others of a selection of several, those still there
+      selecting_ = true;
+      for (const quint64 id : keptOthers_) {
+        const QModelIndex other = layout_->indexOfBody(doc_->indexOfId(id));
+        if (other.isValid())
+          view_->selectionModel()->select(other, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+      }
+      selecting_ = false;
       if (kept < 0) emit bodySelected(body);
     }
     updatePath();
@@ -170,8 +181,23 @@ void ModelTreeDock::fitLevelColumn() {
 void ModelTreeDock::expandAllowed() { view_->expandToDepth(kMaxExpandedDepth - 1); }
 
 int ModelTreeDock::selectedBody() const {
-  const QModelIndexList rows = view_->selectionModel()->selectedRows();
+  const QItemSelectionModel* selection = view_->selectionModel();
+  const QModelIndex current = selection->currentIndex();
+  if (current.isValid() && selection->isRowSelected(current.row(), current.parent())) return layout_->bodyOf(current);
+  const QModelIndexList rows = selection->selectedRows();
   return rows.isEmpty() ? -1 : layout_->bodyOf(rows.front());
+}
+
+std::vector<int> ModelTreeDock::selectedBodies() const {
+  std::vector<int> bodies;
+  const int first = selectedBody();
+  if (first < 0) return bodies;
+  bodies.push_back(first);
+  for (const QModelIndex& row : view_->selectionModel()->selectedRows()) {
+    const int body = layout_->bodyOf(row);
+    if (body >= 0 && body != first) bodies.push_back(body);
+  }
+  return bodies;
 }
 
 void ModelTreeDock::renameSelected() {
@@ -181,6 +207,11 @@ void ModelTreeDock::renameSelected() {
 
 void ModelTreeDock::selectBody(int body) {
   const QModelIndex index = layout_->indexOfBody(body);
+  // already the current one of the selection: the others selected with it stay
+  if (index.isValid() && body == selectedBody()) {
+    updatePath();
+    return;
+  }
   selecting_ = true;
   if (!index.isValid()) {
     view_->selectionModel()->clear();
@@ -205,6 +236,7 @@ void ModelTreeDock::onCurrentChanged() {
   updatePath();
   if (selecting_) return;
   emit bodySelected(selectedBody());
+  emit selectionSetChanged();
 }
 
 void ModelTreeDock::updateCompletions() {

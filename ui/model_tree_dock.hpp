@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QList>
 #include <utility>
+#include <vector>
 
 class QAction;
 class QLabel;
@@ -47,8 +48,10 @@ class ModelTreeDock : public QDockWidget {
   /// The find box and the selected body's path.
   QLineEdit* findBox() const { return find_; }
   QLabel* pathLabel() const { return path_; }
-  /// The selected body, or −1.
+  /// The selected body (the current one of several), or −1.
   int selectedBody() const;
+  /// Every selected body (Ctrl+click and Shift+click select several), the current one first.
+  std::vector<int> selectedBodies() const;
   /// Actions of the context menu (the Edit menu's; separators included).
   void setContextActions(const QList<QAction*>& actions) { contextActions_ = actions; }
   /// Starts editing the name of the selected body.
@@ -56,12 +59,14 @@ class ModelTreeDock : public QDockWidget {
 
  public slots:
   /// Selects a body (−1 clears the selection), expanding its ancestors (down to
-  /// kMaxExpandedDepth); emits nothing.
+  /// kMaxExpandedDepth); emits nothing. The current body of a selection of several keeps the others.
   void selectBody(int body);
 
  signals:
   /// The user selected a body (−1: none).
   void bodySelected(int body);
+  /// The set of selected bodies changed (selectedBodies()).
+  void selectionSetChanged();
 
  private:
   void onCurrentChanged();
@@ -84,6 +89,7 @@ class ModelTreeDock : public QDockWidget {
   bool completionsStale_ = true;
   /// Across a new layout: the selected body's and its parent's Document::bodyId (0: none).
   std::pair<quint64, quint64> keptSelection_{0, 0};
+  std::vector<quint64> keptOthers_;  ///< the other bodies of a selection of several
 };
 
 }  // namespace kt::ui

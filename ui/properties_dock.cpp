@@ -12,6 +12,7 @@
 #include <QScrollBar>
 #include <QTimer>
 #include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "core/dynamics/solver.hpp"
@@ -65,6 +66,16 @@ void PropertiesDock::showBody(int body) {
     emit line->editingFinished();
   bodyId_ = id;
   if (id != 0) computeDensity_ = spec().inertial.density;
+  rebuild();
+}
+
+void PropertiesDock::setAlsoEdited(const std::vector<int>& bodies) {
+  std::vector<quint64> ids;
+  for (int b : bodies)
+    if (b >= 0 && b < static_cast<int>(model().bodies.size()) && doc_->bodyId(b) != bodyId_)
+      ids.push_back(doc_->bodyId(b));
+  if (ids == alsoIds_) return;
+  alsoIds_ = std::move(ids);
   rebuild();
 }
 
@@ -160,9 +171,29 @@ void PropertiesDock::rebuild() {
   pageLayout_->setContentsMargins(2, 2, 2, 2);
   pageLayout_->setSpacing(2);
   key_ = layoutKey();
+  alsoBanner_ = nullptr;
   if (index() < 0) {
     buildModelPage();
   } else {
+    // several bodies selected: say what an edit does
+    std::vector<quint64> also;
+    for (const quint64 id : alsoIds_)
+      if (doc_->indexOfId(id) >= 0 && id != bodyId_) also.push_back(id);
+    if (!also.empty()) {
+      QStringList names;
+      for (std::size_t k = 0; k < also.size() && k < 4; ++k)
+        names << QString::fromStdString(model().bodies[static_cast<std::size_t>(doc_->indexOfId(also[k]))].name);
+      if (also.size() > 4) names << tr("…");
+      alsoBanner_ = new QLabel(tr("<b>%1 selected</b>: %2 and %3. A field you change here changes on each of them "
+                                  "(one undo step); their other fields stay their own.")
+                                   .arg(countText(static_cast<long long>(also.size()) + 1, tr("body"), tr("bodies")),
+                                        QString::fromStdString(spec().name).toHtmlEscaped(),
+                                        names.join(QStringLiteral(", ")).toHtmlEscaped()));
+      alsoBanner_->setObjectName(QStringLiteral("multiEditBanner"));
+      alsoBanner_->setWordWrap(true);
+      alsoBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; padding: 4px; }"));
+      pageLayout_->addWidget(alsoBanner_);
+    }
     buildBodySection();
     buildJointSection();
     buildStateSection();
@@ -354,10 +385,44 @@ bool PropertiesDock::commit(QWidget* editor, const Factory& factory) {
     }
   auto* line = qobject_cast<QLineEdit*>(editor);
   QString why;
-  if (QUndoCommand* command = factory(&why)) {
+  QUndoCommand* command = factory(&why);
+  // The same edit for each body selected with the shown one: every command is made before any is
+  // pushed (each reads its own body as it is now), so one refusal refuses all.
+  std::vector<QUndoCommand*> more;
+  if (command && bodyId_ != 0 && !alsoIds_.empty()) {
+    const quint64 shown = bodyId_;
+    for (const quint64 id : alsoIds_) {
+      if (id == shown || doc_->indexOfId(id) < 0) continue;
+      bodyId_ = id;
+      QString otherWhy;
+      QUndoCommand* other = factory(&otherWhy);
+      const QString name = QString::fromStdString(spec().name);
+      bodyId_ = shown;
+      if (other) {
+        more.push_back(other);
+      } else if (!otherWhy.isEmpty()) {
+        why = tr("%1: %2").arg(name, otherWhy);
+        delete command;
+        command = nullptr;
+        for (QUndoCommand* c : more) delete c;
+        more.clear();
+        break;
+      }
+    }
+  }
+  if (command) {
     if (error) error->hide();
     if (line) line->setModified(false);
-    doc_->push(command);  // may rebuild the page (the editor is deleted later)
+    if (more.empty()) {
+      doc_->push(command);  // may rebuild the page (the editor is deleted later)
+      return true;
+    }
+    doc_->undoStack()->beginMacro(tr("%1 and %2")
+                                      .arg(command->text(), countText(static_cast<long long>(more.size()),
+                                                                      tr("other body"), tr("other bodies"))));
+    doc_->push(command);
+    for (QUndoCommand* c : more) doc_->push(c);
+    doc_->undoStack()->endMacro();
     return true;
   }
   if (!why.isEmpty()) {

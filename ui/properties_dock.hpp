@@ -48,6 +48,10 @@ class PropertiesDock : public QDockWidget {
   void showBody(int body);
   /// The body shown (-1: the model-level page).
   int body() const;
+  /// Bodies selected together with the shown one: an edit of a field of the shown body applies the
+  /// same change to each of them (the field's new value; the rest of each body stays its own), as
+  /// one undo step; refused for all when one of them cannot take it. The page says so at its top.
+  void setAlsoEdited(const std::vector<int>& bodies);
   /// Shows the body of `location` and gives the keyboard focus to the editor of its field
   /// (location.field like "joint.origin.xyz", "inertial.mass", "shapes[1].radius"; model fields like "gravity",
   /// "simulation.step").
@@ -115,7 +119,9 @@ class PropertiesDock : public QDockWidget {
   const kt::Model& model() const;
 
   Document* doc_;
-  quint64 bodyId_ = 0;  // 0: the model page
+  quint64 bodyId_ = 0;            // 0: the model page
+  std::vector<quint64> alsoIds_;  // setAlsoEdited's bodies (Document::bodyId), the shown one not among them
+  QLabel* alsoBanner_ = nullptr;
   QScrollArea* scroll_;
   QWidget* page_ = nullptr;
   QVBoxLayout* pageLayout_ = nullptr;

@@ -6,9 +6,11 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
@@ -18,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -33,6 +36,7 @@
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/flat_chain_proxy.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/problems_dock.hpp"
@@ -260,6 +264,71 @@ class TestEditorWindow : public QObject {
     while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
     QCOMPARE(yamlOf(doc), before);
     QVERIFY(!w->isWindowModified());
+  }
+
+  // Several bodies selected in the tree: a field changed in the Properties dock changes on each,
+  // as one undo step that undoes to the same bytes; Copy Body Settings and Paste put one part of a
+  // body's settings on every selected body, also as one step.
+  void severalBodiesEditedTogether() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    Document& doc = w->document();
+    const std::string before = yamlOf(doc);
+    const kt::Model start = doc.model();
+    const int l12 = start.findBody("L12"), l13 = start.findBody("L13"), l14 = start.findBody("L14");
+    w->selectBody(l12);
+    QTreeView* tree = w->modelTreeDock()->treeView();
+    const auto* layout = w->modelTreeDock()->layout();
+    for (int b : {l13, l14})  // Ctrl+click: added to the selection, L12 stays the one shown
+      tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(w->selectedBody(), l12);
+    QCOMPARE(w->modelTreeDock()->selectedBodies().size(), std::size_t{3});
+    auto* banner = w->propertiesDock()->findChild<QLabel*>(QStringLiteral("multiEditBanner"));
+    QVERIFY(banner);
+    QVERIFY2(banner->text().contains(QStringLiteral("3 bodies")), qPrintable(banner->text()));
+
+    const int steps = doc.undoStack()->count();
+    auto* mass = w->propertiesDock()->findChild<QLineEdit*>(QStringLiteral("inertial.mass"));
+    QVERIFY(mass);
+    mass->setText(QStringLiteral("7.5"));
+    emit mass->editingFinished();
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    for (int b : {l12, l13, l14}) {
+      const kt::BodySpec& s = doc.model().bodies[static_cast<std::size_t>(b)];
+      QCOMPARE(s.inertial.mass, 7.5);
+      // the rest of each body its own
+      QCOMPARE(s.inertial.com, start.bodies[static_cast<std::size_t>(b)].inertial.com);
+      QCOMPARE(s.joint.drive, start.bodies[static_cast<std::size_t>(b)].joint.drive);
+    }
+    doc.undoStack()->undo();
+    QCOMPARE(yamlOf(doc), before);
+
+    // copy L11's settings, paste its drive onto L21 and L22
+    const int l11 = start.findBody("L11"), l21 = start.findBody("L21"), l22 = start.findBody("L22");
+    w->selectBody(l11);
+    findAction(w.get(), QStringLiteral("copyBodySettings"))->trigger();
+    w->selectBody(l21);
+    tree->selectionModel()->select(layout->indexOfBody(l22), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    const int pasteSteps = doc.undoStack()->index();
+    findAction(w.get(), QStringLiteral("pasteDrive"))->trigger();
+    QCOMPARE(doc.undoStack()->index(), pasteSteps + 1);
+    for (int b : {l21, l22}) {
+      QCOMPARE(doc.model().bodies[static_cast<std::size_t>(b)].joint.drive,
+               start.bodies[static_cast<std::size_t>(l11)].joint.drive);
+      QCOMPARE(doc.model().bodies[static_cast<std::size_t>(b)].inertial,
+               start.bodies[static_cast<std::size_t>(b)].inertial);
+    }
+    findAction(w.get(), QStringLiteral("pasteShapes"))->trigger();
+    QCOMPARE(doc.model().bodies[static_cast<std::size_t>(l22)].shapes,
+             start.bodies[static_cast<std::size_t>(l11)].shapes);
+    while (doc.undoStack()->index() > pasteSteps) doc.undoStack()->undo();
+    QCOMPARE(yamlOf(doc), before);
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    w->selectBody(l12);
+    for (int b : {l13, l14})
+      tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/multi-select.png")));
   }
 
   void problemClickSelectsTheField() {

@@ -77,6 +77,7 @@ const char* fieldLabel(Field f) {
     case Field::AddShape: return "shape added";
     case Field::RemoveShape: return "shape removed";
     case Field::ShapeEdit: return "shape";
+    case Field::Shapes: return "shapes";
     case Field::AppliedWrench: return "applied wrench";
   }
   return "field";
@@ -154,6 +155,7 @@ std::string fieldPath(Field field, int body, int sub) {
     case Field::AddShape:
     case Field::RemoveShape:
     case Field::ShapeEdit: return sub >= 0 ? b + ".shapes[" + std::to_string(sub) + "]" : b + ".shapes";
+    case Field::Shapes: return b + ".shapes";
     case Field::AppliedWrench: return b + ".applied_wrench";
   }
   return b;
@@ -358,6 +360,11 @@ QUndoCommand* setShape(Document& doc, int body, int shape, const kt::Shape& valu
         if (shape >= 0 && shape < static_cast<int>(b.shapes.size())) b.shapes[shape] = value;
       },
       error);
+}
+
+QUndoCommand* setShapes(Document& doc, int body, const std::vector<kt::Shape>& shapes, QString* error) {
+  return bodyEdit(
+      doc, body, Field::Shapes, -1, [&](kt::BodySpec& b) { b.shapes = shapes; }, error);
 }
 
 QUndoCommand* setAppliedWrench(Document& doc, int body, const kt::Vec6& wrench, QString* error) {

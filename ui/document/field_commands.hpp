@@ -54,6 +54,7 @@ enum class Field {
   AddShape,
   RemoveShape,
   ShapeEdit,
+  Shapes,  ///< every shape at once (a paste)
   AppliedWrench,
 };
 
@@ -123,6 +124,8 @@ QUndoCommand* computeInertialFromShapes(Document& doc, int body, double density,
 QUndoCommand* addShape(Document& doc, int body, const kt::Shape& shape, QString* error = nullptr);
 QUndoCommand* removeShape(Document& doc, int body, int shape, QString* error = nullptr);
 QUndoCommand* setShape(Document& doc, int body, int shape, const kt::Shape& value, QString* error = nullptr);
+/// Replaces all of the body's shapes (Edit ▸ Paste Shapes).
+QUndoCommand* setShapes(Document& doc, int body, const std::vector<kt::Shape>& shapes, QString* error = nullptr);
 QUndoCommand* setAppliedWrench(Document& doc, int body, const kt::Vec6& wrench, QString* error = nullptr);
 // Model level.
 QUndoCommand* setModelName(Document& doc, const QString& name, QString* error = nullptr);
