@@ -130,10 +130,11 @@ void PropertiesDock::buildInertialSection() {
     e->setToolTip(QLatin1String(kNames[k]) + tr(" about the centre of mass, body axes (kg·m²)"));
     auto* label = new QLabel(QLatin1String(kNames[k] + 1));
     label->setBuddy(e);
-    // Two columns, wide enough for full-precision values: moments (xx, yy, zz), then products.
-    g->addWidget(label, k % 3, (k / 3) * 2);
-    g->addWidget(e, k % 3, (k / 3) * 2 + 1);
-    g->setColumnStretch((k / 3) * 2 + 1, 1);
+    // One per row, the moments (xx, yy, zz) then the products, each as wide as the dock: two
+    // columns cut values such as 0.05146666666666666 in a dock of the default width.
+    g->addWidget(label, k, 0);
+    g->addWidget(e, k, 1);
+    g->setColumnStretch(1, 1);
     inertia.push_back(e);
   }
   addRow(f, tr("Inertia (kg·m²)"), grid);

@@ -297,8 +297,9 @@ QWidget* TemplateDialog::buildArmPage() {
   QStringList jointNames;
   for (kt::JointType t : kt::kAllJointTypes) jointNames << q(kt::jointTypeName(t));
   armTable_->setItemDelegateForColumn(JointCol, new ChoiceDelegate(jointNames, armTable_));
-  armTable_->setItemDelegateForColumn(
-      ShapeCol, new ChoiceDelegate({QStringLiteral("cylinder"), QStringLiteral("box")}, armTable_));
+  armTable_->setItemDelegateForColumn(ShapeCol, new ChoiceDelegate({q(kt::shapeTypeName(kt::ShapeType::Cylinder)),
+                                                                    q(kt::shapeTypeName(kt::ShapeType::Box))},
+                                                                   armTable_));
   armTable_->setEditTriggers(QAbstractItemView::AllEditTriggers);
   layout->addWidget(armTable_);
   setArmLinks(d.links);
@@ -332,7 +333,7 @@ void TemplateDialog::setArmRow(int r, const kt::ArmLink& link) {
       armTable_->setItem(r, column, new QTableWidgetItem(text));
   };
   set(JointCol, q(kt::jointTypeName(link.joint)));
-  set(ShapeCol, link.shape == kt::ShapeType::Box ? QStringLiteral("box") : QStringLiteral("cylinder"));
+  set(ShapeCol, q(kt::shapeTypeName(link.shape)));
   set(AxisCol, axisText(link.axis));
   set(LengthCol, formatNumber(link.length));
   set(WidthCol, formatNumber(link.width));
@@ -530,9 +531,10 @@ kt::ArmTemplate TemplateDialog::armTemplate(QString* error) const {
       link.joint = *type;
     else
       fail(tr("\"%1\" is not a joint type").arg(cell(JointCol)));
-    if (cell(ShapeCol) == QStringLiteral("box"))
-      link.shape = kt::ShapeType::Box;
-    else if (cell(ShapeCol) != QStringLiteral("cylinder"))
+    const auto shape = kt::shapeTypeFromName(cell(ShapeCol).toStdString());
+    if (shape == kt::ShapeType::Box || shape == kt::ShapeType::Cylinder)
+      link.shape = *shape;
+    else
       fail(tr("a link is a cylinder or a box, not \"%1\"").arg(cell(ShapeCol)));
     if (!parseAxis(cell(AxisCol), link.axis))
       fail(tr("the axis \"%1\" is not x, y, z, −x, −y, −z or three numbers").arg(cell(AxisCol)));

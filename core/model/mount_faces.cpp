@@ -12,18 +12,6 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-const char* shapeName(ShapeType t) {
-  switch (t) {
-    case ShapeType::Box: return "box";
-    case ShapeType::Cylinder: return "cylinder";
-    case ShapeType::Sphere: return "sphere";
-    case ShapeType::Capsule: return "capsule";
-    case ShapeType::Prism: return "prism";
-    case ShapeType::Mesh: return "mesh";
-  }
-  return "shape";
-}
-
 // "+y", "−x", or "(0.866, 0.5, 0)" for a normal off the axes.
 std::string directionText(const Vec3& n) {
   for (int k = 0; k < 3; ++k) {
@@ -103,8 +91,8 @@ std::vector<MountFace> mountFaces(const BodySpec& body) {
       f.shape = s;
       f.centre = shape.origin.xyz + R * cn.first;
       f.normal = (R * cn.second).normalized();
-      f.label = "shape " + std::to_string(s + 1) + " (" + shapeName(shape.type) + "): " + name + ", normal " +
-                directionText(f.normal);
+      f.label = "shape " + std::to_string(s + 1) + " (" + std::string(shapeTypeName(shape.type)) + "): " + name +
+                ", normal " + directionText(f.normal);
       faces.push_back(std::move(f));
     }
   }
