@@ -13,15 +13,15 @@ QString tr(const char* text) { return QCoreApplication::translate("kt::ui::Prope
 std::vector<CoordinateGroup> positionGroups(JointType type) {
   switch (type) {
     case JointType::Fixed: return {};
-    case JointType::Revolute: return {{tr("Angle (rad)"), tr("q0: joint angle about the axis"), 0, 1}};
+    case JointType::Revolute: return {{tr("Angle (°)"), tr("q0: joint angle about the axis"), 0, 1, true}};
     case JointType::Prismatic: return {{tr("Position (m)"), tr("q0: slide along the axis"), 0, 1}};
     case JointType::Cylindrical:
-      return {{tr("Angle (rad)"), tr("q0[0]: rotation about the axis"), 0, 1},
+      return {{tr("Angle (°)"), tr("q0[0]: rotation about the axis"), 0, 1, true},
               {tr("Slide (m)"), tr("q0[1]: translation along the axis"), 1, 1}};
-    case JointType::Universal: return {{tr("Angles (rad)"), tr("q0: angles about axis 1 and axis 2"), 0, 2}};
+    case JointType::Universal: return {{tr("Angles (°)"), tr("q0: angles about axis 1 and axis 2"), 0, 2, true}};
     case JointType::Spherical: return {{tr("Quaternion"), tr("q0: orientation as a unit quaternion w, x, y, z"), 0, 4}};
     case JointType::Planar:
-      return {{tr("Angle (rad)"), tr("q0[0]: rotation about the normal"), 0, 1},
+      return {{tr("Angle (°)"), tr("q0[0]: rotation about the normal"), 0, 1, true},
               {tr("Position (m)"), tr("q0[1], q0[2]: in-plane x, y"), 1, 2}};
     case JointType::Free:
       return {{tr("Quaternion"), tr("q0[0..3]: orientation as a unit quaternion w, x, y, z"), 0, 4},
@@ -74,12 +74,13 @@ bool hasLimits(JointType type) {
   return jointNv(type) > 0 && jointNq(type) == jointNv(type) && !jointUsesQuasiVelocity(type);
 }
 
-QStringList coordinateNames(JointType type) {
+QStringList coordinateNames(JointType type, bool radians) {
+  const QString angle = radians ? QStringLiteral("rad") : QStringLiteral("°");
   switch (type) {
-    case JointType::Revolute: return {tr("θ (rad)")};
+    case JointType::Revolute: return {tr("θ (%1)").arg(angle)};
     case JointType::Prismatic: return {tr("d (m)")};
-    case JointType::Cylindrical: return {tr("θ (rad)"), tr("d (m)")};
-    case JointType::Universal: return {tr("θ1 (rad)"), tr("θ2 (rad)")};
+    case JointType::Cylindrical: return {tr("θ (%1)").arg(angle), tr("d (m)")};
+    case JointType::Universal: return {tr("θ1 (%1)").arg(angle), tr("θ2 (%1)").arg(angle)};
     default: break;
   }
   QStringList names;

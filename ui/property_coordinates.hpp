@@ -18,6 +18,7 @@ struct CoordinateGroup {
   QString tip;
   int start = 0;
   int count = 0;
+  bool degrees = false;  ///< an angle, shown in degrees (stored in radians)
 };
 
 std::vector<CoordinateGroup> positionGroups(JointType type);
@@ -28,8 +29,8 @@ std::vector<double> neutralPosition(JointType type);
 bool isAngular(JointType type, int i);
 /// Joints whose coordinates can carry display limits (nq == nv, no quaternion).
 bool hasLimits(JointType type);
-/// One name per velocity coordinate with its unit: "θ (rad)", "d (m)".
-QStringList coordinateNames(JointType type);
+/// One name per velocity coordinate with its unit: "θ (°)", "d (m)" (`radians`: "θ (rad)").
+QStringList coordinateNames(JointType type, bool radians = false);
 /// The unit of every velocity coordinate, e.g. "rad" or "rad, m" (`angular` / `linear` spelled by the caller).
 QString coordinateUnits(JointType type, const QString& angular, const QString& linear);
 

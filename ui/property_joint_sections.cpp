@@ -253,7 +253,8 @@ void PropertiesDock::buildStateSection() {
             std::copy(part.begin(), part.end(), v.begin() + g.start);
             return position ? edit::setInitialPosition(*doc_, index(), v, e)
                             : edit::setInitialVelocity(*doc_, index(), v, e);
-          });
+          },
+          g.degrees ? DisplayUnit::Degrees : DisplayUnit::Same);
       e->setProperty("ktBase", base);
       e->setProperty("ktStart", g.start);
       e->setToolTip(g.tip);
@@ -291,7 +292,7 @@ void PropertiesDock::buildLimitsSection() {
     for (const bool upper : {false, true}) {
       NumberListEdit* e = numberEdit(
           QStringLiteral("joint.limits[%1].%2").arg(i).arg(upper ? QStringLiteral("upper") : QStringLiteral("lower")),
-          1, DisplayUnit::Same, false,
+          1, isAngular(type, i) ? DisplayUnit::Degrees : DisplayUnit::Same, false,
           [this, i, upper] {
             const kt::Limit& l = spec().joint.limits[static_cast<std::size_t>(i)];
             return Values{upper ? l.upper : l.lower};
@@ -381,18 +382,24 @@ void PropertiesDock::buildDriveSection() {
 
   const kt::DriveType dt = spec().joint.drive.type;
   const QString effort = coordinateUnits(type, QStringLiteral("N·m"), QStringLiteral("N"));
-  const QString position = coordinateUnits(type, QStringLiteral("rad"), QStringLiteral("m"));
+  const QString position = coordinateUnits(type, QStringLiteral("°"), QStringLiteral("m"));
+  // Angles (target positions, phases) in degrees as everywhere on the page; rates, gains and
+  // knots in the file's SI units.
+  std::vector<DisplayUnit> positionUnits;
+  for (int i = 0; i < nv; ++i) positionUnits.push_back(isAngular(type, i) ? DisplayUnit::Degrees : DisplayUnit::Same);
   const auto setDrive = [this](const std::function<void(kt::Drive&)>& change, QString* e) {
     kt::Drive d = spec().joint.drive;
     change(d);
     return edit::setDrive(*doc_, index(), d, e);
   };
-  const auto perCoordinate = [&](const QString& label, const char* key, std::vector<double> kt::Drive::*member) {
+  const auto perCoordinate = [&](const QString& label, const char* key, std::vector<double> kt::Drive::*member,
+                                 const std::vector<DisplayUnit>& units = {DisplayUnit::Same}) {
     NumberListEdit* e = addNumbers(
         f, label, QStringLiteral("joint.drive.") + QLatin1String(key), nv,
         [this, member] { return spec().joint.drive.*member; },
         [setDrive, member](const Values& v, QString* e) { return setDrive([&](kt::Drive& d) { d.*member = v; }, e); },
         DisplayUnit::Same, true);
+    e->setUnits(units);
     if (nv > 1) e->setToolTip(tr("One value per coordinate (%1), or one value for all").arg(nv));
   };
   const auto gain = [&](const QString& label, const char* key, double kt::Drive::*member) {
@@ -415,18 +422,22 @@ void PropertiesDock::buildDriveSection() {
     case kt::DriveType::Constant: perCoordinate(tr("Value (%1)").arg(effort), "value", &kt::Drive::value); break;
     case kt::DriveType::Sinusoid:
     case kt::DriveType::PdSinusoid: {
-      const QString u = dt == kt::DriveType::Sinusoid ? effort : position;
-      perCoordinate(tr("Amplitude (%1)").arg(u), "amplitude", &kt::Drive::amplitude);
+      const bool target = dt == kt::DriveType::PdSinusoid;  // amplitude and offset are positions
+      const QString u = target ? position : effort;
+      const std::vector<DisplayUnit> units = target ? positionUnits : std::vector<DisplayUnit>{DisplayUnit::Same};
+      perCoordinate(tr("Amplitude (%1)").arg(u), "amplitude", &kt::Drive::amplitude, units);
       perCoordinate(tr("Frequency (Hz)"), "frequency", &kt::Drive::frequency);
-      perCoordinate(tr("Phase (rad)"), "phase", &kt::Drive::phase);
-      perCoordinate(tr("Offset (%1)").arg(u), "offset", &kt::Drive::offset);
+      perCoordinate(tr("Phase (°)"), "phase", &kt::Drive::phase, {DisplayUnit::Degrees});
+      perCoordinate(tr("Offset (%1)").arg(u), "offset", &kt::Drive::offset, units);
       break;
     }
     case kt::DriveType::PdPiecewise: {
-      const QStringList coords = coordinateNames(type);
+      const QStringList coords = coordinateNames(type, true);
       for (int k = 0; k < nv; ++k) {
         QLineEdit* e = addText(
-            f, nv == 1 ? tr("Knots (s, %1)").arg(position) : tr("Knots %1").arg(coords.value(k)),
+            f,
+            nv == 1 ? tr("Knots (s, %1)").arg(coordinateUnits(type, QStringLiteral("rad"), QStringLiteral("m")))
+                    : tr("Knots %1").arg(coords.value(k)),
             QStringLiteral("joint.drive.knots[%1]").arg(k),
             [this, k] {
               const auto& knots = spec().joint.drive.knots;
@@ -447,7 +458,7 @@ void PropertiesDock::buildDriveSection() {
                     "stiffness", &kt::Drive::stiffness);
       perCoordinate(tr("Damping (%1)").arg(coordinateUnits(type, QStringLiteral("N·m·s/rad"), QStringLiteral("N·s/m"))),
                     "damping", &kt::Drive::damping);
-      perCoordinate(tr("Rest (%1)").arg(position), "rest_position", &kt::Drive::restPosition);
+      perCoordinate(tr("Rest (%1)").arg(position), "rest_position", &kt::Drive::restPosition, positionUnits);
       break;
   }
 }

@@ -74,18 +74,26 @@ bool parseNumber(const QString& text, double& out, QString* error) {
 // ---- NumberListEdit ----
 
 NumberListEdit::NumberListEdit(int count, DisplayUnit unit, bool broadcast, QWidget* parent)
-    : QLineEdit(parent), count_(count), unit_(unit), broadcast_(broadcast) {
+    : QLineEdit(parent), count_(count), units_{unit}, broadcast_(broadcast) {
   if (count_ > 1) setPlaceholderText(tr("%1 numbers").arg(count_));
+}
+
+void NumberListEdit::setUnits(std::vector<DisplayUnit> units) {
+  units_ = std::move(units);
+  const std::vector<double> shown = shown_;
+  shown_.clear();  // show them again in the new units
+  setValues(shown);
 }
 
 void NumberListEdit::setValues(const std::vector<double>& values) {
   QStringList text;
-  for (double v : values) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
     // Converted values are shown to 12 digits (30° rather than 29.999999999999996); an untouched
     // component keeps its exact model value anyway (values()).
-    const double d = toDisplay(v, unit_);
+    const DisplayUnit unit = unitOf(i);
+    const double d = toDisplay(values[i], unit);
     const QString exact = formatNumber(d), rounded = QString::number(d, 'g', 12);
-    text << (unit_ != DisplayUnit::Same && rounded.size() < exact.size() ? rounded : exact);
+    text << (unit != DisplayUnit::Same && rounded.size() < exact.size() ? rounded : exact);
   }
   shown_ = values;
   shownText_ = text;
@@ -109,17 +117,18 @@ bool NumberListEdit::values(std::vector<double>& out, QString* error) const {
     return false;
   }
   out.clear();
-  for (int i = 0; i < parts.size(); ++i) {
+  const qsizetype n = single ? count_ : parts.size();
+  for (qsizetype i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
     // An untouched component keeps the exact model value (no unit round trip).
-    if (!single && i < shownText_.size() && parts[i] == shownText_[i] && i < static_cast<int>(shown_.size())) {
-      out.push_back(shown_[static_cast<std::size_t>(i)]);
+    if (!single && i < shownText_.size() && parts[i] == shownText_[i] && k < shown_.size()) {
+      out.push_back(shown_[k]);
       continue;
     }
     double x = 0.0;
-    if (!parseNumber(parts[i], x, error)) return false;
-    out.push_back(toModel(x, unit_));
+    if (!parseNumber(parts[single ? 0 : i], x, error)) return false;
+    out.push_back(toModel(x, unitOf(k)));  // a single value is read in each component's unit
   }
-  if (single) out.assign(static_cast<std::size_t>(count_), out.front());
   return true;
 }
 

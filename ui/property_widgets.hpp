@@ -14,6 +14,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QWidget>
+#include <algorithm>
 #include <vector>
 
 class QFormLayout;
@@ -42,6 +43,9 @@ class NumberListEdit : public QLineEdit {
  public:
   /// `count` < 0: any number of values; `broadcast`: a single value is repeated `count` times.
   NumberListEdit(int count, DisplayUnit unit = DisplayUnit::Same, bool broadcast = false, QWidget* parent = nullptr);
+  /// One unit per value (a cylindrical joint's θ in degrees beside its slide in metres); values
+  /// past the end use the last.
+  void setUnits(std::vector<DisplayUnit> units);
 
   /// Shows `values` (model units). Does nothing when the text already shows them.
   void setValues(const std::vector<double>& values);
@@ -53,8 +57,12 @@ class NumberListEdit : public QLineEdit {
   void keyPressEvent(QKeyEvent* event) override;
 
  private:
+  DisplayUnit unitOf(std::size_t i) const {
+    return units_.empty() ? DisplayUnit::Same : units_[std::min(i, units_.size() - 1)];
+  }
+
   int count_;
-  DisplayUnit unit_;
+  std::vector<DisplayUnit> units_;
   bool broadcast_;
   std::vector<double> shown_;  // model values last shown
   QStringList shownText_;      // their text, one token per value

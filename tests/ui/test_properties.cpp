@@ -137,12 +137,12 @@ class TestProperties : public QObject {
     QCOMPARE(spec("L12").inertial.inertia(1, 0), 0.01);
     type("applied_wrench.force", "1, 2, 3");
     QCOMPARE(Vec3(spec("L12").appliedWrench.tail<3>()), Vec3(1, 2, 3));
-    type("joint.q0", "0.25");
-    QCOMPARE(spec("L12").joint.q0, std::vector<double>{0.25});
-    type("joint.drive.amplitude", "0.3");
-    QCOMPARE(spec("L12").joint.drive.amplitude, std::vector<double>{0.3});
-    type("joint.limits[0].upper", "2");
-    QCOMPARE(spec("L12").joint.limits[0].upper, 2.0);
+    type("joint.q0", "15");  // degrees
+    QCOMPARE(spec("L12").joint.q0, std::vector<double>{std::numbers::pi * (15.0 / 180.0)});
+    type("joint.drive.amplitude", "30");
+    QCOMPARE(spec("L12").joint.drive.amplitude, std::vector<double>{std::numbers::pi * (30.0 / 180.0)});
+    type("joint.limits[0].upper", "120");
+    QCOMPARE(spec("L12").joint.limits[0].upper, std::numbers::pi * (120.0 / 180.0));
     type("shapes[0].radius", "0.07");
     QCOMPARE(spec("L12").shapes[0].radius, 0.07);
     type("joint.name", "shoulder");
@@ -218,6 +218,41 @@ class TestProperties : public QObject {
     QVERIFY(!field("joint.origin.rpy"));
     type("joint.origin.quaternion", "0, 0, 0, 1");
     QCOMPARE(spec("L11").joint.origin.quat, Eigen::Vector4d(0, 0, 0, 1));
+  }
+
+  // Joint angles, limits, target positions and phases are shown in degrees and stored in radians;
+  // untouched values keep their exact radians, metres stay metres beside them.
+  void anglesAreInDegrees() {
+    dock_->showBody(body("L13"));
+    QCOMPARE(field("joint.q0")->text(), QStringLiteral("57.2957795131"));  // q0: [1]
+    QCOMPARE(field("joint.drive.phase")->text(), QStringLiteral("-90"));
+    QCOMPARE(field("joint.drive.offset")->text(), QStringLiteral("91.6732472209"));     // 1.6 rad
+    QCOMPARE(field("joint.limits[0].upper")->text(), QStringLiteral("179.999847961"));  // 3.14159
+    const kt::JointSpec before = spec("L13").joint;
+    type("joint.drive.phase", "-45");
+    QCOMPARE(spec("L13").joint.drive.phase, std::vector<double>{-std::numbers::pi / 4});
+    QCOMPARE(spec("L13").joint.drive.offset, before.drive.offset);  // untouched: exact
+    QCOMPARE(spec("L13").joint.q0, before.q0);
+    QVERIFY(yaml().find("phase: [-0.7853981633974483]") != std::string::npos);
+    type("joint.limits[0].lower", "-135");
+    QCOMPARE(spec("L13").joint.limits[0].lower, -std::numbers::pi * (135.0 / 180.0));
+    QCOMPARE(spec("L13").joint.limits[0].upper, 3.14159);
+    // A cylindrical joint: θ in degrees, d in metres, in one field where they share one.
+    choose("joint.type", 3);
+    QCOMPARE(spec("L13").joint.type, JointType::Cylindrical);
+    type("joint.q0", "90");
+    type("joint.q0[1]", "0.25");
+    QCOMPARE(spec("L13").joint.q0, (std::vector<double>{std::numbers::pi / 2, 0.25}));
+    choose("joint.drive.type", 3);  // pd_sinusoid: amplitude and offset are positions
+    QCOMPARE(spec("L13").joint.drive.type, DriveType::PdSinusoid);
+    type("joint.drive.amplitude", "10, 0.1");
+    QCOMPARE(spec("L13").joint.drive.amplitude, (std::vector<double>{std::numbers::pi * (10.0 / 180.0), 0.1}));
+    QCOMPARE(field("joint.drive.amplitude")->text(), QStringLiteral("10, 0.1"));
+    if (spec("L13").joint.limits.empty()) field<QCheckBox>("joint.limits")->click();
+    QCOMPARE(field("joint.limits[0].upper")->text(), QStringLiteral("180"));  // π exactly
+    QCOMPARE(field("joint.limits[1].upper")->text(), QStringLiteral("1"));
+    type("joint.limits[1].upper", "0.5");
+    QCOMPARE(spec("L13").joint.limits[1].upper, 0.5);
   }
 
   void consecutiveEditsOfOneFieldMerge() {
