@@ -101,6 +101,13 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   setWidget(content);
 
   connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ModelTreeDock::onCurrentChanged);
+  // A click on a selected name renames it only when it is the one selected body: with several
+  // selected the click selects just that one (an edit started on release would keep them all).
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    const bool one = view_->selectionModel()->selectedRows().size() <= 1;
+    view_->setEditTriggers(one ? QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked
+                               : QAbstractItemView::EditKeyPressed);
+  });
   // Any change of the tree lays it out anew: expanded again, down to kMaxExpandedDepth levels,
   // with the selection kept, or moved to the parent of a body that went away.
   connect(layout_, &QAbstractItemModel::modelAboutToBeReset, this, [this] {

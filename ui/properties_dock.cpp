@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/properties_dock.hpp"
 
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -159,6 +160,10 @@ void PropertiesDock::rebuild() {
   QWidget* focus = QApplication::focusWidget();
   const QString focusName = focus && page_ && page_->isAncestorOf(focus) ? focus->objectName() : QString();
   const bool samePage = key_.section(QLatin1Char(' '), 0, 1) == layoutKey().section(QLatin1Char(' '), 0, 1);
+  // from body to body the page stays where it was scrolled to: the drive of the next joint is
+  // where the drive of the last one was
+  const bool keepScroll =
+      samePage || (key_.startsWith(QLatin1String("body ")) && layoutKey().startsWith(QLatin1String("body ")));
   const int scrollPos = scroll_->verticalScrollBar()->value();
   bindings_.clear();
   if (QWidget* old = scroll_->takeWidget()) {
@@ -205,11 +210,13 @@ void PropertiesDock::rebuild() {
     buildWrenchSection();
   }
   pageLayout_->addStretch(1);
+  for (QComboBox* box : page_->findChildren<QComboBox*>()) wheelOnlyWhenFocused(box);
+  for (QAbstractSpinBox* box : page_->findChildren<QAbstractSpinBox*>()) wheelOnlyWhenFocused(box);
   alignLabels();
   scroll_->setWidget(page_);
   refreshValues();
+  if (keepScroll) QTimer::singleShot(0, this, [this, scrollPos] { scroll_->verticalScrollBar()->setValue(scrollPos); });
   if (samePage) {
-    QTimer::singleShot(0, this, [this, scrollPos] { scroll_->verticalScrollBar()->setValue(scrollPos); });
     if (QWidget* w = focusName.isEmpty() ? nullptr : findEditor(focusName)) w->setFocus(Qt::OtherFocusReason);
   }
   rebuilding_ = false;

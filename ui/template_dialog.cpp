@@ -291,7 +291,14 @@ QWidget* TemplateDialog::buildArmPage() {
          "offset: 0}; empty for none"));
   armTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   armTable_->horizontalHeader()->setSectionResizeMode(DriveCol, QHeaderView::Stretch);
-  armTable_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // one line per row: a long drive is cut at the end of its cell and shown whole in its tooltip
+  armTable_->setWordWrap(false);
+  armTable_->setTextElideMode(Qt::ElideRight);
+  armTable_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  armTable_->setMinimumWidth(720);
+  connect(armTable_, &QTableWidget::itemChanged, this, [](QTableWidgetItem* item) {
+    if (item->column() == DriveCol && item->toolTip() != item->text()) item->setToolTip(item->text());
+  });
   armTable_->setMinimumHeight(armTable_->verticalHeader()->defaultSectionSize() * 7);
   // joint type and link shape: chosen from a list when edited (a delegate: no widget per row)
   QStringList jointNames;
@@ -408,7 +415,7 @@ QWidget* TemplateDialog::buildPrismPage() {
   prismSides_ = countBox(QStringLiteral("prism.sides"), d.sides, tr("Number of sides (3 to 1024)"));
   prismRadius_ = length(QStringLiteral("prism.radius"), d.radius, tr(" m"),
                         tr("Circumradius: distance from the axis to each vertex"));
-  prismHeight_ = length(QStringLiteral("prism.height"), d.height, tr(" m"), tr("Height along the body's z axis"));
+  prismHeight_ = length(QStringLiteral("prism.height"), d.height, tr(" m"), tr("Length along the body's z axis"));
   prismMass_ = length(QStringLiteral("prism.mass"), d.mass, tr(" kg"), tr("Mass of the base (solid prism)"));
   prismJoint_ = jointCombo(QStringLiteral("prism.joint"), d.joint);
   prismJoint_->setToolTip(tr("Joint to the parent (free: a floating base); its axis is z"));
@@ -416,8 +423,8 @@ QWidget* TemplateDialog::buildPrismPage() {
   prismName_->setObjectName(QStringLiteral("prism.name"));
   prismName_->setToolTip(tr("Name of the base body (made unique when taken)"));
   form->addRow(tr("Sides:"), prismSides_);
-  form->addRow(tr("Radius:"), prismRadius_);
-  form->addRow(tr("Height:"), prismHeight_);
+  form->addRow(tr("Circumradius:"), prismRadius_);
+  form->addRow(tr("Length:"), prismHeight_);
   form->addRow(tr("Mass:"), prismMass_);
   form->addRow(tr("Joint type:"), prismJoint_);
   form->addRow(tr("Name:"), prismName_);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "core/model/joint.hpp"
 #include "core/model/mass_properties.hpp"
@@ -637,9 +638,34 @@ const std::vector<ArmPreset>& armPresets() {
     return p;
   };
   const Vec3 x = Vec3::UnitX(), y = Vec3::UnitY(), z = Vec3::UnitZ();
+  // The first arm of examples/space_robot.yaml complete: link diameters and masses, and each
+  // joint's PD-tracked target q* = offset + amplitude·sin(2π f t − π/2), which starts at rest.
+  const auto spaceRobotArm = [&] {
+    ArmPreset p = arm("6R yaw-pitch-pitch-roll-pitch-roll (space robot arm)",
+                      {{z, 0.25}, {x, 1.2}, {x, 1.0}, {z, 0.2}, {x, 0.2}, {z, 0.25}});
+    struct Row {
+      double width, mass, kp, kd, amplitude, frequency, offset;
+    };
+    const Row rows[] = {{0.14, 8, 200, 40, 0.5, 0.1, 0.5},   {0.12, 20, 3000, 1000, 0.7, 0.1, 0.7},
+                        {0.1, 15, 800, 250, 0.6, 0.15, 1.6}, {0.09, 5, 5, 1, 1, 0.2, 1},
+                        {0.08, 4, 15, 4, 0.5, 0.2, 1},       {0.08, 3, 0.5, 0.1, 1.5, 0.25, 1.5}};
+    for (std::size_t k = 0; k < p.links.size(); ++k) {
+      const Row& r = rows[k];
+      ArmLink& l = p.links[k];
+      l.width = r.width;
+      l.mass = r.mass;
+      l.drive.type = DriveType::PdSinusoid;
+      l.drive.kp = r.kp;
+      l.drive.kd = r.kd;
+      l.drive.amplitude = {r.amplitude};
+      l.drive.frequency = {r.frequency};
+      l.drive.phase = {-std::numbers::pi / 2};
+      l.drive.offset = {r.offset};
+    }
+    return p;
+  };
   static const std::vector<ArmPreset> presets = {
-      arm("6R yaw-pitch-pitch-roll-pitch-roll (space robot arm)",
-          {{z, 0.25}, {x, 1.2}, {x, 1.0}, {z, 0.2}, {x, 0.2}, {z, 0.25}}),
+      spaceRobotArm(),
       arm("6R industrial (yaw-pitch-pitch-roll-pitch-roll)",
           {{z, 0.4}, {y, 0.6}, {y, 0.5}, {z, 0.2}, {y, 0.15}, {z, 0.1}}),
       arm("7R redundant (roll-pitch alternating)",

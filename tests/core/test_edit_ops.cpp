@@ -347,6 +347,9 @@ class TestEditOps : public QObject {
     arm.jointPrefix = "J1";
     arm.links = armPresets().front().links;  // the space robot's arm: z x x z x z
     QCOMPARE(arm.links.size(), std::size_t{6});
+    QCOMPARE(arm.links[0].drive.type, DriveType::PdSinusoid);  // the example's drives come with it
+    QCOMPARE(arm.links[1].mass, 20.0);
+    arm.links[1].drive = Drive{};
     arm.links[1].drive.type = DriveType::SpringDamper;
     arm.links[1].drive.stiffness = {40.0};
     arm.links[1].drive.damping = {2.0};
