@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 #include "render/rigid_batch.hpp"
 #include "render/scene_decorations.hpp"
@@ -149,6 +150,7 @@ void ModelScene::clear() {
   worldAxes_ = nullptr;
   warnings_.clear();
   selected_ = -1;
+  highlighted_.clear();
   tree_ = kt::Tree{};
 }
 
@@ -428,12 +430,20 @@ std::vector<vtkProp*> ModelScene::bodyProps() const {
   return props;
 }
 
-void ModelScene::setSelectedBody(int body) {
-  const int previous = selected_;
-  selected_ = (body >= 0 && body < tree_.nb) ? body : -1;
+void ModelScene::setSelectedBodies(int current, const std::vector<int>& others) {
+  const auto inRange = [this](int b) { return b >= 0 && b < tree_.nb; };
+  std::vector<int> now;
+  if (inRange(current)) now.push_back(current);
+  for (int b : others)
+    if (inRange(b)) now.push_back(b);
+  std::sort(now.begin(), now.end());
+  now.erase(std::unique(now.begin(), now.end()), now.end());
+  selected_ = inRange(current) ? current : -1;
+  const std::vector<int> before = std::exchange(highlighted_, std::move(now));
   if (batches_) {
-    highlightBatched(previous, false);
-    highlightBatched(selected_, true);
+    for (int b : before)
+      if (!std::binary_search(highlighted_.begin(), highlighted_.end(), b)) highlightBatched(b, false);
+    for (int b : highlighted_) highlightBatched(b, true);
     for (auto& shapes : batches_->shapes) {
       if (shapes.batch) shapes.batch->commit();
     }
@@ -455,7 +465,7 @@ void ModelScene::highlightBatched(int body, bool on) {
 void ModelScene::applyHighlight() {
   for (ShapeActor& s : shapes_) {
     vtkProperty* p = s.actor->GetProperty();
-    if (s.body == selected_) {
+    if (std::binary_search(highlighted_.begin(), highlighted_.end(), s.body)) {
       p->SetAmbientColor(1.0, 0.75, 0.1);
       p->SetAmbient(0.55);
     } else {

@@ -86,8 +86,13 @@ class ModelScene {
   const Eigen::Matrix4d& bodyPose(int body) const { return bodyPose_[static_cast<std::size_t>(body)]; }
 
   /// Highlights the shapes of one body (-1: none).
-  void setSelectedBody(int body);
+  void setSelectedBody(int body) { setSelectedBodies(body, {}); }
+  /// Highlights the current body and the others selected with it (tree indices; out of range
+  /// ones are left out).
+  void setSelectedBodies(int current, const std::vector<int>& others);
   int selectedBody() const { return selected_; }
+  /// Every highlighted body, ascending.
+  const std::vector<int>& highlightedBodies() const { return highlighted_; }
 
   void setJointFramesVisible(bool visible);
   bool jointFramesVisible() const { return jointFramesVisible_; }
@@ -134,6 +139,7 @@ class ModelScene {
   int batchThreshold_ = kDefaultBatchThreshold;
   double length_ = 1.0;
   int selected_ = -1;
+  std::vector<int> highlighted_;  // selected_ and the others, ascending
   bool jointFramesVisible_ = false;
   bool comVisible_ = false;
   bool gridVisible_ = true;

@@ -67,8 +67,12 @@ SceneView::SceneView(QWidget* parent) : VtkWidget(parent) {
   scene_ = std::make_unique<ModelScene>(renderer(), overlay_);
   trails_ = std::make_unique<Trails>(renderer());
   trails_->setVisible(false);
-  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop, vtkIdType cell) {
+  connect(this, &VtkWidget::propClicked, this, [this](vtkProp* prop, vtkIdType cell, Qt::KeyboardModifiers keys) {
     const int body = scene_->bodyAt(prop, cell);
+    if (body >= 0 && (keys & Qt::ControlModifier)) {
+      emit bodyToggled(body);  // the selection's owner says what is selected then
+      return;
+    }
     selectBody(body);
     emit bodyPicked(body);
   });
@@ -348,6 +352,11 @@ void SceneView::setStatisticsVisible(bool visible) {
 
 void SceneView::selectBody(int body) {
   scene_->setSelectedBody(body);
+  update();
+}
+
+void SceneView::selectBodies(int current, const std::vector<int>& others) {
+  scene_->setSelectedBodies(current, others);
   update();
 }
 

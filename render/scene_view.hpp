@@ -102,6 +102,8 @@ class SceneView : public VtkWidget {
  public slots:
   /// Highlights a body (tree index; -1 for none) without emitting bodyPicked.
   void selectBody(int body);
+  /// Highlights the current body and the others selected with it (tree indices).
+  void selectBodies(int current, const std::vector<int>& others);
   void setJointFramesVisible(bool visible);
   void setCentresOfMassVisible(bool visible);
   void setGridVisible(bool visible);
@@ -119,6 +121,8 @@ class SceneView : public VtkWidget {
  signals:
   /// The user clicked a body (tree index), or empty space (-1).
   void bodyPicked(int body);
+  /// The user Ctrl+clicked a body (tree index): to be added to the selection or taken out of it.
+  void bodyToggled(int body);
   /// setFollowBody() or showModel() changed the followed body (−1: not following).
   void followBodyChanged(int treeBody);
   /// showModel() of a model of more than kProgressBodies bodies: `done` of `total` bodies are in

@@ -449,7 +449,7 @@ void VtkWidget::mouseReleaseEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton && !dragged_) {
     vtkIdType cell = -1;
     vtkProp* prop = pickProp(event->position().toPoint(), &cell);
-    emit propClicked(prop, cell);
+    emit propClicked(prop, cell, event->modifiers());
   }
   event->accept();
 }

@@ -83,8 +83,8 @@ class VtkWidget : public QWidget {
  signals:
   /// A click (press and release without dragging) on a prop; nullptr when nothing was hit.
   /// `cell`: the picked cell of the prop's data (−1 with no prop), which tells the part of a
-  /// prop drawing many.
-  void propClicked(vtkProp* prop, vtkIdType cell);
+  /// prop drawing many; `modifiers`: the keys held (Ctrl+click adds to a selection).
+  void propClicked(vtkProp* prop, vtkIdType cell, Qt::KeyboardModifiers modifiers);
   /// A frame reached the window system (after Qt's composition and swap, or the flush of the
   /// painted image).
   void frameSwapped();

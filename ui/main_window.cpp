@@ -102,6 +102,9 @@ MainWindow::MainWindow(QWidget* parent)
   centre->addWidget(view_, 1);
   setCentralWidget(central);
   setDockNestingEnabled(true);
+  // the Model and Properties column runs the full height: the Plots dock opens beside it, not
+  // under it (where it took half of the Properties dock's room)
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setAcceptDrops(true);
 
   historyDock_->setObjectName(QStringLiteral("historyDock"));
@@ -134,9 +137,12 @@ MainWindow::MainWindow(QWidget* parent)
   connect(treeDock_, &ModelTreeDock::bodySelected, this, &MainWindow::onTreeSelection);
   connect(treeDock_, &ModelTreeDock::selectionSetChanged, this, [this] {
     propertiesDock_->setAlsoEdited(treeDock_->selectedBodies());
+    showSelectionInView();
     updateEditActions();
   });
   connect(view_, &render::SceneView::bodyPicked, this, &MainWindow::onBodyPicked);
+  connect(view_, &render::SceneView::bodyToggled, this,
+          [this](int treeIndex) { treeDock_->toggleBody(bodyOfTreeIndex(treeIndex)); });
   connect(view_, &render::SceneView::buildProgress, this, &MainWindow::showBuildProgress);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
 
@@ -144,8 +150,9 @@ MainWindow::MainWindow(QWidget* parent)
 
   resize(1280, 800);
   resizeDocks({treeDock_, problemsDock_}, {300, 260}, Qt::Horizontal);
-  // the tree's find box and path line take two rows: the tree keeps room for about eight bodies
-  resizeDocks({treeDock_, propertiesDock_}, {200, 140}, Qt::Vertical);
+  // the tree keeps room for about ten bodies below its find box and path line; the Properties
+  // dock, where a model is built, gets the rest
+  resizeDocks({treeDock_, propertiesDock_}, {220, 380}, Qt::Vertical);
   restoreSettings();
   refreshModel(true);
   updateTitle();
@@ -934,7 +941,7 @@ void MainWindow::selectBody(int body) {
   selectedId_ = body >= 0 ? doc_->bodyId(body) : 0;
   const int treeIndex = treeIndexOf(body);
   if (!fromTree_) treeDock_->selectBody(body);  // a selection made in the tree stays as it is (several bodies)
-  view_->selectBody(treeIndex);
+  showSelectionInView();
   // The dock follows edits of the body it shows by itself; re-showing it would rebuild its page.
   if (propertiesDock_->body() != body) propertiesDock_->showBody(body);
   propertiesDock_->setAlsoEdited(treeDock_->selectedBodies());
@@ -950,6 +957,14 @@ void MainWindow::onTreeSelection(int body) {
 }
 
 void MainWindow::onBodyPicked(int treeIndex) { selectBody(bodyOfTreeIndex(treeIndex)); }
+
+void MainWindow::showSelectionInView() {
+  const int current = selectedBody();
+  std::vector<int> others;
+  for (int b : treeDock_->selectedBodies())
+    if (b != current) others.push_back(treeIndexOf(b));
+  view_->selectBodies(treeIndexOf(current), others);
+}
 
 void MainWindow::onProblemActivated(const FieldLocation& location) {
   if (location.body >= 0) selectBody(location.body);

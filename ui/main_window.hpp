@@ -195,6 +195,8 @@ class MainWindow : public QMainWindow {
   std::vector<kt::MountFace> mountFacesOfParent(int body) const;
   void onTreeSelection(int body);
   void onBodyPicked(int treeIndex);
+  /// The 3D view highlights every selected body.
+  void showSelectionInView();
   void onProblemActivated(const FieldLocation& location);
   /// The scene of a large model is being built: a progress dialog (modal: it runs the event
   /// loop, so the window keeps painting) until it is done.

@@ -239,6 +239,22 @@ void ModelTreeDock::selectBody(int body) {
   updatePath();
 }
 
+void ModelTreeDock::toggleBody(int body) {
+  const QModelIndex index = layout_->indexOfBody(body);
+  if (!index.isValid()) return;
+  QItemSelectionModel* selection = view_->selectionModel();
+  if (selection->isRowSelected(index.row(), index.parent())) {
+    // (when it was the current one, the first selected body left becomes it: selectedBody())
+    selection->select(index, QItemSelectionModel::Deselect | QItemSelectionModel::Rows);
+    return;
+  }
+  const bool shown = depthOf(index) <= kMaxExpandedDepth;  // as in selectBody()
+  if (shown)
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent()) view_->expand(p);
+  selection->setCurrentIndex(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+  if (shown) view_->scrollTo(index);
+}
+
 void ModelTreeDock::onCurrentChanged() {
   updatePath();
   if (selecting_) return;

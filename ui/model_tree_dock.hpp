@@ -61,6 +61,9 @@ class ModelTreeDock : public QDockWidget {
   /// Selects a body (−1 clears the selection), expanding its ancestors (down to
   /// kMaxExpandedDepth); emits nothing. The current body of a selection of several keeps the others.
   void selectBody(int body);
+  /// Adds a body to the selection as the current one, or takes it out when it is selected (a
+  /// Ctrl+click, also from the 3D view); emits as a click in the tree does.
+  void toggleBody(int body);
 
  signals:
   /// The user selected a body (−1: none).

@@ -3,6 +3,8 @@
 // unsaved-changes question on open and close, opening a dropped file, the recovery offer after a
 // crash, the Edit menu's tree edits with undo, a problem click selecting the body and its field,
 // and an edit while the simulation runs stopping and resetting it. Runs under xvfb-run.
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
@@ -23,6 +25,7 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
+#include <optional>
 
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
@@ -329,6 +332,65 @@ class TestEditorWindow : public QObject {
     for (int b : {l13, l14})
       tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/multi-select.png")));
+  }
+
+  // Ctrl+click in the 3D view adds a body to the selection (and takes it out again); the view
+  // highlights every selected body, the Properties dock edits them together.
+  void severalBodiesSelectedInThe3DView() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    kt::render::SceneView* view = w->sceneView();
+    view->renderToImage();
+    const kt::render::ModelScene& scene = view->scene();
+    // where each body shows in the view: the centre of one of its shapes that a click there picks
+    const auto spotOf = [&](int treeIndex) -> std::optional<QPoint> {
+      for (const kt::render::ShapeActor& a : scene.shapeActors()) {
+        if (a.body != treeIndex) continue;
+        const Eigen::Vector4d c = scene.bodyPose(treeIndex) * a.placement.col(3);
+        vtkRenderer* r = view->renderer();
+        r->SetWorldPoint(c.x(), c.y(), c.z(), 1.0);
+        r->WorldToDisplay();
+        double d[3];
+        r->GetDisplayPoint(d);
+        const double dpr = view->devicePixelRatioF();
+        const QPoint p(static_cast<int>(d[0] / dpr),
+                       static_cast<int>((view->renderWindow()->GetSize()[1] - 1 - d[1]) / dpr));
+        vtkIdType cell = -1;
+        if (scene.bodyAt(view->pickProp(p, &cell), cell) == treeIndex) return p;
+      }
+      return std::nullopt;
+    };
+    const kt::Model& m = w->document().model();
+    std::vector<int> picked;  // bodies that show in the view
+    for (const char* name : {"base", "L12", "L22", "L13", "L23"})
+      if (spotOf(w->treeIndexOf(m.findBody(name)))) picked.push_back(m.findBody(name));
+    QVERIFY2(picked.size() >= 3, "three bodies show in the default view");
+    const int a = picked[0], b = picked[1], c = picked[2];
+    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->treeIndexOf(a)));
+    QCOMPARE(w->selectedBody(), a);
+    for (int other : {b, c})
+      QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->treeIndexOf(other)));
+    QCOMPARE(w->selectedBody(), c);  // the last one clicked is the one shown
+    std::vector<int> selected = w->modelTreeDock()->selectedBodies();
+    std::sort(selected.begin(), selected.end());
+    std::vector<int> want{a, b, c};
+    std::sort(want.begin(), want.end());
+    QCOMPARE(selected, want);
+    std::vector<int> lit;
+    for (int body : want) lit.push_back(w->treeIndexOf(body));
+    std::sort(lit.begin(), lit.end());
+    QCOMPARE(scene.highlightedBodies(), lit);
+    QVERIFY(w->propertiesDock()->findChild<QLabel*>(QStringLiteral("multiEditBanner")));
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/multi-select-3d.png")));
+    // Ctrl+click on a selected body takes it out; a plain click selects just one
+    QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->treeIndexOf(b)));
+    QCOMPARE(w->modelTreeDock()->selectedBodies().size(), std::size_t{2});
+    QCOMPARE(scene.highlightedBodies().size(), std::size_t{2});
+    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->treeIndexOf(b)));
+    QCOMPARE(w->modelTreeDock()->selectedBodies(), std::vector<int>{b});
+    QCOMPARE(scene.highlightedBodies(), std::vector<int>{w->treeIndexOf(b)});
   }
 
   void problemClickSelectsTheField() {
