@@ -267,7 +267,7 @@ void MainWindow::createEditMenu() {
     copied_ = doc_->model().bodies[static_cast<std::size_t>(body)];
     statusBar()->showMessage(
         tr("Copied the settings of %1: paste its drive, limits, rating, inertial data or shapes onto the selected "
-           "bodies (Edit ▸ Paste)")
+           "bodies (Edit ▸ Paste onto Selected Bodies)")
             .arg(QString::fromStdString(copied_->name)),
         kMessageMs);
     updateEditActions();

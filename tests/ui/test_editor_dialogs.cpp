@@ -736,14 +736,22 @@ class TestEditorDialogs : public QObject {
       QVERIFY(preset);
       emit preset->activated(1);  // the space robot's arm: what the user picks from the list
       QCOMPARE(dlg.armTable()->rowCount(), 6);
+      int typed = 0;  // cells where the preset differs from the example
       for (int k = 0; k < 6; ++k) {
         const BodySpec& b = ex.bodies[static_cast<std::size_t>(first + k)];
         const Shape& link = b.shapes.front();
-        setArmCell(dlg, k, TemplateDialog::LengthCol, formatNumber(link.length));
-        setArmCell(dlg, k, TemplateDialog::WidthCol, formatNumber(2 * link.radius));
-        setArmCell(dlg, k, TemplateDialog::MassCol, formatNumber(b.inertial.mass));
-        setArmCell(dlg, k, TemplateDialog::DriveCol, QString::fromStdString(driveText(b.joint.drive)));
+        const auto type = [&](int column, const QString& text) {
+          if (dlg.armTable()->item(k, column)->text() == text) return;
+          setArmCell(dlg, k, column, text);
+          ++typed;
+        };
+        type(TemplateDialog::LengthCol, formatNumber(link.length));
+        type(TemplateDialog::WidthCol, formatNumber(2 * link.radius));
+        type(TemplateDialog::MassCol, formatNumber(b.inertial.mass));
+        type(TemplateDialog::DriveCol, QString::fromStdString(driveText(b.joint.drive)));
       }
+      qInfo("arm %s: %d cells typed", qPrintable(prefix), typed);
+      if (first == 1) QCOMPARE(typed, 0);  // the preset is the example's first arm
       setText(dlg, "arm.prefix", prefix);
       setText(dlg, "arm.jointPrefix", jointPrefix);
       int face = -1;
@@ -796,6 +804,56 @@ class TestEditorDialogs : public QObject {
     }
     qInfo("largest |q - q_example| over 1 s: %.3g", worst);
     QVERIFY(worst <= 1e-12);
+  }
+
+  // The other way to the second arm: Mirror Subtree of the first (mount only, names L1 → L2 and
+  // J1 → J2) gives the example's second arm bit for bit but for its drives, which the example
+  // chose per arm; with those set the model is the example, byte for byte. (Six drives of three
+  // differing fields each make this path longer than a second template table: 18 field edits
+  // against one table with six drive cells.)
+  void mirrorOfTheFirstArmIsTheSecond() {
+    if (!QFile::exists(kSpaceRobot)) QSKIP("examples/space_robot.yaml is not in the tree");
+    Document doc;
+    QVERIFY(doc.open(kSpaceRobot));
+    const Model ex = doc.model();
+    QVERIFY(edit::apply(doc, edit::deleteSubtree(doc, ex.findBody("L21"))));
+    MirrorDialog dlg(&doc, doc.model().findBody("L11"));
+    child<QRadioButton>(dlg, "mountOnly")->click();
+    auto* table = child<QTableWidget>(dlg, "renames");
+    while (table->rowCount() > 0) table->removeRow(0);
+    dlg.addRename(QStringLiteral("L1"), QStringLiteral("L2"));
+    dlg.addRename(QStringLiteral("J1"), QStringLiteral("J2"));
+    QCOMPARE(dlg.options().plane, MirrorPlane::ZX);
+    QString error;
+    QUndoCommand* c = dlg.makeCommand(&error);
+    QVERIFY2(c, qPrintable(error));
+    doc.push(c);
+    QCOMPARE(doc.model().bodies.size(), ex.bodies.size());
+    int fieldEdits = 0;
+    for (int k = 7; k < 13; ++k) {
+      const BodySpec& want = ex.bodies[static_cast<std::size_t>(k)];
+      BodySpec have = doc.model().bodies[static_cast<std::size_t>(k)];
+      QCOMPARE(have.name, want.name);
+      QCOMPARE(have.joint.origin, want.joint.origin);  // J21 on the −y face: roll +90°, exactly
+      const Drive& a = have.joint.drive;
+      const Drive& b = want.joint.drive;
+      fieldEdits += (a.amplitude != b.amplitude) + (a.frequency != b.frequency) + (a.phase != b.phase) +
+                    (a.offset != b.offset) + (a.kp != b.kp) + (a.kd != b.kd);
+      have.joint.drive = want.joint.drive;
+      QCOMPARE(saveModelToString([&] {
+                 Model one;
+                 one.bodies = {have};
+                 return one;
+               }()),
+               saveModelToString([&] {
+                 Model one;
+                 one.bodies = {want};
+                 return one;
+               }()));
+      QVERIFY(edit::apply(doc, edit::setDrive(doc, k, want.joint.drive, &error)));
+    }
+    qInfo("the second arm by mirror: 1 command and %d drive field edits", fieldEdits);
+    QCOMPARE(yamlOf(doc), saveModelToString(ex));
   }
 
   // The Model dock's layout: a robot's short arm nested, a long chain flat with its levels, a
