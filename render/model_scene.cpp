@@ -301,9 +301,12 @@ void ModelScene::buildDecorations() {
     reachMax = std::max(reachMax, reach);
     low = std::min(low, o.z() - reach);
   }
-  const double z = std::min(low, 0.0) - 0.04 * L;
+  // (no bodies yet: a 2 m floor at z = 0 to build on)
+  const double z = tree_.nb == 0 ? 0.0 : std::min(low, 0.0) - 0.04 * L;
   const double half =
-      1.2 * std::max({std::abs(b[0]), std::abs(b[1]), std::abs(b[2]), std::abs(b[3]), reachMax, 0.5 * L});
+      tree_.nb == 0
+          ? 1.0
+          : 1.2 * std::max({std::abs(b[0]), std::abs(b[1]), std::abs(b[2]), std::abs(b[3]), reachMax, 0.5 * L});
   grid_ = makeGridActor(half, niceSpacing(2.0 * half, 20));
   grid_->SetPosition(0.0, 0.0, z);
   grid_->SetVisibility(gridVisible_);

@@ -376,6 +376,11 @@ void SceneView::setGridVisible(bool visible) {
 }
 
 bool SceneView::sceneBounds(double bounds[6]) const {
+  if (scene_->bodyCount() == 0) {  // an empty model: the 2 m floor and the world axes above it
+    const double floor[6] = {-1.0, 1.0, -1.0, 1.0, 0.0, 0.3};
+    std::copy(floor, floor + 6, bounds);
+    return true;
+  }
   return scene_->modelBounds(bounds) || VtkWidget::sceneBounds(bounds);
 }
 
