@@ -164,7 +164,9 @@ void PropertiesDock::rebuild() {
   // where the drive of the last one was
   const bool keepScroll =
       samePage || (key_.startsWith(QLatin1String("body ")) && layoutKey().startsWith(QLatin1String("body ")));
-  const int scrollPos = scroll_->verticalScrollBar()->value();
+  // (two rebuilds in a row, e.g. a new body and then its fellow selected bodies: the first one's
+  // position, not the new page's top)
+  const int scrollPos = pendingScroll_ >= 0 ? pendingScroll_ : scroll_->verticalScrollBar()->value();
   bindings_.clear();
   if (QWidget* old = scroll_->takeWidget()) {
     old->hide();
@@ -215,7 +217,15 @@ void PropertiesDock::rebuild() {
   alignLabels();
   scroll_->setWidget(page_);
   refreshValues();
-  if (keepScroll) QTimer::singleShot(0, this, [this, scrollPos] { scroll_->verticalScrollBar()->setValue(scrollPos); });
+  if (keepScroll) {
+    pendingScroll_ = scrollPos;
+    QTimer::singleShot(0, this, [this] {
+      if (pendingScroll_ >= 0) scroll_->verticalScrollBar()->setValue(pendingScroll_);
+      pendingScroll_ = -1;
+    });
+  } else {
+    pendingScroll_ = -1;
+  }
   if (samePage) {
     if (QWidget* w = focusName.isEmpty() ? nullptr : findEditor(focusName)) w->setFocus(Qt::OtherFocusReason);
   }

@@ -129,6 +129,7 @@ class PropertiesDock : public QDockWidget {
   std::vector<Binding> bindings_;
   QHash<QString, bool> expanded_;  // section title → expanded
   bool rebuilding_ = false;
+  int pendingScroll_ = -1;          // the scroll position a rebuild restores once its page is laid out
   double computeDensity_ = 1000.0;  // kg/m³ for "compute from shapes" when the body's density is not used
 };
 

@@ -257,7 +257,7 @@ void PropertiesDock::buildStateSection() {
           g.degrees ? DisplayUnit::Degrees : DisplayUnit::Same);
       e->setProperty("ktBase", base);
       e->setProperty("ktStart", g.start);
-      e->setToolTip(g.tip);
+      e->setToolTip(g.degrees ? g.tip + QLatin1Char('\n') + degreesHint() : g.tip);
     }
   };
   groupRows(positionGroups(type), QStringLiteral("joint.q0"), true);
@@ -302,7 +302,8 @@ void PropertiesDock::buildLimitsSection() {
             (upper ? limits[static_cast<std::size_t>(i)].upper : limits[static_cast<std::size_t>(i)].lower) = v[0];
             return edit::setLimits(*doc_, index(), limits, e);
           });
-      e->setToolTip(upper ? tr("Upper limit") : tr("Lower limit"));
+      e->setToolTip((upper ? tr("Upper limit") : tr("Lower limit")) +
+                    (isAngular(type, i) ? QLatin1Char('\n') + degreesHint() : QString()));
       h->addWidget(e, 1);
       if (!upper) h->addWidget(new QLabel(QStringLiteral("…")));
     }
@@ -400,7 +401,10 @@ void PropertiesDock::buildDriveSection() {
         [setDrive, member](const Values& v, QString* e) { return setDrive([&](kt::Drive& d) { d.*member = v; }, e); },
         DisplayUnit::Same, true);
     e->setUnits(units);
-    if (nv > 1) e->setToolTip(tr("One value per coordinate (%1), or one value for all").arg(nv));
+    QStringList tip;
+    if (nv > 1) tip << tr("One value per coordinate (%1), or one value for all").arg(nv);
+    if (std::find(units.begin(), units.end(), DisplayUnit::Degrees) != units.end()) tip << degreesHint();
+    if (!tip.isEmpty()) e->setToolTip(tip.join(QLatin1Char('\n')));
   };
   const auto gain = [&](const QString& label, const char* key, double kt::Drive::*member) {
     addNumbers(

@@ -2,11 +2,13 @@
 #include "ui/property_widgets.hpp"
 
 #include <QComboBox>
+#include <QFocusEvent>
 #include <QFormLayout>
 #include <QKeyEvent>
 #include <QPainter>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <charconv>
@@ -49,6 +51,10 @@ class WheelGuard : public QObject {
 };
 
 }  // namespace
+
+QString degreesHint() {
+  return QObject::tr("In degrees; a value written with rad (\"1.5 rad\") is read in radians, exactly as typed");
+}
 
 void wheelOnlyWhenFocused(QWidget* w) {
   w->setFocusPolicy(Qt::StrongFocus);  // not focused by the wheel either
@@ -128,7 +134,9 @@ void NumberListEdit::setValues(const std::vector<double>& values) {
 }
 
 bool NumberListEdit::values(std::vector<double>& out, QString* error) const {
-  const QStringList parts = tokens(text());
+  // a unit written apart from its number joins it: "1.5 rad" → "1.5rad"
+  static const QRegularExpression spacedUnit(QStringLiteral("(\\S)\\s+(rad|deg|°)(?!\\w)"));
+  const QStringList parts = tokens(QString(text()).replace(spacedUnit, QStringLiteral("\\1\\2")));
   const bool single = broadcast_ && count_ > 1 && parts.size() == 1;
   if (count_ >= 0 && parts.size() != count_ && !single) {
     if (error) {
@@ -147,11 +155,29 @@ bool NumberListEdit::values(std::vector<double>& out, QString* error) const {
       out.push_back(shown_[k]);
       continue;
     }
+    QString part = parts[single ? 0 : i];
+    DisplayUnit unit = unitOf(k);  // a single value is read in each component's unit
+    if (unit == DisplayUnit::Degrees) {
+      if (part.endsWith(QLatin1String("rad"))) {
+        part.chop(3);
+        unit = DisplayUnit::Same;  // radians as typed, exactly
+      } else if (part.endsWith(QLatin1String("deg"))) {
+        part.chop(3);
+      } else if (part.endsWith(QChar(0x00B0))) {
+        part.chop(1);
+      }
+    }
     double x = 0.0;
-    if (!parseNumber(parts[single ? 0 : i], x, error)) return false;
-    out.push_back(toModel(x, unitOf(k)));  // a single value is read in each component's unit
+    if (!parseNumber(part, x, error)) return false;
+    out.push_back(toModel(x, unit));
   }
   return true;
+}
+
+void NumberListEdit::focusInEvent(QFocusEvent* event) {
+  QLineEdit::focusInEvent(event);
+  // after the press that gave the focus has placed the cursor
+  if (event->reason() == Qt::MouseFocusReason) QTimer::singleShot(0, this, &QLineEdit::selectAll);
 }
 
 void NumberListEdit::keyPressEvent(QKeyEvent* event) {

@@ -40,6 +40,9 @@ bool parseNumber(const QString& text, double& out, QString* error);
 /// Unit conversion between the model (file) value and the shown value.
 enum class DisplayUnit { Same, Degrees };
 
+/// The tooltip line of a field shown in degrees: how to type radians.
+QString degreesHint();
+
 /// A line edit holding `count` numbers separated by commas or spaces (optionally in brackets).
 class NumberListEdit : public QLineEdit {
   Q_OBJECT
@@ -54,11 +57,15 @@ class NumberListEdit : public QLineEdit {
   /// Shows `values` (model units). Does nothing when the text already shows them.
   void setValues(const std::vector<double>& values);
   /// The values in model units; false with `error` when the text does not read as `count` finite numbers.
+  /// In a field shown in degrees a value may carry its unit: "1.5 rad" is taken in radians as
+  /// typed, "90°" and "90 deg" in degrees.
   bool values(std::vector<double>& out, QString* error) const;
   const std::vector<double>& shownValues() const { return shown_; }
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
+  /// A click into the field selects its text: typing replaces the value.
+  void focusInEvent(QFocusEvent* event) override;
 
  private:
   DisplayUnit unitOf(std::size_t i) const {

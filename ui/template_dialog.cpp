@@ -422,12 +422,17 @@ QWidget* TemplateDialog::buildPrismPage() {
   prismName_ = new QLineEdit(q(kt::uniqueName(d.name, kt::usedNames(document_->model()))));
   prismName_->setObjectName(QStringLiteral("prism.name"));
   prismName_->setToolTip(tr("Name of the base body (made unique when taken)"));
+  prismJointName_ = new QLineEdit;
+  prismJointName_->setObjectName(QStringLiteral("prism.jointName"));
+  prismJointName_->setPlaceholderText(tr("as the body"));
+  prismJointName_->setToolTip(tr("Name of its joint, e.g. base_joint (made unique when taken); empty: the body's"));
   form->addRow(tr("Sides:"), prismSides_);
   form->addRow(tr("Circumradius:"), prismRadius_);
   form->addRow(tr("Length:"), prismHeight_);
   form->addRow(tr("Mass:"), prismMass_);
   form->addRow(tr("Joint type:"), prismJoint_);
   form->addRow(tr("Name:"), prismName_);
+  form->addRow(tr("Joint name:"), prismJointName_);
   return page;
 }
 
@@ -585,6 +590,7 @@ kt::PrismBaseTemplate TemplateDialog::prismTemplate() const {
   t.mass = prismMass_->value();
   t.joint = static_cast<kt::JointType>(prismJoint_->currentData().toInt());
   t.name = prismName_->text().trimmed().toStdString();
+  t.jointName = prismJointName_->text().trimmed().toStdString();
   t.base = placement();
   return t;
 }
@@ -615,6 +621,11 @@ QString TemplateDialog::nameProblem() const {
       if (name == QStringLiteral("world")) return tr("\"world\" is reserved for the fixed frame");
       if (!kt::isValidName(name.toStdString()))
         return tr("\"%1\" is not a valid name (letters, digits, '_' and '-', starting with a letter or '_')").arg(name);
+      const QString joint = prismJointName_->text().trimmed();
+      if (!joint.isEmpty() && (joint == QStringLiteral("world") || !kt::isValidName(joint.toStdString())))
+        return tr("the joint name \"%1\" is not a valid name (letters, digits, '_' and '-', starting with a letter "
+                  "or '_')")
+            .arg(joint);
       return {};
     }
   }

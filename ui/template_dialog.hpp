@@ -130,6 +130,7 @@ class TemplateDialog : public QDialog {
   QDoubleSpinBox* prismMass_ = nullptr;
   QComboBox* prismJoint_ = nullptr;
   QLineEdit* prismName_ = nullptr;
+  QLineEdit* prismJointName_ = nullptr;
   // placement of the first new body in the parent frame
   QComboBox* mountOn_ = nullptr;
   std::vector<kt::MountFace> faces_;

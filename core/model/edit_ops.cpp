@@ -709,6 +709,11 @@ EditError insertPrismBase(Model& model, const std::string& parent, const PrismBa
   b.parent = parent;
   b.joint = templateJoint(t.joint, Vec3::UnitZ());
   b.joint.origin = t.base;
+  if (!t.jointName.empty()) {
+    std::set<std::string> taken = usedNames(model);
+    taken.insert(b.name);
+    b.joint.name = uniqueName(t.jointName, taken);
+  }
   Shape s;
   s.type = ShapeType::Prism;
   s.sides = t.sides;

@@ -182,6 +182,7 @@ struct PrismBaseTemplate {
   double mass = 100.0;
   JointType joint = JointType::Free;
   std::string name = "base";
+  std::string jointName;  ///< empty: the joint takes the body's name
   Placement base;
 };
 

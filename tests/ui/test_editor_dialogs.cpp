@@ -723,9 +723,11 @@ class TestEditorDialogs : public QObject {
       setSpin(dlg, "prism.height", 1.2);
       setSpin(dlg, "prism.mass", 400);
       setJoint(dlg, "prism.joint", JointType::Free);
+      setText(dlg, "prism.jointName", QStringLiteral("base_joint"));
       QUndoCommand* c = dlg.makeCommand(&error);
       QVERIFY2(c, qPrintable(error));
       doc.push(c);
+      QCOMPARE(doc.model().bodies[0].joint.name, std::string("base_joint"));
     }
     // 3, 4: each arm, Insert Template ▸ Serial Arm with the space-robot preset, the example's
     // numbers typed into the table, mounted on the base's ±y side

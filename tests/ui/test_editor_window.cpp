@@ -17,6 +17,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -279,11 +281,30 @@ class TestEditorWindow : public QObject {
     Document& doc = w->document();
     const std::string before = yamlOf(doc);
     const kt::Model start = doc.model();
-    const int l12 = start.findBody("L12"), l13 = start.findBody("L13"), l14 = start.findBody("L14");
+    const int l12 = start.findBody("L12"), l13 = start.findBody("L13"), l14 = start.findBody("L14"),
+              l21 = start.findBody("L21");
     w->selectBody(l12);
     QTreeView* tree = w->modelTreeDock()->treeView();
     const auto* layout = w->modelTreeDock()->layout();
+    // the Properties dock stays where it was scrolled to as the selection grows
+    auto* scroll = w->propertiesDock()->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    QApplication::processEvents();
+    const int scrolled = std::min(150, scroll->verticalScrollBar()->maximum());
+    QVERIFY(scrolled > 0);
+    scroll->verticalScrollBar()->setValue(scrolled);
     for (int b : {l13, l14})  // Ctrl+click: added to the selection, L12 stays the one shown
+      tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QApplication::processEvents();
+    QCOMPARE(scroll->verticalScrollBar()->value(), scrolled);
+    // also when the current body changes with it (a Shift+click: two rebuilds in a row)
+    tree->selectionModel()->setCurrentIndex(layout->indexOfBody(l21),
+                                            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(w->selectedBody(), l21);
+    QApplication::processEvents();
+    QCOMPARE(scroll->verticalScrollBar()->value(), scrolled);
+    w->selectBody(l12);  // L12 alone again, then L13 and L14 with it
+    for (int b : {l13, l14})
       tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QCOMPARE(w->selectedBody(), l12);
     QCOMPARE(w->modelTreeDock()->selectedBodies().size(), std::size_t{3});
@@ -308,7 +329,7 @@ class TestEditorWindow : public QObject {
     QCOMPARE(yamlOf(doc), before);
 
     // copy L11's settings, paste its drive onto L21 and L22
-    const int l11 = start.findBody("L11"), l21 = start.findBody("L21"), l22 = start.findBody("L22");
+    const int l11 = start.findBody("L11"), l22 = start.findBody("L22");
     w->selectBody(l11);
     findAction(w.get(), QStringLiteral("copyBodySettings"))->trigger();
     w->selectBody(l21);

@@ -237,6 +237,26 @@ class TestProperties : public QObject {
     type("joint.limits[0].lower", "-135");
     QCOMPARE(spec("L13").joint.limits[0].lower, -std::numbers::pi * (135.0 / 180.0));
     QCOMPARE(spec("L13").joint.limits[0].upper, 3.14159);
+    // radians typed with their unit are taken as typed; degrees may carry theirs
+    type("joint.limits[0].lower", "-3.14159 rad");
+    QCOMPARE(spec("L13").joint.limits[0].lower, -3.14159);
+    QCOMPARE(field("joint.limits[0].lower")->text(), QStringLiteral("-179.999847961"));
+    type("joint.q0", "0.5rad");
+    QCOMPARE(spec("L13").joint.q0, std::vector<double>{0.5});
+    type("joint.q0", "45°");
+    QCOMPARE(spec("L13").joint.q0, std::vector<double>{std::numbers::pi / 4});
+    type("joint.q0", "2 m");
+    QVERIFY(errorOf("joint.q0")->isVisible());
+    QVERIFY(field("joint.q0")->toolTip().contains(QStringLiteral("rad")));
+    // a click into a field selects its value: typing replaces it
+    // (the focus event itself: a window under Xvfb without a window manager gets no focus)
+    type("joint.q0", "45");
+    QLineEdit* q0 = field("joint.q0");
+    q0->deselect();
+    QFocusEvent byClick(QEvent::FocusIn, Qt::MouseFocusReason);
+    QApplication::sendEvent(q0, &byClick);
+    QApplication::processEvents();
+    QCOMPARE(q0->selectedText(), QStringLiteral("45"));
     // A cylindrical joint: θ in degrees, d in metres, in one field where they share one.
     choose("joint.type", 3);
     QCOMPARE(spec("L13").joint.type, JointType::Cylindrical);
