@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QCompleter>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -90,6 +91,7 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   path_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   path_->setContentsMargins(4, 0, 4, 2);
   path_->setToolTip(tr("Where the selected body hangs; click an ancestor to select it"));
+  path_->installEventFilter(this);
 
   auto* content = new QWidget;
   auto* layout = new QVBoxLayout(content);
@@ -301,25 +303,49 @@ void ModelTreeDock::updatePath() {
   const BodyTreeModel* tree = doc_->bodyTree();
   std::vector<int> chain;  // the body, its parent, …, a root
   for (QModelIndex i = tree->indexOfBody(body); i.isValid(); i = i.parent()) chain.push_back(tree->bodyOf(i));
-  const auto crumb = [this](int k) {
-    const QString name = QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(k)].name).toHtmlEscaped();
-    return QStringLiteral("<a href=\"body:%1\">%2</a>").arg(k).arg(name);
+  const auto nameOf = [this](int k) {
+    return QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(k)].name);
   };
-  QStringList parts{tr("world")};
   const int ancestors = static_cast<int>(chain.size()) - 1;  // chain[ancestors] is the root
-  for (int a = ancestors; a >= 1; --a) {
-    const int fromRoot = ancestors - a;  // 0 for the root
-    if (fromRoot == kPathHead && a > kPathTail) {
-      parts << tr("… %1 more …").arg(groupedNumber(a - kPathTail));
-      a = kPathTail + 1;
-      continue;
+  const QString level = tr("level %1").arg(groupedNumber(ancestors + 1));
+  // `head` ancestors from the root and `tail` next to the body, the rest counted ("… 9,994
+  // more …", never "1 more"); as html with links, or as the plain text it shows
+  const auto path = [&](int head, int tail, bool html, bool counted = true) {
+    QStringList parts{tr("world")};
+    for (int a = ancestors; a >= 1; --a) {
+      const int fromRoot = ancestors - a;  // 0 for the root
+      if (fromRoot == head && a - tail >= 2) {
+        parts << (counted ? tr("… %1 more …").arg(groupedNumber(a - tail)) : QStringLiteral("…"));
+        a = tail + 1;
+        continue;
+      }
+      const int k = chain[static_cast<std::size_t>(a)];
+      parts << (html ? QStringLiteral("<a href=\"body:%1\">%2</a>").arg(k).arg(nameOf(k).toHtmlEscaped()) : nameOf(k));
     }
-    parts << crumb(chain[static_cast<std::size_t>(a)]);
+    parts << (html ? QStringLiteral("<b>%1</b>").arg(nameOf(body).toHtmlEscaped()) : nameOf(body));
+    const QString joined = parts.join(QStringLiteral(" › "));
+    return html ? joined + QStringLiteral(" &nbsp;<span style=\"color:gray\">") + level + QStringLiteral("</span>")
+                : joined + QStringLiteral("   ") + level;
+  };
+  // the longest form that fits the dock's width, down to world › … › the body (the level says
+  // how deep it is)
+  QFont bold = path_->font();
+  bold.setBold(true);
+  const QFontMetrics metrics(bold);  // bold throughout: a little room to spare
+  const int room = path_->contentsRect().width();
+  const std::pair<int, int> forms[] = {{kPathHead, kPathTail}, {1, 2}, {1, 1}, {0, 1}, {0, 0}};
+  for (const auto& [head, tail] : forms) {
+    if (metrics.horizontalAdvance(path(head, tail, false)) <= room) {
+      path_->setText(path(head, tail, true));
+      return;
+    }
   }
-  parts << QStringLiteral("<b>%1</b>")
-               .arg(QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(body)].name).toHtmlEscaped());
-  path_->setText(parts.join(QStringLiteral(" › ")) + QStringLiteral(" &nbsp;<span style=\"color:gray\">") +
-                 tr("level %1").arg(groupedNumber(ancestors + 1)) + QStringLiteral("</span>"));
+  path_->setText(path(0, 0, true, false));
+}
+
+bool ModelTreeDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == path_ && event->type() == QEvent::Resize) updatePath();  // as much as fits the new width
+  return QDockWidget::eventFilter(watched, event);
 }
 
 }  // namespace kt::ui

@@ -71,6 +71,9 @@ class ModelTreeDock : public QDockWidget {
   /// The set of selected bodies changed (selectedBodies()).
   void selectionSetChanged();
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void onCurrentChanged();
   /// Expands the bodies down to kMaxExpandedDepth levels.
