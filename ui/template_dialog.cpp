@@ -557,9 +557,17 @@ kt::ArmTemplate TemplateDialog::armTemplate(QString* error) const {
       if (!parseNumber(cell(column), link.*member, &why))
         fail(tr("%1: %2").arg(armTable_->horizontalHeaderItem(column)->text().toLower(), why));
     }
-    std::string driveError;
-    if (!kt::parseDriveText(cell(DriveCol).toStdString(), link.joint, link.drive, driveError))
-      fail(tr("drive: %1").arg(q(driveError)));
+    const std::pair<kt::JointType, std::string> key{link.joint, cell(DriveCol).toStdString()};
+    auto read = readDrives_.find(key);
+    if (read == readDrives_.end()) {
+      ReadDrive r;
+      if (!kt::parseDriveText(key.second, link.joint, r.drive, r.error) && r.error.empty()) r.error = "not a drive";
+      read = readDrives_.emplace(key, std::move(r)).first;
+    }
+    if (read->second.error.empty())
+      link.drive = read->second.drive;
+    else
+      fail(tr("drive: %1").arg(q(read->second.error)));
     t.links.push_back(link);
   }
   // more links than a table may hold: the edit refuses the count (and says so)

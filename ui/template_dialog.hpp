@@ -11,8 +11,11 @@
 
 #include <QDialog>
 #include <QUndoCommand>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model/edit_ops.hpp"
@@ -114,6 +117,13 @@ class TemplateDialog : public QDialog {
   QLineEdit* armPrefix_ = nullptr;
   QLineEdit* armJointPrefix_ = nullptr;
   bool fillingTable_ = false;
+  /// Each drive text read once per joint type (every table change re-reads the whole table, and
+  /// a 10,000-link table holds as many drive cells): the drive, or the reason it is refused.
+  struct ReadDrive {
+    kt::Drive drive;
+    std::string error;
+  };
+  mutable std::map<std::pair<kt::JointType, std::string>, ReadDrive> readDrives_;
   // chain
   QSpinBox* chainBodies_ = nullptr;
   QComboBox* chainJoint_ = nullptr;

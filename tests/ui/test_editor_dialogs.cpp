@@ -858,6 +858,32 @@ class TestEditorDialogs : public QObject {
     QCOMPARE(yamlOf(doc), saveModelToString(ex));
   }
 
+  // A drive cell reads against its row's joint: the same text refused for one joint type is
+  // taken for another (each text is read once per joint type and remembered).
+  void armDriveCellsFollowTheirJoint() {
+    Document doc;
+    doc.setModel(smallRobot());
+    TemplateDialog dlg(&doc, QStringLiteral("base"));
+    dlg.setKind(TemplateDialog::Kind::Arm);
+    setSpin(dlg, "arm.links", 3);
+    const QString twoValues = QStringLiteral("{type: constant, value: [1, 2]}");
+    setArmCell(dlg, 1, TemplateDialog::DriveCol, twoValues);
+    QString error;
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("link 2: drive")), qPrintable(error));
+    setArmCell(dlg, 1, TemplateDialog::JointCol, QStringLiteral("universal"));
+    QUndoCommand* c = dlg.makeCommand(&error);
+    QVERIFY2(c, qPrintable(error));
+    doc.push(c);
+    const int second = static_cast<int>(doc.model().bodies.size()) - 2;
+    QCOMPARE(doc.model().bodies[static_cast<std::size_t>(second)].joint.type, JointType::Universal);
+    QCOMPARE(doc.model().bodies[static_cast<std::size_t>(second)].joint.drive.value, (std::vector<double>{1, 2}));
+    // and back: refused again for a revolute joint
+    setArmCell(dlg, 1, TemplateDialog::JointCol, QStringLiteral("revolute"));
+    QVERIFY(!dlg.makeCommand(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("link 2: drive")), qPrintable(error));
+  }
+
   // The Model dock's layout: a robot's short arm nested, a long chain flat with its levels, a
   // branch off the chain nested under the body it hangs from; consistent through edits.
   void flatChainLayout() {
