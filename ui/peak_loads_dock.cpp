@@ -192,13 +192,16 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, std::function<std
   table_->setToolTip(tr("Double-click a row to show the time of the peak in every view and select the joint"));
 
   auto* top = new QHBoxLayout;
-  top->addWidget(rangeBox_);
-  top->addWidget(summary_, 1);
+  top->addWidget(rangeBox_, 1);
   top->addWidget(exportButton);
+  // the summary on a line of its own, wrapped: on the row above, a long one set the width of the
+  // whole right-hand dock column (about 470 px, a third of the default window)
+  summary_->setWordWrap(true);
   auto* body = new QWidget;
   auto* layout = new QVBoxLayout(body);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(top);
+  layout->addWidget(summary_);
   layout->addWidget(table_, 1);
   setWidget(body);
 
