@@ -31,12 +31,11 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
   return out;
 }
 
-/// e_d, for the one motion coordinate of a 1-DoF joint (performance note 3).
-const Vec6& unitVector(int d) {
-  static const std::array<Vec6, 6> units = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
-                                            Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
-  return units[static_cast<std::size_t>(d)];
-}
+/// e_d, for the one motion coordinate of a 1-DoF joint (performance note 3); at namespace scope,
+/// so that reading it needs no guard of a function-local static.
+const std::array<Vec6, 6> kUnitVectors = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
+                                          Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
+const Vec6& unitVector(int d) { return kUnitVectors[static_cast<std::size_t>(d)]; }
 
 /// Asks for the cache lines of the object at `p` ahead of its use (a hint that changes no result;
 /// performance note 1).
@@ -54,6 +53,23 @@ void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) 
   for (int k = 0; k < 3; ++k) {
     acc[k] += s * n[k];
     acc[3 + k] += s * fl[k];
+  }
+}
+
+/// accumulateInverseForce for f = t e_d, a force along one coordinate (a 1-DoF joint's actuation
+/// u = e_d τ'): (ᴮX_A)ᵀ e_d is row d of Eᵀ's blocks, [E_d·; 0] for a moment, [r × E_(d−3)·; E_(d−3)·]
+/// for a force.
+void accumulateInverseForceAlong(const Xform& X, int d, double t, double s, Vec6& acc) {
+  const double st = s * t;
+  if (d < 3) {
+    for (int k = 0; k < 3; ++k) acc[k] += st * X.E(d, k);
+    return;
+  }
+  const Vec3 fl = st * X.E.row(d - 3).transpose();
+  const Vec3 n = X.r.cross(fl);
+  for (int k = 0; k < 3; ++k) {
+    acc[k] += n[k];
+    acc[3 + k] += fl[k];
   }
 }
 
@@ -237,11 +253,10 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
   biasPass(q, v, fext);
   eliminationPass(tau);
   // one step of iterative refinement of q̈ with the factor just built (header, "Refinement")
-  substitutionPass(qdd, false, true);
+  substitutionPass(qdd, nullptr, true);
   correctionPass(tau);
-  substitutionPass(dqdd_, loads != nullptr, false);
+  substitutionPass(dqdd_, loads, false);
   qdd += dqdd_;
-  if (loads) jointLoads(*loads);
 }
 
 void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
@@ -317,7 +332,11 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     W.fRest = u;
     if (p >= 0) {
       accumulateInverseForce(kin_.X_p[i], W.fBias, 1.0, w_[p].fBias);
-      if (fr.nv > 0) accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
+      if (fr.nv == 1 && !fr.universal) {
+        accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
+      } else if (fr.nv > 0) {
+        accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
+      }
     }
     // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), then each child's joint eliminated into them
     // (the copy column by column: performance note 4)
@@ -334,7 +353,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   }
 }
 
-void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches, bool residual) {
+void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool residual) {
   const Tree& t = *tree_;
   // base to tip: λ, the at-rest accelerations a_i and q̈
   for (int i = 0; i < t.nb; ++i) {
@@ -373,7 +392,10 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, bool keepWrenches, bool resid
       }
     }
     W.a = a;
-    if (keepWrenches) W.fRest += lambda;  // D_i τ'_i + T_i λ_i, joint frame
+    if (loads) {
+      W.fRest += lambda;  // D_i τ'_i + T_i λ_i, joint frame
+      jointLoad(i, *loads);
+    }
     if (residual) {
       // RNEA's body wrench at q̈: the bias pass's, plus I_i a_i with a_i = ⁱX_p a_p + S_i q̈_i at rest.
       // Summed per body before any subtree sum: summed apart, gravity's and the inertial subtree
@@ -400,8 +422,14 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     W.fRest = u;
     const std::vector<int>& ch = t.children[i];
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
-    for (int c : ch)
-      if (frames_[c].nv > 0) accumulateInverseForce(jointTransform(c), w_[c].fRest, -1.0, rho);
+    for (int c : ch) {
+      const JointFrame& fc = frames_[c];
+      if (fc.nv == 1 && !fc.universal) {
+        accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].fRest[fc.dims[0]], -1.0, rho);
+      } else if (fc.nv > 0) {
+        accumulateInverseForce(jointTransform(c), w_[c].fRest, -1.0, rho);
+      }
+    }
     W.alpha.noalias() = IinvJ_[i] * (u + rho);
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) {
       dispatchSize(frames_[*c].nc, [&]<int NC>() {
@@ -416,37 +444,35 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
   }
 }
 
-void CfaTreeSolver::jointLoads(JointLoads& loads) {
+void CfaTreeSolver::jointLoad(int i, JointLoads& loads) {
   const Tree& t = *tree_;
   // the joint loads f = f^bias + D τ' + T λ, and their parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i
   // (JointModel's T), world axes
-  for (int i = 0; i < t.nb; ++i) {
-    const JointFrame& fr = frames_[i];
-    const BodyWork& W = w_[i];
-    const Vec6& fJ = W.fRest;
-    const JointAxes& ax = axes_[i];
-    const Vec6 f = W.fBias + (fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ);
-    loads.f[i] = f;
-    if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
-      const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
-      if (fr.universal) {
-        loads.tau.segment<2>(t.vOffset[i]) = ax.Shat.transpose() * fr6.head<2>();
-      } else {
-        for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
-      }
-    }
-    double* lam = loads.lambda.data() + t.lambdaOffset[i];
-    if (fr.gather) {
-      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];
+  const JointFrame& fr = frames_[i];
+  const BodyWork& W = w_[i];
+  const Vec6& fJ = W.fRest;
+  const JointAxes& ax = axes_[i];
+  const Vec6 f = W.fBias + (fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ);
+  loads.f[i] = f;
+  if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
+    const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+    if (fr.universal) {
+      loads.tau.segment<2>(t.vOffset[i]) = ax.Shat.transpose() * fr6.head<2>();
     } else {
-      const Mat6& T = Tphys_[i];
-      for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+      for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
     }
-    const int p = t.parent[i];
-    Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes (only the loads need it)
-    E = p < 0 ? kin_.X_p[i].E : Mat3(kin_.X_p[i].E * kin_.X_0[p].E);
-    loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
   }
+  double* lam = loads.lambda.data() + t.lambdaOffset[i];
+  if (fr.gather) {
+    for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];
+  } else {
+    const Mat6& T = Tphys_[i];
+    for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+  }
+  const int p = t.parent[i];
+  Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes (only the loads need it)
+  E = p < 0 ? kin_.X_p[i].E : Mat3(kin_.X_p[i].E * kin_.X_0[p].E);
+  loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
 }
 
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_unique<CfaTreeSolver>(tree); }
@@ -462,7 +488,8 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //     the parent's record, which is read as whole vectors only much later, instead of returning a
 //     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).
 //  3. One-coordinate joints as vector operations: u = e_d τ'_d and a += e_d q̈ with e_d read as a
-//     whole vector (unitVector), where a scalar store read back as a vector would stall.
+//     whole vector (unitVector), where a scalar store read back as a vector would stall. Carried
+//     into the parent, u = e_d τ'_d is one row of ᶜX_pᵀ times τ'_d (accumulateInverseForceAlong).
 //  4. Ψ_i is copied from I_i⁻¹ column by column: a whole 288-byte matrix copy compiles to a string
 //     move, slower at this size.
 //  5. The four passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
@@ -470,3 +497,5 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ' scatters:
 //     no 6 × n_c products in the sweep, and the n_c × n_c factor and solves of the small-SPD kernel
 //     (small_spd.hpp) compiled for each n_c.
+//  7. The joint loads are formed in the last substitution, body by body, not in a pass of their
+//     own: one sweep fewer over the records (the loads of body i need its parent's ᵖX_0 only).

@@ -110,16 +110,17 @@ class CfaTreeSolver final : public Solver {
   [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
   /// Tip to base: τ' and u = D τ', then Ψ and α of each body, eliminating its children's joints.
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
-  /// Base to tip: λ, the at-rest accelerations and q̈; with keepWrenches, D τ' + T λ in fRest;
-  /// with residual, the body wrenches I_i a_i of the at-rest accelerations in fLin_.
-  [[gnu::noinline]] void substitutionPass(VectorX& qdd, bool keepWrenches, bool residual);
+  /// Base to tip: λ, the at-rest accelerations and q̈; with loads, D τ' + T λ in fRest and each
+  /// joint's load; with residual, the body wrenches I_i a_i of the at-rest accelerations in fLin_.
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool residual);
   /// Tip to base, after a substitution with residual: f^bias becomes the RNEA joint wrench of q̈,
   /// u = D (τ − Sᵀ f) its residual, and α and z are those of u with the factor already built.
   [[gnu::noinline]] void correctionPass(const VectorX& tau);
   /// D_i (τ_i − S_iᵀ f^bias_i) in the joint frame.
   Vec6 actuation(int i, const VectorX& tau) const;
-  /// The joint loads from f^bias and fRest, in world axes through ⁱX_0's rotation.
-  [[gnu::noinline]] void jointLoads(JointLoads& loads);
+  /// Joint i's load from f^bias and fRest, in world axes through ⁱX_0's rotation (its parent's
+  /// already computed: called base to tip).
+  void jointLoad(int i, JointLoads& loads);
 
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? w_[i].XJ : kin_.X_p[i]; }

@@ -7,7 +7,8 @@
 //   solve    B ← L⁻¹ B, B ← L⁻ᵀ B (forward and back substitution on B's rows)
 //   inverse  L⁻¹, A⁻¹ = L⁻ᵀ L⁻¹ (exactly symmetric)
 //
-// Plain loops with compile-time bounds, which the compiler unrolls: Eigen's solve with a matrix
+// Plain loops with compile-time bounds, unrolled (GCC leaves the triangular loop nests rolled
+// without the pragma, with run-time packed indices): Eigen's solve with a matrix
 // right-hand side takes its blocked path even at these sizes, and its generic inverse for n > 4
 // is an unsymmetric LU. A lower triangle is anything with `L(i, j)` (an Eigen matrix or map, or
 // PackedLower below); only entries with i ≥ j are read or written.
@@ -47,14 +48,18 @@ struct PackedLower {
 /// invDiag[j] = 1 / L_jj. A must be symmetric positive definite (a non-positive pivot gives NaN).
 template <int N, class Lower>
 void choleskyInPlace(Lower& L, double* invDiag) {
+#pragma GCC unroll 6
   for (int j = 0; j < N; ++j) {
     double d = L(j, j);
+#pragma GCC unroll 6
     for (int k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
     const double ljj = std::sqrt(d);
     L(j, j) = ljj;
     invDiag[j] = 1.0 / ljj;
+#pragma GCC unroll 6
     for (int i = j + 1; i < N; ++i) {
       double x = L(i, j);
+#pragma GCC unroll 6
       for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
       L(i, j) = x * invDiag[j];
     }
@@ -65,7 +70,9 @@ void choleskyInPlace(Lower& L, double* invDiag) {
 /// (B.row(k) is then a column, contiguous in memory).
 template <int N, class Lower, class Rows>
 void solveLower(const Lower& L, const double* invDiag, Rows&& B) {
+#pragma GCC unroll 6
   for (int k = 0; k < N; ++k) {
+#pragma GCC unroll 6
     for (int j = 0; j < k; ++j) B.row(k) -= L(k, j) * B.row(j);
     B.row(k) *= invDiag[k];
   }
@@ -74,7 +81,9 @@ void solveLower(const Lower& L, const double* invDiag, Rows&& B) {
 /// B ← L⁻ᵀ B (back substitution), B with N rows.
 template <int N, class Lower, class Rows>
 void solveLowerTransposed(const Lower& L, const double* invDiag, Rows&& B) {
+#pragma GCC unroll 6
   for (int k = N - 1; k >= 0; --k) {
+#pragma GCC unroll 6
     for (int j = k + 1; j < N; ++j) B.row(k) -= L(j, k) * B.row(j);
     B.row(k) *= invDiag[k];
   }
