@@ -79,19 +79,20 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
-  /// Per-body work, one record per body (read and written in index order).
+  /// Per-body work, one record per body (read and written in index order). The substitutions and
+  /// the correction read the fields before Ψ only (and one column of Ψ): they prefetch just those.
   struct BodyWork {
-    Xform XJ;       ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
-    Mat6 Psi;       ///< Ψ_i, joint frame
-    Vec6 alpha;     ///< α_i, joint frame
-    Vec6 fBias;     ///< f^bias_i, body frame
-    Vec6 fRest;     ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
-    Mat6 Vt;        ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
-    PackedLower L;  ///< A_ii = L Lᵀ (n_c × n_c)
-    std::array<double, 6> invDiag;  ///< 1 / L_jj
     Vec6 z;                         ///< L⁻¹ b_i (n_c)
-    Vec6 rho;                       ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;  ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+    std::array<double, 6> invDiag;  ///< 1 / L_jj
+    PackedLower L;                  ///< A_ii = L Lᵀ (n_c × n_c)
+    Mat6 Vt;     ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
+    Vec6 alpha;  ///< α_i, joint frame
+    Vec6 rho;    ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;      ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
+    Vec6 fRest;  ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
+    Vec6 fBias;  ///< f^bias_i, body frame
+    Mat6 Psi;    ///< Ψ_i, joint frame
+    Xform XJ;    ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
   };
 
   Kinematics kin_;  ///< X_p and v; the rotation of X_0 in the loads pass
@@ -134,7 +135,8 @@ class CfaTreeSolver final : public Solver {
   void factorRoot(int i);
   template <int NC>
   void rootRhs(int i);
-  void prefetchTowardsBase(int i) const;
+  void prefetchTowardsBase(int i, bool whole) const;
+  void prefetchTowardsTips(int i, bool loads) const;
   template <int NC>
   void constraintForce(int i, Vec6& lambda) const;
 };
