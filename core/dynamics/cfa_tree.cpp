@@ -232,26 +232,29 @@ void CfaTreeSolver::rootRhs(int i) {
   solveLower<NC>(W.L, W.invDiag.data(), W.z.template head<NC>());
 }
 
-// Prefetch for the tip-to-base sweeps: the records of the body kAhead closer to the base (whole:
-// the elimination; otherwise the correction, which reads the fields before Ψ).
-void CfaTreeSolver::prefetchTowardsBase(int i, bool whole) const {
+// Prefetch for the tip-to-base sweeps: the records of the body kAhead closer to the base (with Ψ:
+// the elimination; otherwise the correction, which reads the fields before Ψ), and ᴶⁱX_ᴶᵖ where
+// the frames are rotated.
+void CfaTreeSolver::prefetchTowardsBase(int i, bool withPsi) const {
   if (i < kAhead) return;
   const BodyWork& W = w_[i - kAhead];
-  prefetchBytes(&W, whole ? std::ptrdiff_t(sizeof(BodyWork)) : bytesBefore(W, W.Psi));
+  prefetchBytes(&W, bytesBefore(W, W.Psi));
+  if (withPsi) prefetch(&W.Psi);
+  if (frames_[i - kAhead].ownTransform) prefetch(&W.XJ);
   prefetch(&IinvJ_[i - kAhead]);
   prefetch(&kin_.X_p[i - kAhead]);
 }
 
-// Prefetch for the substitutions: the fields before Ψ and Ψ's first motion column of the body
-// kAhead further from the base (with loads, also what the joint loads read).
-void CfaTreeSolver::prefetchTowardsTips(int i, bool loads) const {
+// Prefetch for the substitutions: the fields before Ψ, Ψ's first motion column and ᴶⁱX_ᴶᵖ of the
+// body kAhead further from the base.
+void CfaTreeSolver::prefetchTowardsTips(int i) const {
   if (i + kAhead >= tree_->nb) return;
   const BodyWork& W = w_[i + kAhead];
   prefetchBytes(&W, bytesBefore(W, W.Psi));
   const JointFrame& fr = frames_[i + kAhead];
   if (fr.nv > 0) prefetch(&W.Psi.col(fr.dims[0]).coeffRef(0));
+  if (fr.ownTransform) prefetch(&W.XJ);
   prefetch(&kin_.X_p[i + kAhead]);
-  if (loads && fr.ownTransform) prefetch(&W.XJ);
 }
 
 // λ_i = L⁻ᵀ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -380,7 +383,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool resid
   const Tree& t = *tree_;
   // base to tip: λ, the at-rest accelerations a_i and q̈
   for (int i = 0; i < t.nb; ++i) {
-    prefetchTowardsTips(i, loads != nullptr);
+    prefetchTowardsTips(i);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
@@ -504,9 +507,10 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  1. Prefetch. Each pass walks records of about a kilobyte per body, in several arrays at once
 //     (w_, kin_.X_p, kin_.v, IinvJ_): more streams than the hardware prefetchers follow on long
 //     trees. The passes ask for the records kAhead = 3 bodies ahead, and only for the fields they
-//     read: the elimination for the whole record, the bias pass for ρ, a, fRest and f^bias, the
+//     read: the elimination for all but ᴶⁱX_ᴶᵖ, the bias pass for ρ, a, fRest and f^bias, the
 //     substitutions and the correction for the fields before Ψ and one column of Ψ (about 60 % of
-//     the record; 9 % less time on the 1,000-body chain than prefetching whole records).
+//     the record; 9 % less time on the 1,000-body chain than prefetching whole records), and each
+//     for ᴶⁱX_ᴶᵖ only where the frames are rotated.
 //  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
 //     the parent's record, which is read as whole vectors only much later, instead of returning a
 //     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).

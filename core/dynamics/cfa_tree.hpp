@@ -80,7 +80,8 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
   /// Per-body work, one record per body (read and written in index order). The substitutions and
-  /// the correction read the fields before Ψ only (and one column of Ψ): they prefetch just those.
+  /// the correction read the fields before Ψ only (and one column of Ψ, and ᴶⁱX_ᴶᵖ where the frames
+  /// are rotated): they prefetch just those.
   struct BodyWork {
     Vec6 z;                         ///< L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / L_jj
@@ -135,8 +136,8 @@ class CfaTreeSolver final : public Solver {
   void factorRoot(int i);
   template <int NC>
   void rootRhs(int i);
-  void prefetchTowardsBase(int i, bool whole) const;
-  void prefetchTowardsTips(int i, bool loads) const;
+  void prefetchTowardsBase(int i, bool withPsi) const;
+  void prefetchTowardsTips(int i) const;
   template <int NC>
   void constraintForce(int i, Vec6& lambda) const;
 };
