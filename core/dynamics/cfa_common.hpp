@@ -10,12 +10,14 @@
 //   q̈ = Dᵀ Φ (D τ' + T λ)                                     (Liu et al. eq. 28)
 //   f_i = f_i^bias + D_i τ'_i + T_i λ_i                       (the physical joint loads)
 //
-// Every CFA solver then refines q̈ once (docs/dynamics.md §5, "Refinement of q̈"): with
+// cfa-dense and cfa-oddeven, which solve this system at rest, then refine q̈ once (docs/dynamics.md
+// §5, "Refinement of q̈"; cfa-tree keeps each body's bias terms in its own equation instead and
+// refines only where a light body carries a heavy one, cfa_tree.hpp): with
 // r = τ − ID(q, ν, q̈) by RNEA, the same system solved for τ' = r gives δq̈ and its joint wrenches,
-// and q̈ + δq̈ with the loads f^RNEA(q̈) + D r + T δλ. q̈ recovered from λ divides net forces on
-// light bodies by their inertia, and λ itself is a Schur complement formed by subtraction: on long
-// chains and under light bodies carrying heavy ones the first q̈ keeps far fewer digits than
-// RNEA's residual can check.
+// and q̈ + δq̈ with the loads f^RNEA(q̈) + D r + T δλ. On long chains h carries each subtree's
+// weight and moments, and the net forces left from τ' are small differences of such sums; under
+// light bodies carrying heavy ones, q̈ recovered from λ divides net forces by the light body's
+// inertia. In both cases the first q̈ keeps far fewer digits than RNEA's residual can check.
 //
 // Blocks of A (Liu et al. eqs. 31–37), with Z_i = ⁱX_pᵀ T_i (T_i's columns as forces in parent
 // coordinates) and Y_i = I_p⁻¹ Z_i:

@@ -2,6 +2,7 @@
 #include "core/dynamics/cfa_tree.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 
 namespace kt {
 namespace {
@@ -65,7 +66,7 @@ void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) 
 }
 
 /// accumulateInverseForce for f = t e_d, a force along one coordinate (a 1-DoF joint's actuation
-/// u = e_d τ'): (ᴮX_A)ᵀ e_d is row d of Eᵀ's blocks, [E_d·; 0] for a moment, [r × E_(d−3)·; E_(d−3)·]
+/// u = e_d τ): (ᴮX_A)ᵀ e_d is row d of Eᵀ's blocks, [E_d·; 0] for a moment, [r × E_(d−3)·; E_(d−3)·]
 /// for a force.
 void accumulateInverseForceAlong(const Xform& X, int d, double t, double s, Vec6& acc) {
   const double st = s * t;
@@ -133,6 +134,12 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
     IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
   }
+  // the refinement of q̈ where a light body carries a heavy one (header, "Refinement")
+  std::vector<double> stiffness(static_cast<std::size_t>(tree.nb));  // λ_min(I_i) = 1 / ‖I_i⁻¹‖₂
+  for (int i = 0; i < tree.nb; ++i)
+    stiffness[i] = Eigen::SelfAdjointEigenSolver<Mat6>(tree.I[i].matrix(), Eigen::EigenvaluesOnly).eigenvalues()[0];
+  for (int i = 0; i < tree.nb; ++i)
+    if (tree.parent[i] >= 0 && stiffness[i] > kComplianceRatio * stiffness[tree.parent[i]]) refine_ = true;
 }
 
 // Joint frame of a universal joint from S = [E₂a₁ a₂; 0 0]: R = [a₂ × n, a₂, n] with n ∥ E₂a₁ × a₂
@@ -184,8 +191,9 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   for (int j = 0; j < NC; ++j)
     for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
   choleskyInPlace<NC>(L, C.invDiag.data());
-  // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p − α_c) (eq. 29)
-  const Vec6 b = X.applyMotion(alpha) - C.alpha;
+  // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)
+  // (eq. 29, the bias per body: C.a holds c_c)
+  const Vec6 b = X.applyMotion(alpha) + C.a - C.alpha;
   Mat6c Vt = B;
   Veccc z;
   for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
@@ -199,7 +207,8 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   C.z.template head<NC>() = z;
 }
 
-// eliminateFixed's right-hand side alone, with its stored L and V: z = L⁻¹ b_c, α_p ← α_p − Vᵀ z.
+// eliminateFixed's right-hand side alone, with its stored L and V, for the correction's system at
+// rest (no c_c): z = L⁻¹ b_c, α_p ← α_p − Vᵀ z.
 template <int NC>
 void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
   using Veccc = Eigen::Matrix<double, NC, 1>;
@@ -221,14 +230,18 @@ void CfaTreeSolver::factorRoot(int i) {
   for (int j = 0; j < NC; ++j)
     for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
   choleskyInPlace<NC>(L, W.invDiag.data());
-  rootRhs<NC>(i);
+  rootRhs<NC>(i, true);
 }
 
-// z = L⁻¹ b_i, b_i = −T_iᵀ α_i, for a root joint already factored.
+// z = L⁻¹ b_i for a root joint already factored: b_i = T_iᵀ (c_i − α_i) with the bias, c_i the
+// root's velocity-product acceleration and the world's −g; b_i = −T_iᵀ α_i for the correction.
 template <int NC>
-void CfaTreeSolver::rootRhs(int i) {
+void CfaTreeSolver::rootRhs(int i, bool withBias) {
   BodyWork& W = w_[i];
-  for (int j = 0; j < NC; ++j) W.z[j] = -W.alpha[frames_[i].cdims[j]];
+  for (int j = 0; j < NC; ++j) {
+    const int d = frames_[i].cdims[j];
+    W.z[j] = withBias ? W.a[d] - W.alpha[d] : -W.alpha[d];
+  }
   solveLower<NC>(W.L, W.invDiag.data(), W.z.template head<NC>());
 }
 
@@ -277,23 +290,26 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
   if (qdd.size() != tree_->nv) qdd.resize(tree_->nv);
   biasPass(q, v, fext);
   eliminationPass(tau);
+  if (!refine_) {
+    substitutionPass(qdd, loads, true, false);
+    return;
+  }
   // one step of iterative refinement of q̈ with the factor just built (header, "Refinement")
-  substitutionPass(qdd, nullptr, true);
+  substitutionPass(qdd, nullptr, true, true);
   correctionPass(tau);
-  substitutionPass(dqdd_, loads, false);
+  substitutionPass(dqdd_, loads, false, false);
   qdd += dqdd_;
 }
 
 void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
   const Tree& t = *tree_;
   // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p and v_i),
-  // joint-frame transforms, and the bias pass's accelerations
-  // (a_0 = −g) and body wrenches f = I a + v ×* I v − f^ext (RNEA with q̈ = 0)
+  // joint-frame transforms, and each body's own bias terms (header, "Bias terms per body")
   const Vec6 a0 = baseAcceleration(t);
   for (int i = 0; i < t.nb; ++i) {
-    if (i + kAhead < t.nb) {  // this pass writes ρ, a and f^bias (and ᴶⁱX_ᴶᵖ, rarely)
+    if (i + kAhead < t.nb) {  // this pass writes ρ and a (and ᴶⁱX_ᴶᵖ, rarely)
       const BodyWork& A = w_[i + kAhead];
-      prefetchBytes(&A.rho, bytesBefore(A, A.Psi) - bytesBefore(A, A.rho));
+      prefetchBytes(&A.rho, bytesBefore(A, A.fRest) - bytesBefore(A, A.rho));
       prefetch(&kin_.X_p[i + kAhead]);
       prefetch(&kin_.v[i + kAhead]);
     }
@@ -315,29 +331,41 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
       if (fr.rotated) W.XJ = Xform::rotation(axes_[i].R.transpose()) * W.XJ;
       if (p >= 0 && frames_[p].rotated) W.XJ = W.XJ * Xform::rotation(axes_[p].R);
     }
-    W.a = Xp.applyMotion(p < 0 ? a0 : w_[p].a) + ci;
+    // c_i, with the world's −g carried in at a root, and p_i = v_i ×* I_i v_i − f^ext_i: the
+    // velocity-product acceleration and the bias wrench of body i alone, nothing summed
+    const Vec6 c = p < 0 ? Vec6(Xp.applyMotion(a0) + ci) : ci;
     const Inertia& I = t.I[i];
-    W.fBias = I * W.a + crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
-    fLin_[i] = W.fBias;  // kept per body for the refinement's residual
-    W.rho.setZero();
+    const Vec6 bias = crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
+    if (refine_) fLin_[i] = bias;  // RNEA's body wrench, completed by the first substitution
+    if (fr.rotated) {
+      const Mat3 Rt = axes_[i].R.transpose();
+      W.a = spatial(Rt * c.head<3>(), Rt * c.tail<3>());
+      W.rho = -spatial(Rt * bias.head<3>(), Rt * bias.tail<3>());
+    } else {
+      W.a = c;
+      W.rho = -bias;
+    }
   }
 }
 
-// D_i (τ_i − S_iᵀ f_i) in the joint frame, f_i = f^bias_i: τ' on the motion coordinates (zero on
-// the constraint ones). In the refinement f_i is the joint wrench of q̈ so far, and this is D_i r_i.
-Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau) const {
+// D_i τ_i in the joint frame: τ on the motion coordinates (zero on the constraint ones). In the
+// correction (residual), D_i r_i with r_i = τ_i − S_iᵀ f_i, f_i RNEA's joint wrench of q̈ so far.
+Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
   const JointFrame& fr = frames_[i];
   Vec6 u = Vec6::Zero();
   if (fr.nv == 0) return u;
-  const Vec6& f = w_[i].fBias;
   const int off = tree_->vOffset[i];
   // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
   const JointAxes& ax = axes_[i];
-  const Vec6 fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+  Vec6 fJ = Vec6::Zero();
+  if (residual) {
+    const Vec6& f = w_[i].fRnea;
+    fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+  }
   if (fr.universal) {
     const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
     u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
-  } else if (fr.nv == 1) {                      // u = e_d τ'_d
+  } else if (fr.nv == 1) {                      // u = e_d τ_d
     u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
   } else {
     for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
@@ -347,24 +375,24 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau) const {
 
 void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   const Tree& t = *tree_;
-  // tip to base: the bias pass's joint wrenches, τ' = τ − Sᵀ f^bias, u = D τ'; then Ψ and α of
-  // each body, eliminating its children's joints (header; Liu et al. eqs. 29–37)
+  // tip to base: u = D τ carried into the parent's known wrench; then Ψ and α of each body,
+  // eliminating its children's joints (header; Liu et al. eqs. 29–37)
   for (int i = t.nb - 1; i >= 0; --i) {
     prefetchTowardsBase(i, true);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    const Vec6 u = actuation(i, tau);
+    const Vec6 u = actuation(i, tau, false);
     W.fRest = u;
     if (p >= 0) {
-      accumulateInverseForce(kin_.X_p[i], W.fBias, 1.0, w_[p].fBias);
       if (fr.nv == 1 && !fr.universal) {
         accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
       } else if (fr.nv > 0) {
         accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
       }
     }
-    // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), then each child's joint eliminated into them
+    // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, then each child's joint
+    // eliminated into them
     // (the copy column by column: performance note 4)
     Mat6& Psi = W.Psi;
     for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
@@ -379,9 +407,10 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   }
 }
 
-void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool residual) {
+void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual) {
   const Tree& t = *tree_;
-  // base to tip: λ, the at-rest accelerations a_i and q̈
+  // base to tip: λ, the accelerations a_i and q̈ (with the bias; without it, those of the
+  // correction's system at rest)
   for (int i = 0; i < t.nb; ++i) {
     prefetchTowardsTips(i);
     const JointFrame& fr = frames_[i];
@@ -394,10 +423,11 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool resid
     });
     if (p >= 0 && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, w_[p].rho);
     W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
-    Vec6 a = y;      // T_iᵀ (a_i − y) = 0: only the motion coordinates differ
+    // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ (W.a holds c_i until it is a_i)
+    Vec6 a = withBias ? Vec6(y + W.a) : y;
     if (fr.nv == 1 && !fr.universal) {
       const int d = fr.dims[0];
-      const double rel = W.alpha[d] + W.Psi.col(d).dot(lambda) - y[d];  // Ψ_i is symmetric
+      const double rel = W.alpha[d] + W.Psi.col(d).dot(lambda) - a[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
       a += unitVector(d) * rel;
     } else if (fr.nv > 0) {
@@ -405,8 +435,9 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool resid
       Vec6 rel = Vec6::Zero();
       for (int k = 0; k < fr.nv; ++k) {
         const int d = fr.dims[k];
-        a[d] = W.alpha[d] + W.Psi.col(d).dot(lambda);  // Ψ_i is symmetric
-        rel[k] = a[d] - y[d];
+        const double ad = W.alpha[d] + W.Psi.col(d).dot(lambda);  // Ψ_i is symmetric
+        rel[k] = ad - a[d];
+        a[d] = ad;
       }
       if (fr.universal) {
         qdd.segment<2>(off) = axes_[i].ShatInv * rel.head<2>();
@@ -416,14 +447,13 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool resid
     }
     W.a = a;
     if (loads) {
-      W.fRest += lambda;  // D_i τ'_i + T_i λ_i, joint frame
-      jointLoad(i, *loads);
+      W.fRest += lambda;  // D_i τ_i + T_i λ_i, joint frame
+      jointLoad(i, *loads, !withBias);
     }
     if (residual) {
-      // RNEA's body wrench at q̈: the bias pass's, plus I_i a_i with a_i = ⁱX_p a_p + S_i q̈_i at rest.
-      // Summed per body before any subtree sum: summed apart, gravity's and the inertial subtree
-      // wrenches grow far larger than their difference, and their rounding would be most of the
-      // residual (on a 1,000-body chain, q̈ refined to 11 digits instead of 14).
+      // RNEA's body wrench at q̈: p_i from the bias pass plus I_i a_i, formed per body before any
+      // subtree sum (summed apart, gravity's and the inertial subtree wrenches grow far larger than
+      // their difference, and their rounding would be most of the residual)
       const JointAxes& ax = axes_[i];
       fLin_[i] += t.I[i] * (fr.rotated ? spatial(ax.R * a.head<3>(), ax.R * a.tail<3>()) : a);
     }
@@ -439,9 +469,9 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     prefetchTowardsBase(i, false);
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    W.fBias = fLin_[i];
+    W.fRnea = fLin_[i];
     if (p >= 0) accumulateInverseForce(kin_.X_p[i], fLin_[i], 1.0, fLin_[p]);
-    const Vec6 u = actuation(i, tau);
+    const Vec6 u = actuation(i, tau, true);
     W.fRest = u;
     const std::vector<int>& ch = t.children[i];
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
@@ -461,21 +491,22 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     }
     if (p < 0) {
       dispatchSize(frames_[i].nc, [&]<int NC>() {
-        if constexpr (NC > 0) rootRhs<NC>(i);
+        if constexpr (NC > 0) rootRhs<NC>(i, false);
       });
     }
   }
 }
 
-void CfaTreeSolver::jointLoad(int i, JointLoads& loads) {
+void CfaTreeSolver::jointLoad(int i, JointLoads& loads, bool corrected) {
   const Tree& t = *tree_;
-  // the joint loads f = f^bias + D τ' + T λ, and their parts τ_i = S_iᵀ f_i, λ_i = T_iᵀ f_i
-  // (JointModel's T), world axes
+  // the joint loads f = D τ + T λ (refined: RNEA's f + D r + T δλ), and their parts τ_i = S_iᵀ f_i,
+  // λ_i = T_iᵀ f_i (JointModel's T), world axes
   const JointFrame& fr = frames_[i];
   const BodyWork& W = w_[i];
   const Vec6& fJ = W.fRest;
   const JointAxes& ax = axes_[i];
-  const Vec6 f = W.fBias + (fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ);
+  Vec6 f = fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
+  if (corrected) f += W.fRnea;
   loads.f[i] = f;
   if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
     const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
@@ -507,21 +538,21 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  1. Prefetch. Each pass walks records of about a kilobyte per body, in several arrays at once
 //     (w_, kin_.X_p, kin_.v, IinvJ_): more streams than the hardware prefetchers follow on long
 //     trees. The passes ask for the records kAhead = 3 bodies ahead, and only for the fields they
-//     read: the elimination for all but ᴶⁱX_ᴶᵖ, the bias pass for ρ, a, fRest and f^bias, the
+//     read: the elimination for all but ᴶⁱX_ᴶᵖ, the bias pass for ρ and a, the
 //     substitutions and the correction for the fields before Ψ and one column of Ψ (about 60 % of
 //     the record; 9 % less time on the 1,000-body chain than prefetching whole records), and each
 //     for ᴶⁱX_ᴶᵖ only where the frames are rotated.
 //  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
 //     the parent's record, which is read as whole vectors only much later, instead of returning a
 //     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).
-//  3. One-coordinate joints as vector operations: u = e_d τ'_d and a += e_d q̈ with e_d read as a
+//  3. One-coordinate joints as vector operations: u = e_d τ_d and a += e_d q̈ with e_d read as a
 //     whole vector (unitVector), where a scalar store read back as a vector would stall. Carried
-//     into the parent, u = e_d τ'_d is one row of ᶜX_pᵀ times τ'_d (accumulateInverseForceAlong).
+//     into the parent, u = e_d τ_d is one row of ᶜX_pᵀ times τ_d (accumulateInverseForceAlong).
 //  4. Ψ_i is copied from I_i⁻¹ column by column: a whole 288-byte matrix copy compiles to a string
 //     move, slower at this size.
-//  5. The four passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
+//  5. The passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
 //     enough for the compiler to inline the spatial arithmetic into it, which one long function is not.
-//  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ' scatters:
+//  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ scatters:
 //     no 6 × n_c products in the sweep, and the n_c × n_c factor and solves of the small-SPD kernel
 //     (small_spd.hpp) compiled for each n_c.
 //  7. The joint loads are formed in the last substitution, body by body, not in a pass of their

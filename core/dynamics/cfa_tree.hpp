@@ -12,9 +12,9 @@
 // CFA: Ψ_b, the apparent inverse inertia (compliance) of body b with the joints of its subtree
 // eliminated, and α_b, the acceleration of body b with its own joint's λ still unknown:
 //
-//   Ψ_p ← I_p⁻¹,  α_p ← I_p⁻¹ (u_p − Σ_c ᶜX_pᵀ u_c)              (u = D τ', the actuation wrenches)
+//   Ψ_p ← I_p⁻¹,  α_p ← I_p⁻¹ (u_p − p_p − Σ_c ᶜX_pᵀ u_c)          (u = D τ, the actuation wrenches)
 //   for each child c of p:  Q = Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ,  A_cc = T_cᵀ Q T_c = L Lᵀ     (eqs. 32, 37)
-//                           b_c = T_cᵀ (ᶜX_p α_p − α_c)                             (eq. 29)
+//                           b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)                       (eq. 29)
 //                           V = L⁻¹ T_cᵀ ᶜX_p Ψ_p,  Ψ_p ← Ψ_p − Vᵀ V,  α_p ← α_p − Vᵀ L⁻¹ b_c
 //
 // (−T_cᵀ ᶜX_p Ψ_p W_r are A_cp and A_cj, eqs. 34, 36, so this is the Schur complement above.)
@@ -22,25 +22,35 @@
 // blocks as they were when c was eliminated: λ_c = L⁻ᵀ (L⁻¹ b_c + V F_p) with the L and V of
 // that step, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p not yet
 // eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
-// S_i q̈_i = a_i − ⁱX_p a_p, so Φ is never applied again for q̈ (Liu et al. eq. 28).
+// S_i q̈_i = a_i − ⁱX_p a_p − c_i, so Φ is never applied again for q̈ (Liu et al. eq. 28).
+//
+// Bias terms per body (docs/dynamics.md §5, "Where the digits go"). The papers run the CFA on
+// the system at rest: the bias forces h = ID(q, ν, 0) move into τ' = τ − h (Featherstone &
+// Fijany §4, Liu et al. eq. 22), and h_i carries the weight and the moments of joint i's whole
+// subtree. u_p − Σ_c ᶜX_pᵀ u_c is then a small difference of such sums, multiplied by the body's own
+// inverse inertia: on a chain of 10,000 boxes q̈ kept 6 digits. Here each body's bias stays in
+// its own equation, as in Newton–Euler and the ABA: I_i a_i + p_i = f_i − Σ_c ᶜX_iᵀ f_c with
+// p_i = v_i ×* I_i v_i − f^ext_i, a_i = ⁱX_p a_p + S_i q̈_i + c_i, c_i = v_i × S_i ν_i + S̊_i ν_i and
+// the world's acceleration −g; the joint wrench f_i = D_i τ_i + T_i λ_i, λ the physical constraint
+// forces. Nothing is summed over a subtree before the solve, λ are the joint loads' constraint
+// part directly, and q̈ keeps aba's digits on chains of any length (test_accuracy).
 //
 // Structure. Each body's quantities are held in its joint frame J_i (the body frame turned by a
 // rotation R_i): there S_i spans coordinate axes and T_i is the complementary selection of
 // coordinates, so Tᵀ Q T is a submatrix of n_c = 6 − n_i rows and columns (the elimination is
-// compiled for each n_c), T λ and D τ' are scatters, and λ and τ' share one 6-vector (disjoint
+// compiled for each n_c), T λ and D τ are scatters, and λ and τ share one 6-vector (disjoint
 // coordinates). R_i is the identity for joints along body axes (the common case: no cost),
 // constant for other axes and q-dependent only for universal joints. Per body and call: two 6×6
 // transforms, one n_c × n_c Cholesky factor, one triangular solve with six columns, one rank-n_c
 // update; the back substitution solves with the stored L and V off the tip-to-base sweep.
-// The bias pass (RNEA with q̈ = 0, τ' = τ − Sᵀ f^bias) runs in the same backward sweep.
 //
-// Refinement (docs/dynamics.md §5, "Refinement of q̈"). Ψ_p ← Ψ_p − Vᵀ V forms a compliance by
-// subtraction, and on long chains the cancellation grows with the length (6.0 digits of q̈ at
-// 10,000 bodies). So q̈ is refined once: the first substitution also forms RNEA's body wrenches
-// at q̈⁰ (the bias pass's, kept per body, plus I_i a_i: its at-rest accelerations are
-// ⁱX_p a_p + S_i q̈⁰_i already); correctionPass sums them tip to base into the joint wrenches f,
-// takes u = D (τ − Sᵀ f), the residual, and runs the elimination's right-hand side alone (α and z
-// with the stored L and V); a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
+// Refinement (docs/dynamics.md §5, "Refinement of q̈"). Where a light body carries a heavy one
+// (‖I_p⁻¹‖ > kComplianceRatio ‖I_c⁻¹‖, decided once per model), α_p and Ψ_p are formed from the
+// light body's large I_p⁻¹ by subtraction, and A = Tᵀ Φ T is far worse conditioned than M. There
+// q̈ is refined once: the first substitution also forms RNEA's body wrenches p_i + I_i a_i at q̈⁰;
+// correctionPass sums them tip to base into the joint wrenches f, takes u = D (τ − Sᵀ f), the
+// residual, and runs the elimination's right-hand side alone (α and z with the stored L and V) for
+// the system at rest; a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
 // f + D r + T δλ.
 // Workspaces are sized in the constructor; a call allocates nothing.
 #pragma once
@@ -88,15 +98,21 @@ class CfaTreeSolver final : public Solver {
     PackedLower L;                  ///< A_ii = L Lᵀ (n_c × n_c)
     Mat6 Vt;     ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
     Vec6 alpha;  ///< α_i, joint frame
-    Vec6 rho;    ///< −Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;      ///< bias-pass acceleration, body frame (first pass); at-rest acceleration, joint frame (last)
-    Vec6 fRest;  ///< D_i τ'_i, joint frame (T_i λ_i is added for the joint loads)
-    Vec6 fBias;  ///< f^bias_i, body frame
+    Vec6 rho;    ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;      ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
+    Vec6 fRest;  ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
+    Vec6 fRnea;  ///< refinement: RNEA's joint wrench at the first q̈, body frame
     Mat6 Psi;    ///< Ψ_i, joint frame
     Xform XJ;    ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
   };
 
-  Kinematics kin_;  ///< X_p and v; the rotation of X_0 in the loads pass
+  /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
+  /// kComplianceRatio ‖I_c⁻¹‖₂: a light body carrying a heavy one (header, "Refinement"). Of 720
+  /// random trees in test_cfa only spread-mass ones reach it; without the refinement, the two
+  /// over the accuracy bound had ratios of 2.8·10⁴ and 1.8·10⁵, and plain random trees stay below 30.
+  static constexpr double kComplianceRatio = 100;
+  bool refine_ = false;  ///< the model has such a pair: every call refines q̈
+  Kinematics kin_;       ///< X_p and v; the rotation of X_0 in the loads pass
   std::vector<JointFrame> frames_;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
@@ -108,21 +124,22 @@ class CfaTreeSolver final : public Solver {
   VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
 
   // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
-  /// Base to tip: kinematics, joint-frame transforms, the bias pass's accelerations and wrenches.
+  /// Base to tip: kinematics, joint-frame transforms, each body's c_i and p_i.
   [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
-  /// Tip to base: τ' and u = D τ', then Ψ and α of each body, eliminating its children's joints.
+  /// Tip to base: u = D τ, then Ψ and α of each body, eliminating its children's joints.
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
-  /// Base to tip: λ, the at-rest accelerations and q̈; with loads, D τ' + T λ in fRest and each
-  /// joint's load; with residual, the body wrenches I_i a_i of the at-rest accelerations in fLin_.
-  [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool residual);
-  /// Tip to base, after a substitution with residual: f^bias becomes the RNEA joint wrench of q̈,
+  /// Base to tip: λ, the accelerations and q̈ (withBias: of the system itself; otherwise of the
+  /// correction's system at rest); with loads, D τ + T λ in fRest and each joint's load; with
+  /// residual, RNEA's body wrenches p_i + I_i a_i in fLin_.
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual);
+  /// Tip to base, after a substitution with residual: fRnea becomes the RNEA joint wrench of q̈,
   /// u = D (τ − Sᵀ f) its residual, and α and z are those of u with the factor already built.
   [[gnu::noinline]] void correctionPass(const VectorX& tau);
-  /// D_i (τ_i − S_iᵀ f^bias_i) in the joint frame.
-  Vec6 actuation(int i, const VectorX& tau) const;
-  /// Joint i's load from f^bias and fRest, in world axes through ⁱX_0's rotation (its parent's
-  /// already computed: called base to tip).
-  void jointLoad(int i, JointLoads& loads);
+  /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i).
+  Vec6 actuation(int i, const VectorX& tau, bool residual) const;
+  /// Joint i's load from fRest (corrected: plus fRnea), in world axes through ⁱX_0's rotation (its
+  /// parent's already computed: called base to tip).
+  void jointLoad(int i, JointLoads& loads, bool corrected);
 
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? w_[i].XJ : kin_.X_p[i]; }
@@ -135,7 +152,7 @@ class CfaTreeSolver final : public Solver {
   template <int NC>
   void factorRoot(int i);
   template <int NC>
-  void rootRhs(int i);
+  void rootRhs(int i, bool withBias);
   void prefetchTowardsBase(int i, bool withPsi) const;
   void prefetchTowardsTips(int i) const;
   template <int NC>
