@@ -13,13 +13,14 @@
 // eliminated, and α_b, the acceleration of body b with its own joint's λ still unknown:
 //
 //   Ψ_p ← I_p⁻¹,  α_p ← I_p⁻¹ (u_p − p_p − Σ_c ᶜX_pᵀ u_c)          (u = D τ, the actuation wrenches)
-//   for each child c of p:  Q = Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ,  A_cc = T_cᵀ Q T_c = L Lᵀ     (eqs. 32, 37)
+//   for each child c of p:  Q = Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ,  A_cc = T_cᵀ Q T_c = L D Lᵀ   (eqs. 32, 37)
 //                           b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)                       (eq. 29)
-//                           V = L⁻¹ T_cᵀ ᶜX_p Ψ_p,  Ψ_p ← Ψ_p − Vᵀ V,  α_p ← α_p − Vᵀ L⁻¹ b_c
+//                           V = L⁻¹ T_cᵀ ᶜX_p Ψ_p,  z = L⁻¹ b_c
+//                           Ψ_p ← Ψ_p − Vᵀ D⁻¹ V,  α_p ← α_p − Vᵀ D⁻¹ z
 //
 // (−T_cᵀ ᶜX_p Ψ_p W_r are A_cp and A_cj, eqs. 34, 36, so this is the Schur complement above.)
 // Back substitution, base to tip, is LDLᵀ's λ_c = A_cc⁻¹ (b_c − A_cp λ_p − Σ_{j<c} A_cj λ_j) with the
-// blocks as they were when c was eliminated: λ_c = L⁻ᵀ (L⁻¹ b_c + V F_p) with the L and V of
+// blocks as they were when c was eliminated: λ_c = L⁻ᵀ D⁻¹ (z + V F_p) with the L, D, V of
 // that step, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p not yet
 // eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
 // S_i q̈_i = a_i − ⁱX_p a_p − c_i, so Φ is never applied again for q̈ (Liu et al. eq. 28).
@@ -41,8 +42,9 @@
 // compiled for each n_c), T λ and D τ are scatters, and λ and τ share one 6-vector (disjoint
 // coordinates). R_i is the identity for joints along body axes (the common case: no cost),
 // constant for other axes and q-dependent only for universal joints. Per body and call: two 6×6
-// transforms, one n_c × n_c Cholesky factor, one triangular solve with six columns, one rank-n_c
-// update; the back substitution solves with the stored L and V off the tip-to-base sweep.
+// transforms, one n_c × n_c L D Lᵀ factor (no square roots: note 8 in cfa_tree.cpp), one
+// triangular solve with six columns, one rank-n_c update; the back substitution solves with the
+// stored L, D and V off the tip-to-base sweep.
 //
 // Refinement (docs/dynamics.md §5, "Refinement of q̈"). Where a light body carries a heavy one
 // (‖I_p⁻¹‖ > kComplianceRatio ‖I_c⁻¹‖, decided once per model), α_p and Ψ_p are formed from the
@@ -94,9 +96,9 @@ class CfaTreeSolver final : public Solver {
   /// are rotated): they prefetch just those.
   struct BodyWork {
     Vec6 z;                         ///< L⁻¹ b_i (n_c)
-    std::array<double, 6> invDiag;  ///< 1 / L_jj
-    PackedLower L;                  ///< A_ii = L Lᵀ (n_c × n_c)
-    Mat6 Vt;     ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij scaled by L⁻¹
+    std::array<double, 6> invDiag;  ///< 1 / D_j
+    PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
+    Mat6 Vt;     ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
     Vec6 alpha;  ///< α_i, joint frame
     Vec6 rho;    ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
     Vec6 a;      ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame

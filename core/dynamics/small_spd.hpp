@@ -3,8 +3,8 @@
 // joint's articulated block S_iᵀ IA_i S_i, a CFA constraint block A_ii = T_iᵀ Ψ_i T_i), and the one
 // dispatch from a run-time size to these compile-time sizes.
 //
-//   factor   A = L Lᵀ in place (Cholesky), with 1/L_jj kept for the solves
-//   solve    B ← L⁻¹ B, B ← L⁻ᵀ B (forward and back substitution on B's rows)
+//   factor   A = L Lᵀ in place (Cholesky), with 1/L_jj kept for the solves; or A = L D Lᵀ, with 1/D_j
+//   solve    B ← L⁻¹ B, B ← L⁻ᵀ B (forward and back substitution on B's rows; L unit or not)
 //   inverse  L⁻¹, A⁻¹ = L⁻ᵀ L⁻¹ (exactly symmetric)
 //
 // Plain loops with compile-time bounds, unrolled (GCC leaves the triangular loop nests rolled
@@ -63,6 +63,53 @@ void choleskyInPlace(Lower& L, double* invDiag) {
       for (int k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
       L(i, j) = x * invDiag[j];
     }
+  }
+}
+
+/// A = L D Lᵀ in place, L unit lower triangular: L(i, j), i > j, holds A's strict lower triangle on
+/// entry and L's on return; L(j, j) holds A_jj on entry and D_j on return; invD[j] = 1 / D_j. No
+/// square roots: where one factor waits for the last (cfa-tree along a chain), the N square roots
+/// of the Cholesky factor are latency on the critical path. A must be symmetric positive definite.
+template <int N, class Lower>
+void ldltInPlace(Lower& L, double* invD) {
+#pragma GCC unroll 6
+  for (int j = 0; j < N; ++j) {
+    std::array<double, N> w{};  // w_k = L_jk D_k
+    double d = L(j, j);
+#pragma GCC unroll 6
+    for (int k = 0; k < j; ++k) {
+      w[static_cast<std::size_t>(k)] = L(j, k) * L(k, k);
+      d -= L(j, k) * w[static_cast<std::size_t>(k)];
+    }
+    L(j, j) = d;
+    invD[j] = 1.0 / d;
+#pragma GCC unroll 6
+    for (int i = j + 1; i < N; ++i) {
+      double x = L(i, j);
+#pragma GCC unroll 6
+      for (int k = 0; k < j; ++k) x -= L(i, k) * w[static_cast<std::size_t>(k)];
+      L(i, j) = x * invD[j];
+    }
+  }
+}
+
+/// B ← L⁻¹ B for the unit lower triangular L of ldltInPlace (its diagonal is not read).
+template <int N, class Lower, class Rows>
+void solveUnitLower(const Lower& L, Rows&& B) {
+#pragma GCC unroll 6
+  for (int k = 1; k < N; ++k) {
+#pragma GCC unroll 6
+    for (int j = 0; j < k; ++j) B.row(k) -= L(k, j) * B.row(j);
+  }
+}
+
+/// B ← L⁻ᵀ B for the unit lower triangular L of ldltInPlace.
+template <int N, class Lower, class Rows>
+void solveUnitLowerTransposed(const Lower& L, Rows&& B) {
+#pragma GCC unroll 6
+  for (int k = N - 2; k >= 0; --k) {
+#pragma GCC unroll 6
+    for (int j = k + 1; j < N; ++j) B.row(k) -= L(j, k) * B.row(j);
   }
 }
 
