@@ -238,7 +238,7 @@ class TestAccuracy : public QObject {
   // the same elimination with no gravity and no velocity (h = 0) keeps them, and so does cfa-tree,
   // which keeps each body's bias terms in its own equation (Newton–Euler, as aba does). The CFA's
   // own system A = Tᵀ Φ T stays well conditioned throughout (κ(A) about 10⁵ at every length, where
-  // κ(M) grows like N³): what was lost was the right-hand side, not the solve. The condition
+  // κ(M) grows about as N^3.4): what was lost was the right-hand side, not the solve. The condition
   // numbers come from power iterations, checked against dense eigenvalues at N = 100.
   void cfaDigitsFollowItsOwnConditioning_data() {
     QTest::addColumn<int>("bodies");
