@@ -34,7 +34,8 @@
 // p_i = v_i ×* I_i v_i − f^ext_i, a_i = ⁱX_p a_p + S_i q̈_i + c_i, c_i = v_i × S_i ν_i + S̊_i ν_i and
 // the world's acceleration −g; the joint wrench f_i = D_i τ_i + T_i λ_i, λ the physical constraint
 // forces. Nothing is summed over a subtree before the solve, λ are the joint loads' constraint
-// part directly, and q̈ keeps aba's digits on chains of any length (test_accuracy).
+// part directly, and q̈ stays within one digit of aba's on chains of up to 10,000 bodies
+// (test_accuracy).
 //
 // Structure. Each body's quantities are held in its joint frame J_i (the body frame turned by a
 // rotation R_i): there S_i spans coordinate axes and T_i is the complementary selection of
@@ -51,7 +52,7 @@
 // light body's large I_p⁻¹ by subtraction, and A = Tᵀ Φ T is far worse conditioned than M. There
 // q̈ is refined once: the first substitution also forms RNEA's body wrenches p_i + I_i a_i at q̈⁰;
 // correctionPass sums them tip to base into the joint wrenches f, takes u = D (τ − Sᵀ f), the
-// residual, and runs the elimination's right-hand side alone (α and z with the stored L and V) for
+// residual, and runs the elimination's right-hand side alone (α and z with the stored L, D, V) for
 // the system at rest; a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
 // f + D r + T δλ.
 // Workspaces are sized in the constructor; a call allocates nothing.
