@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/dynamics/cfa_common.hpp"
+#include "core/dynamics/cfa_dense.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
@@ -283,9 +284,13 @@ class TestAccuracy : public QObject {
         "%6d bodies  κ(M) %.2g  κ(A) %.2g (4 κ(A) ε %.1e)  q̈ error: CFA at rest %.1e, the same with h = 0 %.1e, "
         "cfa-tree %.1e, aba %.1e",
         bodies, kM, kA, tolA, atRest, withoutBias, cfaTree, aba);
-    if (bodies == 100) {  // the power iterations against dense eigenvalues
+    if (bodies == 100) {  // the sparse A against cfa-dense's, the power iterations against dense eigenvalues
+      CfaDenseSolver cfaDense(tree);
+      cfaDense.forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+      const MatrixX Adense = cfaDense.constraintMatrix();
+      QVERIFY((Adense - MatrixX(A)).cwiseAbs().maxCoeff() <= 1e-14 * Adense.cwiseAbs().maxCoeff());
       QVERIFY(std::abs(kM / test::massMatrixCondition(tree, s.q) - 1) < 1e-3);
-      const Eigen::SelfAdjointEigenSolver<MatrixX> dense(MatrixX(A), Eigen::EigenvaluesOnly);
+      const Eigen::SelfAdjointEigenSolver<MatrixX> dense(Adense, Eigen::EigenvaluesOnly);
       QVERIFY(std::abs(kA * dense.eigenvalues().minCoeff() / dense.eigenvalues().maxCoeff() - 1) < 1e-3);
     }
     // the elimination is as exact as its system's conditioning allows, once the bias is not in τ'
