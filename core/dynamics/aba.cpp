@@ -55,7 +55,14 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
 }  // namespace
 
 AbaSolver::AbaSolver(const Tree& tree)
-    : Solver(tree), IA_(tree.nb), pA_(tree.nb), U_(tree.nb), Dinv_(tree.nb), u_(tree.nb), a_(tree.nb) {
+    : Solver(tree),
+      IA_(tree.nb),
+      pA_(tree.nb),
+      oneDof_(tree.nb),
+      U_(tree.nb),
+      Dinv_(tree.nb),
+      u_(tree.nb),
+      a_(tree.nb) {
   kin_.resize(tree);
   unitAxis_.resize(tree.nb);
   for (int i = 0; i < tree.nb; ++i) {
@@ -91,9 +98,7 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       const Vec6 U = k >= 0 ? Vec6(Ia.col(k)) : Vec6(Ia * s);  // S = e_k: a column of IA
       const double Dinv = 1.0 / (k >= 0 ? U[k] : s.dot(U));
       const double u = tau[t.vOffset[i]] - (k >= 0 ? pa[k] : s.dot(pa));
-      U_[i].col(0) = U;
-      Dinv_[i](0, 0) = Dinv;
-      u_[i](0) = u;
+      oneDof_[i] = {U, Dinv, u};
       Ia.noalias() -= (Dinv * U) * U.transpose();
       pa += Ia * kin_.c[i] + (Dinv * u) * U;
     } else if (t.joints[i].motionSubspaceIsIdentity()) {
@@ -132,7 +137,8 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     const int nv = t.joints[i].nv;
     a_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];
     if (nv == 1) {
-      const double qdd_i = Dinv_[i](0, 0) * (u_[i](0) - U_[i].col(0).dot(a_[i]));
+      const OneDof& r = oneDof_[i];
+      const double qdd_i = r.Dinv * (r.u - r.U.dot(a_[i]));
       qdd[t.vOffset[i]] = qdd_i;
       if (unitAxis_[i] >= 0) {
         a_[i][unitAxis_[i]] += qdd_i;

@@ -18,13 +18,21 @@ class AbaSolver final : public Solver {
 
  private:
   Kinematics kin_;
-  std::vector<Mat6> IA_;       ///< (nb) articulated inertias
-  std::vector<Vec6> pA_;       ///< (nb) articulated bias forces
-  std::vector<Mat6N> U_;       ///< (nb) IA_i S_i
-  std::vector<MatN> Dinv_;     ///< (nb) (S_iᵀ U_i)⁻¹
-  std::vector<VecN> u_;        ///< (nb) τ_i − S_iᵀ pA_i
-  std::vector<Vec6> a_;        ///< (nb) body accelerations (with −g)
-  std::vector<int> unitAxis_;  ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
+  std::vector<Mat6> IA_;  ///< (nb) articulated inertias
+  std::vector<Vec6> pA_;  ///< (nb) articulated bias forces
+  /// Pass 2's result for a 1-DoF joint, read back in pass 3: one cache line a body (the general
+  /// U_, Dinv_, u_ below are sized for six columns and would touch three).
+  struct alignas(64) OneDof {
+    Vec6 U;       ///< IA_i s_i
+    double Dinv;  ///< 1 / (s_iᵀ IA_i s_i)
+    double u;     ///< τ_i − s_iᵀ pA_i
+  };
+  std::vector<OneDof> oneDof_;  ///< (nb) used where n_i = 1
+  std::vector<Mat6N> U_;        ///< (nb) IA_i S_i
+  std::vector<MatN> Dinv_;      ///< (nb) (S_iᵀ U_i)⁻¹
+  std::vector<VecN> u_;         ///< (nb) τ_i − S_iᵀ pA_i
+  std::vector<Vec6> a_;         ///< (nb) body accelerations (with −g)
+  std::vector<int> unitAxis_;   ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
 };
 
 std::unique_ptr<Solver> makeAbaSolver(const Tree& tree);
