@@ -9,7 +9,8 @@ void Kinematics::resize(const Tree& tree) {
   S.resize(tree.nb);
   v.resize(tree.nb);
   c.resize(tree.nb);
-  for (int i = 0; i < tree.nb; ++i) S[i].setZero(6, tree.joints[i].nv);
+  // S_i is constant but for universal joints: set here, rewritten per call only where it turns
+  for (int i = 0; i < tree.nb; ++i) tree.joints[i].motionSubspace(tree.initialQ.data() + tree.qOffset[i], S[i]);
 }
 
 void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin, bool worldPoses) {
@@ -19,7 +20,7 @@ void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinem
     kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
     const int p = tree.parent[i];
     if (worldPoses) kin.X_0[i] = p < 0 ? kin.X_p[i] : kin.X_p[i] * kin.X_0[p];
-    joint.motionSubspace(qi, kin.S[i]);
+    if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);
   }
 }
 
