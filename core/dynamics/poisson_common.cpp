@@ -115,7 +115,7 @@ void PoissonSolverBase::computeLoads(const VectorX& q, JointLoads& loads) {
   const Tree& t = *tree_;
   for (int i = 0; i < nb_; ++i) {
     const int nv = t.joints[i].nv;
-    if (nv > 0)
+    if (nv > 0 && t.joints[i].subspacesDependOnQ())  // the constant ones: set by Kinematics::resize
       kin_.S[i] = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(Spool_.data() + 6 * t.vOffset[i], 6, nv);
     const int p = t.parent[i];
     kin_.X_0[i] = p < 0 ? X_[i] : X_[i] * kin_.X_0[p];
