@@ -9,8 +9,16 @@ void Kinematics::resize(const Tree& tree) {
   S.resize(tree.nb);
   v.resize(tree.nb);
   c.resize(tree.nb);
-  // S_i is constant but for universal joints: set here, rewritten per call only where it turns
-  for (int i = 0; i < tree.nb; ++i) tree.joints[i].motionSubspace(tree.initialQ.data() + tree.qOffset[i], S[i]);
+  // S_i is constant but for universal joints: set here, and per call only where it turns with q
+  // (motionSubspace reads q only for those)
+  for (int i = 0; i < tree.nb; ++i) {
+    const JointModel& joint = tree.joints[i];
+    if (joint.subspacesDependOnQ()) {
+      S[i].setZero(6, joint.nv);
+    } else {
+      joint.motionSubspace(nullptr, S[i]);
+    }
+  }
 }
 
 void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin, bool worldPoses) {

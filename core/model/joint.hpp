@@ -42,7 +42,7 @@ struct JointModel {
   /// X_J(q) X_T: the body's placement relative to its parent, ⁱX_p, for the joint's placement
   /// X_T in the parent. The same as transform(q) * X_T, cheaper for rotations about x, y or z.
   Xform placement(const double* q, const Xform& X_T) const;
-  /// Motion subspace S (6×nv) in child coordinates.
+  /// Motion subspace S (6×nv) in child coordinates (q is read only where subspacesDependOnQ()).
   void motionSubspace(const double* q, Mat6N& S) const;
   /// Constraint-force subspace T (6×(6−nv)), orthonormal columns, Sᵀ T = 0.
   void constraintSubspace(const double* q, Mat6N& T) const;
