@@ -28,9 +28,9 @@ class AbaSolver final : public Solver {
     double u;     ///< τ_i − s_iᵀ pA_i
   };
   std::vector<OneDof> oneDof_;  ///< (nb) used where n_i = 1
-  std::vector<Mat6N> U_;        ///< (nb) IA_i S_i
-  std::vector<MatN> Dinv_;      ///< (nb) (S_iᵀ U_i)⁻¹
-  std::vector<VecN> u_;         ///< (nb) τ_i − S_iᵀ pA_i
+  std::vector<Mat6N> U_;        ///< (nb) IA_i S_i, where n_i > 1
+  std::vector<MatN> Dinv_;      ///< (nb) (S_iᵀ U_i)⁻¹, where n_i > 1
+  std::vector<VecN> u_;         ///< (nb) τ_i − S_iᵀ pA_i, where n_i > 1
   std::vector<Vec6> a_;         ///< (nb) body accelerations (with −g)
   std::vector<int> unitAxis_;   ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
 };

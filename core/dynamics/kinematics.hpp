@@ -15,7 +15,7 @@ namespace kt {
 struct Kinematics {
   std::vector<Xform> X_p;  ///< (nb) ⁱX_parent (from the world for roots)
   std::vector<Xform> X_0;  ///< (nb) ⁱX_0, world to body
-  std::vector<Mat6N> S;    ///< (nb) motion subspace, body coordinates
+  std::vector<Mat6N> S;    ///< (nb) motion subspace, body coordinates (constant ones set by resize)
   std::vector<Vec6> v;     ///< (nb) body velocity, body coordinates
   std::vector<Vec6> c;     ///< (nb) velocity-product acceleration v_i × S_i ν_i + S̊_i ν_i
 
