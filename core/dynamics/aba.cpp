@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/aba.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/dynamics/rnea.hpp"
@@ -38,6 +39,16 @@ void articulateJoint(const Mat6N& S_, const double* tau, const Vec6& c, Mat6& Ia
   u_out = u;
 }
 
+// I += the rigid inertia's blocks, in place: the sum I_p + ᵖX*_i Ia ᵖX_i without a second 6×6
+// temporary that pass 2's next step would read back straight after writing it.
+void addRigidInertia(const Inertia& I, Mat6& out) {
+  const Mat3 hx = skew(I.h);
+  out.topLeftCorner<3, 3>() += I.Io;
+  out.topRightCorner<3, 3>() += hx;
+  out.bottomLeftCorner<3, 3>() += hx.transpose();
+  out.bottomRightCorner<3, 3>().diagonal().array() += I.m;
+}
+
 // Pass 3 for the same joint: q̈ = D⁻¹ (u − Uᵀ a),  a += S q̈.
 template <int N>
 void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const VecN& u_, Vec6& a, double* qdd) {
@@ -65,6 +76,13 @@ AbaSolver::AbaSolver(const Tree& tree)
       a_(tree.nb) {
   kin_.resize(tree);
   unitAxis_.resize(tree.nb);
+  flags_.assign(tree.nb, 0);
+  for (int i = 0; i < tree.nb; ++i) {
+    const int p = tree.parent[i];
+    if (!tree.children[i].empty()) flags_[i] |= kHasChildren;
+    if (p >= 0 && i == *std::max_element(tree.children[p].begin(), tree.children[p].end())) flags_[i] |= kStartsParent;
+    if (p >= 0 && p == i - 1) flags_[i] |= kCarried;
+  }
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const int nv = joint.nv;
@@ -79,19 +97,28 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
                                 VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
 
-  // pass 1, base to tip: transforms, velocities, velocity products; IA_i = I_i, pA_i = v ×* I v − f^ext
+  // pass 1, base to tip: transforms, velocities, velocity products
   computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);  // X_0 only for the loads' world axes
-  for (int i = 0; i < t.nb; ++i) {
-    IA_[i] = t.I[i].matrix();
-    pA_[i] = crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
-  }
 
-  // pass 2, tip to base: U_i = IA_i S_i, D_i = S_iᵀ U_i, u_i = τ_i − S_iᵀ pA_i;
+  // pass 2, tip to base: IA_i = I_i + Σ_c (projected Ia of the children), pA_i = v_i ×* I_i v_i − f^ext_i
+  // + Σ_c (projected pa); U_i = IA_i S_i, D_i = S_iᵀ U_i, u_i = τ_i − S_iᵀ pA_i;
   // Ia = IA_i − U_i D_i⁻¹ U_iᵀ, pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i; project both into the parent
+  const auto bias = [&](int i) -> Vec6 {
+    return crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
+  };
+  Mat6 Ia;  // body i's IA and pA while pass 2 visits it
+  Vec6 pa;
   for (int i = t.nb - 1; i >= 0; --i) {
     const int nv = t.joints[i].nv;
-    Mat6& Ia = IA_[i];
-    Vec6& pa = pA_[i];
+    if (i + 1 < t.nb && (flags_[i + 1] & kCarried)) {
+      // Ia, pa hold body i's sums already (handed over by child i + 1)
+    } else if (flags_[i] & kHasChildren) {
+      Ia = IA_[i];
+      pa = pA_[i];
+    } else {  // a leaf
+      Ia = t.I[i].matrix();
+      pa = bias(i);
+    }
     if (nv == 1) {  // the common case, in fixed-size arithmetic
       const int k = unitAxis_[i];
       const Vec6 s = kin_.S[i].col(0);
@@ -124,9 +151,20 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       pa += Ia * kin_.c[i];
     }
     const int p = t.parent[i];
-    if (p >= 0) {
-      IA_[p] += transformInertiaToParent(kin_.X_p[i], Ia);
-      pA_[p] += kin_.X_p[i].inverseForce(pa);
+    if (p < 0) continue;
+    const Mat6 Ip = transformInertiaToParent(kin_.X_p[i], Ia);
+    const Vec6 pp = kin_.X_p[i].inverseForce(pa);
+    if (flags_[i] & kStartsParent) {
+      Ia = Ip;
+      addRigidInertia(t.I[p], Ia);
+      pa = bias(p) + pp;
+    } else {
+      Ia = IA_[p] + Ip;
+      pa = pA_[p] + pp;
+    }
+    if (!(flags_[i] & kCarried)) {
+      IA_[p] = Ia;
+      pA_[p] = pa;
     }
   }
 

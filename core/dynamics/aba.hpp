@@ -4,6 +4,8 @@
 // algorithm" reference. in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
 #pragma once
 
+#include <cstdint>
+
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
 
@@ -18,8 +20,18 @@ class AbaSolver final : public Solver {
 
  private:
   Kinematics kin_;
-  std::vector<Mat6> IA_;  ///< (nb) articulated inertias
-  std::vector<Vec6> pA_;  ///< (nb) articulated bias forces
+  /// (nb) articulated inertia and bias force of body i, summed over the children whose pass 2 is
+  /// done. Written only where the next body pass 2 visits is not the parent: along a chain the
+  /// sums are carried from body to body in a local, and a call's memory traffic is the records it
+  /// must keep for pass 3.
+  std::vector<Mat6> IA_;
+  std::vector<Vec6> pA_;
+  /// (nb) pass 2's bookkeeping for body i, parent p: kStartsParent, i is the child of p visited
+  /// first (the highest-numbered) and starts p's sums from I_p and p's own bias force;
+  /// kCarried, p = i − 1 is the next body visited and takes the sums in a local;
+  /// kHasChildren, i's own sums start from its children's.
+  enum : std::uint8_t { kStartsParent = 1, kCarried = 2, kHasChildren = 4 };
+  std::vector<std::uint8_t> flags_;
   /// Pass 2's result for a 1-DoF joint, read back in pass 3: one cache line a body (the general
   /// U_, Dinv_, u_ below are sized for six columns and would touch three).
   struct alignas(64) OneDof {
