@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/poisson_common.hpp"
 
+#include <algorithm>
+
 #include "core/dynamics/rnea.hpp"
 
 namespace kt {
@@ -73,7 +75,42 @@ PoissonSolverBase::PoissonSolverBase(const Tree& tree)
       acc_(tree.nb),
       qddScratch_(VectorX::Zero(tree.nv)) {
   kin_.resize(tree);
-  for (int i = 0; i < nb_; ++i) Ibody_[i] = tree.I[i].matrix();
+  sumFlags_.assign(nb_, 0);
+  for (int i = 0; i < nb_; ++i) {
+    Ibody_[i] = tree.I[i].matrix();
+    const JointModel& joint = tree.joints[i];
+    if (joint.nv > 0 && !joint.subspacesDependOnQ())
+      std::copy(kin_.S[i].data(), kin_.S[i].data() + 6 * joint.nv, Spool_.data() + 6 * tree.vOffset[i]);
+    const int p = tree.parent[i];
+    if (tree.children[i].empty()) sumFlags_[i] |= kLeaf;
+    if (p >= 0 && i == *std::max_element(tree.children[p].begin(), tree.children[p].end()))
+      sumFlags_[i] |= kStartsParent;
+    if (p >= 0 && p == i - 1) sumFlags_[i] |= kCarried;
+  }
+}
+
+PoissonSolverBase::ArticulatedSums PoissonSolverBase::articulatedSums(int i, bool keep) {
+  const int par = tree_->parent[i];
+  const std::uint8_t f = sumFlags_[i];
+  const Mat6* Mi = &Mstar_[i];
+  if (!keep && i + 1 < nb_ && (sumFlags_[i + 1] & kCarried)) {
+    Mi = &carry_[i & 1];
+  } else if (f & kLeaf) {
+    if (keep) {
+      Mstar_[i] = Ibody_[i];
+    } else {
+      Mi = &Ibody_[i];
+    }
+  }
+  if (par < 0) return {*Mi, nullptr};
+  const bool carried = !keep && (f & kCarried);
+  Mat6* Mp = carried ? &carry_[par & 1] : &Mstar_[par];
+  if (f & kStartsParent) {
+    *Mp = Ibody_[par];
+  } else if (carried) {
+    *Mp = Mstar_[par];  // the sums of the children visited before i
+  }
+  return {*Mi, Mp};
 }
 
 void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool init) {
@@ -84,11 +121,10 @@ void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool in
     const double* qi = q.data() + t.qOffset[i];
     const int p = t.parent[i];
     X_[i] = joint.placement(qi, t.X_T[i]);
-    if (joint.nv > 0) {
+    if (joint.nv > 0 && joint.subspacesDependOnQ()) {
       joint.motionSubspace(qi, S);
       std::copy(S.data(), S.data() + 6 * joint.nv, Spool_.data() + 6 * t.vOffset[i]);
     }
-    if (init) Mstar_[i] = Ibody_[i];
     if (v) {
       // forwardDynamics: velocities given, acceleration right-hand side
       const double* vi = v->data() + t.vOffset[i];

@@ -27,6 +27,7 @@
 // two passes (bias ψ_i = v_i ×* I_i v_i − f_i^app, kinematic term c_i, base acceleration −g).
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -95,13 +96,25 @@ class PoissonSolverBase : public Solver {
   virtual void forwardAccelerationPass(VectorX& qdd) = 0;
 
   // ---- shared pieces the passes call ----
-  /// Pass 0: ⁱX_p, S_i (pool), gravity in body axes; with `init`, M*_i = I_i, φ*_i = 0 and
-  /// F*_i = f_i^app + gravity. With `v`, also v_i, c_i and ψ_i (forwardDynamics).
+  /// Pass 0: ⁱX_p, the q-dependent S_i (pool; the constructor sets the constant ones), gravity in
+  /// body axes; with `init`, φ*_i = 0 and F*_i = f_i^app + gravity (M*_i: articulatedSums). With `v`, also v_i, c_i and
+  /// ψ_i (forwardDynamics).
   void positionPass(const VectorX& q, const VectorX* v, bool init);
   /// c_i and ψ_i for body i once v_i is known (the acceleration right-hand side).
   void velocityProducts(int i, const Vec6& vJ, const double* qi, const double* vi);
   /// Joint loads from the accelerations acc_ (RNEA backward pass, rnea.hpp).
   void computeLoads(const VectorX& q, JointLoads& loads);
+
+  /// Where the backward pass finds M*_i, and where body i's share of its parent's M*_p goes.
+  struct ArticulatedSums {
+    const Mat6& Mi;
+    Mat6* Mp;  ///< null for a root
+  };
+  /// Before the backward pass visits body i: M*_p starts from I_p when i is the child visited
+  /// first (the highest-numbered). With `keep` every M*_i is stored in Mstar_ for the later
+  /// passes; without (q̈ alone needs only the factors), a parent visited right after its child
+  /// (p = i − 1, every link of a chain) takes its sums in carry_, and a chain never writes Mstar_.
+  ArticulatedSums articulatedSums(int i, bool keep);
 
   template <int NV>
   Eigen::Map<Mat6x<NV>> Smap(int i) {
@@ -118,13 +131,16 @@ class PoissonSolverBase : public Solver {
   std::vector<Vec6>& cvp_ = kin_.c;   ///< (nb) velocity-product accelerations c_i
   std::vector<double> Spool_;         ///< (6 nv) S_i, 6×n_i column-major at 6·vOffset[i]
   std::vector<Mat6> Ibody_;           ///< (nb) I_i as 6×6 matrices (constant)
-  std::vector<Mat6> Mstar_;           ///< (nb) M*_i, articulated inertias (Ivanov's M*_i)
-  std::vector<Vec6> phi_;             ///< (nb) φ*_i, velocity level: μ_i = M*_i v_i + φ*_i
-  std::vector<Vec6> psi_;             ///< (nb) ψ_i, acceleration level: f_i = M*_i a_i + ψ_i
-  std::vector<Vec6> Fsub_;            ///< (nb) F*_i, applied and gravity wrenches of the subtree of i
-  std::vector<Vec3> gBody_;           ///< (nb) gravity in body-i axes
-  std::vector<Vec6> acc_;             ///< (nb) body accelerations a_i (with the fictitious −g)
-  VectorX qddScratch_;                ///< (nv) q̈ when only the loads are asked for
+  std::vector<Mat6> Mstar_;           ///< (nb) M*_i, articulated inertias (Ivanov's M*_i; articulatedSums)
+  Mat6 carry_[2];                     ///< M*_i carried from child to parent, at i mod 2
+  enum : std::uint8_t { kStartsParent = 1, kCarried = 2, kLeaf = 4 };
+  std::vector<std::uint8_t> sumFlags_;  ///< (nb) articulatedSums' bookkeeping for body i
+  std::vector<Vec6> phi_;               ///< (nb) φ*_i, velocity level: μ_i = M*_i v_i + φ*_i
+  std::vector<Vec6> psi_;               ///< (nb) ψ_i, acceleration level: f_i = M*_i a_i + ψ_i
+  std::vector<Vec6> Fsub_;              ///< (nb) F*_i, applied and gravity wrenches of the subtree of i
+  std::vector<Vec3> gBody_;             ///< (nb) gravity in body-i axes
+  std::vector<Vec6> acc_;               ///< (nb) body accelerations a_i (with the fictitious −g)
+  VectorX qddScratch_;                  ///< (nv) q̈ when only the loads are asked for
 };
 
 }  // namespace kt

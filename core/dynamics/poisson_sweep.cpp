@@ -20,14 +20,13 @@ PoissonSweepSolver::PoissonSweepSolver(const Tree& tree)
 }
 
 template <int NV>
-void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* tau) {
+void PoissonSweepSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   const int par = t.parent[i];
-  const Mat6& Ms = Mstar_[i];
   if constexpr (NV == 0) {
     // fixed joint: H_i = 1, the body's articulated inertia passes whole into the parent
     if (par < 0) return;
-    addSymmetricCongruence(X_[i], Ms, Mstar_[par]);
+    addSymmetricCongruence(X_[i], Ms, *Mp);
     if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
     if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
   } else if constexpr (NV == 6) {
@@ -82,7 +81,7 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
     Mat6 A;
     for (int c = 0; c < 6; ++c)
       for (int r = 0; r <= c; ++r) A(r, c) = A(c, r) = Ms(r, c) - V.col(r).dot(V.col(c));
-    addSymmetricCongruence(X_[i], A, Mstar_[par]);
+    addSymmetricCongruence(X_[i], A, *Mp);
     if (p) phi_[par] += X_[i].inverseForce(phiUp);
     if (tau) psi_[par] += X_[i].inverseForce(psiUp);
   }
@@ -91,7 +90,8 @@ void PoissonSweepSolver::backwardBody(int i, const VectorX* p, const VectorX* ta
 void PoissonSweepSolver::backwardPass(const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i) {
-    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, p, tau); });
+    const ArticulatedSums sums = articulatedSums(i, /*keep=*/p != nullptr);
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, sums.Mi, sums.Mp, p, tau); });
     const int par = t.parent[i];
     if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
   }
