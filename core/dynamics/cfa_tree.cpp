@@ -94,6 +94,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       IinvJ_(tree.nb),
       Tphys_(tree.nb),
       w_(tree.nb),
+      Psi_(tree.nb),
       fLin_(tree.nb),
       dqdd_(tree.nv) {
   kin_.resize(tree);
@@ -110,6 +111,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     fr.rotated = fr.universal || R != Mat3::Identity();
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);
+    fr.keepPsi = (parent >= 0 && parent != i - 1) || fr.nv > 1;
     std::array<bool, 6> motion{};
     for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
     fr.nc = 0;
@@ -165,15 +167,15 @@ void CfaTreeSolver::updateUniversal(int i, const double* qi) {
 
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
 // in arithmetic of the joint's n_c constraint coordinates.
-void CfaTreeSolver::eliminate(int c, Mat6& Psi, Vec6& alpha) {
+void CfaTreeSolver::eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
   // a free joint (n_c = 0) transmits nothing: no constraint coordinates
   dispatchSize(frames_[c].nc, [&]<int NC>() {
-    if constexpr (NC > 0) eliminateFixed<NC>(c, Psi, alpha);
+    if constexpr (NC > 0) eliminateFixed<NC>(c, PsiC, Psi, alpha);
   });
 }
 
 template <int NC>
-void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
+void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
   using Mat6c = Eigen::Matrix<double, 6, NC>;
   using Veccc = Eigen::Matrix<double, NC, 1>;
   const JointFrame& fr = frames_[c];
@@ -189,7 +191,7 @@ void CfaTreeSolver::eliminateFixed(int c, Mat6& Psi, Vec6& alpha) {
   PackedLower& L = C.L;
   const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
   for (int j = 0; j < NC; ++j)
-    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + C.Psi(cd[i], cd[j]);
+    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + PsiC(cd[i], cd[j]);
   ldltInPlace<NC>(L, C.invDiag.data());
   // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)
   // (eq. 29, the bias per body: C.a holds c_c)
@@ -225,12 +227,12 @@ void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
 
 // A root joint (no parent body): A_ii = T_iᵀ Ψ_i T_i = L D Lᵀ, z = L⁻¹ b_i (rootRhs).
 template <int NC>
-void CfaTreeSolver::factorRoot(int i) {
+void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
   const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
   PackedLower& L = W.L;
   for (int j = 0; j < NC; ++j)
-    for (int r = j; r < NC; ++r) L(r, j) = W.Psi(cd[r], cd[j]);
+    for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
   ldltInPlace<NC>(L, W.invDiag.data());
   rootRhs<NC>(i, true);
 }
@@ -247,29 +249,31 @@ void CfaTreeSolver::rootRhs(int i, bool withBias) {
   solveUnitLower<NC>(W.L, W.z.template head<NC>());
 }
 
-// Prefetch for the tip-to-base sweeps: the records of the body kAhead closer to the base (with Ψ:
-// the elimination; otherwise the correction, which reads the fields before Ψ), and ᴶⁱX_ᴶᵖ where
-// the frames are rotated.
-void CfaTreeSolver::prefetchTowardsBase(int i, bool withPsi) const {
+// Prefetch for the tip-to-base sweeps: the record of the body kAhead closer to the base (the
+// elimination: the fields before fRnea and Ψ where it is stored; the correction: fRnea too), and
+// ᴶⁱX_ᴶᵖ where the frames are rotated.
+void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   if (i < kAhead) return;
-  const BodyWork& W = w_[i - kAhead];
-  prefetchBytes(&W, bytesBefore(W, W.Psi));
-  if (withPsi) prefetch(&W.Psi);
-  if (frames_[i - kAhead].ownTransform) prefetch(&W.XJ);
-  prefetch(&IinvJ_[i - kAhead]);
-  prefetch(&kin_.X_p[i - kAhead]);
+  const int k = i - kAhead;
+  const BodyWork& W = w_[k];
+  prefetchBytes(&W, elimination ? bytesBefore(W, W.fRnea) : bytesBefore(W, W.XJ));
+  if (elimination && frames_[k].keepPsi) prefetch(&Psi_[k]);
+  if (frames_[k].ownTransform) prefetch(&W.XJ);
+  prefetch(&IinvJ_[k]);
+  prefetch(&kin_.X_p[k]);
 }
 
-// Prefetch for the substitutions: the fields before Ψ, Ψ's first motion column and ᴶⁱX_ᴶᵖ of the
-// body kAhead further from the base.
+// Prefetch for the substitutions: the fields before fRnea (with Ψ's motion column of a 1-DoF
+// joint), Ψ where a joint of more DoF reads it, and ᴶⁱX_ᴶᵖ, of the body kAhead further from the base.
 void CfaTreeSolver::prefetchTowardsTips(int i) const {
   if (i + kAhead >= tree_->nb) return;
-  const BodyWork& W = w_[i + kAhead];
-  prefetchBytes(&W, bytesBefore(W, W.Psi));
-  const JointFrame& fr = frames_[i + kAhead];
-  if (fr.nv > 0) prefetch(&W.Psi.col(fr.dims[0]).coeffRef(0));
+  const int k = i + kAhead;
+  const BodyWork& W = w_[k];
+  prefetchBytes(&W, bytesBefore(W, W.fRnea));
+  const JointFrame& fr = frames_[k];
+  if (fr.nv > 1) prefetch(&Psi_[k]);
   if (fr.ownTransform) prefetch(&W.XJ);
-  prefetch(&kin_.X_p[i + kAhead]);
+  prefetch(&kin_.X_p[k]);
 }
 
 // λ_i = L⁻ᵀ D⁻¹ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -379,7 +383,11 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
 void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   const Tree& t = *tree_;
   // tip to base: u = D τ carried into the parent's known wrench; then Ψ and α of each body,
-  // eliminating its children's joints (header; Liu et al. eqs. 29–37)
+  // eliminating its children's joints (header; Liu et al. eqs. 29–37). Ψ_i is stored where it must
+  // outlive the next step (JointFrame::keepPsi); else it is body i + 1's parent's, read once by the
+  // elimination of joint i + 1, and two locals taking turns hold it.
+  Mat6 psiLocal[2];
+  const auto psiOf = [&](int i) -> Mat6& { return frames_[i].keepPsi ? Psi_[i] : psiLocal[i & 1]; };
   for (int i = t.nb - 1; i >= 0; --i) {
     prefetchTowardsBase(i, true);
     const JointFrame& fr = frames_[i];
@@ -397,14 +405,15 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, then each child's joint
     // eliminated into them
     // (the copy column by column: performance note 4)
-    Mat6& Psi = W.Psi;
+    Mat6& Psi = psiOf(i);
     for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
     W.alpha.noalias() = Psi * (u + W.rho);
     const std::vector<int>& ch = t.children[i];
-    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, Psi, W.alpha);
+    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, psiOf(*c), Psi, W.alpha);
+    if (fr.nv == 1) W.psiCol = Psi.col(fr.dims[0]);
     if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
       dispatchSize(fr.nc, [&]<int NC>() {
-        if constexpr (NC > 0) factorRoot<NC>(i);
+        if constexpr (NC > 0) factorRoot<NC>(i, Psi);
       });
     }
   }
@@ -430,7 +439,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
     Vec6 a = withBias ? Vec6(y + W.a) : y;
     if (fr.nv == 1 && !fr.universal) {
       const int d = fr.dims[0];
-      const double rel = W.alpha[d] + W.Psi.col(d).dot(lambda) - a[d];  // Ψ_i is symmetric
+      const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
       a += unitVector(d) * rel;
     } else if (fr.nv > 0) {
@@ -438,7 +447,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
       Vec6 rel = Vec6::Zero();
       for (int k = 0; k < fr.nv; ++k) {
         const int d = fr.dims[k];
-        const double ad = W.alpha[d] + W.Psi.col(d).dot(lambda);  // Ψ_i is symmetric
+        const double ad = W.alpha[d] + Psi_[i].col(d).dot(lambda);  // Ψ_i is symmetric
         rel[k] = ad - a[d];
         a[d] = ad;
       }
@@ -541,10 +550,12 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  1. Prefetch. Each pass walks records of about a kilobyte per body, in several arrays at once
 //     (w_, kin_.X_p, kin_.v, IinvJ_): more streams than the hardware prefetchers follow on long
 //     trees. The passes ask for the records kAhead = 3 bodies ahead, and only for the fields they
-//     read: the elimination for all but ᴶⁱX_ᴶᵖ, the bias pass for ρ and a, the
-//     substitutions and the correction for the fields before Ψ and one column of Ψ (about 60 % of
-//     the record; 9 % less time on the 1,000-body chain than prefetching whole records), and each
-//     for ᴶⁱX_ᴶᵖ only where the frames are rotated.
+//     read: the bias pass for ρ and a, the others for the fields before fRnea (and fRnea in the
+//     correction), and each for ᴶⁱX_ᴶᵖ only where the frames are rotated.
+//  1a. Ψ in locals. Only the elimination needs a whole Ψ_i, and on a chain only until the next
+//     body's step; the substitution needs its motion columns. Storing every Ψ_i in the record
+//     wrote 288 bytes a body that went out to L3 and were read back a column at a time: on the
+//     10,000-body chain 300–330 ns a body against 280–290 without (chain of 100: the same).
 //  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
 //     the parent's record, which is read as whole vectors only much later, instead of returning a
 //     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).

@@ -85,6 +85,7 @@ class CfaTreeSolver final : public Solver {
     bool universal = false;              ///< R and Ŝ depend on q
     bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
     bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
+    bool keepPsi = false;                ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
   };
   /// The joint frame's axes, read only where the frame is rotated.
   struct JointAxes {
@@ -92,21 +93,21 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
-  /// Per-body work, one record per body (read and written in index order). The substitutions and
-  /// the correction read the fields before Ψ only (and one column of Ψ, and ᴶⁱX_ᴶᵖ where the frames
-  /// are rotated): they prefetch just those.
+  /// Per-body work, one record per body (read and written in index order). The passes read the
+  /// fields before fRnea only (and fRnea when refining, ᴶⁱX_ᴶᵖ where the frames are rotated): they
+  /// prefetch just those.
   struct BodyWork {
     Vec6 z;                         ///< L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / D_j
     PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
-    Mat6 Vt;     ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
-    Vec6 alpha;  ///< α_i, joint frame
-    Vec6 rho;    ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;      ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
-    Vec6 fRest;  ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
-    Vec6 fRnea;  ///< refinement: RNEA's joint wrench at the first q̈, body frame
-    Mat6 Psi;    ///< Ψ_i, joint frame
-    Xform XJ;    ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
+    Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
+    Vec6 alpha;   ///< α_i, joint frame
+    Vec6 rho;     ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;       ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
+    Vec6 fRest;   ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
+    Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
+    Vec6 fRnea;   ///< refinement: RNEA's joint wrench at the first q̈, body frame
+    Xform XJ;     ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
   };
 
   /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
@@ -123,8 +124,13 @@ class CfaTreeSolver final : public Solver {
   std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
                              ///< (read only where T_i is not a signed selection)
   std::vector<BodyWork> w_;  ///< (nb)
-  std::vector<Vec6> fLin_;   ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
-  VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
+  /// (nb) Ψ_i, joint frame, where it must outlive the elimination step that follows body i's: a
+  /// parent other than body i − 1 (the elimination visits it later) or a joint of more than one
+  /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
+  /// two locals, and the elimination writes 48 bytes of it a body (psiCol), not 288.
+  std::vector<Mat6> Psi_;
+  std::vector<Vec6> fLin_;  ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
+  VectorX dqdd_;            ///< (nv) refinement: the correction of q̈
 
   // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
   /// Base to tip: kinematics, joint-frame transforms, each body's c_i and p_i.
@@ -147,16 +153,16 @@ class CfaTreeSolver final : public Solver {
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? w_[i].XJ : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
-  void eliminate(int c, Mat6& Psi, Vec6& alpha);
+  void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
-  void eliminateFixed(int c, Mat6& Psi, Vec6& alpha);
+  void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateRhs(int c, Vec6& alpha);
   template <int NC>
-  void factorRoot(int i);
+  void factorRoot(int i, const Mat6& Psi);
   template <int NC>
   void rootRhs(int i, bool withBias);
-  void prefetchTowardsBase(int i, bool withPsi) const;
+  void prefetchTowardsBase(int i, bool elimination) const;
   void prefetchTowardsTips(int i) const;
   template <int NC>
   void constraintForce(int i, Vec6& lambda) const;
