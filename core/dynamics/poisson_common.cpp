@@ -12,7 +12,7 @@ namespace kt {
 //   Tᵀ B T = [B11 + r̃ B21 − C12 r̃,  C12;  B21 − B22 r̃,  B22]   with C12 = B12 + r̃ B22.
 // Columns of r̃ M are r × (columns of M); rows of M r̃ are (rows of M) × r.
 
-void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp) {
+void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp, const Inertia* start) {
   const Mat3& E = X.E;
   const Vec3& r = X.r;
   const Mat3 A11E = A.topLeftCorner<3, 3>() * E;
@@ -32,6 +32,19 @@ void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp) {
   for (int c = 0; c < 3; ++c) {
     RB.col(c) = r.cross(B12.row(c).transpose());
     CR.row(c) = C12.row(c).cross(r.transpose());
+  }
+  if (start) {
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k <= c; ++k) {
+        const double v = B11(k, c) + RB(k, c) - CR(k, c);
+        Mp(k, c) = start->Io(k, c) + v;
+        if (k != c) Mp(c, k) = start->Io(c, k) + v;
+      }
+    const Mat3 hx = skew(start->h);
+    Mp.topRightCorner<3, 3>() = hx + C12;
+    Mp.bottomLeftCorner<3, 3>() = hx.transpose() + C12.transpose();
+    Mp.bottomRightCorner<3, 3>() = start->m * Mat3::Identity() + B22;
+    return;
   }
   for (int c = 0; c < 3; ++c)
     for (int k = 0; k <= c; ++k) {
@@ -102,18 +115,15 @@ PoissonSolverBase::ArticulatedSums PoissonSolverBase::articulatedSums(int i, boo
       Mi = &Ibody_[i];
     }
   }
-  if (par < 0) return {*Mi, nullptr};
+  if (par < 0) return {*Mi, nullptr, nullptr};
   const bool carried = !keep && (f & kCarried);
   Mat6* Mp = carried ? &carry_[par & 1] : &Mstar_[par];
-  if (f & kStartsParent) {
-    *Mp = Ibody_[par];
-  } else if (carried) {
-    *Mp = Mstar_[par];  // the sums of the children visited before i
-  }
-  return {*Mi, Mp};
+  if (f & kStartsParent) return {*Mi, Mp, &tree_->I[par]};
+  if (carried) *Mp = Mstar_[par];  // the sums of the children visited before i
+  return {*Mi, Mp, nullptr};
 }
 
-void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool init) {
+void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool worldPoses) {
   const Tree& t = *tree_;
   Mat6N S;
   for (int i = 0; i < nb_; ++i) {
@@ -121,6 +131,7 @@ void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool in
     const double* qi = q.data() + t.qOffset[i];
     const int p = t.parent[i];
     X_[i] = joint.placement(qi, t.X_T[i]);
+    if (worldPoses) kin_.X_0[i] = p < 0 ? X_[i] : X_[i] * kin_.X_0[p];
     if (joint.nv > 0 && joint.subspacesDependOnQ()) {
       joint.motionSubspace(qi, S);
       std::copy(S.data(), S.data() + 6 * joint.nv, Spool_.data() + 6 * t.vOffset[i]);
@@ -131,7 +142,7 @@ void PoissonSolverBase::positionPass(const VectorX& q, const VectorX* v, bool in
       const Vec6 vJ = joint.jointVelocity(qi, vi);
       vel_[i] = p < 0 ? vJ : Vec6(X_[i].applyMotion(vel_[p]) + vJ);
       velocityProducts(i, vJ, qi, vi);
-    } else if (init) {
+    } else {
       // impulse form: gravity in body axes, subtree wrenches start with the body's own
       gBody_[i] = X_[i].E * (p < 0 ? t.gravity : gBody_[p]);
       const Inertia& I = t.I[i];
@@ -153,8 +164,6 @@ void PoissonSolverBase::computeLoads(const VectorX& q, JointLoads& loads) {
     const int nv = t.joints[i].nv;
     if (nv > 0 && t.joints[i].subspacesDependOnQ())  // the constant ones: set by Kinematics::resize
       kin_.S[i] = Eigen::Map<const Eigen::Matrix<double, 6, Eigen::Dynamic>>(Spool_.data() + 6 * t.vOffset[i], 6, nv);
-    const int p = t.parent[i];
-    kin_.X_0[i] = p < 0 ? X_[i] : X_[i] * kin_.X_0[p];
   }
   jointWrenchesFromAccelerations(t, kin_, acc_, fext_, loads.f);
   completeJointLoads(t, kin_, q, loads);
@@ -165,7 +174,7 @@ void PoissonSolverBase::forwardDynamics(const VectorX& q, const VectorX& v, cons
   fext_ = fext;
   q_ = &q;
   wantAcceleration_ = true;
-  positionPass(q, &v, true);
+  positionPass(q, &v, /*worldPoses=*/loads != nullptr);
   backwardPass(nullptr, &tau);
   forwardAccelerationPass(qdd);
   if (loads) computeLoads(q, *loads);
@@ -201,7 +210,7 @@ void PoissonSolverBase::impulseDynamics(const VectorX& q, const VectorX& p, cons
   fext_ = fext;
   q_ = &q;
   wantAcceleration_ = qdd != nullptr || loads != nullptr;
-  positionPass(q, nullptr, true);
+  positionPass(q, nullptr, /*worldPoses=*/loads != nullptr);
   backwardPass(&p, nullptr);
   forwardVelocityPass(tau, v, pdot);
   if (!wantAcceleration_) return;

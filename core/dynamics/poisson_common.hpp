@@ -47,8 +47,10 @@ template <int NV>
 using VecNV = Eigen::Matrix<double, NV, 1>;
 
 /// Mp += Xᵀ A X for a symmetric A (6×6, child axes) and X = ᶜX_p: the congruence of an
-/// (articulated) inertia into the parent, computing one triangle and mirroring it.
-void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp);
+/// (articulated) inertia into the parent, computing one triangle and mirroring it. With `start`,
+/// Mp = start + Xᵀ A X instead (the parent's own rigid inertia, each entry written once: the same
+/// sums as Mp = start.matrix() first, without reading back a matrix just written).
+void addSymmetricCongruence(const Xform& X, const Mat6& A, Mat6& Mp, const Inertia* start = nullptr);
 /// Mp += Xᵀ A X for a general A (no symmetry assumed: all 36 entries are formed).
 void addGeneralCongruence(const Xform& X, const Mat6& A, Mat6& Mp);
 
@@ -96,10 +98,11 @@ class PoissonSolverBase : public Solver {
   virtual void forwardAccelerationPass(VectorX& qdd) = 0;
 
   // ---- shared pieces the passes call ----
-  /// Pass 0: ⁱX_p, the q-dependent S_i (pool; the constructor sets the constant ones), gravity in
-  /// body axes; with `init`, φ*_i = 0 and F*_i = f_i^app + gravity (M*_i: articulatedSums). With `v`, also v_i, c_i and
-  /// ψ_i (forwardDynamics).
-  void positionPass(const VectorX& q, const VectorX* v, bool init);
+  /// Pass 0: ⁱX_p (with `worldPoses`, ⁱX_0 for the joint loads' world axes), the q-dependent S_i
+  /// (pool; the constructor sets the constant ones). With `v`, also v_i, c_i and ψ_i
+  /// (forwardDynamics); without, gravity in body axes, φ*_i = 0 and F*_i = f_i^app + gravity.
+  /// M*_i: articulatedSums.
+  void positionPass(const VectorX& q, const VectorX* v, bool worldPoses);
   /// c_i and ψ_i for body i once v_i is known (the acceleration right-hand side).
   void velocityProducts(int i, const Vec6& vJ, const double* qi, const double* vi);
   /// Joint loads from the accelerations acc_ (RNEA backward pass, rnea.hpp).
@@ -108,10 +111,11 @@ class PoissonSolverBase : public Solver {
   /// Where the backward pass finds M*_i, and where body i's share of its parent's M*_p goes.
   struct ArticulatedSums {
     const Mat6& Mi;
-    Mat6* Mp;  ///< null for a root
+    Mat6* Mp;              ///< null for a root
+    const Inertia* start;  ///< I_p where body i starts M*_p (addSymmetricCongruence), else null
   };
-  /// Before the backward pass visits body i: M*_p starts from I_p when i is the child visited
-  /// first (the highest-numbered). With `keep` every M*_i is stored in Mstar_ for the later
+  /// Before the backward pass visits body i: M*_p starts from I_p (`start`) when i is the child
+  /// visited first (the highest-numbered). With `keep` every M*_i is stored in Mstar_ for the later
   /// passes; without (q̈ alone needs only the factors), a parent visited right after its child
   /// (p = i − 1, every link of a chain) takes its sums in carry_, and a chain never writes Mstar_.
   ArticulatedSums articulatedSums(int i, bool keep);

@@ -21,13 +21,14 @@ PoissonLdlSolver::PoissonLdlSolver(const Tree& tree)
 }
 
 template <int NV>
-void PoissonLdlSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const VectorX* p, const VectorX* tau) {
+void PoissonLdlSolver::backwardBody(int i, const ArticulatedSums& sums, const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   const int par = t.parent[i];
+  const Mat6& Ms = sums.Mi;
   if constexpr (NV == 0) {
     // fixed joint: the body's articulated inertia passes whole into the parent
     if (par < 0) return;
-    addSymmetricCongruence(X_[i], Ms, *Mp);
+    addSymmetricCongruence(X_[i], Ms, *sums.Mp, sums.start);
     if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
     if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
   } else {
@@ -65,7 +66,7 @@ void PoissonLdlSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const Vecto
     Mat6 A;
     for (int c = 0; c < 6; ++c)
       for (int r = 0; r <= c; ++r) A(r, c) = A(c, r) = Ms(r, c) - V.col(r).dot(V.col(c));
-    addSymmetricCongruence(X_[i], A, *Mp);
+    addSymmetricCongruence(X_[i], A, *sums.Mp, sums.start);
     if (p) phi_[par] += X_[i].inverseForce(phiUp);
     if (tau) psi_[par] += X_[i].inverseForce(psiUp);
   }
@@ -75,7 +76,7 @@ void PoissonLdlSolver::backwardPass(const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i) {
     const ArticulatedSums sums = articulatedSums(i, /*keep=*/p != nullptr);
-    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, sums.Mi, sums.Mp, p, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, sums, p, tau); });
     const int par = t.parent[i];
     if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
   }

@@ -32,7 +32,7 @@ class PoissonLdlSolver final : public PoissonSolverBase {
   void forwardAccelerationPass(VectorX& qdd) override;
 
   template <int NV>
-  void backwardBody(int i, const Mat6& Ms, Mat6* Mp, const VectorX* p, const VectorX* tau);
+  void backwardBody(int i, const ArticulatedSums& sums, const VectorX* p, const VectorX* tau);
   template <int NV>
   void forwardVelocityBody(int i, const VectorX& tau, VectorX& v, VectorX& pdot);
   template <int NV>

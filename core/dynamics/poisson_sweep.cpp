@@ -20,13 +20,14 @@ PoissonSweepSolver::PoissonSweepSolver(const Tree& tree)
 }
 
 template <int NV>
-void PoissonSweepSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const VectorX* p, const VectorX* tau) {
+void PoissonSweepSolver::backwardBody(int i, const ArticulatedSums& sums, const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   const int par = t.parent[i];
+  const Mat6& Ms = sums.Mi;
   if constexpr (NV == 0) {
     // fixed joint: H_i = 1, the body's articulated inertia passes whole into the parent
     if (par < 0) return;
-    addSymmetricCongruence(X_[i], Ms, *Mp);
+    addSymmetricCongruence(X_[i], Ms, *sums.Mp, sums.start);
     if (p) phi_[par] += X_[i].inverseForce(phi_[i]);
     if (tau) psi_[par] += X_[i].inverseForce(psi_[i] + Ms * cvp_[i]);
   } else if constexpr (NV == 6) {
@@ -43,6 +44,7 @@ void PoissonSweepSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const Vec
     if (p) u_.segment<6>(o).noalias() = D * (p->segment<6>(o) - phi_[i]);
     if (tau) w_.segment<6>(o).noalias() = D * (tau->segment<6>(o) - (psi_[i] + Ms * cvp_[i]));
     if (par < 0) return;
+    if (sums.start) *sums.Mp = Ibody_[par];  // M*_p starts here, and this child adds nothing
     if (p) phi_[par] += X_[i].inverseForce(p->segment<6>(o));
     if (tau) psi_[par] += X_[i].inverseForce(tau->segment<6>(o));
   } else {
@@ -81,7 +83,7 @@ void PoissonSweepSolver::backwardBody(int i, const Mat6& Ms, Mat6* Mp, const Vec
     Mat6 A;
     for (int c = 0; c < 6; ++c)
       for (int r = 0; r <= c; ++r) A(r, c) = A(c, r) = Ms(r, c) - V.col(r).dot(V.col(c));
-    addSymmetricCongruence(X_[i], A, *Mp);
+    addSymmetricCongruence(X_[i], A, *sums.Mp, sums.start);
     if (p) phi_[par] += X_[i].inverseForce(phiUp);
     if (tau) psi_[par] += X_[i].inverseForce(psiUp);
   }
@@ -91,7 +93,7 @@ void PoissonSweepSolver::backwardPass(const VectorX* p, const VectorX* tau) {
   const Tree& t = *tree_;
   for (int i = nb_ - 1; i >= 0; --i) {
     const ArticulatedSums sums = articulatedSums(i, /*keep=*/p != nullptr);
-    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, sums.Mi, sums.Mp, p, tau); });
+    dispatchSize(t.joints[i].nv, [&]<int NV>() { backwardBody<NV>(i, sums, p, tau); });
     const int par = t.parent[i];
     if (p && par >= 0) Fsub_[par] += X_[i].inverseForce(Fsub_[i]);
   }
