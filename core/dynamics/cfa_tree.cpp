@@ -95,6 +95,8 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       Tphys_(tree.nb),
       w_(tree.nb),
       Psi_(tree.nb),
+      XJ_(tree.nb),
+      fRnea_(tree.nb),
       fLin_(tree.nb),
       dqdd_(tree.nv) {
   kin_.resize(tree);
@@ -256,9 +258,10 @@ void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   if (i < kAhead) return;
   const int k = i - kAhead;
   const BodyWork& W = w_[k];
-  prefetchBytes(&W, elimination ? bytesBefore(W, W.fRnea) : bytesBefore(W, W.XJ));
+  prefetch(&W);
+  if (!elimination) prefetch(&fRnea_[k]);
   if (elimination && frames_[k].keepPsi) prefetch(&Psi_[k]);
-  if (frames_[k].ownTransform) prefetch(&W.XJ);
+  if (frames_[k].ownTransform) prefetch(&XJ_[k]);
   prefetch(&IinvJ_[k]);
   prefetch(&kin_.X_p[k]);
 }
@@ -269,10 +272,10 @@ void CfaTreeSolver::prefetchTowardsTips(int i) const {
   if (i + kAhead >= tree_->nb) return;
   const int k = i + kAhead;
   const BodyWork& W = w_[k];
-  prefetchBytes(&W, bytesBefore(W, W.fRnea));
+  prefetch(&W);
   const JointFrame& fr = frames_[k];
   if (fr.nv > 1) prefetch(&Psi_[k]);
-  if (fr.ownTransform) prefetch(&W.XJ);
+  if (fr.ownTransform) prefetch(&XJ_[k]);
   prefetch(&kin_.X_p[k]);
 }
 
@@ -334,9 +337,10 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     if (fr.universal) updateUniversal(i, qi);
     BodyWork& W = w_[i];
     if (fr.ownTransform) {  // ᴶⁱX_ᴶᵖ = Rᵢᵀ ⁱX_p R_p; otherwise it is ⁱX_p itself
-      W.XJ = Xp;
-      if (fr.rotated) W.XJ = Xform::rotation(axes_[i].R.transpose()) * W.XJ;
-      if (p >= 0 && frames_[p].rotated) W.XJ = W.XJ * Xform::rotation(axes_[p].R);
+      Xform& XJ = XJ_[i];
+      XJ = Xp;
+      if (fr.rotated) XJ = Xform::rotation(axes_[i].R.transpose()) * XJ;
+      if (p >= 0 && frames_[p].rotated) XJ = XJ * Xform::rotation(axes_[p].R);
     }
     // c_i, with the world's −g carried in at a root, and p_i = v_i ×* I_i v_i − f^ext_i: the
     // velocity-product acceleration and the bias wrench of body i alone, nothing summed
@@ -366,7 +370,7 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
   const JointAxes& ax = axes_[i];
   Vec6 fJ = Vec6::Zero();
   if (residual) {
-    const Vec6& f = w_[i].fRnea;
+    const Vec6& f = fRnea_[i];
     fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
   }
   if (fr.universal) {
@@ -481,7 +485,7 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     prefetchTowardsBase(i, false);
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    W.fRnea = fLin_[i];
+    fRnea_[i] = fLin_[i];
     if (p >= 0) accumulateInverseForce(kin_.X_p[i], fLin_[i], 1.0, fLin_[p]);
     const Vec6 u = actuation(i, tau, true);
     W.fRest = u;
@@ -518,7 +522,7 @@ void CfaTreeSolver::jointLoad(int i, JointLoads& loads, bool corrected) {
   const Vec6& fJ = W.fRest;
   const JointAxes& ax = axes_[i];
   Vec6 f = fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
-  if (corrected) f += W.fRnea;
+  if (corrected) f += fRnea_[i];
   loads.f[i] = f;
   if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
     const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;

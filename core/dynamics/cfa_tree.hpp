@@ -106,8 +106,6 @@ class CfaTreeSolver final : public Solver {
     Vec6 a;       ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
     Vec6 fRest;   ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
     Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
-    Vec6 fRnea;   ///< refinement: RNEA's joint wrench at the first q̈, body frame
-    Xform XJ;     ///< ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
   };
 
   /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
@@ -129,8 +127,10 @@ class CfaTreeSolver final : public Solver {
   /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
   /// two locals, and the elimination writes 48 bytes of it a body (psiCol), not 288.
   std::vector<Mat6> Psi_;
-  std::vector<Vec6> fLin_;  ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
-  VectorX dqdd_;            ///< (nv) refinement: the correction of q̈
+  std::vector<Xform> XJ_;    ///< (nb) ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
+  std::vector<Vec6> fRnea_;  ///< (nb) refinement: RNEA's joint wrench at the first q̈, body frame
+  std::vector<Vec6> fLin_;   ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
+  VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
 
   // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
   /// Base to tip: kinematics, joint-frame transforms, each body's c_i and p_i.
@@ -151,7 +151,7 @@ class CfaTreeSolver final : public Solver {
   void jointLoad(int i, JointLoads& loads, bool corrected);
 
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
-  const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? w_[i].XJ : kin_.X_p[i]; }
+  const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
   void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
