@@ -114,6 +114,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);
     fr.keepPsi = (parent >= 0 && parent != i - 1) || fr.nv > 1;
+    for (int c : tree.children[i]) fr.farChild = fr.farChild || c != i + 1;
     std::array<bool, 6> motion{};
     for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
     fr.nc = 0;
@@ -316,12 +317,12 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
   // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p and v_i),
   // joint-frame transforms, and each body's own bias terms (header, "Bias terms per body")
   const Vec6 a0 = baseAcceleration(t);
+  Vec6 vLast = Vec6::Zero();  // v_{i−1}: body i's parent on a chain; kin_.v holds it for the other children
   for (int i = 0; i < t.nb; ++i) {
     if (i + kAhead < t.nb) {  // this pass writes ρ and a (and ᴶⁱX_ᴶᵖ, rarely)
       const BodyWork& A = w_[i + kAhead];
       prefetchBytes(&A.rho, bytesBefore(A, A.fRest) - bytesBefore(A, A.rho));
       prefetch(&kin_.X_p[i + kAhead]);
-      prefetch(&kin_.v[i + kAhead]);
     }
     const JointModel& joint = t.joints[i];
     const double* qi = q.data() + t.qOffset[i];
@@ -329,8 +330,9 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const int p = t.parent[i];
     const Xform& Xp = kin_.X_p[i] = joint.placement(qi, t.X_T[i]);
     const Vec6 vJ = joint.jointVelocity(qi, vi);
-    const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(kin_.v[p]) + vJ);
-    kin_.v[i] = vi6;
+    const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(p == i - 1 ? vLast : kin_.v[p]) + vJ);
+    vLast = vi6;
+    if (frames_[i].farChild) kin_.v[i] = vi6;
     const Vec6 ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
 
     const JointFrame& fr = frames_[i];

@@ -85,6 +85,7 @@ class CfaTreeSolver final : public Solver {
     bool universal = false;              ///< R and Ŝ depend on q
     bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
     bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
+    bool farChild = false;               ///< a child other than body i + 1: the bias pass stores v_i for it
     bool keepPsi = false;                ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
   };
   /// The joint frame's axes, read only where the frame is rotated.
