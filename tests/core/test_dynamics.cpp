@@ -3,9 +3,11 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/dynamics/aba.hpp"
 #include "core/dynamics/crba.hpp"
+#include "core/dynamics/large_pages.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
@@ -214,6 +216,26 @@ class TestDynamics : public QObject {
       for (int i = 0; i < tree.nb; ++i) bodies += 0.5 * ws.kin.v[i].dot(tree.I[i] * ws.kin.v[i]);
       const double joint = 0.5 * s.v.dot(M * s.v);
       QVERIFY(std::abs(joint - bodies) <= 1e-12 * std::max(1.0, bodies));
+    }
+  }
+
+  // The solvers' large per-body arrays: 2 MB aligned from 2 MB up (where huge pages can back
+  // them), the element alignment below, and ordinary vectors either way.
+  void largeArraysAreAlignedAndBehaveAsVectors() {
+    const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    for (const std::size_t n :
+         {std::size_t{1}, std::size_t{1000}, std::size_t{7281}, std::size_t{7282}, std::size_t{20000}}) {
+      LargeArray<Mat6> a(n, Mat6::Constant(2.0));  // 288 bytes each: 7,282 of them pass 2 MB
+      QCOMPARE(a.size(), n);
+      QCOMPARE(address(a.data()) % alignof(Mat6), std::uintptr_t{0});
+      if (n * sizeof(Mat6) >= (std::size_t{2} << 20))
+        QCOMPARE(address(a.data()) % (std::size_t{2} << 20), std::uintptr_t{0});
+      a.back()(5, 5) = 3.0;
+      a.push_back(Mat6::Identity());  // reallocates through the same allocator
+      QCOMPARE(a.size(), n + 1);
+      QCOMPARE(a[n - 1](5, 5), 3.0);
+      QCOMPARE(a.front()(0, 0), 2.0);
+      QCOMPARE(a.back()(0, 0), 1.0);
     }
   }
 
