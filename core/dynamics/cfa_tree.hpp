@@ -62,6 +62,7 @@
 #include <cstdint>
 
 #include "core/dynamics/cfa_common.hpp"
+#include "core/dynamics/large_pages.hpp"
 
 namespace kt {
 
@@ -119,10 +120,10 @@ class CfaTreeSolver final : public Solver {
   std::vector<JointFrame> frames_;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
-  std::vector<Mat6> IinvJ_;  ///< (nb) I_i⁻¹, joint frame
+  LargeArray<Mat6> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
   std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
                              ///< (read only where T_i is not a signed selection)
-  std::vector<BodyWork> w_;  ///< (nb)
+  LargeArray<BodyWork> w_;   ///< (nb)
   /// (nb) Ψ_i, joint frame, where it must outlive the elimination step that follows body i's: a
   /// parent other than body i − 1 (the elimination visits it later) or a joint of more than one
   /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
