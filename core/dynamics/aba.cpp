@@ -121,10 +121,18 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     }
     if (nv == 1) {  // the common case, in fixed-size arithmetic
       const int k = unitAxis_[i];
-      const Vec6 s = kin_.S[i].col(0);
-      const Vec6 U = k >= 0 ? Vec6(Ia.col(k)) : Vec6(Ia * s);  // S = e_k: a column of IA
-      const double Dinv = 1.0 / (k >= 0 ? U[k] : s.dot(U));
-      const double u = tau[t.vOffset[i]] - (k >= 0 ? pa[k] : s.dot(pa));
+      Vec6 U;
+      double Dinv, u;
+      if (k >= 0) {  // S = e_k: a column of IA (and S itself is not read)
+        U = Ia.col(k);
+        Dinv = 1.0 / U[k];
+        u = tau[t.vOffset[i]] - pa[k];
+      } else {
+        const Vec6 s = kin_.S[i].col(0);
+        U = Ia * s;
+        Dinv = 1.0 / s.dot(U);
+        u = tau[t.vOffset[i]] - s.dot(pa);
+      }
       oneDof_[i] = {U, Dinv, u};
       Ia.noalias() -= (Dinv * U) * U.transpose();
       pa += Ia * kin_.c[i] + (Dinv * u) * U;

@@ -41,7 +41,11 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const Vec6& fi = loads.f[i];
-    if (joint.nv > 0) loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
+    if (const int k = joint.unitMotionAxis(); k >= 0) {
+      loads.tau[tree.vOffset[i]] = fi[k];  // S_i = e_k (S itself is not read)
+    } else if (joint.nv > 0) {
+      loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
+    }
     if (joint.nv < 6) {
       joint.constraintSubspace(q.data() + tree.qOffset[i], T);
       loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
