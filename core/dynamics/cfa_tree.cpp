@@ -252,9 +252,9 @@ void CfaTreeSolver::rootRhs(int i, bool withBias) {
   solveUnitLower<NC>(W.L, W.z.template head<NC>());
 }
 
-// Prefetch for the tip-to-base sweeps: the record of the body kAhead closer to the base (the
-// elimination: the fields before fRnea and Ψ where it is stored; the correction: fRnea too), and
-// ᴶⁱX_ᴶᵖ where the frames are rotated.
+// Prefetch for the tip-to-base sweeps: the record of the body kAhead closer to the base, its I⁻¹
+// and ⁱX_p (the elimination: and Ψ where it is stored; the correction: and fRnea_), and ᴶⁱX_ᴶᵖ
+// where the frames are rotated.
 void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   if (i < kAhead) return;
   const int k = i - kAhead;
@@ -267,8 +267,8 @@ void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   prefetch(&kin_.X_p[k]);
 }
 
-// Prefetch for the substitutions: the fields before fRnea (with Ψ's motion column of a 1-DoF
-// joint), Ψ where a joint of more DoF reads it, and ᴶⁱX_ᴶᵖ, of the body kAhead further from the base.
+// Prefetch for the substitutions: the record (with Ψ's motion column of a 1-DoF joint), Ψ where a
+// joint of more DoF reads it, ⁱX_p and ᴶⁱX_ᴶᵖ, of the body kAhead further from the base.
 void CfaTreeSolver::prefetchTowardsTips(int i) const {
   if (i + kAhead >= tree_->nb) return;
   const int k = i + kAhead;
@@ -553,11 +553,12 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 
 // Performance notes: why the passes are written as they are. None of these changes a result
 // (tests/core/test_cfa.cpp holds cfa-tree to the plain reference version on random trees).
-//  1. Prefetch. Each pass walks records of about a kilobyte per body, in several arrays at once
-//     (w_, kin_.X_p, kin_.v, IinvJ_): more streams than the hardware prefetchers follow on long
-//     trees. The passes ask for the records kAhead = 3 bodies ahead, and only for the fields they
-//     read: the bias pass for ρ and a, the others for the fields before fRnea (and fRnea in the
-//     correction), and each for ᴶⁱX_ᴶᵖ only where the frames are rotated.
+//  1. Prefetch. Each pass walks about a kilobyte per body, in several arrays at once (w_,
+//     kin_.X_p, IinvJ_): more streams than the hardware prefetchers follow on long trees. The
+//     passes ask for the data kAhead = 3 bodies ahead, and only for what they read: the bias pass
+//     for ρ and a, the others for the whole record (it holds nothing else), and each for ᴶⁱX_ᴶᵖ
+//     only where the frames are rotated. The record and I⁻¹ are LargeArrays (large_pages.hpp): on
+//     4 KB pages their TLB misses were most of the growth in cost per body on long chains.
 //  1a. Ψ in locals. Only the elimination needs a whole Ψ_i, and on a chain only until the next
 //     body's step; the substitution needs its motion columns. Storing every Ψ_i in the record
 //     wrote 288 bytes a body that went out to L3 and were read back a column at a time: on the

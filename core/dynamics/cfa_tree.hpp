@@ -95,9 +95,9 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
-  /// Per-body work, one record per body (read and written in index order). The passes read the
-  /// fields before fRnea only (and fRnea when refining, ᴶⁱX_ᴶᵖ where the frames are rotated): they
-  /// prefetch just those.
+  /// Per-body work, one record per body (read and written in index order): only what the passes
+  /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ and the refinement's wrench, read on
+  /// some bodies only, are arrays of their own).
   struct BodyWork {
     Vec6 z;                         ///< L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / D_j
@@ -148,7 +148,7 @@ class CfaTreeSolver final : public Solver {
   [[gnu::noinline]] void correctionPass(const VectorX& tau);
   /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i).
   Vec6 actuation(int i, const VectorX& tau, bool residual) const;
-  /// Joint i's load from fRest (corrected: plus fRnea), in world axes through ⁱX_0's rotation (its
+  /// Joint i's load from fRest (corrected: plus fRnea_), in world axes through ⁱX_0's rotation (its
   /// parent's already computed: called base to tip).
   void jointLoad(int i, JointLoads& loads, bool corrected);
 
