@@ -116,7 +116,7 @@ class CfaTreeSolver final : public Solver {
   /// over the accuracy bound had ratios of 2.8·10⁴ and 1.8·10⁵, and plain random trees stay below 30.
   static constexpr double kComplianceRatio = 100;
   bool refine_ = false;  ///< the model has such a pair: every call refines q̈
-  Kinematics kin_;       ///< X_p and v; the rotation of X_0 in the loads pass
+  Kinematics kin_;       ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
   std::vector<JointFrame> frames_;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
