@@ -390,8 +390,8 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   const Tree& t = *tree_;
   // tip to base: u = D τ carried into the parent's known wrench; then Ψ and α of each body,
   // eliminating its children's joints (header; Liu et al. eqs. 29–37). Ψ_i is stored where it must
-  // outlive the next step (JointFrame::keepPsi); else it is body i + 1's parent's, read once by the
-  // elimination of joint i + 1, and two locals taking turns hold it.
+  // outlive the next step (JointFrame::keepPsi); else the parent is body i − 1, whose step comes
+  // next and reads Ψ_i once (eliminating joint i), and two locals taking turns hold it.
   Mat6 psiLocal[2];
   const auto psiOf = [&](int i) -> Mat6& { return frames_[i].keepPsi ? Psi_[i] : psiLocal[i & 1]; };
   for (int i = t.nb - 1; i >= 0; --i) {
