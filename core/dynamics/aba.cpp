@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/aba.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/dynamics/rnea.hpp"
@@ -76,13 +75,7 @@ AbaSolver::AbaSolver(const Tree& tree)
       a_(tree.nb) {
   kin_.resize(tree);
   unitAxis_.resize(tree.nb);
-  flags_.assign(tree.nb, 0);
-  for (int i = 0; i < tree.nb; ++i) {
-    const int p = tree.parent[i];
-    if (!tree.children[i].empty()) flags_[i] |= kHasChildren;
-    if (p >= 0 && i == *std::max_element(tree.children[p].begin(), tree.children[p].end())) flags_[i] |= kStartsParent;
-    if (p >= 0 && p == i - 1) flags_[i] |= kCarried;
-  }
+  flags_ = sweepHandover(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const int nv = joint.nv;

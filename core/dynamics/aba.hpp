@@ -8,6 +8,7 @@
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
+#include "core/dynamics/sweep_handover.hpp"
 
 namespace kt {
 
@@ -26,11 +27,8 @@ class AbaSolver final : public Solver {
   /// must keep for pass 3.
   std::vector<Mat6> IA_;
   std::vector<Vec6> pA_;
-  /// (nb) pass 2's bookkeeping for body i, parent p: kStartsParent, i is the child of p visited
-  /// first (the highest-numbered) and starts p's sums from I_p and p's own bias force;
-  /// kCarried, p = i − 1 is the next body visited and takes the sums in a local;
-  /// kHasChildren, i's own sums start from its children's.
-  enum : std::uint8_t { kStartsParent = 1, kCarried = 2, kHasChildren = 4 };
+  /// (nb) pass 2's handover of body i's sums to its parent (sweep_handover.hpp): kStartsParent
+  /// starts them from I_p and p's own bias force, kCarried keeps them in a local.
   std::vector<std::uint8_t> flags_;
   /// Pass 2's result for a 1-DoF joint, read back in pass 3: one cache line a body (the general
   /// U_, Dinv_, u_ below are sized for six columns and would touch three).

@@ -88,17 +88,12 @@ PoissonSolverBase::PoissonSolverBase(const Tree& tree)
       acc_(tree.nb),
       qddScratch_(VectorX::Zero(tree.nv)) {
   kin_.resize(tree);
-  sumFlags_.assign(nb_, 0);
+  sumFlags_ = sweepHandover(tree);
   for (int i = 0; i < nb_; ++i) {
     Ibody_[i] = tree.I[i].matrix();
     const JointModel& joint = tree.joints[i];
     if (joint.nv > 0 && !joint.subspacesDependOnQ())
       std::copy(kin_.S[i].data(), kin_.S[i].data() + 6 * joint.nv, Spool_.data() + 6 * tree.vOffset[i]);
-    const int p = tree.parent[i];
-    if (tree.children[i].empty()) sumFlags_[i] |= kLeaf;
-    if (p >= 0 && i == *std::max_element(tree.children[p].begin(), tree.children[p].end()))
-      sumFlags_[i] |= kStartsParent;
-    if (p >= 0 && p == i - 1) sumFlags_[i] |= kCarried;
   }
 }
 
@@ -108,7 +103,7 @@ PoissonSolverBase::ArticulatedSums PoissonSolverBase::articulatedSums(int i, boo
   const Mat6* Mi = &Mstar_[i];
   if (!keep && i + 1 < nb_ && (sumFlags_[i + 1] & kCarried)) {
     Mi = &carry_[i & 1];
-  } else if (f & kLeaf) {
+  } else if (!(f & kHasChildren)) {  // a leaf
     if (keep) {
       Mstar_[i] = Ibody_[i];
     } else {

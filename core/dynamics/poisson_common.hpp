@@ -33,6 +33,7 @@
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
+#include "core/dynamics/sweep_handover.hpp"
 
 namespace kt {
 
@@ -126,19 +127,18 @@ class PoissonSolverBase : public Solver {
   }
 
   int nb_ = 0;
-  bool wantAcceleration_ = false;     ///< the current call needs q̈ (ψ_i, c_i in the forward pass)
-  ExternalWrenches fext_;             ///< of the current call
-  const VectorX* q_ = nullptr;        ///< q of the current call
-  Kinematics kin_;                    ///< X_p, v, c used in place; S and X_0 filled for the joint loads
-  std::vector<Xform>& X_ = kin_.X_p;  ///< (nb) ⁱX_p (from the world for roots)
-  std::vector<Vec6>& vel_ = kin_.v;   ///< (nb) body velocities v_i
-  std::vector<Vec6>& cvp_ = kin_.c;   ///< (nb) velocity-product accelerations c_i
-  std::vector<double> Spool_;         ///< (6 nv) S_i, 6×n_i column-major at 6·vOffset[i]
-  std::vector<Mat6> Ibody_;           ///< (nb) I_i as 6×6 matrices (constant)
-  std::vector<Mat6> Mstar_;           ///< (nb) M*_i, articulated inertias (Ivanov's M*_i; articulatedSums)
-  Mat6 carry_[2];                     ///< M*_i carried from child to parent, at i mod 2
-  enum : std::uint8_t { kStartsParent = 1, kCarried = 2, kLeaf = 4 };
-  std::vector<std::uint8_t> sumFlags_;  ///< (nb) articulatedSums' bookkeeping for body i
+  bool wantAcceleration_ = false;       ///< the current call needs q̈ (ψ_i, c_i in the forward pass)
+  ExternalWrenches fext_;               ///< of the current call
+  const VectorX* q_ = nullptr;          ///< q of the current call
+  Kinematics kin_;                      ///< X_p, v, c used in place; S and X_0 filled for the joint loads
+  std::vector<Xform>& X_ = kin_.X_p;    ///< (nb) ⁱX_p (from the world for roots)
+  std::vector<Vec6>& vel_ = kin_.v;     ///< (nb) body velocities v_i
+  std::vector<Vec6>& cvp_ = kin_.c;     ///< (nb) velocity-product accelerations c_i
+  std::vector<double> Spool_;           ///< (6 nv) S_i, 6×n_i column-major at 6·vOffset[i]
+  std::vector<Mat6> Ibody_;             ///< (nb) I_i as 6×6 matrices (constant)
+  std::vector<Mat6> Mstar_;             ///< (nb) M*_i, articulated inertias (Ivanov's M*_i; articulatedSums)
+  Mat6 carry_[2];                       ///< M*_i carried from child to parent, at i mod 2
+  std::vector<std::uint8_t> sumFlags_;  ///< (nb) articulatedSums' handover of body i (sweep_handover.hpp)
   std::vector<Vec6> phi_;               ///< (nb) φ*_i, velocity level: μ_i = M*_i v_i + φ*_i
   std::vector<Vec6> psi_;               ///< (nb) ψ_i, acceleration level: f_i = M*_i a_i + ψ_i
   std::vector<Vec6> Fsub_;              ///< (nb) F*_i, applied and gravity wrenches of the subtree of i
