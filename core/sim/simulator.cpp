@@ -194,7 +194,9 @@ void Simulator::reset() {
   for (AttitudeUnwrapper& u : unwrappers_) u.reset();
   recorder_->clear();
   integrator_->start(*system_, tInt_, x_);
-  output(0.0, x_);
+  // The first row is the initial state exactly: in the impulse form ν is the model's ν₀, not
+  // M⁻¹(M ν₀) (docs/signals.md: the t = 0 row).
+  output(0.0, x_, impulse_ ? &tree.initialV : nullptr);
 }
 
 void Simulator::setDrive(int joint, const Drive& drive) {
@@ -244,7 +246,7 @@ bool Simulator::advanceTo(double t) {
   return ok();
 }
 
-bool Simulator::evaluate(double t, const VectorXd& x) {
+bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   const Tree& tree = *tree_;
   qS_ = x.head(tree.nq);
   if (impulse_) {
@@ -253,6 +255,9 @@ bool Simulator::evaluate(double t, const VectorXd& x) {
     drives_->evaluate(t, qS_, vS_, tauS_);
     system_->prime(t, x, vS_, pdot_, &tauS_);
     solver_->impulseDynamics(qS_, pS_, tauS_, {}, vS_, pdot_, &qddS_, &loadsS_);
+    // the recorded state and what follows from it (energy, momentum) take the exact ν; the
+    // integrator keeps the derivative of the state it integrates, (q, p)
+    if (exactV) vS_ = *exactV;
   } else {
     vS_ = x.tail(tree.nv);
     drives_->evaluate(t, qS_, vS_, tauS_);
@@ -283,8 +288,8 @@ bool Simulator::evaluate(double t, const VectorXd& x) {
   return true;
 }
 
-bool Simulator::output(double t, const VectorXd& x) {
-  if (!evaluate(t, x)) return fail(t, badQuantity_);
+bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV) {
+  if (!evaluate(t, x, exactV)) return fail(t, badQuantity_);
   q_.swap(qS_);
   v_.swap(vS_);
   qdd_.swap(qddS_);

@@ -114,9 +114,11 @@ class Simulator {
   bool fail(double t, const std::string& what);
   /// Evaluates every output at (t, x) into the scratch twins; false (and badQuantity_) if one
   /// is not finite.
-  bool evaluate(double t, const Eigen::VectorXd& x);
+  /// exactV: the velocity the state holds, where it is known exactly (the initial ν of the impulse
+  /// form, which M⁻¹(M ν₀) would give only to κ(M)ε); null elsewhere.
+  bool evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
   /// evaluate(), then make it the current state and record it; false (and stops) if not finite.
-  bool output(double t, const Eigen::VectorXd& x);
+  bool output(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
   /// Describes the first non-finite quantity at the integrator's last good state or in its
   /// failed step (for error messages).
   std::string diagnose();
