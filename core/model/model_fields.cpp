@@ -28,8 +28,10 @@ std::pair<std::string, std::optional<std::size_t>> splitIndex(const std::string&
   if (part.back() != ']' || open + 2 > part.size() - 1) fail(path, "expected NAME[INDEX], got '" + part + "'");
   const std::string digits = part.substr(open + 1, part.size() - open - 2);
   for (char c : digits)
-    if (!std::isdigit(static_cast<unsigned char>(c))) fail(path, "the index in '" + part + "' is not a number");
-  if (digits.size() > 9) fail(path, "the index in '" + part + "' is too large");
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      fail(path, "the index in '" + part + "' is not a whole number (0, 1, 2, …)");
+  // no vector of a model has 10⁹ entries; the bound also keeps the conversion from overflowing
+  if (digits.size() > 9) fail(path, "the index in '" + part + "' is out of range");
   return {part.substr(0, open), std::stoul(digits)};
 }
 
@@ -78,14 +80,23 @@ std::vector<double> neutralQ(JointType type) {
 int bodyIndex(const Model& model, const std::string& path, const std::string& key) {
   bool digits = !key.empty();
   for (char c : key) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+  const std::string indices = model.bodies.empty() ? std::string("the model has no bodies")
+                                                   : "the model has " + std::to_string(model.bodies.size()) +
+                                                         " bodies, 0 to " + std::to_string(model.bodies.size() - 1);
   if (digits) {
-    const std::size_t k = std::stoul(key);
+    // more digits than any body count: out of range, and too many for std::stoul
+    const std::size_t k = key.size() > 9 ? model.bodies.size() : std::stoul(key);
     if (k >= model.bodies.size())
-      fail(path, "there is no bodies[" + key + "] (the model has " + std::to_string(model.bodies.size()) + " bodies)");
+      fail(path, "there is no bodies[" + key + "]: the index is out of range (" + indices + ")");
     return static_cast<int>(k);
   }
   const int k = model.findBody(key);
   if (k < 0) {
+    // a number that is not a whole one (1e21, -1, 2.5) was meant as an index, not as a name
+    char* end = nullptr;
+    (void)std::strtod(key.c_str(), &end);
+    if (!key.empty() && *end == '\0')
+      fail(path, "'" + key + "' is neither a body's name nor an index (a whole number; " + indices + ")");
     std::vector<std::string> names;
     for (const BodySpec& b : model.bodies) names.push_back(b.name);
     const std::string near = closestMatch(key, names);
@@ -237,6 +248,17 @@ Target resolve(Model& model, const std::string& path, bool forWriting, std::vect
 }
 
 }  // namespace
+
+int modelFieldBody(const Model& model, const std::string& path) {
+  if (path.rfind("bodies[", 0) != 0) return -1;
+  const std::size_t close = path.find(']');
+  if (close == std::string::npos) return -1;
+  try {
+    return bodyIndex(model, path, path.substr(7, close - 7));
+  } catch (const std::invalid_argument&) {
+    return -1;
+  }
+}
 
 double getModelField(const Model& model, const std::string& path) {
   std::vector<double> scratch;

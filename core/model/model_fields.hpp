@@ -31,6 +31,10 @@ double getModelField(const Model& model, const std::string& path);
 /// Sets a field. Throws std::invalid_argument naming the path and what was expected.
 void setModelField(Model& model, const std::string& path, double value);
 
+/// The index of the body a path names (`bodies[L16]…` or `bodies[3]…`), or -1 when it names none:
+/// to report the model's diagnostics of that body with the user's own spelling of the path.
+int modelFieldBody(const Model& model, const std::string& path);
+
 /// The fields of every body and the model, as paths with body names (for help and completion).
 std::vector<std::string> modelFieldPaths(const Model& model);
 

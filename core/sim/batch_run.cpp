@@ -56,6 +56,11 @@ BatchRun runBatch(const Model& model, const BatchRunOptions& options) {
   if (options.keepRows) keep();
   run.energyStart = energy >= 0 ? sim.sample()[static_cast<std::size_t>(energy)] : 0.0;
   for (long k = 0; k < outputs; ++k) {
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+      run.error = kBatchRunStopped;
+      if (options.keepRows && !keptLast) keep();
+      break;
+    }
     if (!sim.step()) {
       run.error = sim.error();
       if (options.keepRows && !keptLast) keep();  // the last good state ends the rows

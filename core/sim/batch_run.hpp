@@ -6,6 +6,7 @@
 // parameter sweep summarizes per case (docs/python.md).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,13 @@ struct BatchRunOptions {
   std::string signals;         ///< comma-separated glob patterns (docs/signals.md); empty: every signal
   long every = 1;              ///< keep every K-th output step (and the last)
   bool keepRows = true;        ///< false: peaks, energy and final state only (a sweep's case)
+  /// Set by another thread to end the run after the current output step (Ctrl+C in Python);
+  /// the run then returns with `error` = kBatchRunStopped.
+  const std::atomic<bool>* stop = nullptr;
 };
+
+/// The `error` of a run ended through BatchRunOptions::stop.
+inline constexpr const char* kBatchRunStopped = "stopped on request";
 
 struct BatchRun {
   std::vector<std::string> columns;          ///< the kept signals, time first

@@ -131,11 +131,14 @@ def simulate(
 ) -> Run:
     """Run a model from its initial state, as ``kinetree-cli simulate`` does.
 
-    Settings left as None come from the model's ``simulation:`` block. ``signals`` selects
+    Settings left as None come from the model's ``simulation:`` block; a given step, duration or
+    tolerance that is not a positive finite number (or one the CLI would refuse, such as a step
+    longer than the duration) raises ValueError with the CLI's message. ``signals`` selects
     columns by glob patterns (``["q:*", "energy.*"]`` or ``"q:*,energy.*"``; time is always first;
     None keeps every signal). ``every`` keeps every k-th output step and the last. The peak joint
     loads are taken over every output step whatever is kept. The GIL is released while the run
-    goes, so runs in several threads proceed in parallel.
+    goes, so runs in several threads proceed in parallel; Ctrl+C ends a run within a fraction of
+    a second (KeyboardInterrupt).
     """
     if isinstance(model, str):
         model = load(model)
@@ -144,14 +147,19 @@ def simulate(
         model,
         solver or "",
         integrator or "",
-        float(step or 0.0),
-        float(duration or 0.0),
-        float(tolerance or 0.0),
+        _setting(step),
+        _setting(duration),
+        _setting(tolerance),
         patterns or "",
         int(every),
         True,
     )
     return Run(raw)
+
+
+def _setting(value: Optional[float]) -> Optional[float]:
+    """A run setting as given (None: the model's). Never replaced: the engine checks it."""
+    return None if value is None else float(value)
 
 
 @dataclass

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of the extension module (python/src/module.cpp); the package kinetree documents it.
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -44,13 +44,16 @@ def simulate(
     model: Model,
     solver: str,
     integrator: str,
-    step: float,
-    duration: float,
-    tolerance: float,
+    step: Optional[float],
+    duration: Optional[float],
+    tolerance: Optional[float],
     signals: str,
     every: int,
     keep_rows: bool,
 ) -> Dict[str, Any]: ...
+def run_settings_problems(
+    model: Model, step: Optional[float], duration: Optional[float], tolerance: Optional[float]
+) -> List[str]: ...
 def forward_dynamics(model: Model, q: np.ndarray, v: np.ndarray, tau: np.ndarray, solver: str) -> Dict[str, np.ndarray]: ...
 def mass_matrix(model: Model, q: np.ndarray) -> np.ndarray: ...
 def bias(model: Model, q: np.ndarray, v: np.ndarray) -> np.ndarray: ...

@@ -6,8 +6,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "core/dynamics/rnea.hpp"
@@ -17,6 +21,7 @@
 #include "core/model/model_fields.hpp"
 #include "core/sim/batch_run.hpp"
 #include "core/sim/peak_loads.hpp"
+#include "core/sim/run_limits.hpp"
 #include "core/version.hpp"
 
 namespace py = pybind11;
@@ -41,7 +46,19 @@ class PyModel {
     std::vector<kt::Diagnostic> problems;
     for (const kt::Diagnostic& d : kt::validateWithSettings(edited))
       if (!d.warning) problems.push_back(d);
-    if (!problems.empty()) throw kt::ModelLoadError(problems);
+    if (!problems.empty()) {
+      // the validator names a body by its index (bodies[6]); the user wrote bodies[L16]: their
+      // spelling is the one they can find in their script
+      const int body = kt::modelFieldBody(edited, path);
+      if (body >= 0) {
+        const std::string indexed = "bodies[" + std::to_string(body) + "]";
+        const std::string given = path.substr(0, path.find(']') + 1);
+        for (kt::Diagnostic& d : problems)
+          if (d.path.rfind(indexed, 0) == 0 && (d.path.size() == indexed.size() || d.path[indexed.size()] == '.'))
+            d.path = given + d.path.substr(indexed.size());
+      }
+      throw kt::ModelLoadError(problems);
+    }
     model_ = std::move(edited);
     tree_.reset();
     solvers_.clear();
@@ -124,24 +141,84 @@ PyModel loadText(const std::string& text, const std::string& name, const std::st
   return PyModel(std::move(model));
 }
 
-py::dict simulate(PyModel& pm, const std::string& solver, const std::string& integrator, double step, double duration,
-                  double tolerance, const std::string& signals, long every, bool keepRows) {
+// The settings of a run: the model's, with what the caller gave in their place. A given value is
+// checked, never replaced: a NaN, negative or zero step, duration or tolerance is refused with the
+// messages of core/sim/run_limits.hpp, the rule kinetree-cli and the model file follow.
+kt::BatchRunOptions runOptions(const Model& model, const std::string& solver, const std::string& integrator,
+                               std::optional<double> step, std::optional<double> duration,
+                               std::optional<double> tolerance) {
   kt::BatchRunOptions options;
-  options.simulator = kt::SimulatorOptions::fromSettings(pm.model().simulation);
+  options.simulator = kt::SimulatorOptions::fromSettings(model.simulation);
   if (!solver.empty()) options.simulator.solver = solver;
   if (!integrator.empty()) options.simulator.integrator = integrator;
-  if (step > 0) options.simulator.step = step;
-  if (tolerance > 0) options.simulator.tolerance = tolerance;
-  options.duration = duration;
+  if (step) options.simulator.step = *step;
+  if (tolerance) options.simulator.tolerance = *tolerance;
+  options.duration = duration ? *duration : model.simulation.duration;
+  std::string problems;
+  for (const kt::RunSettingsIssue& issue :
+       kt::checkRunSettings(options.simulator.step, options.duration, options.simulator.tolerance)) {
+    // a value of the model that fails only together with a given one is blamed on the given one
+    const bool given = issue.field == "step"       ? step.has_value()
+                       : issue.field == "duration" ? duration.has_value()
+                                                   : tolerance.has_value();
+    const std::string where = given                                    ? issue.field
+                              : duration && issue.field != "tolerance" ? std::string("duration")
+                              : step && issue.field != "tolerance"     ? std::string("step")
+                                                                       : "the model's simulation." + issue.field;
+    problems += (problems.empty() ? "" : "; ") + where + ": " + issue.message;
+  }
+  if (!problems.empty()) throw std::invalid_argument(problems);
+  return options;
+}
+
+py::list runSettingsProblems(const PyModel& pm, std::optional<double> step, std::optional<double> duration,
+                             std::optional<double> tolerance) {
+  py::list out;
+  try {
+    runOptions(pm.model(), "", "", step, duration, tolerance);
+  } catch (const std::invalid_argument& e) {
+    out.append(std::string(e.what()));
+  }
+  return out;
+}
+
+// How often a run in progress looks for Ctrl+C: a KeyboardInterrupt arrives within this time.
+constexpr std::chrono::milliseconds kSignalPoll{50};
+
+py::dict simulate(PyModel& pm, const std::string& solver, const std::string& integrator, std::optional<double> step,
+                  std::optional<double> duration, std::optional<double> tolerance, const std::string& signals,
+                  long every, bool keepRows) {
+  kt::BatchRunOptions options = runOptions(pm.model(), solver, integrator, step, duration, tolerance);
   options.signals = signals;
   options.every = every;
   options.keepRows = keepRows;
   const Model model = pm.model();  // a copy: the run does not hold the GIL
+  // The run goes on a thread of its own while this one, without the GIL, wakes every kSignalPoll
+  // to let Python's signal handlers run (PyErr_CheckSignals acts on the main thread only): a
+  // Ctrl+C sets the stop flag, the run ends at its next output step, KeyboardInterrupt is raised.
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
   kt::BatchRun run;
+  bool interrupted = false;
   {
     py::gil_scoped_release release;
-    run = kt::runBatch(model, options);
+    std::future<kt::BatchRun> running =
+        std::async(std::launch::async, [&model, &options] { return kt::runBatch(model, options); });
+    while (running.wait_for(kSignalPoll) != std::future_status::ready) {
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        interrupted = true;
+        stop.store(true, std::memory_order_relaxed);
+        break;
+      }
+    }
+    if (interrupted) {
+      running.wait();
+    } else {
+      run = running.get();  // rethrows what the run threw (invalid settings, unknown signals)
+    }
   }
+  if (interrupted) throw py::error_already_set();  // the handler's exception: KeyboardInterrupt
   const std::size_t nr = run.rowCount(), nc = run.columns.size();
   py::array_t<double> data({nr, nc});
   std::copy(run.rows.begin(), run.rows.end(), data.mutable_data());
@@ -306,6 +383,7 @@ PYBIND11_MODULE(_kinetree, m) {
   m.def("load", &loadFile);
   m.def("loads", &loadText);
   m.def("simulate", &simulate);
+  m.def("run_settings_problems", &runSettingsProblems);
   m.def("forward_dynamics", &forwardDynamics);
   m.def("mass_matrix", &massMatrix);
   m.def("bias", &bias);

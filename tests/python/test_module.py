@@ -4,7 +4,9 @@ diagnostics, its model edits and its dynamics functions."""
 import ast
 import glob
 import os
+import signal
 import threading
+import time
 import unittest
 
 import numpy as np
@@ -46,7 +48,9 @@ class TestLoading(unittest.TestCase):
         self.assertAlmostEqual(robot.mass, 514.5, delta=1e-9)
         with self.assertRaises(kinetree.ModelError) as caught:
             robot.set("bodies[L16].inertial.mass", -2)
-        self.assertRegex(str(caught.exception), r"bodies\[\d+\]\.inertial\.mass: must be > 0, got -2")
+        # the path as the user wrote it, not the validator's bodies[6]
+        self.assertIn("bodies[L16].inertial.mass: must be > 0, got -2", str(caught.exception))
+        self.assertEqual(caught.exception.diagnostics[0]["path"], "bodies[L16].inertial.mass")
         self.assertEqual(robot.get("bodies[L16].inertial.mass"), 7.5)  # unchanged
         with self.assertRaisesRegex(ValueError, r"no body is named 'L166' \(did you mean 'L16'\?\)"):
             robot.set("bodies[L166].inertial.mass", 1)
@@ -75,6 +79,23 @@ class TestLoading(unittest.TestCase):
         copy = robot.copy()
         copy.set("bodies[L16].inertial.mass", 1)
         self.assertEqual(robot.get("bodies[L16].inertial.mass"), 7.5)
+
+    def test_paths_that_are_not_indices(self):
+        robot = kinetree.load(example("space_robot.yaml"))
+        with self.assertRaisesRegex(ValueError, r"there is no bodies\[100000000000000000000000\]: the index is out of "
+                                    r"range \(the model has 13 bodies, 0 to 12\)"):
+            robot.get("bodies[100000000000000000000000].inertial.mass")
+        with self.assertRaisesRegex(ValueError, r"'1e21' is neither a body's name nor an index \(a whole number"):
+            robot.get("bodies[1e21].inertial.mass")
+        with self.assertRaisesRegex(ValueError, r"there is no bodies\[13\]: the index is out of range"):
+            robot.set("bodies[13].inertial.mass", 1)
+        with self.assertRaisesRegex(ValueError, r"the index in 'q0\[99999999999\]' is out of range"):
+            robot.get("bodies[L16].joint.q0[99999999999]")
+        with self.assertRaisesRegex(ValueError, r"the index in 'q0\[-1\]' is not a whole number"):
+            robot.get("bodies[L16].joint.q0[-1]")
+        # by index the message keeps the index the user wrote
+        with self.assertRaisesRegex(ValueError, r"error: bodies\[6\]\.inertial\.mass: must be > 0"):
+            robot.set("bodies[6].inertial.mass", 0)
 
 
 class TestAgainstTheCli(unittest.TestCase):
@@ -148,6 +169,46 @@ class TestDynamics(unittest.TestCase):
         thread.join()
         # with the GIL held for the whole run this thread could not count at all meanwhile
         self.assertGreater(counted, 10000)
+
+
+class TestRunSettings(unittest.TestCase):
+    def test_invalid_settings_are_refused_as_the_cli_refuses_them(self):
+        # before, a NaN, negative or zero setting was silently replaced by the model's (10 s here)
+        model = kinetree.load(example("pendulum.yaml"))
+        nan = float("nan")
+        for given, message in [
+            ({"duration": -1}, "duration: must be > 0, got -1"),
+            ({"duration": 0}, "duration: must be > 0, got 0"),
+            ({"duration": nan}, "duration: must be a finite number, got .nan"),
+            ({"step": 0}, "step: must be > 0, got 0"),
+            ({"step": -0.001}, "step: must be > 0, got -0.001"),
+            ({"step": nan}, "step: must be a finite number, got .nan"),
+            ({"tolerance": 0}, "tolerance: must be > 0, got 0"),
+            ({"tolerance": nan}, "tolerance: must be a finite number, got .nan"),
+            ({"tolerance": 2}, "tolerance: must be < 1"),
+            ({"step": 20}, "step: the step (20 s) is longer than the duration"),
+        ]:
+            with self.assertRaises(ValueError, msg=str(given)) as caught:
+                kinetree.simulate(model, signals="time", **given)
+            self.assertIn(message, str(caught.exception), given)
+        # the same rule as a model file's simulation: block (core/sim/run_limits)
+        with self.assertRaisesRegex(kinetree.ModelError, "simulation.duration: must be > 0, got -1"):
+            model.set("simulation.duration", -1)
+        self.assertEqual(kinetree.simulate(model, duration=0.5, signals="time").final_time, 0.5)
+
+    def test_ctrl_c_stops_a_run(self):
+        model = kinetree.load(example("space_robot.yaml"))
+        started = time.monotonic()
+        timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                kinetree.simulate(model, duration=2000, signals="time")  # minutes of work
+        finally:
+            timer.cancel()
+        # the signal is seen within a poll of the run (0.05 s) and a step
+        self.assertLess(time.monotonic() - started, 1.5)
+        self.assertTrue(kinetree.simulate(model, duration=0.1, signals="time").ok)  # the module still works
 
 
 class TestDocumentation(unittest.TestCase):
