@@ -5,13 +5,15 @@ core or on a Dask cluster. docs/sweeps.md describes them."""
 
 from __future__ import annotations
 
+import collections
 import csv
 import hashlib
 import itertools
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,9 +26,96 @@ def _is_range(values: Any) -> bool:
     return isinstance(values, tuple) or (isinstance(values, Mapping) and {"low", "high"} <= set(values))
 
 
-def _bounds(values: Any) -> Tuple[float, float]:
-    low, high = (values["low"], values["high"]) if isinstance(values, Mapping) else values
-    return float(low), float(high)
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def parameter_values(values: Any, sampled: bool) -> Union[List[float], Tuple[float, float]]:
+    """One parameter's values, checked: a list of finite numbers (a grid axis, or the choices of
+    a random sample), or a range (low, high) of finite numbers, low <= high, which only a random
+    sample (``samples``) takes. Raises ValueError saying what was expected."""
+    if _is_range(values):
+        if not sampled:
+            raise ValueError("a range needs samples (a random sample of that many cases); a grid takes a list of values")
+        if isinstance(values, Mapping):
+            extra = set(values) - {"low", "high"}
+            if extra:
+                raise ValueError(f"a range has low and high only, not '{sorted(map(str, extra))[0]}'")
+            low, high = values["low"], values["high"]
+        else:
+            if len(values) != 2:
+                raise ValueError(f"a range is (low, high), got {len(values)} numbers")
+            low, high = values
+        for name, bound in (("low", low), ("high", high)):
+            if not _number(bound) or not math.isfinite(bound):
+                raise ValueError(f"a range needs a finite number as {name}, got {_shown(bound)}")
+        if low > high:
+            raise ValueError(f"a range needs low <= high, got low = {low:g}, high = {high:g}")
+        return float(low), float(high)
+    expected = "a list of values ([1, 2, 3])" + (" or a range {low: L, high: H}" if sampled else "")
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise ValueError(f"expected {expected}, got {_shown(values)}")
+    axis = list(values)
+    if not axis:
+        raise ValueError("no values")
+    for value in axis:
+        if not _number(value) or not math.isfinite(value):
+            raise ValueError(f"expected finite numbers in the list, got {_shown(value)}")
+    return [float(v) for v in axis]
+
+
+def _axes(parameters: Mapping[str, Any], samples: Optional[int]):
+    names = list(parameters)
+    if not names:
+        raise ValueError("parameters: give at least one model field and its values")
+    if samples is not None and (not _number(samples) or samples != int(samples) or samples < 1):
+        raise ValueError(f"samples: expected a positive whole number of cases, got {_shown(samples)}")
+    axes = []
+    for name in names:
+        try:
+            axes.append(parameter_values(parameters[name], samples is not None))
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+    return names, axes
+
+
+def count_cases(parameters: Mapping[str, Any], samples: Optional[int] = None) -> int:
+    """How many cases ``make_cases`` gives, without making them: ``samples``, or the product of
+    the lists' lengths."""
+    _, axes = _axes(parameters, samples)
+    return int(samples) if samples is not None else math.prod(len(axis) for axis in axes)
+
+
+# Random cases are drawn this many at a time: a sample of any size costs the memory of one chunk.
+_SAMPLE_CHUNK = 4096
+
+
+def iter_cases(parameters: Mapping[str, Any], samples: Optional[int] = None, seed: int = 0) -> Iterator[Case]:
+    """The cases of ``make_cases`` one at a time, made as they are taken: a sweep of 10⁹ cases
+    starts at once and holds only the cases in progress."""
+    names, axes = _axes(parameters, samples)
+    if samples is None:
+        for combo in itertools.product(*axes):
+            yield dict(zip(names, combo))
+        return
+    rng = np.random.default_rng(seed)
+    remaining = int(samples)
+    while remaining > 0:
+        # whole chunks even at the end: the k-th case is the same whatever the number of samples
+        columns = []
+        for axis in axes:
+            if isinstance(axis, tuple):
+                columns.append(rng.uniform(axis[0], axis[1], _SAMPLE_CHUNK))
+            else:
+                columns.append(rng.choice(np.asarray(axis), _SAMPLE_CHUNK))
+        n = min(remaining, _SAMPLE_CHUNK)
+        for k in range(n):
+            yield {name: float(column[k]) for name, column in zip(names, columns)}
+        remaining -= n
 
 
 def make_cases(parameters: Mapping[str, Any], samples: Optional[int] = None, seed: int = 0) -> List[Case]:
@@ -34,32 +123,10 @@ def make_cases(parameters: Mapping[str, Any], samples: Optional[int] = None, see
     ``bodies[L16].inertial.mass``) maps to a list of values, or to a range ``(low, high)`` (or
     ``{"low": .., "high": ..}``). Without ``samples`` every combination of the lists is a case (a
     grid; ranges are not allowed). With ``samples`` = N, N cases are drawn with numpy's generator
-    seeded by ``seed``: uniformly in each range, uniformly among each list's values."""
-    names = list(parameters)
-    if not names:
-        raise ValueError("parameters: give at least one model field and its values")
-    if samples is None:
-        for name in names:
-            if _is_range(parameters[name]):
-                raise ValueError(f"{name}: a range needs samples= (a random sample); a grid takes a list of values")
-        axes = [[float(v) for v in parameters[name]] for name in names]
-        for name, axis in zip(names, axes):
-            if not axis:
-                raise ValueError(f"{name}: no values")
-        return [dict(zip(names, combo)) for combo in itertools.product(*axes)]
-    if samples < 1:
-        raise ValueError("samples: must be a positive number of cases")
-    rng = np.random.default_rng(seed)
-    columns = {}
-    for name in names:
-        values = parameters[name]
-        if _is_range(values):
-            low, high = _bounds(values)
-            columns[name] = rng.uniform(low, high, samples)
-        else:
-            choices = np.asarray([float(v) for v in values])
-            columns[name] = rng.choice(choices, samples)
-    return [{name: float(columns[name][k]) for name in names} for k in range(samples)]
+    seeded by ``seed``: uniformly in each range, uniformly among each list's values; the same seed
+    gives the same cases. Values that are not finite numbers raise ValueError naming the
+    parameter. ``iter_cases`` gives them one at a time, ``count_cases`` counts them."""
+    return list(iter_cases(parameters, samples, seed))
 
 
 # ---- one case ----
@@ -90,9 +157,9 @@ def run_case(model, index: int, case: Case, run: Mapping[str, Any]) -> Dict[str,
             edited,
             run.get("solver") or "",
             run.get("integrator") or "",
-            float(run.get("step") or 0.0),
-            float(run.get("duration") or 0.0),
-            float(run.get("tolerance") or 0.0),
+            _setting(run.get("step")),
+            _setting(run.get("duration")),
+            _setting(run.get("tolerance")),
             "time",
             1,
             False,
@@ -111,6 +178,10 @@ def run_case(model, index: int, case: Case, run: Mapping[str, Any]) -> Dict[str,
     for name, value in zip(raw["coordinates"], raw["final_q"]):
         row["final." + name] = float(value)
     return row
+
+
+def _setting(value: Any) -> Optional[float]:
+    return None if value is None else float(value)
 
 
 def _run_batch(text: str, directory: str, batch: Sequence[Tuple[int, Case]], run: Mapping[str, Any]):
@@ -224,9 +295,13 @@ def _cell(value: Any) -> str:
 # ---- running it ----
 
 
-def _batches(cases: List[Case], size: int) -> List[List[Tuple[int, Case]]]:
-    indexed = list(enumerate(cases))
-    return [indexed[k : k + size] for k in range(0, len(indexed), size)]
+def _batches(cases: Iterable[Case], size: int) -> Iterator[List[Tuple[int, Case]]]:
+    indexed = enumerate(cases)
+    while True:
+        batch = list(itertools.islice(indexed, size))
+        if not batch:
+            return
+        yield batch
 
 
 _pool_model: Tuple[str, str] = ("", "")
@@ -240,6 +315,107 @@ def _pool_init(text: str, directory: str) -> None:
 
 def _pool_batch(batch, run):
     return _run_batch(_pool_model[0], _pool_model[1], batch, run)
+
+
+# How often a case whose worker process died alone is run again before it is recorded as failed.
+_DEATHS = 2
+
+
+def _died(index: int, case: Case, deaths: int) -> Dict[str, Any]:
+    return _failed(
+        index,
+        case,
+        f"the worker process died running case {index} ({deaths} times: killed by a signal or out of memory); "
+        "the other cases are not affected",
+    )
+
+
+def _run_local(text, directory, batches: Iterator, run, count: int, take) -> None:
+    """Runs the batches on `count` processes, a few batches ahead of the results (the cases are
+    made as they are needed). A worker process that dies breaks the whole pool and every batch in
+    flight with it: the pool is made again and those batches run again, one at a time, so that a
+    batch that kills its worker again is the culprit; its cases are then run singly, and a case
+    that kills its worker _DEATHS times alone is recorded as failed."""
+    ahead = 2 * count
+    suspects: Deque[Tuple[List[Tuple[int, Case]], int]] = collections.deque()
+    exhausted = False
+    pool = None
+    try:
+        while True:
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=count, initializer=_pool_init, initargs=(text, directory))
+                in_flight: Dict[Any, Tuple[List[Tuple[int, Case]], int, bool]] = {}
+            if suspects:
+                if not in_flight:
+                    batch, deaths = suspects.popleft()
+                    in_flight[pool.submit(_pool_batch, batch, run)] = (batch, deaths, True)
+            else:
+                while not exhausted and len(in_flight) < ahead:
+                    batch = next(batches, None)
+                    if batch is None:
+                        exhausted = True
+                    else:
+                        in_flight[pool.submit(_pool_batch, batch, run)] = (batch, 0, False)
+            if not in_flight:
+                return
+            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+            lost = []
+            for future in done:
+                batch, deaths, alone = in_flight.pop(future)
+                try:
+                    take(future.result())
+                except BrokenProcessPool:
+                    lost.append((batch, deaths, alone))
+                except Exception as error:  # e.g. a model the worker cannot load
+                    take(_failed(i, c, f"{type(error).__name__}: {error}") for i, c in batch)
+            if not lost:
+                continue
+            # the pool is broken: what was still in flight is lost with it
+            for future, (batch, deaths, alone) in in_flight.items():
+                if future.done() and future.exception() is None:
+                    take(future.result())
+                else:
+                    lost.append((batch, deaths, alone))
+            pool.shutdown(wait=True, cancel_futures=True)
+            pool = None
+            for batch, deaths, alone in lost:
+                if not alone:
+                    suspects.append((batch, deaths))
+                elif len(batch) > 1:  # this batch killed its worker: find the case that does
+                    suspects.extend(([item], 0) for item in batch)
+                elif deaths + 1 >= _DEATHS:
+                    index, case = batch[0]
+                    take([_died(index, case, deaths + 1)])
+                else:
+                    suspects.append((batch, deaths + 1))
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_dask(client, text, directory, batches: Iterator, run, take) -> None:
+    from distributed import as_completed
+
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    futures: Dict[Any, List[Tuple[int, Case]]] = {}
+    completed = as_completed()
+
+    def submit_next() -> None:
+        batch = next(batches, None)
+        if batch is not None:
+            future = client.submit(_run_batch, text, directory, batch, run, pure=False)
+            futures[future] = batch
+            completed.add(future)
+
+    for _ in range(8 * workers):  # enough to keep every worker busy; the rest follow as these end
+        submit_next()
+    for future in completed:
+        batch = futures.pop(future)
+        try:
+            take(future.result())
+        except Exception as error:  # e.g. KilledWorker: the batch failed on several workers
+            take(_failed(i, c, f"{type(error).__name__}: {error}") for i, c in batch)
+        submit_next()
 
 
 def sweep(
@@ -262,7 +438,9 @@ def sweep(
 
     ``model``: a Model or a model file. ``parameters``: model fields by YAML path and their
     values (a list each for a grid; ranges with ``samples`` for a random sample; see
-    ``make_cases``). ``solver`` … ``tolerance``: the run settings (the model's by default).
+    ``make_cases``). ``solver`` … ``tolerance``: the run settings (the model's by default); one
+    that ``simulate`` would refuse (a NaN, negative or zero step, duration or tolerance) raises
+    ValueError before any case runs, as do parameter values that are not finite numbers.
 
     Where the cases run:
 
@@ -270,8 +448,12 @@ def sweep(
       worker loads the model once, results stream back as batches finish. A batch whose worker
       is lost is run again elsewhere (Dask's scheduler retries it); one that fails for another
       reason records its cases as failed with the error.
-    - otherwise ``processes`` local processes (default: every core; 1 runs in this process).
+    - otherwise ``processes`` local processes (default: every core; 1 runs in this process). A
+      worker process that dies (killed, out of memory) loses no finished case: its batches run
+      again, and a case that kills its worker twice is recorded as failed.
 
+    The cases are made as they are needed (``iter_cases``): a sweep of millions of cases starts
+    at once; its rows, though, are all kept (``count_cases`` says how many there will be).
     ``on_result`` is called with each case's row as it arrives (progress, early looks). A case
     that fails (a value the model rejects, a run that stops) is a row with status "failed" and
     its message, never an exception.
@@ -280,7 +462,11 @@ def sweep(
 
     if isinstance(model, (str, os.PathLike)):
         model = load(str(model))
-    cases = make_cases(parameters, samples, seed)
+    total = count_cases(parameters, samples)
+    problems = _kinetree.run_settings_problems(model, _setting(step), _setting(duration), _setting(tolerance))
+    if problems:
+        raise ValueError(problems[0])
+    cases = iter_cases(parameters, samples, seed)
     run = {"solver": solver, "integrator": integrator, "step": step, "duration": duration, "tolerance": tolerance}
     text, directory = model.to_yaml(), model.source_directory
     rows: List[Dict[str, Any]] = []
@@ -292,30 +478,15 @@ def sweep(
                 on_result(row)
 
     if client is not None:
-        from distributed import as_completed
-
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        size = batch_size or max(1, min(50, len(cases) // (4 * workers)))
-        batches = _batches(cases, size)
-        futures = {}
-        for batch in batches:
-            future = client.submit(_run_batch, text, directory, batch, run, pure=False)
-            futures[future] = batch
-        for future in as_completed(list(futures)):
-            batch = futures[future]
-            try:
-                take(future.result())
-            except Exception as error:  # e.g. KilledWorker: the batch failed on several workers
-                take(_failed(i, c, f"{type(error).__name__}: {error}") for i, c in batch)
+        size = batch_size or max(1, min(50, total // (4 * workers)))
+        _run_dask(client, text, directory, _batches(cases, size), run, take)
     else:
         count = processes or os.cpu_count() or 1
-        size = batch_size or max(1, min(50, len(cases) // (4 * count)))
-        batches = _batches(cases, size)
+        size = batch_size or max(1, min(50, total // (4 * count)))
         if count == 1:
-            for batch in batches:
+            for batch in _batches(cases, size):
                 take(_run_batch(text, directory, batch, run))
         else:
-            with ProcessPoolExecutor(max_workers=count, initializer=_pool_init, initargs=(text, directory)) as pool:
-                for batch_rows in pool.map(_pool_batch, batches, itertools.repeat(run)):
-                    take(batch_rows)
+            _run_local(text, directory, _batches(cases, size), run, count, take)
     return SweepResult(rows, list(parameters))

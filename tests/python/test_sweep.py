@@ -1,16 +1,28 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Parameter sweeps: the cases, local processes against a serial run, a Dask LocalCluster with two
-workers against the same sweep run serially (also when a worker is killed mid-sweep), failed
-cases recorded with their message, and kinetree-cli sweep."""
+"""Parameter sweeps: the cases (made as they are needed), local processes against a serial run
+(also when a worker process dies), a Dask LocalCluster with two workers against the same sweep
+run serially (also when a worker is killed mid-sweep), failed cases recorded with their message,
+and kinetree-cli sweep (its messages, its output checked before and kept after)."""
+import contextlib
 import csv
+import errno
+import io
+import itertools
 import os
 import signal
+import sys
 import tempfile
+import time
+import tracemalloc
 import unittest
 
 import kinetree
-from kinetree.sweep import make_cases
+from kinetree.__main__ import main as sweep_command
+from kinetree.sweep import SweepResult, count_cases, iter_cases, make_cases
 from support import cli, example
+
+# the module, not the function kinetree.sweep that the package exports under the same name
+sweep_module = sys.modules["kinetree.sweep"]
 
 # 200 cases of the pendulum: 20 release angles x 10 densities, 0.5 s each
 GRID = {
@@ -34,8 +46,49 @@ class TestCases(unittest.TestCase):
         sample = make_cases({"a": (0, 1), "b": [5, 6]}, samples=50, seed=4)
         self.assertEqual(sample, make_cases({"a": (0, 1), "b": [5, 6]}, samples=50, seed=4))
         self.assertTrue(all(0 <= c["a"] <= 1 and c["b"] in (5, 6) for c in sample))
-        with self.assertRaisesRegex(ValueError, "a range needs samples="):
+        with self.assertRaisesRegex(ValueError, "a: a range needs samples"):
             make_cases({"a": (0, 1)})
+
+    def test_values_that_are_not_numbers_name_the_parameter(self):
+        nan = float("nan")
+        for parameters, samples, message in [
+            ({"gravity[2]": 9.81}, None, r"gravity\[2\]: expected a list of values \(\[1, 2, 3\]\), got 9.81"),
+            ({"gravity[2]": "ten"}, None, r"gravity\[2\]: expected a list of values .*, got 'ten'"),
+            ({"gravity[2]": [1, "two"]}, None, r"gravity\[2\]: expected finite numbers in the list, got 'two'"),
+            ({"gravity[2]": [1, nan]}, None, r"gravity\[2\]: expected finite numbers in the list, got nan"),
+            ({"gravity[2]": []}, None, r"gravity\[2\]: no values"),
+            ({"gravity[2]": (nan, 1)}, 5, r"gravity\[2\]: a range needs a finite number as low, got nan"),
+            ({"gravity[2]": {"low": 0, "high": nan}}, 5, r"a range needs a finite number as high, got nan"),
+            ({"gravity[2]": (2, 1)}, 5, r"a range needs low <= high, got low = 2, high = 1"),
+            ({"gravity[2]": (0, 1)}, "ten", r"samples: expected a positive whole number of cases, got 'ten'"),
+            ({"gravity[2]": (0, 1)}, 0, r"samples: expected a positive whole number of cases, got 0"),
+        ]:
+            with self.assertRaisesRegex(ValueError, message):
+                make_cases(parameters, samples)
+
+    def test_cases_are_made_as_they_are_taken(self):
+        # 10^12 grid cases and 10^9 random ones: counted at once, the first ones taken at once, in
+        # the memory of a few cases (a list of them would need terabytes)
+        axis = list(range(1000))
+        grid = {name: axis for name in "abcd"}
+        sample = {"a": (0, 1), "b": [1, 2, 3]}
+        self.assertEqual(count_cases(grid), 10**12)
+        self.assertEqual(count_cases(sample, samples=10**9), 10**9)
+        tracemalloc.start()
+        try:
+            started = time.monotonic()
+            first = list(itertools.islice(iter_cases(grid), 5))
+            drawn = list(itertools.islice(iter_cases(sample, samples=10**9, seed=3), 10000))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        self.assertLess(time.monotonic() - started, 2)
+        self.assertLess(peak, 20_000_000)
+        self.assertEqual(first[4], {"a": 0.0, "b": 0.0, "c": 0.0, "d": 4.0})
+        # the same seed gives the same cases however many are taken
+        self.assertEqual(drawn[:5000], list(itertools.islice(iter_cases(sample, samples=10**6, seed=3), 5000)))
+        self.assertEqual(make_cases(sample, samples=5000, seed=3), drawn[:5000])
+        self.assertEqual(make_cases(sample, samples=10, seed=3), drawn[:10])
 
 
 class TestLocal(unittest.TestCase):
@@ -77,13 +130,83 @@ class TestLocal(unittest.TestCase):
         self.assertEqual(by_case[(0.8, 0.001)]["status"], "ok")
         invalid = by_case[(-1.0, 0.001)]
         self.assertEqual(invalid["status"], "failed")
-        self.assertIn("bodies[1].inertial.mass: must be > 0, got -1", invalid["message"])
+        self.assertIn("bodies[lower].inertial.mass: must be > 0, got -1", invalid["message"])
         diverged = by_case[(0.8, 0.1)]
         self.assertEqual(diverged["status"], "failed")
         self.assertIn("solver aba: qdd:shoulder[0] is NaN", diverged["message"])
         self.assertLess(diverged["final_time"], 5)
         self.assertEqual(len(result.failures), 3)
         self.assertIn("3 failed", result.report())
+
+    def test_a_sweep_of_millions_of_cases_starts_at_once(self):
+        # before, the 10^8 cases were made (and batched) before the first ran: minutes and gigabytes
+        class Enough(Exception):
+            pass
+
+        def stop(row):
+            raise Enough()
+
+        huge = {"bodies[link].joint.q0[0]": [0.001 * k for k in range(1, 10001)],
+                "bodies[link].inertial.density": list(range(1000, 11000))}
+        for processes in (1, 2):
+            tracemalloc.start()
+            started = time.monotonic()
+            try:
+                with self.assertRaises(Enough):
+                    kinetree.sweep(self.model, huge, processes=processes, on_result=stop, **RUN)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+            self.assertLess(time.monotonic() - started, 10, processes)
+            self.assertLess(peak, 50_000_000, processes)
+
+    def test_a_worker_process_that_dies_loses_no_case(self):
+        # a case kills its own worker process (as the OOM killer or kill -9 would) the first time
+        # it runs; the worker functions are inherited by the forked worker processes
+        run_case = sweep_module.run_case
+        with tempfile.TemporaryDirectory() as d:
+            marker = os.path.join(d, "killed")
+
+            def dies_once(model, index, case, run):
+                if index == 37 and not os.path.exists(marker):
+                    open(marker, "w").close()
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return run_case(model, index, case, run)
+
+            sweep_module.run_case = dies_once
+            try:
+                result = kinetree.sweep(self.model, GRID, processes=2, **RUN)
+            finally:
+                sweep_module.run_case = run_case
+            self.assertTrue(os.path.exists(marker))
+        same_rows(self, result, self.serial)
+
+    def test_a_case_that_always_kills_its_worker_is_a_failed_row(self):
+        run_case = sweep_module.run_case
+
+        def dies(model, index, case, run):
+            if index == 37:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return run_case(model, index, case, run)
+
+        sweep_module.run_case = dies
+        try:
+            result = kinetree.sweep(self.model, GRID, processes=2, batch_size=10, **RUN)
+        finally:
+            sweep_module.run_case = run_case
+        self.assertEqual(len(result), 200)
+        self.assertEqual([r["case"] for r in result.failures], [37])
+        self.assertIn("the worker process died running case 37 (2 times", result.failures[0]["message"])
+        self.assertEqual(result.rows[:37], self.serial.rows[:37])
+        self.assertEqual(result.rows[38:], self.serial.rows[38:])
+
+    def test_run_settings_are_checked_before_the_cases(self):
+        # before, duration = -1 ran every case for the model's 10 s
+        for given, message in [({"duration": -1}, "duration: must be > 0, got -1"),
+                               ({"step": float("nan")}, "step: must be a finite number, got .nan"),
+                               ({"tolerance": 0}, "tolerance: must be > 0, got 0")]:
+            with self.assertRaisesRegex(ValueError, message):
+                kinetree.sweep(self.model, GRID, processes=1, **given)
 
     def test_table_file(self):
         with tempfile.TemporaryDirectory() as d:
@@ -147,6 +270,96 @@ class TestCommandLine(unittest.TestCase):
             failed = cli("sweep", bad, check=False)
             self.assertNotEqual(failed.returncode, 0)
             self.assertIn("run: unknown key 'durtion'", failed.stderr)
+
+    def spec(self, d, text, name="spec.yaml"):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(f"model: {example('pendulum.yaml')}\n" + text)
+        return path
+
+    def test_spec_messages_name_the_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            for text, message in [
+                ("parameters:\n  gravity[2]: 9.81\n",
+                 ":3:15: error: parameters: gravity[2]: expected a list of values ([1, 2, 3]), got 9.81"),
+                ("parameters:\n  gravity[2]: [1, 2]\nsamples: ten\n",
+                 ":4:10: error: samples: expected a positive whole number of cases, got 'ten'"),
+                ("parameters:\n  gravity[2]: {low: .nan, high: 1}\nsamples: 4\n",
+                 ":3:15: error: parameters: gravity[2]: a range needs a finite number as low, got nan"),
+                ("parameters:\n  gravity[2]: [1, 2]\nrun:\n  step: 0.001\n  duration: -1\n",
+                 ":6:13: error: run: duration: must be > 0, got -1"),
+                ("parameters:\n  gravity[2]: [1, 2]\nrun: {tolerance: .nan}\n",
+                 ":4:18: error: run: tolerance: must be a finite number, got .nan"),
+                ("parameters: [gravity]\n", ":2:13: error: parameters: expected a mapping of model fields to values"),
+                ("parameters:\n  gravity[2]: [1]\n  gravity[2]: [2]\n", ":4:3: error: duplicate key 'gravity[2]'"),
+            ]:
+                path = self.spec(d, text)
+                run = cli("sweep", path, check=False)
+                self.assertEqual(run.returncode, 1, text)
+                self.assertEqual(run.stderr.strip(), path + message, text)
+
+    def test_huge_sweeps_are_refused_without_max_cases(self):
+        with tempfile.TemporaryDirectory() as d:
+            axis = "[" + ", ".join(str(k) for k in range(100)) + "]"
+            path = self.spec(d, f"parameters:\n  gravity[0]: {axis}\n  gravity[1]: {axis}\n  gravity[2]: {axis}\n"
+                                f"  bodies[link].inertial.density: {axis}\n")
+            started = time.monotonic()
+            run = cli("sweep", path, check=False)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("the sweep has 100,000,000 cases, more than --max-cases 1,000,000", run.stderr)
+            self.assertLess(time.monotonic() - started, 20)
+            small = self.spec(d, "parameters:\n  gravity[2]: [-9, -10, -11]\nrun: {duration: 0.1}\n", "small.yaml")
+            self.assertIn("more than --max-cases 2", cli("sweep", small, "--max-cases", "2", check=False).stderr)
+            ran = cli("sweep", small, "--processes", "1")
+            self.assertIn("sweep: 3 cases on 1 process", ran.stderr)
+
+    def test_an_output_that_cannot_be_written_is_refused_before_the_sweep(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.spec(d, "parameters:\n  gravity[2]: [-9, -10]\nrun: {duration: 0.1}\n")
+            plain = os.path.join(d, "plain.txt")
+            open(plain, "w").close()
+            for output, message in [
+                (d, f"{d}: is a folder; expected the table's file name"),
+                (os.path.join(d, "missing", "out.csv"), f"cannot write the table: {os.path.join(d, 'missing')} does not exist"),
+                (os.path.join(plain, "out.csv"), f"cannot write the table: {plain} is not a folder"),
+            ]:
+                run = cli("sweep", path, "-o", output, check=False)
+                self.assertEqual(run.returncode, 1, output)
+                self.assertIn(message, run.stderr)
+                self.assertNotIn("Traceback", run.stderr)
+                self.assertNotIn("cases,", run.stdout)  # refused before the sweep ran
+
+    def test_a_table_that_cannot_be_written_is_kept(self):
+        # the disk fills up while the sweep runs: the table goes to a file of its own
+        write = SweepResult.write
+        with tempfile.TemporaryDirectory() as d:
+            path = self.spec(d, "parameters:\n  gravity[2]: [-9, -10, -11]\nrun: {duration: 0.1}\n")
+            output = os.path.join(d, "out.csv")
+
+            def full_disk(result, target):
+                if target == output:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), target)
+                write(result, target)
+
+            SweepResult.write = full_disk
+            saved_tempdir = tempfile.tempdir
+            tempfile.tempdir = d
+            stderr, stdout = io.StringIO(), io.StringIO()
+            try:
+                with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(stdout):
+                    status = sweep_command(["sweep", path, "-o", output, "--processes", "1"])
+            finally:
+                SweepResult.write = write
+                tempfile.tempdir = saved_tempdir
+            self.assertEqual(status, 1)
+            self.assertIn("3 cases, 0 failed", stdout.getvalue())
+            self.assertFalse(os.path.exists(output))
+            kept = [name for name in os.listdir(d) if name.startswith("kinetree-sweep-out-")]
+            self.assertEqual(len(kept), 1)
+            self.assertIn(f"cannot write {output}: No space left on device; the table is kept in "
+                          f"{os.path.join(d, kept[0])}", stderr.getvalue())
+            with open(os.path.join(d, kept[0])) as f:
+                self.assertEqual(len(list(csv.DictReader(f))), 3)
 
 
 if __name__ == "__main__":

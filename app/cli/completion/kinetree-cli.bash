@@ -13,7 +13,7 @@ _kinetree_cli_options() {
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
-    sweep) echo "--output --processes --dask --batch-size --help --version" ;;
+    sweep) echo "--output --processes --dask --batch-size --max-cases --help --version" ;;
   esac
 }
 
@@ -50,7 +50,7 @@ _kinetree_cli() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
     --step | --tolerance | --duration | --signals | --every | --chain | --cardan-chain | --binary-tree | --repeat | \
-      --processes | --dask | --batch-size)
+      --processes | --dask | --batch-size | --max-cases)
       return ;;  # a value the user types
   esac
   if [[ $command == help ]]; then
