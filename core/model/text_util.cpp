@@ -72,6 +72,49 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
   return bestDistance <= limit ? best : std::string();
 }
 
+std::size_t invalidUtf8At(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // range of the first continuation byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + static_cast<std::size_t>(extra) >= s.size()) return i;
+    for (int k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return std::string_view::npos;
+}
+
+std::string replaceInvalidUtf8(std::string_view s) {
+  std::string out;
+  for (std::size_t bad = invalidUtf8At(s); bad != std::string_view::npos; bad = invalidUtf8At(s)) {
+    out.append(s.substr(0, bad));
+    out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+    s.remove_prefix(bad + 1);
+  }
+  out.append(s);
+  return out;
+}
+
 std::string joinNames(const std::vector<std::string>& names) {
   std::string s;
   for (std::size_t i = 0; i < names.size(); ++i) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Small text helpers shared by the model validator, the YAML reader/writer, the simulator, the
-// CSV writer and the CLI: number formatting (two ways, one function each) and "did you mean"
-// suggestions.
+// CSV writer and the CLI: number formatting (two ways, one function each), "did you mean"
+// suggestions and UTF-8 checks.
 #pragma once
 
 #include <string>
@@ -30,6 +30,12 @@ int editDistance(std::string_view a, std::string_view b);
 /// The candidate closest to `word` by edit distance when it is close enough to be a likely typo
 /// (distance ≤ max(2, |word|/3)), else an empty string.
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+/// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong forms,
+/// no surrogates, nothing above U+10FFFF), or npos.
+std::size_t invalidUtf8At(std::string_view s);
+/// `s` with each byte that is not part of well-formed UTF-8 replaced by U+FFFD.
+std::string replaceInvalidUtf8(std::string_view s);
 
 /// "a, b, c" for messages.
 std::string joinNames(const std::vector<std::string>& names);
