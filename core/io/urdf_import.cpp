@@ -17,11 +17,13 @@
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf.hpp"
+#include "core/io/xml_limits.hpp"
 #include "core/model/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 
@@ -79,8 +81,7 @@ Mat3 rotationOf(const urdf::Rotation& r) {
 // stays that number rather than a neighbour of it.
 // Exactly n numbers separated by white space (an attribute's text), or false. std::from_chars:
 // the C locale's decimal point whatever the process's locale (the application sets the user's).
-template <int n>
-bool parseNumbers(const char* text, Eigen::Matrix<double, n, 1>& out) {
+bool parseNumbers(const char* text, int n, double* out) {
   if (!text) return false;
   const char* s = text;
   const char* end = text + std::strlen(text);
@@ -93,6 +94,10 @@ bool parseNumbers(const char* text, Eigen::Matrix<double, n, 1>& out) {
   }
   while (s < end && std::isspace(static_cast<unsigned char>(*s))) ++s;
   return s == end;
+}
+template <int n>
+bool parseNumbers(const char* text, Eigen::Matrix<double, n, 1>& out) {
+  return parseNumbers(text, n, out.data());
 }
 
 Placement placementOf(const urdf::Pose& pose, const TiXmlElement* owner) {
@@ -163,7 +168,7 @@ class Notes {
       d.line = e.at.line;
       d.column = e.at.column;
       d.warning = true;
-      d.message = kv->first + (names.empty() ? "" : ": " + names);
+      d.message = replaceInvalidUtf8(kv->first + (names.empty() ? "" : ": " + names));
       out.push_back(std::move(d));
     }
   }
@@ -181,6 +186,63 @@ class Notes {
 std::string nameAttribute(const TiXmlElement* e) {
   const char* n = e->Attribute("name");
   return n ? n : "";
+}
+
+// The attributes of the elements Kinetree reads that hold numbers, how many, and whether they
+// must be positive (the sizes of a visual's geometry).
+struct NumericAttribute {
+  const char* element;
+  const char* attribute;
+  int count;
+  bool positive;
+};
+constexpr NumericAttribute kNumericAttributes[] = {
+    {"origin", "xyz", 3, false},   {"origin", "rpy", 3, false},     {"mass", "value", 1, false},
+    {"inertia", "ixx", 1, false},  {"inertia", "ixy", 1, false},    {"inertia", "ixz", 1, false},
+    {"inertia", "iyy", 1, false},  {"inertia", "iyz", 1, false},    {"inertia", "izz", 1, false},
+    {"box", "size", 3, true},      {"cylinder", "radius", 1, true}, {"cylinder", "length", 1, true},
+    {"sphere", "radius", 1, true}, {"mesh", "scale", 3, false},     {"color", "rgba", 4, false},
+    {"axis", "xyz", 3, false},     {"limit", "lower", 1, false},    {"limit", "upper", 1, false},
+    {"limit", "effort", 1, false}, {"limit", "velocity", 1, false},
+};
+
+// The numbers of `element` and its descendants that are NaN or infinite, or not positive where
+// they must be, as errors at their attributes. liburdfdom refuses NaN and infinity in some places
+// only, and where it does, it leaves out the element that holds them (a visual, a whole
+// <inertial>) and still returns the robot. Text that is not numbers is left to liburdfdom.
+void checkNumbers(const TiXmlElement* element, const std::string& owner, const std::string& file,
+                  std::vector<Diagnostic>& errors) {
+  for (const NumericAttribute& n : kNumericAttributes) {
+    if (element->ValueStr() != n.element) continue;
+    for (const TiXmlAttribute* a = element->FirstAttribute(); a; a = a->Next()) {
+      if (a->NameTStr() != n.attribute) continue;
+      double values[4];
+      if (!parseNumbers(a->Value(), n.count, values)) continue;
+      const bool finite = std::all_of(values, values + n.count, [](double v) { return std::isfinite(v); });
+      const bool positive = std::all_of(values, values + n.count, [](double v) { return v > 0.0; });
+      if (finite && (positive || !n.positive)) continue;
+      const std::string expected = n.count == 1 ? "a finite number" : std::to_string(n.count) + " finite numbers";
+      Diagnostic d;
+      d.file = file;
+      d.line = a->Row();
+      d.column = a->Column();
+      d.message = owner + ": <" + n.element + "> " + n.attribute + " must be " +
+                  (finite ? (n.count == 1 ? std::string("> 0") : "> 0 each") : expected) + ", got '" +
+                  replaceInvalidUtf8(a->ValueStr()) + "'";
+      appendDiagnostics(errors, {d});
+    }
+  }
+  // the depth is bounded by checkXmlText (kMaxXmlDepth)
+  for (const TiXmlElement* c = element->FirstChildElement(); c; c = c->NextSiblingElement())
+    checkNumbers(c, owner, file, errors);
+}
+
+// Up to eight names in quotes, "'a', 'b', ... (12 in all)".
+std::string quotedNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t k = 0; k < names.size() && k < 8; ++k) out += (k ? ", '" : "'") + names[k] + "'";
+  if (names.size() > 8) out += ", ... (" + std::to_string(names.size()) + " in all)";
+  return out;
 }
 
 // Elements of the file that Kinetree does not use: warnings, one per kind.
@@ -212,9 +274,12 @@ void noteUnusedElements(const TiXmlElement* robot, Notes& notes) {
 
 // A mesh URI as a file: package://NAME/REST against the package paths, then the URDF's directory
 // and its ancestors; file://PATH; a relative path from the URDF's directory. Empty when not found,
-// with the places looked in.
+// with the places looked in. REST must stay inside the package (`outside` when it climbs out with
+// "..": package://NAME/../../etc/... would read any file); the test is on the path as written,
+// so that links the package itself holds (an install with links to its sources) are followed.
 std::string resolveMesh(const std::string& uri, const std::string& urdfDirectory,
-                        const std::vector<std::string>& packagePaths, std::string& lookedIn) {
+                        const std::vector<std::string>& packagePaths, std::string& lookedIn, bool& outside) {
+  outside = false;
   const auto existing = [](const fs::path& p) {
     std::error_code ec;
     return fs::is_regular_file(p, ec);
@@ -225,6 +290,12 @@ std::string resolveMesh(const std::string& uri, const std::string& urdfDirectory
     lookedIn = "in the --package-path directories and the URDF's directory and its parents";
     if (slash == std::string::npos) return {};
     const std::string package = rest.substr(0, slash), relative = rest.substr(slash + 1);
+    const fs::path inside = fs::path(relative).lexically_normal();
+    if (package.empty() || package == "." || package == ".." || inside.empty() || inside.is_absolute() ||
+        *inside.begin() == "..") {
+      outside = true;
+      return {};
+    }
     std::vector<fs::path> roots(packagePaths.begin(), packagePaths.end());
     for (fs::path d = fs::path(urdfDirectory); !d.empty(); d = d.parent_path()) {
       roots.push_back(d);
@@ -247,8 +318,13 @@ class Names {
  public:
   std::string take(const std::string& urdfName, Notes& notes, const char* what, Location at) {
     std::string n;
-    for (char ch : urdfName) n += std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' ? ch : '_';
-    if (n.empty() || !(std::isalpha(static_cast<unsigned char>(n[0])) || n[0] == '_')) n = "_" + n;
+    // ASCII letters and digits only, whatever the process's locale (the application sets the
+    // user's, where bytes of other encodings may count as letters): every other byte, and so
+    // every byte of a name that is not UTF-8, becomes '_'
+    const auto letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); };
+    const auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    for (char ch : urdfName) n += letter(ch) || digit(ch) || ch == '_' || ch == '-' ? ch : '_';
+    if (n.empty() || !(letter(n[0]) || n[0] == '_')) n = "_" + n;
     if (n == "world") n = "world_";
     const std::string base = n;
     for (int k = 2; used_.count(n); ++k) n = base + "_" + std::to_string(k);
@@ -269,6 +345,9 @@ class Importer {
       : file_(std::move(file)), directory_(std::move(directory)), options_(options) {}
 
   UrdfImport run(const std::string& xml) {
+    // before TinyXML, which recurses, and slows down quadratically, with the depth
+    if (const std::optional<XmlTextProblem> problem = checkXmlText(xml))
+      fail({problem->line, problem->column}, problem->message);
     TiXmlDocument doc;
     doc.Parse(xml.c_str());
     if (doc.Error()) fail({doc.ErrorRow(), doc.ErrorCol()}, std::string("XML syntax: ") + doc.ErrorDesc());
@@ -276,12 +355,7 @@ class Importer {
     if (!robot) fail({}, "the file holds no XML element; expected a <robot>");
     if (robot->ValueStr() != "robot")
       fail(locationOf(robot), "the document's root element is <" + robot->ValueStr() + ">; expected <robot>");
-    for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
-      links_.emplace(nameAttribute(e), e);
-    for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint"))
-      joints_.emplace(nameAttribute(e), e);
-    for (const TiXmlElement* e = robot->FirstChildElement("material"); e; e = e->NextSiblingElement("material"))
-      materials_.emplace(nameAttribute(e), e);
+    checkElements(robot);
     noteUnusedElements(robot, notes_);
 
     CollectMessages messages;
@@ -292,13 +366,21 @@ class Importer {
       for (const std::string& m : messages.errors) errors.push_back(diagnostic(locate(m, robot), "URDF: " + m, false));
       throw ModelLoadError(errors);
     }
+    // what it reports while still returning the robot (an error there is an element left out)
     for (const std::string& m : messages.warnings) notes_.add("liburdfdom: " + m, std::string(), locate(m, robot));
+    for (const std::string& m : messages.errors) notes_.add("liburdfdom: " + m, std::string(), locate(m, robot));
 
+    // a model file holds UTF-8 text only (the loader refuses anything else): a name that is not
+    // gets U+FFFD for each byte that does not belong (link and joint names are renamed by Names)
     model_.name = urdfModel->getName().empty() ? "robot" : urdfModel->getName();
-    model_.description = "Imported from " + fs::path(file_).filename().string();
+    if (invalidUtf8At(model_.name) != std::string::npos) {
+      model_.name = replaceInvalidUtf8(model_.name);
+      notes_.add("the robot's name is not valid UTF-8 text; each byte that is not is replaced by U+FFFD", model_.name,
+                 locationOf(robot));
+    }
+    model_.description = replaceInvalidUtf8("Imported from " + fs::path(file_).filename().string());
     model_.sourceDirectory = options_.meshBaseDirectory;
-    const urdf::LinkConstSharedPtr root = urdfModel->getRoot();
-    addLink(root, -1, nullptr);
+    addLinks(*urdfModel);
     mergeMassless();
     checkMassless();
     build();
@@ -319,8 +401,8 @@ class Importer {
     d.file = file_;
     d.line = at.line;
     d.column = at.column;
-    d.path = path;
-    d.message = message;
+    d.path = replaceInvalidUtf8(path);
+    d.message = replaceInvalidUtf8(message);
     d.warning = warning;
     return d;
   }
@@ -350,36 +432,137 @@ class Importer {
     return it == joints_.end() ? nullptr : it->second;
   }
 
-  void addLink(const urdf::LinkConstSharedPtr& link, int parent, const urdf::JointConstSharedPtr& joint) {
-    const TiXmlElement* linkXml = linkElement(link->name);
-    const TiXmlElement* jointXml = joint ? jointElement(joint->name) : nullptr;
-    const bool isWorld = !joint && link->name == "world";
-    int self = parent;
-    if (!isWorld) {
-      Draft d;
-      d.link = link->name;
-      d.parent = parent;
-      d.linkAt = locationOf(linkXml);
-      d.jointAt = jointXml ? locationOf(jointXml) : d.linkAt;
-      d.jointName = joint ? joint->name : std::string();
-      setJoint(d, joint, jointXml, parent);
-      setInertial(d, link, linkXml);
-      setShapes(d, link, linkXml);
-      self = static_cast<int>(drafts_.size());
-      drafts_.push_back(std::move(d));
-    } else if (link->inertial) {
-      notes_.add("the root link 'world' stands for the world: its <inertial> is not used", "world",
-                 locationOf(linkXml));
+  // What liburdfdom reports at the <robot> (a name given twice), accepts and then cannot be
+  // walked (a link with two parents, a joint from a link to itself, a cycle of joints: endless
+  // recursion), or drops quietly (numbers that are NaN or infinite): each at its element, before
+  // liburdfdom reads the file. Fills links_, joints_ and materials_.
+  void checkElements(const TiXmlElement* robot) {
+    std::vector<Diagnostic> errors;
+    const auto error = [&](const TiXmlBase* at, const std::string& message) {
+      appendDiagnostics(errors, {diagnostic(locationOf(at), message, false)});
+    };
+    for (const auto& [tag, byName] : {std::pair{"link", &links_}, {"joint", &joints_}, {"material", &materials_}})
+      for (const TiXmlElement* e = robot->FirstChildElement(tag); e; e = e->NextSiblingElement(tag)) {
+        const auto [first, added] = byName->emplace(nameAttribute(e), e);
+        if (!added && e->Attribute("name"))
+          error(e, std::string(tag) + " '" + first->first + "' is defined a second time (first at line " +
+                       std::to_string(first->second->Row()) + "); each " + tag + " needs a name of its own");
+      }
+
+    // the joint of each link that is a child (the first joint that names it)
+    std::map<std::string, const TiXmlElement*> parentJoint;
+    const auto linkOf = [](const TiXmlElement* joint, const char* end) -> std::string {
+      const TiXmlElement* e = joint->FirstChildElement(end);
+      const char* link = e ? e->Attribute("link") : nullptr;
+      return link ? link : "";
+    };
+    for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+      const std::string parent = linkOf(e, "parent"), child = linkOf(e, "child");
+      if (parent.empty() || child.empty()) continue;    // liburdfdom says what is missing
+      if (joints_.at(nameAttribute(e)) != e) continue;  // a second joint of that name: reported above
+      if (parent == child) {
+        error(e, "joint '" + nameAttribute(e) + "' has link '" + child +
+                     "' as both its parent and its child; a joint connects two different links");
+        continue;
+      }
+      const auto [first, added] = parentJoint.emplace(child, e);
+      if (!added)
+        error(e, "link '" + child + "' is the child of joint '" + nameAttribute(first->second) + "' (line " +
+                     std::to_string(first->second->Row()) + ") and of joint '" + nameAttribute(e) +
+                     "'; a link has one parent joint (the links of a robot form a tree)");
     }
-    // children in the file's order (liburdfdom keeps them sorted by joint name)
-    std::vector<urdf::JointConstSharedPtr> childJoints(link->child_joints.begin(), link->child_joints.end());
-    std::sort(childJoints.begin(), childJoints.end(), [&](const auto& a, const auto& b) {
-      const Location la = locationOf(jointElement(a->name)), lb = locationOf(jointElement(b->name));
-      return std::tie(la.line, la.column) < std::tie(lb.line, lb.column);
-    });
-    for (const auto& j : childJoints)
-      for (const auto& child : link->child_links)
-        if (child->name == j->child_link_name) addLink(child, self, j);
+    // cycles: from each link up its parents until the root, a link already checked, or a link
+    // on the way up (a cycle); linear in the links
+    std::map<std::string, int> state;  // 1: on the current way up; 2: checked
+    for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
+      std::vector<std::string> way;
+      std::string at = nameAttribute(e);
+      bool cycle = false;
+      while (links_.count(at) && state[at] != 2) {
+        if (state[at] == 1) {
+          cycle = true;
+          break;
+        }
+        state[at] = 1;
+        way.push_back(at);
+        const auto up = parentJoint.find(at);
+        if (up == parentJoint.end()) break;
+        at = linkOf(up->second, "parent");
+      }
+      if (cycle) {
+        std::vector<std::string> joints, links;
+        std::string link = at;
+        do {
+          links.push_back(link);
+          joints.push_back(nameAttribute(parentJoint.at(link)));
+          link = linkOf(parentJoint.at(link), "parent");
+        } while (link != at);
+        error(parentJoint.at(at), "the joints " + quotedNames(joints) + " form a cycle through the links " +
+                                      quotedNames(links) +
+                                      ", which are not connected to the root; the links of a robot form a tree");
+      }
+      for (const std::string& l : way) state[l] = 2;
+    }
+
+    for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string tag = e->ValueStr(), owner = tag + " '" + nameAttribute(e) + "'";
+      if (tag == "joint" || tag == "material") checkNumbers(e, owner, file_, errors);
+      if (tag == "link")
+        for (const TiXmlElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+          if (c->ValueStr() == "inertial" || c->ValueStr() == "visual") checkNumbers(c, owner, file_, errors);
+    }
+    if (!errors.empty()) throw ModelLoadError(errors);
+  }
+
+  // The drafts from the root down, a parent before its children and children in the file's
+  // order (liburdfdom keeps them sorted by joint name), without recursion: a chain of 25,000
+  // links is as deep as it is long.
+  void addLinks(const urdf::ModelInterface& robot) {
+    struct Pending {
+      urdf::LinkConstSharedPtr link;
+      int parent;
+      urdf::JointConstSharedPtr joint;
+    };
+    std::vector<Pending> pending{{robot.getRoot(), -1, nullptr}};
+    std::set<std::string> added;  // checkElements leaves a tree; this keeps a cycle from looping
+    while (!pending.empty()) {
+      const Pending next = std::move(pending.back());
+      pending.pop_back();
+      const urdf::LinkConstSharedPtr& link = next.link;
+      const urdf::JointConstSharedPtr& joint = next.joint;
+      const TiXmlElement* linkXml = linkElement(link->name);
+      if (!added.insert(link->name).second)
+        fail(locationOf(linkXml),
+             "link '" + link->name + "' is reached twice from the root; the links of a robot form a tree");
+      const TiXmlElement* jointXml = joint ? jointElement(joint->name) : nullptr;
+      const bool isWorld = !joint && link->name == "world";
+      int self = next.parent;
+      if (!isWorld) {
+        Draft d;
+        d.link = link->name;
+        d.parent = next.parent;
+        d.linkAt = locationOf(linkXml);
+        d.jointAt = jointXml ? locationOf(jointXml) : d.linkAt;
+        d.jointName = joint ? joint->name : std::string();
+        setJoint(d, joint, jointXml, next.parent);
+        setInertial(d, link, linkXml);
+        setShapes(d, link, linkXml);
+        self = static_cast<int>(drafts_.size());
+        drafts_.push_back(std::move(d));
+        children_.emplace_back();
+        if (next.parent >= 0) children_[next.parent].push_back(self);
+      } else if (link->inertial) {
+        notes_.add("the root link 'world' stands for the world: its <inertial> is not used", "world",
+                   locationOf(linkXml));
+      }
+      std::vector<urdf::JointConstSharedPtr> childJoints(link->child_joints.begin(), link->child_joints.end());
+      std::sort(childJoints.begin(), childJoints.end(), [&](const auto& a, const auto& b) {
+        const Location la = locationOf(jointElement(a->name)), lb = locationOf(jointElement(b->name));
+        return std::tie(la.line, la.column) > std::tie(lb.line, lb.column);  // the last first: taken last
+      });
+      for (const urdf::JointConstSharedPtr& j : childJoints)
+        if (urdf::LinkConstSharedPtr child = robot.getLink(j->child_link_name)) pending.push_back({child, self, j});
+    }
   }
 
   void setJoint(Draft& d, const urdf::JointConstSharedPtr& joint, const TiXmlElement* xml, int parent) {
@@ -492,7 +675,12 @@ class Importer {
 
   bool meshShape(const urdf::Mesh& mesh, Shape& s, Location at) {
     std::string lookedIn;
-    const std::string found = resolveMesh(mesh.filename, directory_, options_.packagePaths, lookedIn);
+    bool outside = false;
+    const std::string found = resolveMesh(mesh.filename, directory_, options_.packagePaths, lookedIn, outside);
+    if (outside) {
+      notes_.add("package:// paths that leave their package are not read (the visual is left out)", mesh.filename, at);
+      return false;
+    }
     if (found.empty()) {
       notes_.add("mesh files not found (the visual is left out; give the package's directory with --package-path)",
                  mesh.filename + " (looked " + lookedIn + ")", at);
@@ -511,6 +699,13 @@ class Importer {
         options_.meshBaseDirectory.empty()
             ? absolute.string()
             : absolute.lexically_relative(fs::absolute(options_.meshBaseDirectory, ec).lexically_normal()).string();
+    if (invalidUtf8At(s.mesh) != std::string::npos) {  // a model file holds UTF-8 text only
+      notes_.add(
+          "mesh paths that are not valid UTF-8 text, which a model file cannot hold (the visual is left out; "
+          "rename the file or its folders)",
+          s.mesh, at);
+      return false;
+    }
     s.meshScale = Vec3(mesh.scale.x, mesh.scale.y, mesh.scale.z);
     return true;
   }
@@ -529,11 +724,17 @@ class Importer {
       s.origin = compose(T, s.origin);
       parent.shapes.push_back(std::move(s));
     }
-    for (Draft& g : drafts_)
-      if (!g.merged && g.parent == c) {
-        g.parent = child.parent;
-        g.joint.origin = compose(T, g.joint.origin);
+    for (int g : children_[c])
+      if (!drafts_[g].merged) {
+        drafts_[g].parent = child.parent;
+        drafts_[g].joint.origin = compose(T, drafts_[g].joint.origin);
       }
+    // the parent's list stays in draft order, the order in which checkMassless visits it
+    std::vector<int>& siblings = children_[child.parent];
+    const std::ptrdiff_t before = static_cast<std::ptrdiff_t>(siblings.size());
+    siblings.insert(siblings.end(), children_[c].begin(), children_[c].end());
+    std::inplace_merge(siblings.begin(), siblings.begin() + before, siblings.end());
+    children_[c].clear();
     child.merged = true;
   }
 
@@ -551,11 +752,12 @@ class Importer {
         mergeIntoParent(c);
       } else if (!d.massive) {
         notes_.add("links without mass fixed to the world left out (with their visuals)", d.link, d.linkAt);
-        for (Draft& g : drafts_)
-          if (!g.merged && g.parent == c) {
-            g.parent = -1;
-            g.joint.origin = compose(d.joint.origin, g.joint.origin);
+        for (int g : children_[c])
+          if (!drafts_[g].merged) {
+            drafts_[g].parent = -1;
+            drafts_[g].joint.origin = compose(d.joint.origin, drafts_[g].joint.origin);
           }
+        children_[c].clear();
         d.merged = true;
       }
     }
@@ -567,8 +769,10 @@ class Importer {
     std::vector<Diagnostic> errors;
     for (int c = 0; c < static_cast<int>(drafts_.size()); ++c) {
       if (drafts_[c].merged || drafts_[c].massive) continue;
-      for (int g = 0; g < static_cast<int>(drafts_.size()); ++g)
-        if (!drafts_[g].merged && drafts_[g].parent == c && drafts_[g].joint.type == JointType::Fixed) {
+      // by index: a merge adds the merged link's children to the list, after it
+      for (std::size_t k = 0; k < children_[c].size(); ++k)
+        if (const int g = children_[c][k];
+            !drafts_[g].merged && drafts_[g].parent == c && drafts_[g].joint.type == JointType::Fixed) {
           notes_.add("links merged into a moving link without mass, which then has their mass",
                      drafts_[g].link + " -> " + drafts_[c].link, drafts_[g].linkAt);
           mergeIntoParent(g);
@@ -639,7 +843,8 @@ class Importer {
   const UrdfImportOptions& options_;
   std::map<std::string, const TiXmlElement*> links_, joints_, materials_;
   std::vector<Draft> drafts_;
-  std::vector<int> built_;  // the draft of each body of the model
+  std::vector<std::vector<int>> children_;  // of each draft, in draft order
+  std::vector<int> built_;                  // the draft of each body of the model
   Notes notes_;
   Model model_;
 };

@@ -5,6 +5,7 @@
 // from liburdfdom's poses; a YAML → URDF → YAML round trip keeps q̈ and the joint loads.
 #include <urdf_parser/urdf_parser.h>
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,7 +17,9 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf.hpp"
+#include "core/io/xml_limits.hpp"
 #include "core/model/mass_properties.hpp"
+#include "core/model/text_util.hpp"
 #include "support/cli_runner.hpp"
 #include "support/random_state.hpp"
 
@@ -118,6 +121,33 @@ int lineOf(const std::string& path, const std::string& text) {
   for (int n = 1; std::getline(in, line); ++n)
     if (line.find(text) != std::string::npos) return n;
   return -1;
+}
+
+// The 1-based column where `text` starts on its line (the files are ASCII: bytes are characters).
+int columnOf(const std::string& path, const std::string& text) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (const std::size_t at = line.find(text); at != std::string::npos) return static_cast<int>(at) + 1;
+  return -1;
+}
+
+// The diagnostics of an import that must fail (none when it succeeds).
+std::vector<Diagnostic> importErrors(const std::string& xml, const std::string& name = "hostile.urdf") {
+  try {
+    importUrdfString(xml, name, std::string());
+  } catch (const ModelLoadError& e) {
+    return e.diagnostics();
+  }
+  return {};
+}
+
+// A link with a unit mass and what `inside` adds to it, as the generated robots below use it.
+std::string massiveLink(const std::string& name, const std::string& inside = {}) {
+  return "<link name=\"" + name +
+         "\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" "
+         "iyz=\"0\"/></inertial>" +
+         inside + "</link>\n";
 }
 
 // q̈ and loads of two models of the same robot, at the same random states, joint by joint.
@@ -306,6 +336,44 @@ class TestUrdf : public QObject {
     QTest::newRow("no file") << "bad/none.urdf"
                              << "none.urdf: error: no such file"
                              << "";
+    // hostile input (issue #36): each once crashed, was dropped silently or was reported without a
+    // place; now reported at the element or attribute concerned
+    QTest::newRow("self parent") << "bad/self_parent.urdf"
+                                 << "joint 'loop' has link 'arm' as both its parent and its child"
+                                 << "<joint name=\"loop\"";
+    QTest::newRow("two parents") << "bad/two_parents.urdf"
+                                 << "link 'upper' is the child of joint 'shoulder' (line 23) and of joint 'back'"
+                                 << "<joint name=\"back\"";
+    QTest::newRow("detached cycle") << "bad/detached_cycle.urdf"
+                                    << "the joints 'back', 'elbow' form a cycle through the links 'upper', 'lower'"
+                                    << "<joint name=\"back\"";
+    QTest::newRow("duplicate link") << "bad/duplicate_link.urdf"
+                                    << "link 'arm' is defined a second time (first at line 11)"
+                                    << "<link name=\"arm\"> <!-- the second";
+    QTest::newRow("duplicate joint") << "bad/duplicate_joint.urdf"
+                                     << "joint 'shoulder' is defined a second time (first at line 23)"
+                                     << "<joint name=\"shoulder\" type=\"revolute\"> <!-- the second";
+    QTest::newRow("nan sphere radius") << "bad/nan_sphere_radius.urdf"
+                                       << "link 'base': <sphere> radius must be a finite number, got 'nan'"
+                                       << "radius=\"nan\"";
+    QTest::newRow("negative radius") << "bad/negative_radius.urdf"
+                                     << "link 'base': <cylinder> radius must be > 0, got '-0.1'"
+                                     << "radius=\"-0.1\"";
+    QTest::newRow("nan mesh scale") << "bad/nan_mesh_scale.urdf"
+                                    << "link 'base': <mesh> scale must be 3 finite numbers, got '1 nan 1'"
+                                    << "scale=";
+    QTest::newRow("nan inertial origin") << "bad/nan_inertial_origin.urdf"
+                                         << "link 'base': <origin> xyz must be 3 finite numbers, got '0 nan 0'"
+                                         << "xyz=\"0 nan 0\"";
+    QTest::newRow("two robots") << "bad/two_robots.urdf"
+                                << "a second root element <robot> after <robot> (line 4)"
+                                << "<robot name=\"second\"";
+    QTest::newRow("doctype subset") << "bad/doctype_subset.urdf"
+                                    << "a <!DOCTYPE> with declarations in [ ... ] is not supported"
+                                    << "<!DOCTYPE";
+    QTest::newRow("unquoted attribute") << "bad/unquoted_attribute.urdf"
+                                        << "the value of attribute 'value' of <mass> is not in quotes"
+                                        << "value=1.0";
   }
   void malformed() {
     QFETCH(QString, file);
@@ -318,12 +386,167 @@ class TestUrdf : public QObject {
     } catch (const ModelLoadError& e) {
       const QString text = QString::fromStdString(formatDiagnostics(e.diagnostics()));
       QVERIFY2(text.contains(expected), qPrintable(text));
-      if (!lineOfText.isEmpty()) {
-        const int line = lineOf(path, lineOfText.toStdString());
-        QVERIFY2(text.contains(QString(":%1:").arg(line)),
-                 qPrintable(text + " (expected line " + QString::number(line)));
+      if (!lineOfText.isEmpty()) {  // the diagnostic that says it, at the line and column of that text
+        const int line = lineOf(path, lineOfText.toStdString()), column = columnOf(path, lineOfText.toStdString());
+        const QString at = QString("%1:%2:%3: error: ").arg(QString::fromStdString(path)).arg(line).arg(column);
+        bool found = false;
+        for (const Diagnostic& d : e.diagnostics()) {
+          const QString one = QString::fromStdString(d.format());
+          found = found || (one.startsWith(at) && one.contains(expected));
+        }
+        QVERIFY2(found, qPrintable(text + " (expected at " + at + ")"));
       }
     }
+  }
+
+  // Chains as long as YAML models get: the import recursed once per link, and about 4,800 links
+  // overflowed the stack. Links without mass on fixed joints, merged one into the next, too.
+  void deepChain() {
+    const int n = 25000;
+    for (const bool framesBetween : {false, true}) {
+      std::string xml = "<robot name=\"chain\">\n";
+      for (int k = 0; k < n; ++k) {
+        const std::string link = "l" + std::to_string(k);
+        xml += massiveLink(link);
+        if (framesBetween && k + 1 < n) xml += "<link name=\"frame" + std::to_string(k) + "\"/>\n";
+      }
+      for (int k = 1; k < n; ++k) {
+        const std::string parent = framesBetween ? "frame" + std::to_string(k - 1) : "l" + std::to_string(k - 1);
+        xml += "<joint name=\"j" + std::to_string(k) + "\" type=\"continuous\"><parent link=\"" + parent +
+               "\"/><child link=\"l" + std::to_string(k) + "\"/><origin xyz=\"0 0 0.1\"/></joint>\n";
+        if (framesBetween)
+          xml += "<joint name=\"f" + std::to_string(k - 1) + "\" type=\"fixed\"><parent link=\"l" +
+                 std::to_string(k - 1) + "\"/><child link=\"frame" + std::to_string(k - 1) + "\"/></joint>\n";
+      }
+      xml += "</robot>\n";
+      QElapsedTimer timer;
+      timer.start();
+      const UrdfImport r = importUrdfString(xml, "chain.urdf", std::string());
+      QCOMPARE(r.model.bodies.size(), std::size_t(n));
+      QCOMPARE(r.model.bodies.back().name, std::string("l24999"));
+      QCOMPARE(r.model.bodies.back().parent, std::string("l24998"));
+      QCOMPARE(r.model.bodies.back().joint.origin.xyz, Vec3(0, 0, 0.1));
+      QVERIFY2(timer.elapsed() < 30000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+    }
+  }
+
+  // XML the parser would recurse into without end (60,000 levels overflowed the stack) or take
+  // minutes over (30,000 levels; 100,000 attributes on one element): refused at once, at the
+  // element, by the check before parsing.
+  void xmlLimits() {
+    const auto nested = [](int depth) {
+      std::string xml = "<robot name=\"r\">\n";
+      for (int k = 1; k < depth; ++k) xml += "<a>";
+      for (int k = 1; k < depth; ++k) xml += "</a>";
+      return xml + "\n</robot>\n";
+    };
+    std::string attributes = "<robot name=\"r\"";
+    for (int k = 0; k < 100000; ++k) attributes += " a" + std::to_string(k) + "=\"1\"";
+    attributes += "/>\n";
+    struct Case {
+      std::string xml;
+      int line, column;
+      QString message;
+    };
+    const std::vector<Case> cases = {
+        {nested(60000), 2, 1 + 3 * (kMaxXmlDepth - 1), "<a> is nested 101 elements deep; at most 100 levels are read"},
+        {nested(30000), 2, 1 + 3 * (kMaxXmlDepth - 1), "<a> is nested 101 elements deep"},
+        {attributes, 1, 1, "<robot> has more than 100 attributes"},
+        // what the parser reads wrongly, so that it then finds no element (a message without a place)
+        {"<?xml version=\"1.0\"?>\n<!DOCTYPE robot [\n<!ENTITY m \"1\">\n]>\n<robot name=\"r\"/>\n", 2, 1,
+         "a <!DOCTYPE> with declarations in [ ... ] is not supported"},
+        {"<!DOCTYPE robot SYSTEM \"a>b\">\n<robot name=\"r\"/>\n", 1, 1, "a <!DOCTYPE> with a '>' in quotes"},
+        {"<robot name=\"r\">\n  <?stylesheet href=\"a>b\"?>\n</robot>\n", 2, 3,
+         "a '>' inside a processing instruction"},
+    };
+    for (const Case& c : cases) {
+      QElapsedTimer timer;
+      timer.start();
+      const std::vector<Diagnostic> errors = importErrors(c.xml);
+      QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
+      QCOMPARE(errors.size(), std::size_t(1));
+      QCOMPARE(errors[0].line, c.line);
+      QCOMPARE(errors[0].column, c.column);
+      QVERIFY2(QString::fromStdString(errors[0].message).contains(c.message), errors[0].message.c_str());
+    }
+    // within the limits, and what the check skips: comments, CDATA, processing instructions, a
+    // DOCTYPE without declarations, '>' in quoted values
+    std::string ok = "<?xml version=\"1.0\"?>\n<!DOCTYPE robot>\n<?stylesheet href=\"a\"?>\n<robot name='r'>\n" +
+                     massiveLink("base") + "<!-- <a><a><a> x=y -->\n<gazebo reference=\"a>b\">";
+    for (int k = 3; k <= kMaxXmlDepth; ++k) ok += "<g>";
+    ok += "<![CDATA[<b c=d><b><b>]]>";
+    for (int k = 3; k <= kMaxXmlDepth; ++k) ok += "</g>";
+    ok += "</gazebo>\n</robot>\n";
+    const UrdfImport r = importUrdfString(ok, "ok.urdf", std::string());
+    QCOMPARE(r.model.bodies.size(), std::size_t(1));
+    QVERIFY2(hasWarning(r, "<gazebo> is not used by Kinetree", 7), qPrintable(allWarnings(r)));
+    ok.replace(ok.find("<g>"), 0, "<g>");  // one level more
+    QVERIFY(!importErrors(ok).empty());
+  }
+
+  // What liburdfdom reports while still returning a robot (here: a visual it leaves out) reaches
+  // the user as a warning at the link it names.
+  void parserMessages() {
+    const std::string xml = "<robot name=\"r\">\n" +
+                            massiveLink("base", "<visual><geometry><sphere radius=\"0.1m\"/></geometry></visual>") +
+                            "</robot>\n";
+    const UrdfImport r = importUrdfString(xml, "units.urdf", std::string());
+    QVERIFY(r.model.bodies.front().shapes.empty());
+    QVERIFY2(hasWarning(r, "liburdfdom: Could not parse visual element for Link [base]", 2),
+             qPrintable(allWarnings(r)));
+    QVERIFY2(hasWarning(r, "radius [0.1m] is not a valid float"), qPrintable(allWarnings(r)));
+  }
+
+  // Names that are not UTF-8 (the model file was written, and then refused by the loader): the
+  // robot's name gets U+FFFD for each byte that does not belong, link and joint names '_', each
+  // with a warning; what is written loads.
+  void namesNotUtf8() {
+    const std::string xml = "<robot name=\"arm\xff\">\n" + massiveLink("base") + massiveLink("ti\xe9p") +
+                            "<joint name=\"w\xc3rist\" type=\"continuous\"><parent link=\"base\"/><child "
+                            "link=\"ti\xe9p\"/></joint>\n</robot>\n";
+    const UrdfImport r = importUrdfString(xml, "latin1.urdf", std::string());
+    QCOMPARE(r.model.name, std::string("arm\xef\xbf\xbd"));
+    QCOMPARE(r.model.bodies[1].name, std::string("ti_p"));
+    QCOMPARE(r.model.bodies[1].joint.name, std::string("w_rist"));
+    QVERIFY2(hasWarning(r, "the robot's name is not valid UTF-8 text", 1), qPrintable(allWarnings(r)));
+    for (const Diagnostic& w : r.warnings) QCOMPARE(invalidUtf8At(w.format()), std::string::npos);
+    std::vector<Diagnostic> warnings;
+    const Model back = loadModelFromString(saveModelToString(r.model), "latin1.yaml", warnings);
+    QCOMPARE(back.name, r.model.name);
+  }
+
+  // package://NAME/.. cannot leave the package (it read any mesh on the machine); paths that
+  // come back inside it are fine.
+  void packageConfinement() {
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    std::filesystem::create_directories(root / "ws" / "p" / "urdf");
+    std::filesystem::create_directories(root / "ws" / "p" / "meshes");
+    std::filesystem::create_directories(root / "secret");
+    const std::string stl =
+        "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\n"
+        "endfacet\nendsolid t\n";
+    std::ofstream(root / "ws" / "p" / "meshes" / "in.stl") << stl;
+    std::ofstream(root / "secret" / "out.stl") << stl;
+    const auto import = [&](const std::string& uri) {
+      std::ofstream(root / "ws" / "p" / "urdf" / "robot.urdf")
+          << "<robot name=\"r\">\n"
+          << massiveLink("base", "<visual><geometry><mesh filename=\"" + uri + "\"/></geometry></visual>")
+          << "</robot>\n";
+      return importUrdfFile((root / "ws" / "p" / "urdf" / "robot.urdf").string());
+    };
+    for (const std::string uri : {"package://p/../../secret/out.stl", "package://p/meshes/../../../secret/out.stl",
+                                  "package://../secret/out.stl", "package:///secret/out.stl"}) {
+      QVERIFY(std::filesystem::exists(root / "ws" / "p" / "urdf" / ".." / ".." / ".." / "secret" / "out.stl"));
+      const UrdfImport r = import(uri);
+      QVERIFY2(r.model.bodies.front().shapes.empty(), uri.c_str());
+      QVERIFY2(hasWarning(r, "package:// paths that leave their package are not read (the visual is left out): " +
+                                 QString::fromStdString(uri)),
+               qPrintable(allWarnings(r)));
+    }
+    const UrdfImport inside = import("package://p/meshes/../meshes/in.stl");
+    QCOMPARE(inside.model.bodies.front().shapes.size(), std::size_t(1));
+    QVERIFY(inside.model.bodies.front().shapes.front().mesh.ends_with("p/meshes/in.stl"));
   }
 
   // Odd but possible inputs: a negative mass is an error at its line, reversed limits are listed,
