@@ -2,11 +2,11 @@
 // CSV output of a run: a header row of signal names, then one row per sample, numbers as
 // printf("%.17g") would write them in the "C" locale (std::to_chars: independent of the process
 // locale, round-trips every double). Fields that contain a comma, quote or line break are quoted
-// (RFC 4180). A regular file (or a new path) is written atomically: a temporary file in the same
-// directory, renamed over the target only when everything was written; through a symbolic link
-// the link's target is replaced and the link stays. Anything else (a FIFO, a character device
-// such as /dev/null, a process substitution /dev/fd/N) is written straight through, since it
-// cannot be replaced by a rename.
+// (RFC 4180). A regular file (or a new path) is written atomically (AtomicFile,
+// core/io/atomic_file.hpp): a temporary file in the same directory, renamed over the target only
+// when everything was written; through a symbolic link the link's target is replaced and the link
+// stays. Anything else (a FIFO, a character device such as /dev/null, a process substitution
+// /dev/fd/N) is written straight through, since it cannot be replaced by a rename.
 #pragma once
 
 #include <cstdio>
@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/io/atomic_file.hpp"
 
 namespace kt {
 
@@ -26,36 +28,6 @@ void appendCsvField(std::string& out, std::string_view field);
 void appendCsvHeader(std::string& out, const std::vector<std::string>& names);
 /// Appends one row of numbers (joined by commas, then '\n').
 void appendCsvRow(std::string& out, std::span<const double> values);
-
-/// A file written under a temporary name in the target's directory and renamed onto the target
-/// by commit(). Destroying it without commit() removes the temporary file (the target is never
-/// left half-written). The file gets the mode of the file it replaces, or for a new file
-/// 0666 less the process umask, as open(2) would give it.
-class AtomicFile {
- public:
-  /// Creates the temporary file. Throws std::runtime_error when it cannot.
-  explicit AtomicFile(std::string path);
-  ~AtomicFile();
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-
-  /// Appends bytes. Throws std::runtime_error on a write error.
-  void write(std::string_view bytes);
-  /// Flushes, closes and renames onto the target. Throws std::runtime_error on failure.
-  void commit();
-  const std::string& path() const { return path_; }
-  /// The temporary file until commit() (empty afterwards): what a signal handler must remove.
-  const std::string& temporaryPath() const { return tempPath_; }
-
- private:
-  std::string path_;
-  std::string tempPath_;
-  std::FILE* file_ = nullptr;
-};
-
-/// True when `path` names something a rename cannot replace and that is written in place: an
-/// existing FIFO, character or block device or socket, also through symbolic links.
-bool isSpecialFile(const std::string& path);
 
 /// Streams CSV rows to a std::FILE* (stdout) or an AtomicFile, buffering about 1 MB at a time.
 class CsvWriter {

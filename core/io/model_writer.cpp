@@ -2,11 +2,9 @@
 // Model writer: canonical YAML (fixed key order, flow style for vectors, shortest round-trip
 // numbers) so that save → load → save is byte-identical. A field is left out only when the
 // loader's default for a missing key gives back exactly the same value.
-#include <filesystem>
-#include <fstream>
-#include <random>
 #include <stdexcept>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
 
@@ -276,30 +274,7 @@ std::string saveModelToString(const Model& m) {
 }
 
 void saveModelToFile(const Model& model, const std::string& path) {
-  namespace fs = std::filesystem;
-  const std::string text = saveModelToString(model);
-  std::random_device rd;
-  const fs::path target(path);
-  const fs::path tmp = target.parent_path() / (target.filename().string() + ".tmp-" + std::to_string(rd()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write '" + tmp.string() + "'");
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write '" + tmp.string() + "' (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw std::runtime_error("cannot replace '" + path + "': " + ec.message());
-  }
+  writeFileAtomically(path, saveModelToString(model));
 }
 
 }  // namespace kt

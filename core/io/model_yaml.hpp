@@ -65,7 +65,7 @@ bool parseDriveText(const std::string& text, JointType joint, Drive& drive, std:
 
 /// Canonical YAML text of a model.
 std::string saveModelToString(const Model& model);
-/// Writes atomically (temporary file in the same directory, then rename). Throws std::runtime_error.
+/// Writes atomically (writeFileAtomically, core/io/atomic_file.hpp). Throws std::runtime_error.
 void saveModelToFile(const Model& model, const std::string& path);
 
 }  // namespace kt

@@ -2,11 +2,14 @@
 // kinetree-cli simulate --output, run as a process: where the CSV goes and what happens to what
 // was there. A regular file or a new path is written atomically (its mode kept, or 0666 less the
 // umask); a FIFO, a device or a symbolic link to one is written in place and stays what it was;
-// "-" is standard output; -o is --output; an interruption leaves no temporary file behind.
+// "-" is standard output; -o is --output; an interruption leaves no temporary file behind; a
+// full disk keeps the old file and says so; what a kill -9 leaves is named for what it is and
+// removed by the next run.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -34,11 +37,11 @@ QByteArray readAll(const QString& path) {
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-// Files in `dir` whose name contains ".tmp" (left-over temporary files).
+// Files in `dir` named as temporary files (core/io/atomic_file.hpp): left-over ones.
 QStringList temporaryFiles(const QString& dir) {
   QStringList out;
   for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::System | QDir::Hidden))
-    if (name.contains(".tmp")) out << name;
+    if (name.contains("kinetree-partial-")) out << name;
   return out;
 }
 
@@ -215,6 +218,75 @@ class TestCliOutput : public QObject {
     QVERIFY2(err.contains("no output file written"), qPrintable(err));
     QCOMPARE(temporaryFiles(dir.path()), QStringList());
     QVERIFY(!QFile::exists(out));
+  }
+
+  // kill -9 while writing: no handler runs, so the temporary file stays, named after the target
+  // and the process ("run.csv.kinetree-partial-<pid>-XXXXXX"); the next run into the folder
+  // removes it.
+  void killedRunIsCleanedUpByTheNext() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("chain.yaml");
+    saveModelToFile(makeChain(40), model.toStdString());
+    const QString out = dir.filePath("run.csv");
+    QProcess p;
+    p.start(QStringLiteral(KINETREE_CLI),
+            {"simulate", model, "--duration", "5000", "--step", "0.001", "--output", out});
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer timer;
+    timer.start();
+    QStringList left;
+    while (left.isEmpty() && timer.elapsed() < 60000 && p.state() == QProcess::Running) {
+      for (const QString& name : temporaryFiles(dir.path()))
+        if (QFileInfo(dir.filePath(name)).size() > 0) left << name;
+      if (left.isEmpty()) QTest::qWait(20);
+    }
+    QCOMPARE(left.size(), 1);
+    const qint64 pid = p.processId();
+    QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+    QVERIFY2(QRegularExpression(QStringLiteral("^run\\.csv\\.kinetree-partial-%1-[A-Za-z0-9]{6}$").arg(pid))
+                 .match(left.front())
+                 .hasMatch(),
+             qPrintable(left.front()));
+    QCOMPARE(temporaryFiles(dir.path()), left);
+    const Run next = cli(QStringList{"simulate", model, "-o", dir.filePath("next.csv")} + kShortRun);
+    QVERIFY2(next.code == 0, qPrintable(next.err));
+    QCOMPARE(temporaryFiles(dir.path()), QStringList());
+    QVERIFY(!QFile::exists(out));
+  }
+
+  // A full disk (injected through KINETREE_FAIL_WRITES: ENOSPC after 1000 bytes) fails every
+  // command that writes a file with status 1 and the reason, and the old file keeps its bytes.
+  void fullDiskKeepsTheOldFile_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("simulate") << QStringList{"simulate", example("pendulum.yaml"), "--duration", "1", "-o"}
+                              << "run.csv";
+    QTest::newRow("peaks") << QStringList{"peaks", example("pendulum.yaml"), "--duration", "1", "--csv", "-o"}
+                           << "peaks.csv";
+    QTest::newRow("export --urdf") << QStringList{"export", "--urdf", example("pendulum.yaml"), "-o"} << "robot.urdf";
+  }
+  void fullDiskKeepsTheOldFile() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    {
+      QFile old(path);
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("old contents\n");
+    }
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("KINETREE_FAIL_WRITES", "1:10");
+    const Run r = kt::test::runCli(args + QStringList{path}, env);
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("No space left on device") && r.err.contains(path), qPrintable(r.err));
+    QCOMPARE(readAll(path), QByteArray("old contents\n"));
+    QCOMPARE(temporaryFiles(dir.path()), QStringList());
+    const Run ok = cli(args + QStringList{path});
+    QVERIFY2(ok.code == 0, qPrintable(ok.err));
+    QVERIFY(readAll(path) != QByteArray("old contents\n"));
   }
 };
 

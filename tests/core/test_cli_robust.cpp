@@ -225,7 +225,9 @@ class TestCliRobust : public QObject {
     QVERIFY2(r.err.contains("is a directory"), qPrintable(r.err));
     qInfo("%lld ms", static_cast<long long>(timer.elapsed()));  // a benchmark, not a check
     QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
-    QVERIFY(QDir(QFileInfo(dir.path()).path()).entryList({QFileInfo(dir.path()).fileName() + ".tmp*"}).isEmpty());
+    QVERIFY(QDir(QFileInfo(dir.path()).path())
+                .entryList({QFileInfo(dir.path()).fileName() + ".kinetree-partial-*"})
+                .isEmpty());
   }
 
   // validate "" names the empty argument; "--" ends the options, so that names may start with '-'.

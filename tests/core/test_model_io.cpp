@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // YAML model format: exact round trips (load → save → load gives an identical Model,
 // save → load → save identical bytes) for every example and for seeded random models that use
-// every key of the format; number formatting; atomic saving; loader conveniences.
+// every key of the format; number formatting; atomic saving (a full disk keeps the old file, a
+// set of files is replaced only when complete, a killed writer's leftovers are removed);
+// loader conveniences.
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -10,8 +15,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/text_util.hpp"
@@ -31,6 +43,25 @@ std::vector<std::string> examplePaths() {
 }
 
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+std::string fileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Every entry of `dir` (hidden ones too), sorted.
+QStringList filesIn(const QString& dir) {
+  return QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+// The id of a process that has ended (a child that exited at once and was reaped).
+pid_t deadProcessId() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  if (child > 0) ::waitpid(child, &status, 0);
+  return child;
+}
 
 // A random model in canonical form (every field the writer leaves out at its loader default),
 // using every joint, shape and drive type and both rotation forms.
@@ -318,6 +349,121 @@ class TestModelIo : public QObject {
       threw = true;
     }
     QVERIFY(threw);
+  }
+
+  // A full disk (injected: ENOSPC after some bytes, or at the commit) fails the write with the
+  // reason; the old file keeps its bytes and mode and no temporary file is left.
+  void fullDiskKeepsTheOldFile() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("model.yaml").toStdString();
+    const std::string old = "old contents\n";
+    writeFileAtomically(path, old);
+    QVERIFY(::chmod(path.c_str(), 0640) == 0);
+    const Model m = loadModelFromFile(examplesDir() + "/pendulum.yaml");
+    for (long long after : {0LL, 5LL, 100000LL}) {  // at the start, within the file, at the commit
+      setWriteFailureForTesting(1, after);
+      std::string reason;
+      try {
+        saveModelToFile(m, path);
+      } catch (const std::runtime_error& e) {
+        reason = e.what();
+      }
+      setWriteFailureForTesting(0);
+      QVERIFY2(reason.find("No space left on device") != std::string::npos, reason.c_str());
+      QCOMPARE(fileText(path), old);
+      QCOMPARE(filesIn(dir.path()), QStringList{"model.yaml"});
+    }
+    // the fault is only the next file's and later ones': it can be aimed at the n-th of a set
+    setWriteFailureForTesting(2);
+    writeFileAtomically(dir.filePath("first.txt").toStdString(), "1");
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(dir.filePath("second.txt").toStdString(), "2"));
+    setWriteFailureForTesting(0);
+    saveModelToFile(m, path);
+    QCOMPARE(filesIn(dir.path()), (QStringList{"first.txt", "model.yaml"}));
+    struct stat st {};
+    QVERIFY(::stat(path.c_str(), &st) == 0);
+    QCOMPARE(st.st_mode & 07777, mode_t(0640));  // the mode of the file it replaced
+  }
+
+  // A FIFO or device is written in place: a rename would replace it with a regular file (as
+  // root, /dev/null itself).
+  void specialFilesAreWrittenInPlace() {
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath("pipe").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // so that the writer's open returns
+    QVERIFY(reader >= 0);
+    writeFileAtomically(fifo, "through");
+    char got[16] = {};
+    QCOMPARE(::read(reader, got, sizeof got), ssize_t(7));
+    ::close(reader);
+    QCOMPARE(std::string(got), std::string("through"));
+    struct stat st {};
+    QVERIFY(::lstat(fifo.c_str(), &st) == 0 && S_ISFIFO(st.st_mode));
+    QCOMPARE(filesIn(dir.path()), QStringList{"pipe"});
+  }
+
+  // A set of files (the figures of one plot export) replaces the old set only when every file
+  // was written: a failure at the third leaves all old files; the temporary folder goes.
+  void fileSetIsReplacedOnlyWhenComplete() {
+    QTemporaryDir dir;
+    const QStringList names = {"a.svg", "b.svg", "c.svg", "d.svg"};
+    for (const QString& n : names) writeFileAtomically(dir.filePath(n).toStdString(), "old " + n.toStdString());
+    const auto writeSet = [&] {
+      StagedFileSet set(dir.path().toStdString());
+      for (const QString& n : names) writeFileAtomically(set.stagingPath(n.toStdString()), "new " + n.toStdString());
+      set.commit();
+    };
+    setWriteFailureForTesting(3);
+    std::string reason;
+    try {
+      writeSet();
+    } catch (const std::runtime_error& e) {
+      reason = e.what();
+    }
+    setWriteFailureForTesting(0);
+    QVERIFY2(reason.find("No space left on device") != std::string::npos, reason.c_str());
+    for (const QString& n : names) QCOMPARE(fileText(dir.filePath(n).toStdString()), "old " + n.toStdString());
+    QCOMPARE(filesIn(dir.path()), names);
+    writeSet();
+    for (const QString& n : names) QCOMPARE(fileText(dir.filePath(n).toStdString()), "new " + n.toStdString());
+    QCOMPARE(filesIn(dir.path()), names);
+    // a name that was staged but never written is reported, and nothing is replaced
+    StagedFileSet set(dir.path().toStdString());
+    writeFileAtomically(set.stagingPath("a.svg"), "newer");
+    set.stagingPath("e.svg");
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, set.commit());
+  }
+
+  // What a killed writer left (kill -9 during a write) has a name that says so, and the next
+  // write into that folder removes it, unless its process is still running or it is this
+  // process's own file in progress.
+  void staleTemporariesAreRemoved() {
+    QTemporaryDir dir;
+    const pid_t dead = deadProcessId();
+    QVERIFY(dead > 0);
+    const auto touch = [&](const QString& name, bool old = false) {
+      QFile f(dir.filePath(name));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("partial");
+      f.flush();  // before the time is set: a later write would set it again
+      if (old) QVERIFY(f.setFileTime(QDateTime::fromSecsSinceEpoch(1000000000), QFileDevice::FileModificationTime));
+    };
+    const QString deadTag = QStringLiteral("kinetree-partial-%1-").arg(dead);
+    const QString parentTag = QStringLiteral("kinetree-partial-%1-").arg(::getppid());  // still running
+    const QString ownTag = QStringLiteral("kinetree-partial-%1-").arg(::getpid());
+    touch("run.csv." + deadTag + "a1B2c3");
+    touch("run.csv." + parentTag + "a1B2c3");
+    touch("run.csv." + ownTag + "xxxxxx");                // this process's, new: in progress
+    touch("old.csv." + ownTag + "yyyyyy", true);          // an earlier process of this id
+    touch("notes." + deadTag + "abc");                    // not a temporary name of ours
+    touch("notes-" + deadTag + "abcdef");                 // nor this
+    QVERIFY(QDir(dir.path()).mkdir(deadTag + "Q9w8e7"));  // a plot export's folder
+    touch(deadTag + "Q9w8e7/plots.png");
+    writeFileAtomically(dir.filePath("run.csv").toStdString(), "time\n");
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
+             (QStringList{"notes-" + deadTag + "abcdef", "notes." + deadTag + "abc", "run.csv",
+                          "run.csv." + parentTag + "a1B2c3", "run.csv." + ownTag + "xxxxxx"}));
   }
 
   void scalarsAreBroadcast() {
