@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "render/chart_figure.hpp"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
@@ -11,6 +12,8 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <algorithm>
+
+#include "render/atomic_write.hpp"
 
 namespace kt::render {
 
@@ -268,8 +271,15 @@ bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, 
     if (error) *error = message;
     return false;
   };
+  if (figures.empty()) return fail(QObject::tr("Nothing to write to %1").arg(path));
+  // The drawing is made in memory and written in one atomic step (render/atomic_write.hpp):
+  // QSvgGenerator and QPdfWriter report no write errors, and writing them straight to the
+  // target left a truncated file over the old one on a full disk.
   const QString suffix = QFileInfo(path).suffix().toLower();
   const QRectF area(QPointF(0, 0), size);
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   if (suffix == QLatin1String("png")) {
     QImage image((size * pngScale).toSize(), QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(pngScale);
@@ -277,12 +287,14 @@ bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, 
     QPainter painter(&image);
     paintFigures(painter, area, figures);
     painter.end();
-    if (!image.save(path, "PNG")) return fail(QObject::tr("Cannot write %1").arg(path));
-    return true;
-  }
-  if (suffix == QLatin1String("svg")) {
+    if (image.isNull() || !image.save(&buffer, "PNG"))
+      return fail(QObject::tr("Cannot write %1: the image of %2 × %3 pixels could not be made")
+                      .arg(path)
+                      .arg(image.width())
+                      .arg(image.height()));
+  } else if (suffix == QLatin1String("svg")) {
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&buffer);
     svg.setSize(size.toSize());
     svg.setViewBox(area);
     svg.setTitle(figures.front().title);
@@ -292,7 +304,7 @@ bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, 
     paintFigures(painter, area, figures);
     painter.end();
   } else if (suffix == QLatin1String("pdf")) {
-    QPdfWriter pdf(path);
+    QPdfWriter pdf(&buffer);
     pdf.setTitle(figures.front().title);
     pdf.setCreator(QStringLiteral("Kinetree"));
     pdf.setResolution(96);  // one painter unit is one pixel of `size`
@@ -305,8 +317,9 @@ bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, 
   } else {
     return fail(QObject::tr("Unknown plot format '%1' (expected .png, .svg or .pdf)").arg(suffix));
   }
-  if (QFileInfo(path).size() <= 0) return fail(QObject::tr("Cannot write %1").arg(path));
-  return true;
+  buffer.close();
+  if (bytes.isEmpty()) return fail(QObject::tr("Cannot write %1: the drawing came out empty").arg(path));
+  return writeFileAtomically(path, bytes, error);
 }
 
 QString safeFileName(const QString& text) {

@@ -67,7 +67,8 @@ void paintFigures(QPainter& painter, const QRectF& area, const std::vector<Chart
 
 /// Writes `figures` (stacked) to `path`, the format from its suffix: PNG at `size` × `pngScale`
 /// pixels (a device pixel ratio of `pngScale`, so that text and lines keep their proportions),
-/// SVG or PDF as vector drawings of `size` (pixels, 96 per inch). False with `error` on failure.
+/// SVG or PDF as vector drawings of `size` (pixels, 96 per inch). Written atomically: on failure
+/// the old file is untouched and `error` gives the reason.
 bool writeFigures(const std::vector<ChartFigure>& figures, const QString& path, QSizeF size, double pngScale,
                   QString* error = nullptr);
 

@@ -13,12 +13,12 @@ extern "C" {
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "core/io/atomic_file.hpp"
+#include "render/atomic_write.hpp"
 
 namespace kt::render {
 
@@ -81,18 +81,19 @@ VideoWriter::VideoWriter(const QString& path, int width, int height, double fram
   if (png_) {
     if (!QFileInfo(QFileInfo(path).absolutePath()).isDir())
       throw std::runtime_error("no such folder: " + QFileInfo(path).absolutePath().toStdString());
+    frameSet_ = std::make_unique<StagedFileSet>(QFile::encodeName(QFileInfo(path).absolutePath()).toStdString());
     return;
   }
   av_log_set_level(AV_LOG_ERROR);  // the encoder's statistics are not for the user's terminal
   if (!(framesPerSecond > 0.0 && framesPerSecond <= 240.0))
     throw std::runtime_error("the frame rate must lie in (0, 240] frames per second");
-  const QString tempPath =
-      QFileInfo(path).dir().filePath(QStringLiteral(".%1.part.mp4").arg(QFileInfo(path).fileName()));
+  // The encoder writes a temporary file beside the target (AtomicFile), renamed over it by finish().
+  file_ = std::make_unique<AtomicFile>(QFile::encodeName(path).toStdString());
+  file_->handOver();
   try {
-    open(tempPath, framesPerSecond);
+    open(QFile::decodeName(file_->writePath().c_str()), framesPerSecond);
   } catch (...) {
-    encoder_.reset();  // closes the file
-    QFile::remove(tempPath);
+    encoder_.reset();  // closes the file before file_ removes it
     throw;
   }
 }
@@ -147,13 +148,7 @@ void VideoWriter::open(const QString& tempPath, double framesPerSecond) {
 }
 
 VideoWriter::~VideoWriter() {
-  if (finished_) return;
-  if (encoder_) {
-    const QString temp = encoder_->tempPath;
-    encoder_.reset();  // closes the file
-    QFile::remove(temp);
-  }
-  for (const QString& f : written_) QFile::remove(f);
+  encoder_.reset();  // closes the file; file_ and frameSet_ then remove what was not finished
 }
 
 void VideoWriter::add(const QImage& image) {
@@ -162,9 +157,12 @@ void VideoWriter::add(const QImage& image) {
           .convertToFormat(QImage::Format_RGB32);
   ++frames_;
   if (png_) {
-    const QString file = pngFramePath(path_, frames_);
-    if (!frame.save(file, "PNG")) throw std::runtime_error("cannot write " + file.toStdString());
-    written_ << file;
+    // into the set's temporary folder: the old sequence stays until every frame was written
+    const QString name = QFileInfo(pngFramePath(path_, frames_)).fileName();
+    const QString file = QFile::decodeName(frameSet_->stagingPath(QFile::encodeName(name).toStdString()).c_str());
+    QString error;
+    if (!saveImage(frame, file, &error))
+      throw std::runtime_error(error.replace(file, pngFramePath(path_, frames_)).toStdString());
     return;
   }
   Encoder& e = *encoder_;
@@ -179,19 +177,18 @@ void VideoWriter::add(const QImage& image) {
 
 void VideoWriter::finish() {
   if (finished_) return;
-  if (!png_) {
+  if (png_) {
+    frameSet_->commit();
+  } else {
     Encoder& e = *encoder_;
     e.encode(nullptr);
-    const int rc = av_write_trailer(e.format);
+    int rc = av_write_trailer(e.format);
     if (rc < 0) throw std::runtime_error("cannot finish the MP4 file: " + averror(rc));
-    const QString temp = e.tempPath;
-    encoder_.reset();  // closes the file
-    // rename(2) replaces the target in one step: an old file is never lost to a failed export
-    if (std::rename(QFile::encodeName(temp).constData(), QFile::encodeName(path_).constData()) != 0) {
-      const std::string why = std::strerror(errno);
-      QFile::remove(temp);
-      throw std::runtime_error("cannot write " + path_.toStdString() + ": " + why);
-    }
+    rc = avio_closep(&e.format->pb);  // the last buffered bytes: a full disk shows here
+    if (rc < 0) throw std::runtime_error("cannot write " + path_.toStdString() + ": " + averror(rc));
+    encoder_.reset();
+    // synced and renamed over the target in one step: an old file is never lost to a failed export
+    file_->commit();
   }
   finished_ = true;
 }

@@ -3,14 +3,20 @@
 // (libavformat, libavcodec with libx264, libswscale; yuv420p, which every player and slide deck
 // takes), or as a numbered PNG sequence (name_00001.png, …) when the path ends in ".png".
 //
-// An MP4 is written to a temporary file beside the target and renamed over it by finish(), so a
-// cancelled or failed export leaves no partial file (a PNG sequence's frames are removed).
+// An MP4 is written to a temporary file beside the target and renamed over it by finish()
+// (AtomicFile, core/io/atomic_file.hpp); a PNG sequence's frames are written into a temporary
+// folder and moved in by finish() (StagedFileSet). A cancelled or failed export leaves no partial
+// file and the old video or frames as they were.
 #pragma once
 
 #include <QImage>
 #include <QString>
-#include <QStringList>
 #include <memory>
+
+namespace kt {
+class AtomicFile;
+class StagedFileSet;
+}  // namespace kt
 
 namespace kt::render {
 
@@ -43,7 +49,8 @@ class VideoWriter {
   bool png_ = false;
   int frames_ = 0;
   bool finished_ = false;
-  QStringList written_;  ///< PNG frames so far (removed when not finished)
+  std::unique_ptr<AtomicFile> file_;         ///< the MP4 being written
+  std::unique_ptr<StagedFileSet> frameSet_;  ///< the PNG frames being written
   std::unique_ptr<Encoder> encoder_;
 };
 

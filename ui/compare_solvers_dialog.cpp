@@ -14,7 +14,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
@@ -27,6 +26,7 @@
 #include "core/integrate/integrator.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/sim/signals.hpp"
+#include "render/atomic_write.hpp"
 #include "render/figure_view.hpp"
 #include "ui/export_file.hpp"
 #include "ui/number_text.hpp"
@@ -41,12 +41,7 @@ QString relative(const kt::DifferenceMeasure& m) {
 }
 
 bool writeText(const QString& path, const QString& text, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit()) {
-    if (error) *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return render::writeFileAtomically(path, text.toUtf8(), error);
 }
 
 // The signals Liu et al. plot (Figs. 11–12): the base attitude when there is a free body,

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -16,6 +15,7 @@
 #include <limits>
 
 #include "core/sim/recorder.hpp"
+#include "render/atomic_write.hpp"
 #include "ui/export_file.hpp"
 #include "ui/number_text.hpp"
 #include "ui/simulation_controller.hpp"
@@ -310,14 +310,8 @@ void PeakLoadsDock::refresh() {
 }
 
 bool PeakLoadsDock::exportCsv(const QString& path, QString* error) const {
-  QSaveFile file(path);
   const std::string text = kt::peakLoadsCsv(shown_);
-  if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-      !file.commit()) {
-    if (error) *error = tr("Cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return render::writeFileAtomically(path, QByteArray::fromStdString(text), error);
 }
 
 }  // namespace kt::ui

@@ -9,12 +9,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <stdexcept>
 
 #include "core/io/model_yaml.hpp"
 #include "core/sim/recording_csv.hpp"
 #include "core/version.hpp"
+#include "render/atomic_write.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -155,11 +155,9 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   root[QStringLiteral("model")] = model;
   root[QStringLiteral("run")] = run;
   root[QStringLiteral("data")] = data;
-  QSaveFile meta(metadataPath(path));
-  if (!meta.open(QIODevice::WriteOnly) || meta.write(QJsonDocument(root).toJson()) < 0 || !meta.commit()) {
-    if (error)
-      *error = QObject::tr("The CSV was written, but its metadata file %1 could not be: %2")
-                   .arg(metadataPath(path), meta.errorString());
+  QString reason;
+  if (!render::writeFileAtomically(metadataPath(path), QJsonDocument(root).toJson(), &reason)) {
+    if (error) *error = QObject::tr("The CSV was written, but its metadata file could not be: %1").arg(reason);
     return false;
   }
   return true;

@@ -10,7 +10,8 @@
 // CSV, and prints the figures (docs/application.md, "Getting results out").
 //   kinetree [MODEL.yaml] --run T --export-plots DIR [--formats png,svg,pdf] [--solver …]
 // The plot export runs the model for T simulated seconds and writes each plot pane (and the three
-// stacked, plots.<format>) into DIR, named after the panes' titles, then quits.
+// stacked, plots.<format>) into DIR, named after the panes' titles, then quits. The old figures in
+// DIR are replaced only once every new one was written; a write failure exits with status 1.
 //   kinetree [MODEL.yaml | --chain N] --video FILE.mp4 [--duration T] [--size WxH] [--fps N]
 //            [--playback F] [--plots] [--solver NAME] [--integrator NAME] [--step H]
 // The video mode runs the model for T seconds of simulated time (the model's duration by
@@ -24,6 +25,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -39,10 +41,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/version.hpp"
+#include "render/atomic_write.hpp"
 #include "render/chart_figure.hpp"
 #include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
@@ -159,8 +163,9 @@ class Measurement : public QObject {
       std::fprintf(stderr, "kinetree: the run failed: %s\n", qPrintable(controller_->errorMessage()));
       exitCode_ = 1;
     }
-    if (!screenshot_.isEmpty() && !window_.grab().save(screenshot_)) {
-      std::fprintf(stderr, "kinetree: cannot write %s\n", qPrintable(screenshot_));
+    QString error;
+    if (!screenshot_.isEmpty() && !kt::render::saveImage(window_.grab().toImage(), screenshot_, &error)) {
+      std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
       exitCode_ = 1;
     }
     controller_->shutdown();
@@ -348,21 +353,33 @@ int exportPlots(kt::ui::MainWindow& window, const QString& folder, const QString
   QApplication::processEvents();
   plots->redraw();
   const QString caption = controller->runLabel();
-  for (const QString& format : formats) {
-    std::vector<std::pair<std::vector<int>, QString>> figures;
-    for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
-      figures.push_back({{p}, kt::render::safeFileName(plots->paneTitle(p))});
-    figures.push_back({{0, 1, 2}, QStringLiteral("plots")});
-    for (const auto& [panes, name] : figures) {
-      const QString path = QDir(folder).filePath(name + QLatin1Char('.') + format);
-      QString error;
-      const QSizeF size(1600, panes.size() > 1 ? 1800 : 900);
-      if (!plots->exportPanes(panes, path, size, 2.0, caption, &error)) {
-        std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
-        return 1;
+  // All figures go to a temporary folder first and replace the old ones only once every one was
+  // written (core/io/atomic_file.hpp): a full disk or a kill leaves the old set, not a mix.
+  try {
+    kt::StagedFileSet set(QFile::encodeName(folder).toStdString());
+    QStringList written;
+    for (const QString& format : formats) {
+      std::vector<std::pair<std::vector<int>, QString>> figures;
+      for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
+        figures.push_back({{p}, kt::render::safeFileName(plots->paneTitle(p))});
+      figures.push_back({{0, 1, 2}, QStringLiteral("plots")});
+      for (const auto& [panes, name] : figures) {
+        const QString file = name + QLatin1Char('.') + format;
+        const QString staged = QFile::decodeName(set.stagingPath(QFile::encodeName(file).toStdString()).c_str());
+        QString error;
+        const QSizeF size(1600, panes.size() > 1 ? 1800 : 900);
+        if (!plots->exportPanes(panes, staged, size, 2.0, caption, &error)) {
+          std::fprintf(stderr, "kinetree: %s\n", qPrintable(error.replace(staged, QDir(folder).filePath(file))));
+          return 1;
+        }
+        written << QDir(folder).filePath(file);
       }
-      std::printf("%s\n", qPrintable(path));
     }
+    set.commit();
+    for (const QString& path : written) std::printf("%s\n", qPrintable(path));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kinetree: %s\n", e.what());
+    return 1;
   }
   return 0;
 }
@@ -606,8 +623,9 @@ int main(int argc, char* argv[]) {
     const QString file = parser.value(screenshot);
     // Let the window map and paint once before grabbing it.
     QTimer::singleShot(300, &window, [&window, &app, file, opened] {
-      const bool saved = window.grab().save(file);
-      if (!saved) std::fprintf(stderr, "kinetree: cannot write %s\n", qPrintable(file));
+      QString error;
+      const bool saved = kt::render::saveImage(window.grab().toImage(), file, &error);
+      if (!saved) std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
       app.exit(saved && opened ? 0 : 1);
     });
   }

@@ -16,6 +16,7 @@
 #include <random>
 #include <regex>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/edit_ops.hpp"
@@ -132,7 +133,7 @@ class TestDocument : public QObject {
     QVERIFY(validate(fixture()).empty());
   }
 
-  void cleanup() { Document::setWriteFailureForTesting(-1); }
+  void cleanup() { kt::setWriteFailureForTesting(0); }
 
   void everyCommandUndoesExactly_data() {
     using Make = std::function<QUndoCommand*(Document&, QString*)>;
@@ -769,8 +770,8 @@ class TestDocument : public QObject {
     QVERIFY(doc.filePath().isEmpty());
   }
 
-  // A save that fails at any point (here: after a random number of bytes, or at the commit)
-  // leaves the previous file byte for byte, the document modified and its path unchanged.
+  // A save that fails at any point (here: a full disk after a random number of bytes, or at the
+  // commit) leaves the previous file byte for byte, the document modified and its path unchanged.
   void interruptedSavesKeepThePreviousFile() {
     QTemporaryDir dir;
     const QString path = dir.filePath("robot.yaml");
@@ -789,10 +790,10 @@ class TestDocument : public QObject {
     std::vector<qint64> points = {0, 1, 4095, 4096, 4097, next.size() - 1, next.size()};
     for (int i = 0; i < 20; ++i) points.push_back(rng.uniformInt(0, int(next.size())));
     for (qint64 p : points) {
-      Document::setWriteFailureForTesting(p);
+      kt::setWriteFailureForTesting(1, p);  // from the next file on, the disk is full after p bytes
       QString error;
       QVERIFY(!doc.save(&error));
-      QVERIFY(!error.isEmpty());
+      QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
       QCOMPARE(readAll(path), saved);
       QVERIFY(doc.isModified());
       QVERIFY(!doc.saveAs(dir.filePath("other.yaml")));
@@ -800,7 +801,7 @@ class TestDocument : public QObject {
       QCOMPARE(doc.filePath(), path);
     }
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("robot.yaml")});
-    Document::setWriteFailureForTesting(-1);
+    kt::setWriteFailureForTesting(0);
     QVERIFY(doc.save());
     QCOMPARE(readAll(path), next);
     QVERIFY(!doc.isModified());

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The plots dock and the joint-load arrows after a run: the panes follow the selected joint and
 // draw every recorded sample; a 10⁵-sample run is drawn decimated with its exact envelope; each
-// pane exports as valid PNG, SVG and PDF; the arrows show each joint's wrench (full: the recorded
-// load; reaction only: as long as the recorded λ) and the selected joint's numbers. A screenshot
-// of the main window after the space robot has run is saved as screenshot_simulation.png.
+// pane exports as valid PNG, SVG and PDF, and on a full disk keeps the old file and says why
+// (the dock's Export… and kinetree --export-plots); the arrows show each joint's wrench (full:
+// the recorded load; reaction only: as long as the recorded λ) and the selected joint's numbers.
+// A screenshot of the main window after the space robot has run is saved as
+// screenshot_simulation.png.
 // Runs under xvfb-run.
 #include <vtkAxis.h>
 #include <vtkChartXY.h>
@@ -31,7 +33,9 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <utility>
 
+#include "core/io/atomic_file.hpp"
 #include "render/chart_figure.hpp"
 #include "render/chart_pane.hpp"
 #include "render/load_arrows.hpp"
@@ -41,6 +45,7 @@
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
+#include "ui/export_plots_dialog.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/plots_dock.hpp"
@@ -308,17 +313,49 @@ class TestPlots : public QObject {
   }
 
   // kinetree MODEL --run T --export-plots DIR: every pane and the stacked figure, in each format.
+  // On a full disk (injected: the third figure fails) it exits with status 1 and the reason and
+  // leaves the old figures as they were, not a mix; what a killed export left is removed.
   void exportPlotsFromTheCommandLine() {
     QTemporaryDir dir;
-    QProcess gui;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-    gui.setProcessEnvironment(env);
-    gui.start(QStringLiteral(KINETREE_GUI), {QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), "--run",
-                                             "0.5", "--export-plots", dir.filePath("plots"), "--formats", "png,pdf"});
-    QVERIFY(gui.waitForFinished(120000));
-    QVERIFY2(gui.exitCode() == 0, gui.readAllStandardError().constData());
-    const QStringList files = QDir(dir.filePath("plots")).entryList(QDir::Files, QDir::Name);
+    const QString plotsDir = dir.filePath("plots");
+    QVERIFY(QDir().mkpath(plotsDir));
+    {
+      QFile old(plotsDir + "/plots.pdf");
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("old figure");
+    }
+    QProcess ended;  // a process id that is no longer in use: the killed export's
+    ended.start(QStringLiteral("true"));
+    QVERIFY(ended.waitForStarted());
+    const qint64 deadPid = ended.processId();
+    QVERIFY(ended.waitForFinished());
+    const QString leftover = QStringLiteral("kinetree-partial-%1-Ab12Cd").arg(deadPid);
+    QVERIFY(QDir(plotsDir).mkpath(leftover));
+    QFile(plotsDir + "/" + leftover + "/plots.png").open(QIODevice::WriteOnly);
+    QFile(plotsDir + "/plots.png." + leftover).open(QIODevice::WriteOnly);
+    const auto exportPlots = [&](const QString& failWrites) {
+      QProcess gui;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+      if (!failWrites.isEmpty()) env.insert(QStringLiteral("KINETREE_FAIL_WRITES"), failWrites);
+      gui.setProcessEnvironment(env);
+      gui.start(QStringLiteral(KINETREE_GUI), {QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"),
+                                               "--run", "0.5", "--export-plots", plotsDir, "--formats", "png,pdf"});
+      gui.waitForFinished(120000);
+      return std::make_pair(gui.exitCode(), QString::fromLocal8Bit(gui.readAllStandardError()));
+    };
+    const auto [failedCode, failedError] = exportPlots(QStringLiteral("3"));
+    QCOMPARE(failedCode, 1);
+    QVERIFY2(failedError.contains(QStringLiteral("No space left on device")), qPrintable(failedError));
+    QCOMPARE(QDir(plotsDir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList{"plots.pdf"});
+    QFile old(plotsDir + "/plots.pdf");
+    QVERIFY(old.open(QIODevice::ReadOnly));
+    QCOMPARE(old.readAll(), QByteArray("old figure"));
+    const auto [code, error] = exportPlots(QString());
+    QVERIFY2(code == 0, qPrintable(error));
+    const QStringList files =
+        QDir(plotsDir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name);
     QCOMPARE(files, (QStringList{"Base_attitude_base.pdf", "Base_attitude_base.png",
                                  "Constraint_forces_and_moments_J11_(joint_frame).pdf",
                                  "Constraint_forces_and_moments_J11_(joint_frame).png", "Joint_coordinates_J11-J16.pdf",
@@ -389,6 +426,32 @@ class TestPlots : public QObject {
     QString error;
     QVERIFY(!plots->exportPane(0, dir.filePath(QStringLiteral("pane.bmpx")), &error));
     QVERIFY(!error.isEmpty());
+
+    // The dock's Export… on a full disk (injected: ENOSPC after 100 bytes or at the commit): the
+    // reason for the message box, and the old file as it was.
+    kt::ui::ExportPlotsDialog dialog(*plots, *sim, w.get());
+    for (const char* suffix : {".png", ".svg", ".pdf"}) {
+      const QString path = dir.filePath(QStringLiteral("pane0") + suffix);
+      QFile before(path);
+      QVERIFY(before.open(QIODevice::ReadOnly));
+      const QByteArray old = before.readAll();
+      before.close();
+      for (long long after : {100LL, 100000000LL}) {
+        kt::setWriteFailureForTesting(1, after);
+        const bool written = dialog.exportTo(path);
+        kt::setWriteFailureForTesting(0);
+        QVERIFY(!written);
+        QVERIFY2(
+            dialog.lastError().contains(QStringLiteral("No space left on device")) && dialog.lastError().contains(path),
+            qPrintable(dialog.lastError()));
+        QFile kept(path);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QVERIFY(kept.readAll() == old);
+      }
+      QVERIFY2(dialog.exportTo(path), qPrintable(dialog.lastError()));
+    }
+    QVERIFY(
+        QDir(dir.path()).entryList({QStringLiteral("*kinetree-partial*")}, QDir::AllEntries | QDir::Hidden).isEmpty());
   }
 
   // The three formats are one drawing: the PDF (rasterized by poppler) and the SVG (rasterized by

@@ -5,7 +5,8 @@
 // the status ("finished", "applies at the next run"), File ▸ Export Results (byte for byte the CSV
 // of kinetree-cli simulate, with its metadata record), the Peak Loads dock (byte for byte
 // kinetree-cli peaks --csv) and File ▸ Export Video (decoded back: codec, size, frame count,
-// frames that change). Runs under xvfb-run; saves screenshots of the timeline and the dock.
+// frames that change); on a full disk each of them, and kinetree --screenshot, keeps the old file
+// and gives the reason. Runs under xvfb-run; saves screenshots of the timeline and the dock.
 #include <vtkActor.h>
 #include <vtkProperty.h>
 #include <QAction>
@@ -19,6 +20,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSignalSpy>
@@ -32,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -44,6 +47,7 @@ extern "C" {
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/sim/recorder.hpp"
 #include "render/chart_pane.hpp"
 #include "render/figure_view.hpp"
@@ -325,6 +329,19 @@ class TestResults : public QObject {
     QCOMPARE(root["model"].toObject()["file_sha256"].toString().size(), 64);
     QCOMPARE(root["data"].toObject()["rows"].toInt(), cli.out.count('\n') - 1);
     QVERIFY(root["run"].toObject()["state"].toString().startsWith("finished"));
+    // a full disk (injected: ENOSPC after 100 bytes) at the CSV or at its metadata: the reason,
+    // and the file that failed keeps its old bytes
+    const QByteArray oldMeta = readAll(meta);
+    QVERIFY(QFile::resize(csv, 10));  // an old CSV that differs from the new one
+    for (int nth : {1, 2}) {
+      kt::setWriteFailureForTesting(nth, 100);
+      const bool written = kt::ui::ResultsExport::write(*w->simulation(), {}, csv, &error);
+      kt::setWriteFailureForTesting(0);
+      QVERIFY(!written);
+      QVERIFY2(error.contains("No space left on device"), qPrintable(error));
+      QCOMPARE(readAll(meta), oldMeta);
+      QCOMPARE(readAll(csv).size(), nth == 1 ? 10 : cli.out.toUtf8().size());
+    }
 
     // through the dialog: the plots' range, a pattern, every 4th sample
     kt::ui::ExportResultsDialog dialog(*w->simulation(), {}, {0.25, 0.5}, w.get());
@@ -771,6 +788,21 @@ class TestResults : public QObject {
     QVERIFY(QFileInfo::exists(kt::render::VideoWriter::pngFramePath(png, 11)));
     QVERIFY(!QFileInfo::exists(kt::render::VideoWriter::pngFramePath(png, 12)));
     QCOMPARE(QImage(kt::render::VideoWriter::pngFramePath(png, 1)).size(), QSize(640, 360));
+    // a full disk (injected): the reason, and the old video and frames as they were
+    const QByteArray oldMp4 = readAll(mp4);
+    kt::setWriteFailureForTesting(1);  // the MP4 at its commit
+    QVERIFY(!kt::ui::VideoExport::write(w->videoSource(), o, mp4, &error));
+    kt::setWriteFailureForTesting(0);
+    QVERIFY2(error.contains("No space left on device"), qPrintable(error));
+    QCOMPARE(readAll(mp4), oldMp4);
+    QVERIFY(QFile::resize(kt::render::VideoWriter::pngFramePath(png, 1), 10));  // an old frame 1
+    const QByteArray oldFrame = readAll(kt::render::VideoWriter::pngFramePath(png, 1));
+    kt::setWriteFailureForTesting(3);  // the third frame
+    QVERIFY(!kt::ui::VideoExport::write(w->videoSource(), o, png, &error));
+    kt::setWriteFailureForTesting(0);
+    QVERIFY2(error.contains("No space left on device"), qPrintable(error));
+    QCOMPARE(readAll(kt::render::VideoWriter::pngFramePath(png, 1)), oldFrame);
+    QVERIFY(QDir(dir.path()).entryList({"*kinetree-partial*"}, QDir::AllEntries | QDir::Hidden).isEmpty());
     // cancelled after three frames: nothing left
     bool cancelled = false;
     const QString gone = dir.filePath("gone.mp4");
@@ -868,6 +900,36 @@ class TestResults : public QObject {
     w->plotsDock()->paneWidget(0)->renderToImage();
     const auto [t0, t1] = w->plotsDock()->visibleTimeRange();
     QVERIFY2(t0 <= 0.0 && t1 >= 0.5 && t1 < 1.0, qPrintable(QStringLiteral("%1 %2").arg(t0).arg(t1)));
+  }
+
+  // kinetree --screenshot FILE on a full disk (injected): status 1, the reason, and the old file
+  // as it was; with room, the screenshot.
+  void screenshotOnAFullDisk() {
+    QTemporaryDir dir;
+    const QString shot = dir.filePath("shot.png");
+    {
+      QFile old(shot);
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("old screenshot");
+    }
+    const auto screenshot = [&](const QString& failWrites) {
+      QProcess gui;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+      if (!failWrites.isEmpty()) env.insert(QStringLiteral("KINETREE_FAIL_WRITES"), failWrites);
+      gui.setProcessEnvironment(env);
+      gui.start(QStringLiteral(KINETREE_GUI), {QStringLiteral("--screenshot"), shot});
+      gui.waitForFinished(60000);
+      return std::make_pair(gui.exitCode(), QString::fromLocal8Bit(gui.readAllStandardError()));
+    };
+    const auto [failedCode, failedError] = screenshot(QStringLiteral("1:100"));
+    QCOMPARE(failedCode, 1);
+    QVERIFY2(failedError.contains("No space left on device") && failedError.contains(shot), qPrintable(failedError));
+    QCOMPARE(readAll(shot), QByteArray("old screenshot"));
+    QCOMPARE(QDir(dir.path()).entryList({"*kinetree-partial*"}, QDir::AllEntries | QDir::Hidden), QStringList());
+    const auto [code, error] = screenshot(QString());
+    QVERIFY2(code == 0, qPrintable(error));
+    QVERIFY(kt::render::greyVariance(QImage(shot)) > 10.0);
   }
 
   // The screenshot of the window with the timeline scrubbed back and the plots showing the cursor.

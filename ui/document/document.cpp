@@ -3,12 +3,12 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <algorithm>
 #include <exception>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
@@ -18,8 +18,6 @@
 
 namespace kt::ui {
 namespace {
-
-qint64 g_failAfterBytes = -1;
 
 // Bodies of `bodies` whose parent (by name) is not in the set: the subtree roots.
 bool parentInSet(const kt::BodySpec& b, const std::unordered_set<std::string>& names) {
@@ -115,43 +113,16 @@ bool Document::open(ReadModel read, QString* error) {
   return true;
 }
 
-void Document::setWriteFailureForTesting(qint64 bytes) { g_failAfterBytes = bytes; }
-
 bool Document::writeModelFile(const kt::Model& model, const QString& path, QString* error, const QString& header) {
   const QByteArray bytes = header.toUtf8() + QByteArray::fromStdString(kt::saveModelToString(model));
-  QSaveFile file(path);
-  // Write in pieces so that a failure can happen anywhere in the file (and for the test hook).
-  constexpr qint64 kChunk = 4096;
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
+  try {
+    kt::writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromLocal8Bit(e.what());
     return false;
   }
-  for (qint64 pos = 0; pos < bytes.size(); pos += kChunk) {
-    qint64 n = std::min(kChunk, bytes.size() - pos);
-    const bool inject = g_failAfterBytes >= 0 && pos + n > g_failAfterBytes;
-    if (inject) n = g_failAfterBytes - pos;
-    if (n > 0 && file.write(bytes.constData() + pos, n) != n) {
-      file.cancelWriting();
-      if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
-      return false;
-    }
-    if (inject) {
-      // An interrupted write: the temporary file holds a partial model and is abandoned.
-      file.cancelWriting();
-      if (error) *error = path + QStringLiteral(": cannot write: the write was interrupted");
-      return false;
-    }
-  }
-  if (g_failAfterBytes >= bytes.size()) {
-    file.cancelWriting();
-    if (error) *error = path + QStringLiteral(": cannot write: the file could not be committed");
-    return false;
-  }
-  if (!file.commit()) {
-    if (error) *error = path + QStringLiteral(": cannot write: ") + file.errorString();
-    return false;
-  }
-  return true;
 }
 
 bool Document::save(QString* error) {

@@ -7,9 +7,10 @@
 // Modified state: isModified() is !undoStack()->isClean(). Saving calls setClean(), so undoing
 // past a save marks the document modified again (QUndoStack's clean index).
 //
-// Files: save()/saveAs() write through QSaveFile (a temporary file renamed over the target on
-// commit), so an interrupted or failing save never leaves a partial file and keeps the previous
-// one intact. Autosave (recovery.hpp) writes a recovery copy every 60 s while modified.
+// Files: save()/saveAs() write atomically (kt::writeFileAtomically, core/io/atomic_file.hpp: a
+// temporary file renamed over the target), so an interrupted or failing save never leaves a
+// partial file and keeps the previous one intact. Autosave (recovery.hpp) writes a recovery copy
+// every 60 s while modified.
 #pragma once
 
 #include <QObject>
@@ -76,13 +77,9 @@ class Document : public QObject {
   bool save(QString* error = nullptr);
   /// Saves to `path` and makes it the document's path (only when the save succeeded).
   bool saveAs(const QString& path, QString* error = nullptr);
-  /// Writes `model` to `path` atomically with QSaveFile; used by save and autosave.
+  /// Writes `model` to `path` atomically (kt::writeFileAtomically); used by save and autosave.
+  /// False with the reason ("cannot write …: No space left on device") in `error`.
   static bool writeModelFile(const kt::Model& model, const QString& path, QString* error, const QString& header = {});
-
-  /// Test hook: make the next writes fail after `bytes` bytes have been written (then the save
-  /// is abandoned, as a crash or a full disk would). −1 (default) = no failure. A value at or past
-  /// the file size makes the final commit fail instead.
-  static void setWriteFailureForTesting(qint64 bytes);
 
   /// Why the model cannot be run (the first problem and how many there are), or empty.
   QString runBlocker() const;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #endif
 
+#include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "ui/document/document.hpp"
 
@@ -144,6 +145,8 @@ void Autosaver::discard() {
 }
 
 QList<RecoveryEntry> Autosaver::findRecoveries(const QString& dir) {
+  // the half-written autosaves of sessions killed while writing one: never a recovery to offer
+  kt::removeStaleTemporaries(QFile::encodeName(dir).toStdString());
   QList<RecoveryEntry> out;
   const QFileInfoList files =
       QDir(dir).entryInfoList({QStringLiteral("*.kinetree-recovery.yaml")}, QDir::Files, QDir::Time);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Autosave and crash recovery. While the document is modified, every interval (60 s by
 // default) the Autosaver writes the model to a recovery file in
-// QStandardPaths::AppDataLocation/recovery (atomically, through QSaveFile). The file is the
+// QStandardPaths::AppDataLocation/recovery (atomically: Document::writeModelFile). The file is the
 // canonical YAML preceded by comment lines naming the original file, so it is also a readable
 // model file. It is removed when the document is saved, replaced (new/open) or closed normally;
 // after a crash it stays, and findRecoveries() offers it at the next start. While the file exists
