@@ -183,6 +183,7 @@ bool ExportResultsDialog::exportTo(const QString& path) {
       },
       &cancelled);
   if (cancelled) error_.clear();  // the user knows
+  if (ok) written_ = QFileInfo(path).absoluteFilePath();
   return ok;
 }
 

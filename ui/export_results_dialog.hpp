@@ -41,6 +41,9 @@ class ExportResultsDialog : public QDialog {
   /// reason in lastError() when it failed or was cancelled.
   bool exportTo(const QString& path);
   const QString& lastError() const { return error_; }
+  /// The file the last successful export wrote (absolute; empty before one): the window's
+  /// status message says where the results went.
+  const QString& writtenPath() const { return written_; }
 
  private:
   void updateSummary();
@@ -60,6 +63,7 @@ class ExportResultsDialog : public QDialog {
   QLabel* summary_;
   QPushButton* exportButton_ = nullptr;
   QString error_;
+  QString written_;
 };
 
 }  // namespace kt::ui

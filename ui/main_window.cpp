@@ -17,16 +17,20 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextDocument>
 #include <QTimer>
+#include <QToolBar>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUndoView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
@@ -48,6 +52,7 @@
 #include "ui/document/recovery.hpp"
 #include "ui/export_results_dialog.hpp"
 #include "ui/export_video_dialog.hpp"
+#include "ui/help_dialogs.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/mathematics_dock.hpp"
 #include "ui/mirror_dialog.hpp"
@@ -71,6 +76,8 @@ namespace {
 constexpr int kMessageMs = 10'000;
 // Files above this size (about 2,000 bodies) show a progress dialog while they open.
 constexpr qint64 kProgressFileBytes = 1'000'000;
+// The Plots dock's share of the height the docks have: three panes of 160 px or more at 1600 × 1000.
+constexpr int kPlotsPercent = 58;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
 
@@ -78,6 +85,20 @@ bool isModelFile(const QUrl& url) {
   if (!url.isLocalFile()) return false;
   const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
   return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml") || suffix == QLatin1String("urdf");
+}
+
+// The dock's content keeps its own minimum size and scrolls when the dock is made smaller, so
+// that the dock does not set the window's minimum (the Mathematics dock's views side by side
+// need about 470 × 290 px, more than a 1366 × 768 screen leaves beside the others).
+void scrollWhenSmall(QDockWidget* dock) {
+  QWidget* content = dock->widget();
+  auto* scroll = new QScrollArea;
+  scroll->setObjectName(dock->objectName() + QStringLiteral("Scroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  dock->setWidget(scroll);  // hides the content it replaces
+  scroll->setWidget(content);
+  content->show();
 }
 
 }  // namespace
@@ -147,12 +168,16 @@ MainWindow::MainWindow(QWidget* parent)
   connect(problemsDock_, &ProblemsDock::problemActivated, this, &MainWindow::onProblemActivated);
 
   createSimulation();
+  viewMenu_->addSeparator();
+  QAction* resetLayoutAction = viewMenu_->addAction(tr("Reset &Layout"), this, &MainWindow::resetLayout);
+  resetLayoutAction->setObjectName(QStringLiteral("resetLayoutAction"));
+  resetLayoutAction->setStatusTip(tr("Back to the default docks, where they start, at sizes that suit the window"));
 
-  resize(1280, 800);
-  resizeDocks({treeDock_, problemsDock_}, {300, 260}, Qt::Horizontal);
-  // the tree keeps room for about ten bodies below its find box and path line; the Properties
-  // dock, where a model is built, gets the rest
-  resizeDocks({treeDock_, propertiesDock_}, {220, 380}, Qt::Vertical);
+  // The first start: most of the screen, never more than it (a 1366 × 768 laptop included).
+  const QSize screen = this->screen()->availableGeometry().size();
+  resize(QSize(screen.width() * 9 / 10, screen.height() * 9 / 10).expandedTo(QSize(1024, 640)).boundedTo(screen));
+  applyDefaultDockSizes();
+  defaultState_ = saveState();
   restoreSettings();
   refreshModel(true);
   updateTitle();
@@ -183,14 +208,15 @@ void MainWindow::createFileMenu() {
     openModel(path);
   });
 
-  QMenu* examples = file->addMenu(tr("&Examples"));
+  examplesMenu_ = file->addMenu(tr("&Examples"));  // in the Help menu too
+  examplesMenu_->setObjectName(QStringLiteral("examplesMenu"));
   const QStringList models = resources::exampleModels();
   for (const QString& path : models) {
-    QAction* action = examples->addAction(resources::exampleTitle(path));
+    QAction* action = examplesMenu_->addAction(resources::exampleTitle(path));
     action->setData(path);
     connect(action, &QAction::triggered, this, [this, path] { openModel(path); });
   }
-  examples->setEnabled(!models.isEmpty());
+  examplesMenu_->setEnabled(!models.isEmpty());
   QAction* importUrdf = file->addAction(tr("&Import URDF…"), this, &MainWindow::showImportUrdfDialog);
   importUrdf->setObjectName(QStringLiteral("importUrdfAction"));
   importUrdf->setStatusTip(tr("Read a robot from a URDF file into a new, unsaved model"));
@@ -414,6 +440,13 @@ void MainWindow::createViewMenu() {
 
 void MainWindow::createHelpMenu() {
   helpMenu_ = menuBar()->addMenu(tr("&Help"));
+  QAction* manual = helpMenu_->addAction(tr("User &Manual"), QKeySequence::HelpContents, this, &MainWindow::showManual);
+  manual->setObjectName(QStringLiteral("manualAction"));
+  manual->setStatusTip(tr("The documentation installed with Kinetree: the application, the model format, the signals"));
+  QAction* shortcuts = helpMenu_->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+  shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
+  helpMenu_->addMenu(examplesMenu_);  // the File menu's: a model to start from
+  helpMenu_->addSeparator();
   helpMenu_->addAction(tr("&About Kinetree"), this, &MainWindow::showAbout);
   helpMenu_->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -478,6 +511,7 @@ void MainWindow::createSimulation() {
   viewMenu_->addAction(peakLoadsDock_->toggleViewAction());
   connect(plotsDock_, &PlotsDock::visibleRangeChanged, peakLoadsDock_, &PeakLoadsDock::plotsRangeChanged);
   mathematicsDock_ = new MathematicsDock(simulation_, view_, this);
+  scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
   mathematicsDock_->hide();  // opened from the View menu
@@ -552,7 +586,9 @@ void MainWindow::createSimulation() {
 void MainWindow::showExportResults() {
   if (!simulation_->recorder()) return;
   ExportResultsDialog dialog(*simulation_, plotsDock_->plottedSignals(), plotsDock_->visibleTimeRange(), this);
-  if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Results exported"), kMessageMs);
+  if (dialog.exec() == QDialog::Accepted)
+    statusBar()->showMessage(tr("Results exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
+                             kMessageMs);
 }
 
 VideoSource MainWindow::videoSource() const {
@@ -739,8 +775,28 @@ bool MainWindow::saveAs() {
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".yaml");
   settings.setValue(QStringLiteral("lastOpenDirectory"), QFileInfo(path).absolutePath());
   QString error;
-  if (saveTo(path, error)) return true;
+  if (saveAsTo(path, error)) return true;
   QMessageBox::critical(this, tr("Cannot save"), tr("The model was not saved.\n\n%1").arg(error));
+  return false;
+}
+
+bool MainWindow::saveAsTo(const QString& path, QString& error) {
+  // A model without a name of its own is named after its file, as an undo step of its own that
+  // the save includes: the file, the title and the next run's label all say the file's name.
+  const std::string& name = doc_->model().name;
+  bool named = false;
+  if (name.empty() || name == "untitled") {
+    QString refused;
+    if (QUndoCommand* rename = edit::setModelName(*doc_, QFileInfo(path).completeBaseName(), &refused)) {
+      // a macro: never merged into an earlier edit of the name, so one undo takes exactly this back
+      doc_->undoStack()->beginMacro(tr("Name the model after its file"));
+      doc_->push(rename);
+      doc_->undoStack()->endMacro();
+      named = true;
+    }
+  }
+  if (saveTo(path, error)) return true;
+  if (named) doc_->undoStack()->undo();  // nothing was saved: the name is as it was
   return false;
 }
 
@@ -1093,6 +1149,107 @@ void MainWindow::showAbout() {
                          .arg(QString::fromLatin1(kt::kVersion), QString::fromLatin1(qVersion())));
 }
 
+void MainWindow::showManual() {
+  if (!manual_) {
+    const QString folder = manualFolder();
+    if (folder.isEmpty()) {
+      QStringList looked;
+      for (const QString& f : manualSearchFolders()) looked << QDir::toNativeSeparators(f);
+      QMessageBox::information(this, tr("User Manual"),
+                               tr("The user manual is not installed: none of these folders holds application.md:\n\n%1"
+                                  "\n\nIt is part of the Kinetree package, and of its sources (docs/).")
+                                   .arg(looked.join(QLatin1Char('\n'))));
+      return;
+    }
+    manual_ = new ManualDialog(folder, this);  // not modal: read it beside the window
+  }
+  manual_->show();
+  manual_->raise();
+  manual_->activateWindow();
+}
+
+void MainWindow::showShortcuts() {
+  auto* dialog = new ShortcutsDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
+}
+
+// ---- layout ----
+
+int MainWindow::dockRoomHeight() const {
+  int height = this->height() - menuBar()->sizeHint().height() - statusBar()->sizeHint().height();
+  for (QToolBar* bar : findChildren<QToolBar*>())
+    if (!bar->isHidden() && (toolBarArea(bar) == Qt::TopToolBarArea || toolBarArea(bar) == Qt::BottomToolBarArea))
+      height -= bar->sizeHint().height();
+  return height;
+}
+
+int MainWindow::defaultColumnWidth() const { return std::clamp(width() / 5, 240, 380); }
+
+void MainWindow::applyDefaultDockSizes() {
+  const int height = dockRoomHeight();
+  const int side = defaultColumnWidth();
+  resizeDocks({treeDock_, problemsDock_}, {side, side}, Qt::Horizontal);
+  // the tree keeps room for ten bodies or more below its find box and path line; the Properties
+  // dock, where a model is built, gets the rest
+  resizeDocks({treeDock_, propertiesDock_}, {height * 36 / 100, height * 64 / 100}, Qt::Vertical);
+  resizeDocks({plotsDock_}, {height * kPlotsPercent / 100}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+  restoreState(defaultState_);  // which docks show, where, and which tab is in front
+  applyDefaultDockSizes();
+  QSettings().remove(QStringLiteral("mainWindow/state"));
+  layoutMessage_.clear();
+  statusBar()->showMessage(tr("The default layout is back"), kMessageMs);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  const QSize was = shownSize_;
+  shownSize_ = event->size();
+  // the first size a shown window gets counts as growth: a restored layout may be a squeezed one
+  const bool grew = !was.isValid() || event->size().width() > was.width() || event->size().height() > was.height();
+  if (!grew || growPending_) return;
+  growPending_ = true;
+  // once the layout has the new size (the maximising resizes come in several steps)
+  QTimer::singleShot(0, this, [this] {
+    growPending_ = false;
+    if (sizeDocksWhenShown_ && isVisible()) {
+      sizeDocksWhenShown_ = false;
+      applyDefaultDockSizes();
+      return;
+    }
+    growSqueezedDocks();
+  });
+}
+
+void MainWindow::growSqueezedDocks() {
+  if (!isVisible()) return;
+  const int side = defaultColumnWidth();
+  const int across = dockRoomHeight() * kPlotsPercent / 100;
+  // the largest extent of the docks in each area: a column is as wide as its widest dock
+  const Qt::DockWidgetArea areas[] = {Qt::LeftDockWidgetArea, Qt::RightDockWidgetArea, Qt::TopDockWidgetArea,
+                                      Qt::BottomDockWidgetArea};
+  for (Qt::DockWidgetArea area : areas) {
+    const bool column = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+    QDockWidget* widest = nullptr;
+    int extent = 0;
+    for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+      if (!dock->isVisible() || dock->isFloating() || dockWidgetArea(dock) != area) continue;
+      const int e = column ? dock->width() : dock->height();
+      if (widest == nullptr || e > extent) {
+        widest = dock;
+        extent = e;
+      }
+    }
+    // squeezed: under two fifths of the default (a dock squeezed to its minimum is 60–120 px)
+    const int wanted = column ? side : across;
+    if (widest != nullptr && extent < wanted * 2 / 5)
+      resizeDocks({widest}, {wanted}, column ? Qt::Horizontal : Qt::Vertical);
+  }
+}
+
 namespace {
 
 // True when `geometry` is a whole QWidget::saveGeometry() record (versions 1 to 3) with valid
@@ -1158,8 +1315,11 @@ bool MainWindow::restoreLayout(const QByteArray& savedGeometry, const QByteArray
 
 void MainWindow::restoreSettings() {
   QSettings settings;
-  if (!restoreLayout(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray(),
-                     settings.value(QStringLiteral("mainWindow/state")).toByteArray())) {
+  const QByteArray savedState = settings.value(QStringLiteral("mainWindow/state")).toByteArray();
+  const bool restored = restoreLayout(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray(), savedState);
+  // the default docks are sized again for the window as it first shows (resizeEvent)
+  sizeDocksWhenShown_ = !restored || savedState.isEmpty();
+  if (!restored) {
     layoutMessage_ = tr("The saved window layout could not be restored: the default layout is used");
     // After the first model's message (main() opens it before the event loop starts).
     QTimer::singleShot(0, this, [this] { statusBar()->showMessage(layoutMessage_, kMessageMs); });

@@ -32,6 +32,7 @@
 #include "core/sim/peak_loads.hpp"
 #include "ui/document/document.hpp"
 
+class QDialog;
 class QProgressDialog;
 class QUndoCommand;
 class QUndoView;
@@ -89,6 +90,10 @@ class MainWindow : public QMainWindow {
   bool saveAs();
   /// Writes the document to `path` without dialogs (false and `error` on failure).
   bool saveTo(const QString& path, QString& error);
+  /// Save As without the file dialog: as saveTo(), and a model without a name of its own
+  /// ("untitled", which the user never chose) takes the file's base name, as one undo step
+  /// ("Name the model after its file") that is part of the save; a failed save takes it back.
+  bool saveAsTo(const QString& path, QString& error);
   /// Asks what to do with unsaved changes (Save, Discard, Cancel); true when it is fine to go on.
   bool maybeSave();
   /// Test hook: answers the unsaved-changes question instead of the message box.
@@ -144,6 +149,14 @@ class MainWindow : public QMainWindow {
   bool restoreLayout(const QByteArray& savedGeometry, const QByteArray& savedState);
   /// Why the saved layout was not used at the start (empty when it was).
   const QString& layoutMessage() const { return layoutMessage_; }
+  /// View ▸ Reset Layout: the default docks, where they start, at sizes that suit the window's
+  /// present size; the saved layout is forgotten (a broken one does not come back).
+  void resetLayout();
+  /// The docks' default sizes for the window's present size: each side column about a fifth of
+  /// the width, the Model dock a third of its column, the Plots dock a little over half the
+  /// height (three panes of at least 160 px at 1600 × 1000). The default layout gets them when
+  /// the window first shows, and Reset Layout.
+  void applyDefaultDockSizes();
 
  public slots:
   void showOpenDialog();
@@ -154,6 +167,10 @@ class MainWindow : public QMainWindow {
   /// File ▸ Export Video…: the recorded run rendered as a video.
   void showExportVideo();
   void showAbout();
+  /// Help ▸ User Manual: the installed documentation (docs/), read in the application.
+  void showManual();
+  /// Help ▸ Keyboard Shortcuts: every action of the window that has a shortcut.
+  void showShortcuts();
 
  signals:
   /// Another model replaced the document (open, new, recover): settings come from its file.
@@ -170,6 +187,8 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  /// A window that grows gives docks squeezed by a smaller size their default share back.
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void createFileMenu();
@@ -212,6 +231,13 @@ class MainWindow : public QMainWindow {
   void showOpenFailure(const QString& path, const QString& error);
   void restoreSettings();
   void saveSettings() const;
+  /// Docks squeezed far below their default size (by a smaller window, a smaller screen) get it
+  /// back; docks the user merely narrowed keep their size.
+  void growSqueezedDocks();
+  /// The height the docks share (the window less its menu bar, status bar and toolbars), and the
+  /// default width of a dock column: the measures of applyDefaultDockSizes().
+  int dockRoomHeight() const;
+  int defaultColumnWidth() const;
 
   Document* doc_;
   kt::Tree tree_;
@@ -248,6 +274,12 @@ class MainWindow : public QMainWindow {
   PlotsDock* plotsDock_ = nullptr;
   std::function<QMessageBox::StandardButton()> unsavedAnswer_;
   QString layoutMessage_;
+  QByteArray defaultState_;  ///< saveState() of the default layout (Reset Layout)
+  QSize shownSize_;          ///< the size of the last resize event: growth is measured from it
+  bool growPending_ = false;
+  bool sizeDocksWhenShown_ = false;  ///< the default layout: its sizes follow the first shown size
+  QMenu* examplesMenu_ = nullptr;
+  QPointer<QDialog> manual_;
   QMenu* viewMenu_ = nullptr;
   QMenu* helpMenu_ = nullptr;
   QAction* saveAction_ = nullptr;

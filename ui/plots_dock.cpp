@@ -8,6 +8,7 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -46,6 +47,10 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   sideLayout->setContentsMargins(0, 0, 0, 0);
   paneBox_ = new QComboBox;
   paneBox_->setObjectName(QStringLiteral("plotPaneBox"));
+  paneBox_->setToolTip(tr("The pane the list edits"));
+  // the entries are the panes' titles, which can be long: the box does not widen the dock for them
+  paneBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  paneBox_->setMinimumContentsLength(16);
   filter_ = new QLineEdit;
   filter_->setObjectName(QStringLiteral("signalFilter"));
   filter_->setPlaceholderText(tr("Search signals (glob: load:*.fz)"));
@@ -56,6 +61,11 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   list_->setObjectName(QStringLiteral("signalList"));
   list_->setToolTip(tr("Tick a signal to show it on the chosen pane"));
   list_->setUniformItemSizes(true);  // one size for every row: a 10,000-body model lists 200,000 signals
+  filterHint_ = new QLabel;
+  filterHint_->setObjectName(QStringLiteral("signalFilterHint"));
+  filterHint_->setWordWrap(true);
+  filterHint_->setTextFormat(Qt::PlainText);
+  filterHint_->hide();
   auto* buttons = new QHBoxLayout;
   auto* autoscaleButton = new QPushButton(tr("Autoscale"));
   autoscaleButton->setToolTip(tr("Fit the axes of the chosen pane to its data again"));
@@ -65,12 +75,16 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   buttons->addWidget(exportButton);
   sideLayout->addWidget(paneBox_);
   sideLayout->addWidget(filter_);
+  sideLayout->addWidget(filterHint_);
   sideLayout->addWidget(list_, 1);
   sideLayout->addLayout(buttons);
   split->addWidget(side);
 
-  // Right: the stacked panes.
+  // Right: the stacked panes. Each keeps its minimum height (render/chart_pane: room for a title,
+  // the axes and a few lines of legend); when the dock is lower than the three, they scroll, so
+  // the dock never squeezes them unreadable nor sets the window's minimum height.
   auto* stack = new QSplitter(Qt::Vertical);
+  stack->setChildrenCollapsible(false);
   const QString titles[kPaneCount] = {tr("Base attitude"), tr("Joint coordinates"), tr("Joint loads")};
   for (int p = 0; p < kPaneCount; ++p) {
     auto pane = std::make_unique<PlotPane>();
@@ -85,10 +99,16 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
       if (!view->autoscale()) drawPane(p);
       emit visibleRangeChanged();
     });
-    paneBox_->addItem(titles[p]);
+    paneBox_->addItem(QStringLiteral("%1 · %2").arg(p + 1).arg(titles[p]));
     panes_.push_back(std::move(pane));
   }
-  split->addWidget(stack);
+  auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("plotPanesScroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(stack);
+  split->addWidget(scroll);
   split->setStretchFactor(1, 1);
   split->setSizes({200, 700});
   setWidget(body);
@@ -219,6 +239,8 @@ void PlotsDock::onSessionEnded() {
 }
 
 void PlotsDock::clear() {
+  // a filter typed for the old model's signals would hide the new model's (and say nothing)
+  filter_->clear();
   names_.clear();
   units_.clear();
   jointNames_.clear();
@@ -345,7 +367,12 @@ void PlotsDock::setPaneColumns(int p) {
     series.push_back(std::move(s));
   }
   pane.view->setSeries(std::move(series));
-  pane.view->setTitle(paneTitle(p));
+  const QString title = paneTitle(p);
+  pane.view->setTitle(title);
+  // the chooser names the pane as its title does (the energies, not the base attitude, without a
+  // floating base; the joint the pane follows)
+  paneBox_->setItemText(p, QStringLiteral("%1 · %2").arg(p + 1).arg(title));
+  paneBox_->setItemData(p, title, Qt::ToolTipRole);
 }
 
 bool PlotsDock::addSignal(int pane, const QString& name) {
@@ -394,6 +421,10 @@ void PlotsDock::refreshList() {
   columns.reserve(names_.size());
   for (std::size_t c = 1; c < names_.size(); ++c)  // column 0 is time, the x axis
     if (glob.empty() || kt::globMatch(glob, names_[c].toStdString())) columns.push_back(static_cast<int>(c));
+  // a list emptied by the filter says so, and why
+  const bool hidden = columns.empty() && !glob.empty() && names_.size() > 1;
+  filterHint_->setText(hidden ? tr("No signal matches '%1'").arg(filter_->text().trimmed()) : QString());
+  filterHint_->setVisible(hidden);
   listModel_->show(names_, units_, std::move(columns), panes_[static_cast<std::size_t>(p)]->columns);
 }
 

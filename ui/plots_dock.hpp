@@ -31,6 +31,7 @@
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QListView;
 class vtkChartXY;
@@ -103,7 +104,8 @@ class PlotsDock : public QDockWidget {
   void visibleRangeChanged();
 
  public slots:
-  /// Another model replaced the document: every pane starts empty (no series of the old model).
+  /// Another model replaced the document: every pane starts empty (no series of the old model)
+  /// and the signal filter is cleared.
   void clear();
   /// Default series for the selected joint (tree index, −1: none).
   void setSelectedJoint(int joint);
@@ -126,6 +128,7 @@ class PlotsDock : public QDockWidget {
   std::vector<std::unique_ptr<PlotPane>> panes_;
   QComboBox* paneBox_ = nullptr;
   QLineEdit* filter_ = nullptr;
+  QLabel* filterHint_ = nullptr;  ///< "No signal matches 'pattern'" when the filter hides every signal
   QListView* list_ = nullptr;
   SignalListModel* listModel_ = nullptr;
 

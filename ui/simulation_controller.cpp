@@ -36,6 +36,18 @@ SimulationController::~SimulationController() { stopLoop(); }
 
 // ---- the model ----
 
+bool SimulationController::sameDynamics(const kt::Model& a, const kt::Model& b) {
+  return a.bodies == b.bodies && a.gravity == b.gravity && a.simulation == b.simulation;
+}
+
+QString SimulationController::modelName() const {
+  const std::string& name = document_.model().name;
+  const QString file = document_.filePath();
+  return !name.empty() && name != "untitled" ? QString::fromStdString(name)
+         : file.isEmpty()                    ? tr("untitled")
+                                             : QFileInfo(file).fileName();
+}
+
 void SimulationController::adoptFileSettings() {
   const kt::SimulationSettings& settings = document_.model().simulation;
   fileSettings_ = settings;
@@ -57,6 +69,15 @@ void SimulationController::modelEdited(bool runnable) {
   // session starts over from the edited model's initial state. Nothing is shared with the loop,
   // so there is nothing to race.
   const bool hadRun = loop_ && latest_.t > 0.0;
+  // The model's name or description alone changed (Save As names an untitled model after its
+  // file): the run is that of the edited model, it goes on, and its label takes the new name.
+  if (loop_ && !outdated_ && runnable == runnable_ && sameDynamics(document_.model(), loop_->model())) {
+    sessionName_ = modelName();
+    // the window rebuilt its views for the edited model: they show the run's sample again
+    emit frame();
+    emit stateChanged();
+    return;
+  }
   runnable_ = runnable;
   blocker_ = document_.runBlocker();
   // the model's default settings were edited: they apply now
@@ -259,11 +280,8 @@ bool SimulationController::rebuild() {
   }
   active_ = pending_;
   outdated_ = false;
-  const std::string& name = document_.model().name;
   sessionFile_ = document_.filePath();
-  sessionName_ = !name.empty() && name != "untitled" ? QString::fromStdString(name)
-                 : sessionFile_.isEmpty()            ? tr("untitled")
-                                                     : QFileInfo(sessionFile_).fileName();
+  sessionName_ = modelName();
   sessionUnsaved_ = document_.isModified();
   const std::size_t maxRows = kt::recordingLimitRows(recordingLimitBytes(), sim->recorder());
   loop_ = std::make_unique<kt::RunLoop>(std::move(sim), speed_, effectiveDuration(), maxRows);
@@ -286,6 +304,8 @@ void SimulationController::run() {
       return;
     }
   }
+  // a run shows what it simulates: the views leave a time chosen on the timeline for the newest sample
+  if (!live_) showLive();
   loop_->setRunning(true);
   poll();
 }
@@ -298,6 +318,7 @@ void SimulationController::pause() {
 
 void SimulationController::step() {
   if (!loop_ || loop_->failed() || outdated_) return;
+  if (!live_) showLive();  // the step taken is what the views show, as for Run
   loop_->setRunning(false);
   loop_->requestStep();
   emit stateChanged();

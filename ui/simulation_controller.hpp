@@ -56,7 +56,8 @@ class SimulationController : public QObject {
   /// simulator is built when `runnable`.
   void modelReplaced(bool runnable);
   /// The document was edited: the run stops and starts over from the edited model's initial
-  /// state (a statusMessage() says so when a run was under way).
+  /// state (a statusMessage() says so when a run was under way). An edit of the model's name or
+  /// description alone leaves the run going; its label takes the new name.
   void modelEdited(bool runnable);
   /// Why the model cannot run (empty when it can, or when it is merely empty).
   bool canRun() const { return runnable_; }
@@ -124,9 +125,9 @@ class SimulationController : public QObject {
   std::uint64_t stepNanoseconds() const { return loop_ ? loop_->nanoseconds() : 0; }
 
   // ---- the shown sample: the views read this ----
-  /// Follow the newest sample (the default; a new simulator starts so).
+  /// Follow the newest sample (the default; a new simulator, Run and Step start so).
   void showLive();
-  /// Show the recorded sample at (at or before) time t until showLive().
+  /// Show the recorded sample at (at or before) time t until showLive(), Run or Step.
   void showTime(double t);
   bool showsLive() const { return live_; }
   /// The shown sample's row in the recording.
@@ -176,6 +177,10 @@ class SimulationController : public QObject {
   void stopLoop();
   double effectiveDuration() const { return untilStopped_ ? 0.0 : duration_; }
   void adoptFileSettings();
+  /// The models simulate alike: they differ at most in name, description and source folder.
+  static bool sameDynamics(const kt::Model& a, const kt::Model& b);
+  /// The document's model as a run label names it: its name, or its file's.
+  QString modelName() const;
 
   const Document& document_;
   std::unique_ptr<kt::RunLoop> loop_;

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSlider>
 #include <QStyle>
 #include <QTimer>
@@ -53,7 +54,9 @@ TimelineBar::TimelineBar(SimulationController* simulation, QWidget* parent)
   speedBox_->setCurrentIndex(3);  // ×1
   runLabel_->setObjectName(QStringLiteral("runLabel"));
   runLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  runLabel_->setToolTip(tr("What produced the run shown, and where it stands"));
+  // as wide as the bar makes it, elided when narrower than its text: the label never sets the
+  // window's minimum width (a 1366 × 768 screen)
+  runLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
   auto* controls = new QHBoxLayout;
   controls->setContentsMargins(0, 0, 0, 0);
@@ -170,6 +173,8 @@ void TimelineBar::sync() {
   syncing_ = false;
   playButton_->setEnabled(rows > 1);
   const bool live = simulation_->showsLive();
+  // the views went back to the newest sample (Run, Step, Live): a replay would take them away again
+  if (live && replaying_) replay(false);
   liveButton_->setChecked(live);
   liveButton_->setEnabled(rec != nullptr);
   const double last = rows > 0 ? simulation_->simulationTime() : 0.0;
@@ -177,8 +182,21 @@ void TimelineBar::sync() {
                       : live         ? tr("t = %1 s (live)").arg(simulation_->shownTime(), 0, 'f', 3)
                              : tr("t = %1 s of %2 s").arg(simulation_->shownTime(), 0, 'f', 3).arg(last, 0, 'f', 3));
   const QString label = simulation_->runLabel();
-  runLabel_->setText(label.isEmpty() ? tr("No run: the model cannot be simulated yet")
-                                     : tr("Run: %1 — %2").arg(label, simulation_->runStateText()));
+  runText_ = label.isEmpty() ? tr("No run: the model cannot be simulated yet")
+                             : tr("Run: %1 — %2").arg(label, simulation_->runStateText());
+  showRunText();
+}
+
+void TimelineBar::showRunText() {
+  const QString shown = runLabel_->fontMetrics().elidedText(runText_, Qt::ElideMiddle, runLabel_->width());
+  runLabel_->setText(shown);
+  const QString about = tr("What produced the run shown, and where it stands");
+  runLabel_->setToolTip(shown == runText_ ? about : QStringLiteral("%1\n%2").arg(runText_, about));
+}
+
+void TimelineBar::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  showRunText();
 }
 
 }  // namespace kt::ui

@@ -8,6 +8,7 @@
 // Moving the slider (drag, click, arrow keys one sample, Page Up/Down, Home/End) shows the
 // recorded sample at that time in every view (SimulationController::showTime); the run itself
 // goes on. The slider follows the shown sample, whoever chose it (a click on a plot, replay).
+// Run and Step go back to the newest sample (SimulationController::run), and a replay stops then.
 #pragma once
 
 #include <QElapsedTimer>
@@ -36,6 +37,8 @@ class TimelineBar : public QWidget {
 
   QSlider* slider() const { return slider_; }
   QLabel* runLabel() const { return runLabel_; }
+  /// The run label's whole text (the label elides it when the bar is narrow).
+  const QString& runText() const { return runText_; }
   QLabel* timeLabel() const { return timeLabel_; }
   bool isReplaying() const { return replaying_; }
   double replaySpeed() const { return replaySpeed_; }
@@ -49,9 +52,15 @@ class TimelineBar : public QWidget {
   /// Back to the newest sample of the run.
   void showLive();
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   /// Slider range and position, the time and run labels, from the controller.
   void sync();
+  /// The run label's text, elided in the middle when the label is narrower (the whole text in
+  /// its tooltip then).
+  void showRunText();
   void replayTick();
   double rowTime(std::size_t row) const;
 
@@ -68,6 +77,7 @@ class TimelineBar : public QWidget {
   double replaySpeed_ = 1.0;
   bool replaying_ = false;
   bool syncing_ = false;
+  QString runText_;
 };
 
 }  // namespace kt::ui

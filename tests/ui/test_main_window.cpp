@@ -3,21 +3,38 @@
 // picture (saved as screenshot_<example>.png in the working directory); the model tree, the
 // properties dock and picking in the 3D view stay in sync; read errors carry file:line:col and
 // keep the open model; a model with problems opens but cannot run; recent files and window state
-// persist. Runs under xvfb-run.
+// persist; Run after scrubbing shows the run live; the plots' pane chooser names what each pane
+// shows and the signal filter goes with the model; Save As names an untitled model after its
+// file; the Help menu's manual, shortcuts and examples; the exported results' message names the
+// file. Runs under xvfb-run.
 #include <vtkActor.h>
 #include <vtkRenderer.h>
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QStatusBar>
 #include <QSurfaceFormat>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTimer>
 #include <QTreeView>
+#include <cmath>
+#include <functional>
 
 #include "render/offscreen.hpp"
 #include "render/scene_view.hpp"
@@ -28,15 +45,19 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/export_results_dialog.hpp"
 #include "ui/flat_chain_proxy.hpp"
+#include "ui/help_dialogs.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
 #include "ui/properties_dock.hpp"
 #include "ui/recent_files.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/timeline_bar.hpp"
 
 using kt::ui::MainWindow;
+using kt::ui::SimulationController;
 
 namespace {
 
@@ -63,6 +84,16 @@ QPoint project(kt::render::SceneView* view, const double p[3]) {
   const double dpr = view->devicePixelRatioF();
   const int h = view->renderWindow()->GetSize()[1];
   return QPoint(static_cast<int>(d[0] / dpr), static_cast<int>((h - 1 - d[1]) / dpr));
+}
+
+// Runs the window's model as fast as possible until `done`.
+bool runUntil(MainWindow& w, double duration, const std::function<bool()>& done) {
+  SimulationController* sim = w.simulation();
+  sim->setDuration(duration);
+  sim->setUntilStopped(false);
+  sim->setSpeed(0.0);
+  sim->run();
+  return QTest::qWaitFor(done, 60000);
 }
 
 std::unique_ptr<MainWindow> shownWindow(bool defaultSize = true) {
@@ -261,6 +292,230 @@ class TestMainWindow : public QObject {
     QCOMPARE(w->sceneView()->scene().shapeActorCount(), 1);
     QVERIFY(sim->hasSimulator());
     QVERIFY(w->isWindowModified());
+  }
+
+  // F5 after scrubbing: the views leave the scrubbed time for the run's newest sample, whether
+  // the run goes on (Run from paused) or starts over (Run after the end), and a replay stops.
+  void runAfterScrubbingShowsTheRunLive() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    SimulationController* sim = w->simulation();
+    sim->setDuration(1000.0);
+    sim->setSpeed(1.0);  // real time: paused long before the end
+    sim->run();
+    QTRY_VERIFY(sim->simulationTime() > 0.3);
+    sim->pause();
+    QTRY_VERIFY(!sim->isRunning());
+    sim->setDuration(sim->simulationTime() + 1.0);
+    w->timeline()->slider()->setValue(10);  // scrub back to t = 0.02 s
+    QVERIFY(!sim->showsLive());
+    const double paused = sim->simulationTime();
+    sim->run();  // F5: goes on from the paused time
+    QVERIFY(sim->showsLive());
+    QTRY_VERIFY(sim->shownTime() > paused);
+    QVERIFY(std::isnan(w->plotsDock()->cursorTime(0)));  // no time cursor: the plots show the live end
+    sim->pause();
+    QTRY_VERIFY(!sim->isRunning());
+
+    // a replay is stopped by Run, not left to take the views back
+    w->timeline()->replay(true);
+    QVERIFY(w->timeline()->isReplaying());
+    sim->step();  // Step shows the step it takes, and ends the replay as Run does
+    QVERIFY(sim->showsLive());
+    QVERIFY(!w->timeline()->isReplaying());
+    w->timeline()->replay(true);
+    QVERIFY(w->timeline()->isReplaying());
+    sim->setSpeed(0.0);
+    sim->run();
+    QVERIFY(!w->timeline()->isReplaying());
+    QTRY_VERIFY(sim->runState() == SimulationController::RunState::Finished);
+
+    // after the end, Run starts a new run: it shows live too
+    w->timeline()->slider()->setValue(5);
+    QVERIFY(!sim->showsLive());
+    sim->run();
+    QVERIFY(sim->showsLive());
+    QTRY_VERIFY(sim->simulationTime() > 0.1);
+    QVERIFY(sim->showsLive());
+    QVERIFY(w->timeline()->timeLabel()->text().contains(QStringLiteral("live")));
+  }
+
+  // The pane chooser names each pane as its title does: the energies of a model without a
+  // floating base, not "Base attitude".
+  void paneChooserNamesWhatEachPaneShows() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error), qPrintable(error));
+    auto* box = w->plotsDock()->findChild<QComboBox*>(QStringLiteral("plotPaneBox"));
+    QVERIFY(box);
+    QVERIFY2(box->itemText(0).contains(QStringLiteral("Energy")), qPrintable(box->itemText(0)));
+    QVERIFY(!box->itemText(0).contains(QStringLiteral("attitude")));
+    for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
+      QVERIFY2(box->itemText(p).contains(w->plotsDock()->paneTitle(p)), qPrintable(box->itemText(p)));
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(box->itemText(0).contains(QStringLiteral("Base attitude")), qPrintable(box->itemText(0)));
+    w->selectBody(3);  // the joint pane follows the selection, and its entry with it
+    QVERIFY2(box->itemText(1).contains(w->plotsDock()->paneTitle(1)), qPrintable(box->itemText(1)));
+  }
+
+  // A filter that hides every signal says so; File ▸ New clears it.
+  void signalFilterSaysWhatItHidesAndGoesWithTheModel() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    auto* filter = w->plotsDock()->findChild<QLineEdit*>(QStringLiteral("signalFilter"));
+    auto* hint = w->plotsDock()->findChild<QLabel*>(QStringLiteral("signalFilterHint"));
+    QVERIFY(filter && hint);
+    QVERIFY(hint->isHidden());
+    filter->setText(QStringLiteral("J11"));
+    QVERIFY(hint->isHidden());  // it matches signals
+    filter->setText(QStringLiteral("no_such_signal"));
+    QVERIFY(!hint->isHidden());
+    QCOMPARE(hint->text(), QStringLiteral("No signal matches 'no_such_signal'"));
+
+    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->newModel());
+    QVERIFY(filter->text().isEmpty());
+    QVERIFY(hint->isHidden());
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY(filter->text().isEmpty());
+    QVERIFY(hint->isHidden());
+  }
+
+  // A model built by hand is "untitled" until saved: Save As names it after its file, in the file,
+  // the title and the run label, as one undo step; a model with a name keeps it.
+  void saveAsNamesAnUntitledModelAfterItsFile() {
+    auto w = shownWindow();
+    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->newModel());
+    QString error;
+    QVERIFY2(kt::ui::edit::apply(w->document(), kt::ui::edit::addBody(w->document(), QStringLiteral("world"),
+                                                                      kt::JointType::Revolute, {}, &error)),
+             qPrintable(error));
+    QCOMPARE(w->document().model().name, std::string("untitled"));
+    SimulationController* sim = w->simulation();
+    QVERIFY(runUntil(*w, 5.0, [&] { return sim->simulationTime() > 0.1; }));
+    QVERIFY(w->timeline()->runText().contains(QStringLiteral("untitled")));
+    const int steps = w->document().undoStack()->count();
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("my_arm.yaml"));
+    QVERIFY2(w->saveAsTo(path, error), qPrintable(error));
+    QCOMPARE(w->document().model().name, std::string("my_arm"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains("name: my_arm"));
+    QVERIFY(!w->isWindowModified());
+    QVERIFY2(w->windowTitle().startsWith(QStringLiteral("my_arm")), qPrintable(w->windowTitle()));
+    // the run is kept as it is under the new name: naming the model is no edit of what it simulates
+    QVERIFY(!sim->outdated());
+    QVERIFY(sim->simulationTime() > 0.1);
+    QVERIFY2(w->timeline()->runText().contains(QStringLiteral("my_arm")), qPrintable(w->timeline()->runText()));
+    // one undo step, and undoing it is a change to save
+    QCOMPARE(w->document().undoStack()->count(), steps + 1);
+    QCOMPARE(w->document().undoStack()->text(steps), QStringLiteral("Name the model after its file"));
+    w->document().undoStack()->undo();
+    QCOMPARE(w->document().model().name, std::string("untitled"));
+    QVERIFY(w->document().isModified());
+    w->document().undoStack()->redo();
+
+    // a model with its own name keeps it
+    const QString other = dir.filePath(QStringLiteral("copy.yaml"));
+    QVERIFY2(w->saveAsTo(other, error), qPrintable(error));
+    QCOMPARE(w->document().model().name, std::string("my_arm"));
+
+    // a save that fails names nothing
+    QVERIFY(w->newModel());
+    QVERIFY(!w->saveAsTo(dir.filePath(QStringLiteral("no_folder/x.yaml")), error));
+    QCOMPARE(w->document().model().name, std::string("untitled"));
+    QCOMPARE(w->document().undoStack()->index(), 0);
+    QVERIFY(!w->document().isModified());
+  }
+
+  // Help: the manual (read in the application, links between its documents followed there), the
+  // keyboard shortcuts read from the actions, and the examples.
+  void helpMenuHasTheManualShortcutsAndExamples() {
+    auto w = shownWindow();
+    const QString folder = kt::ui::manualFolder();
+    QVERIFY2(!folder.isEmpty(), qPrintable(kt::ui::manualSearchFolders().join(QLatin1Char(' '))));
+    // an installed package is looked in first, beside the binary (a relocated package too)
+    const QDir prefix(QCoreApplication::applicationDirPath() + QStringLiteral("/.."));
+    QVERIFY2(kt::ui::manualSearchFolders().front().startsWith(QDir::cleanPath(prefix.absolutePath()) + '/'),
+             qPrintable(kt::ui::manualSearchFolders().front()));
+    auto* manualAction = w->findChild<QAction*>(QStringLiteral("manualAction"));
+    QVERIFY(manualAction);
+    QCOMPARE(manualAction->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    manualAction->trigger();
+    auto* manual = w->findChild<kt::ui::ManualDialog*>(QStringLiteral("manualDialog"));
+    QVERIFY(manual && manual->isVisible());
+    QCOMPARE(manual->currentDocument(), QStringLiteral("application.md"));
+    const QString text = manual->browser()->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("Reset Layout")), qPrintable(text.left(300)));
+    QVERIFY(!text.contains(QStringLiteral("**")));  // rendered, not shown as Markdown source
+    QVERIFY(manual->documentList()->count() >= 5);
+    manual->followLink(QUrl(QStringLiteral("model-format.md")));
+    QCOMPARE(manual->currentDocument(), QStringLiteral("model-format.md"));
+    QCOMPARE(manual->documentList()->currentItem()->data(Qt::UserRole).toString(), QStringLiteral("model-format.md"));
+    manual->browser()->backward();
+    QCOMPARE(manual->currentDocument(), QStringLiteral("application.md"));
+    QTest::qWait(50);
+    QVERIFY(manual->grab().save(QDir::current().filePath(QStringLiteral("screenshot_manual.png"))));
+    manual->close();
+
+    // the shortcuts: every action with one, Undo among them
+    auto* shortcutsAction = w->findChild<QAction*>(QStringLiteral("shortcutsAction"));
+    QVERIFY(shortcutsAction);
+    shortcutsAction->trigger();
+    auto* dialog = w->findChild<kt::ui::ShortcutsDialog*>(QStringLiteral("shortcutsDialog"));
+    QVERIFY(dialog);
+    QTableWidget* table = dialog->table();
+    QStringList rows;
+    for (int r = 0; r < table->rowCount(); ++r) rows << table->item(r, 0)->text() + " = " + table->item(r, 1)->text();
+    const QString undoKeys = QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText);
+    QVERIFY2(rows.contains(QStringLiteral("Edit ▸ Undo = ") + undoKeys), qPrintable(rows.join(QLatin1Char('\n'))));
+    QVERIFY2(rows.contains(QStringLiteral("Simulation ▸ Run = F5")), qPrintable(rows.join(QLatin1Char('\n'))));
+    QVERIFY2(rows.contains(QStringLiteral("View ▸ Standard Views ▸ Isometric = Ctrl+5")),
+             qPrintable(rows.join(QLatin1Char('\n'))));
+    int withShortcut = 0;
+    for (QAction* a : w->findChildren<QAction*>()) withShortcut += a->shortcut().isEmpty() ? 0 : 1;
+    QCOMPARE(table->rowCount(), withShortcut);
+    QTest::qWait(50);
+    QVERIFY(dialog->grab().save(QDir::current().filePath(QStringLiteral("screenshot_shortcuts.png"))));
+    dialog->close();
+
+    // the examples, as in the File menu
+    QMenu* help = nullptr;
+    for (QAction* a : w->menuBar()->actions())
+      if (a->text() == QStringLiteral("&Help")) help = a->menu();
+    QVERIFY(help);
+    QMenu* examples = nullptr;
+    for (QAction* a : help->actions())
+      if (a->menu() && a->menu()->objectName() == QStringLiteral("examplesMenu")) examples = a->menu();
+    QVERIFY(examples);
+    QCOMPARE(examples->actions().size(), kt::resources::exampleModels().size());
+  }
+
+  // "Results exported" says where to.
+  void exportedResultsMessageNamesTheFile() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    SimulationController* sim = w->simulation();
+    QVERIFY(runUntil(*w, 0.1, [&] { return sim->runState() == SimulationController::RunState::Finished; }));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("results.csv"));
+    bool exported = false;
+    QTimer::singleShot(200, w.get(), [&] {
+      auto* dialog = qobject_cast<kt::ui::ExportResultsDialog*>(QApplication::activeModalWidget());
+      if (dialog == nullptr) return;
+      exported = dialog->exportTo(path);
+      dialog->done(QDialog::Accepted);
+    });
+    w->showExportResults();
+    QVERIFY(exported);
+    QVERIFY2(w->statusBar()->currentMessage().contains(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())),
+             qPrintable(w->statusBar()->currentMessage()));
   }
 
   void recentFilesAndWindowStatePersist() {

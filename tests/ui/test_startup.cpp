@@ -4,7 +4,9 @@
 // and then maximised, truncated, garbage, random) restores into a window that shows, and one
 // that cannot be restored gives the default layout and says so; the saved crash layout starts
 // the real binary under a window manager (openbox on a private Xvfb, skipped where they are not
-// installed); the "Cannot open model" box with a hundred diagnostics fits the screen. Runs under xvfb-run.
+// installed); the "Cannot open model" box with a hundred diagnostics fits the screen; the
+// smallest window fits a 1366 × 768 screen with every default dock open; View ▸ Reset Layout and a
+// window that grows give squeezed docks their room back. Runs under xvfb-run.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
@@ -22,14 +24,22 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <algorithm>
+#include <limits>
 #include <memory>
 
 #include "core/version.hpp"
+#include "render/chart_pane.hpp"
+#include "render/scene_view.hpp"
 #include "render/vtk_widget.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/main_window.hpp"
+#include "ui/mathematics_dock.hpp"
 #include "ui/model_tree_dock.hpp"
+#include "ui/peak_loads_dock.hpp"
 #include "ui/plots_dock.hpp"
+#include "ui/problems_dock.hpp"
+#include "ui/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
 
@@ -81,6 +91,24 @@ constexpr int kRefused = 1;
 constexpr int kEither = 2;
 
 bool found(const QString& program) { return !QStandardPaths::findExecutable(program).isEmpty(); }
+
+// The smallest plot pane's height.
+int lowestPane(MainWindow& w) {
+  int lowest = std::numeric_limits<int>::max();
+  for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
+    lowest = std::min(lowest, w.plotsDock()->paneWidget(p)->height());
+  return lowest;
+}
+
+QString sizes(MainWindow& w) {
+  return QStringLiteral("window %1x%2: Model dock %3 wide, Problems %4, Plots %5 high, lowest pane %6")
+      .arg(w.width())
+      .arg(w.height())
+      .arg(w.modelTreeDock()->width())
+      .arg(w.problemsDock()->width())
+      .arg(w.plotsDock()->height())
+      .arg(lowestPane(w));
+}
 
 }  // namespace
 
@@ -245,6 +273,99 @@ class TestStartup : public QObject {
     openbox.waitForFinished();
     xvfb.terminate();
     xvfb.waitForFinished();
+  }
+
+  // The smallest window, with everything open that opens by default or from the View menu and a
+  // run's long labels, fits a 1366 × 768 laptop with room for the window frame and a task bar.
+  void minimumWindowFitsASmallScreen() {
+    const QFont font = QApplication::font();
+    for (const double points : {font.pointSizeF(), 11.0}) {  // the default font, and a larger desktop font
+      QFont larger = font;
+      larger.setPointSizeF(points);
+      QApplication::setFont(larger);
+      MainWindow w;
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      QString error;
+      QVERIFY2(w.loadModel(QStringLiteral(":/examples/space_robot.yaml"), error), qPrintable(error));
+      w.selectBody(3);  // the longest Properties page
+      w.mathematicsDock()->show();
+      w.peakLoadsDock()->show();
+      kt::ui::SimulationController* sim = w.simulation();
+      sim->setDuration(0.2);
+      sim->setSpeed(0.0);
+      sim->run();
+      QVERIFY(
+          QTest::qWaitFor([&] { return sim->runState() == kt::ui::SimulationController::RunState::Finished; }, 60000));
+      QTest::qWait(100);
+      const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+      QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 700,
+               qPrintable(QStringLiteral("%1 pt: the window cannot be smaller than %2x%3")
+                              .arg(points)
+                              .arg(minimum.width())
+                              .arg(minimum.height())));
+      // and made that small, it still shows the 3D view and every dock
+      w.resize(1280, 700);
+      QTest::qWait(100);
+      checkStartedCleanly(w);
+      QVERIFY(w.plotsDock()->isVisible() && w.modelTreeDock()->isVisible());
+    }
+    QApplication::setFont(font);
+  }
+
+  // View ▸ Reset Layout: docks squeezed, hidden or dropped come back where they start, at sizes
+  // that suit the window (plot panes of 160 px or more at 1600 × 1000); the saved layout goes.
+  void resetLayoutRestoresTheDocks() {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(100);
+    QVERIFY2(lowestPane(w) >= 160, qPrintable(sizes(w)));  // the default layout
+    w.resizeDocks({w.modelTreeDock(), w.problemsDock()}, {40, 40}, Qt::Horizontal);
+    w.resizeDocks({w.plotsDock()}, {60}, Qt::Vertical);
+    w.problemsDock()->hide();
+    w.mathematicsDock()->show();
+    QTest::qWait(100);
+    QVERIFY2(w.modelTreeDock()->width() < 120 && lowestPane(w) < 160, qPrintable(sizes(w)));
+    {
+      QSettings settings;
+      settings.setValue(QStringLiteral("mainWindow/state"), QByteArray("a broken layout"));
+    }
+
+    auto* reset = w.findChild<QAction*>(QStringLiteral("resetLayoutAction"));
+    QVERIFY(reset);
+    reset->trigger();
+    QTest::qWait(100);
+    QVERIFY2(w.modelTreeDock()->width() >= 280 && w.problemsDock()->width() >= 280, qPrintable(sizes(w)));
+    QVERIFY2(lowestPane(w) >= 160, qPrintable(sizes(w)));
+    QVERIFY(w.problemsDock()->isVisible());
+    QVERIFY(!w.mathematicsDock()->isVisible());
+    QVERIFY(w.sceneView()->width() >= 600 && w.sceneView()->height() >= 200);
+    QVERIFY(!QSettings().contains(QStringLiteral("mainWindow/state")));
+  }
+
+  // A window made small squeezes its docks to their minimum; made large again (maximised), the
+  // docks get their room back instead of staying 60 px wide.
+  void growingWindowGivesSqueezedDocksRoom() {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTest::qWait(100);
+    w.resize(w.minimumSizeHint());
+    QTest::qWait(200);
+    QVERIFY2(w.modelTreeDock()->width() < 120, qPrintable(sizes(w)));
+    w.resize(1600, 1000);
+    QTRY_VERIFY2(w.modelTreeDock()->width() >= 240 && w.problemsDock()->width() >= 240, qPrintable(sizes(w)));
+    QTRY_VERIFY2(lowestPane(w) >= 120, qPrintable(sizes(w)));
+    // a dock the user narrowed, but not squeezed, keeps its width when the window grows
+    w.resizeDocks({w.modelTreeDock()}, {200}, Qt::Horizontal);
+    QTest::qWait(50);
+    const int narrowed = w.modelTreeDock()->width();
+    w.resize(1640, 1000);
+    QTest::qWait(100);
+    QCOMPARE(w.modelTreeDock()->width(), narrowed);
   }
 
   void openFailureBoxFitsTheScreen() {
