@@ -54,6 +54,21 @@ std::size_t PeakLoads::addRecorded(const Recorder& recorder, std::size_t first, 
   return first;
 }
 
+LoadScale loadScale(const std::vector<JointPeaks>& joints, bool reactionOnly) {
+  LoadScale s;
+  for (const JointPeaks& j : joints) {
+    const Peak& force = reactionOnly ? j.reactionForce : j.force;
+    const Peak& moment = reactionOnly ? j.reactionMoment : j.moment;
+    if (!std::isnan(force.time)) s.force = std::max(s.force, force.value);
+    if (!std::isnan(moment.time)) s.moment = std::max(s.moment, moment.value);
+  }
+  return s;
+}
+
+bool aboveDeadBand(const Peak& peak, double reference) {
+  return !std::isnan(peak.time) && !(peak.value < kLoadDeadBand * reference);
+}
+
 std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model) {
   std::vector<Diagnostic> out;
   if (joints.empty()) return out;
@@ -198,12 +213,19 @@ std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
                                            "t (s)", "reaction |F|", "reaction |M|", "utilisation"};
   std::vector<std::vector<std::string>> rows;
   const auto g = [](double x) { return std::isnan(x) ? std::string("-") : formatSignificant(x, 6); };
+  // one reference per kind for every column: the largest force (moment) the run's joints transmit
+  const LoadScale scale = loadScale(joints);
   for (const JointPeaks& j : joints) {
     const double u = j.utilisation();
-    const auto peak = [&g](const Peak& p) { return std::isnan(p.time) ? std::string("-") : g(p.value); };
+    const auto peak = [&g](const Peak& p, double reference) {
+      return aboveDeadBand(p, reference) ? g(p.value) : std::string("-");
+    };
+    const auto time = [&g](const Peak& p, double reference) {
+      return aboveDeadBand(p, reference) ? g(p.time) : std::string("-");
+    };
     rows.push_back(
-        {j.name, peak(j.force), g(j.force.time), peak(j.moment), g(j.moment.time), peak(j.reactionForce),
-         peak(j.reactionMoment),
+        {j.name, peak(j.force, scale.force), time(j.force, scale.force), peak(j.moment, scale.moment),
+         time(j.moment, scale.moment), peak(j.reactionForce, scale.force), peak(j.reactionMoment, scale.moment),
          std::isnan(u) ? std::string("-") : formatSignificant(100.0 * u, 4) + " % (" + j.utilisationOf() + ")"});
   }
   // Widths in characters (code points), so that "N·m" counts as three.

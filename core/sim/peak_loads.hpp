@@ -94,6 +94,28 @@ class PeakLoads {
   double lastTime_ = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// Loads below this fraction of the largest load of their kind in the run (forces against the
+/// largest force, moments against the largest moment) are rounding noise, not loads: a free
+/// joint "transmits" 1e-14 N while the joints beside it carry 30 N. The peak tables (the Peak
+/// Loads dock, `kinetree-cli peaks`) show "—" for them, the load arrows do not draw them and the
+/// plots draw them as a flat line at zero (docs/signals.md, "Peak loads").
+inline constexpr double kLoadDeadBand = 1e-3;
+
+/// The largest force (N) and moment (N·m) of a run, over every joint: the reference of the dead
+/// band and of the load arrows' lengths.
+struct LoadScale {
+  double force = 0.0;
+  double moment = 0.0;
+  bool operator==(const LoadScale&) const = default;
+};
+
+/// The largest peaks of `joints`, of the whole wrenches or of their reaction parts (T λ).
+LoadScale loadScale(const std::vector<JointPeaks>& joints, bool reactionOnly = false);
+
+/// Whether `peak` is a load to report against the run's `reference` (its largest of that kind):
+/// sampled, and not below kLoadDeadBand × the reference.
+bool aboveDeadBand(const Peak& peak, double reference);
+
 /// A warning for every joint whose peak reached its load rating (utilisation ≥ 100 %): what
 /// peaked, how far and when, at the path of the rating ("bodies[k].joint.rating"). The ratings
 /// are those of `model`, found by joint name (the run may be older than the model: a rating
@@ -104,7 +126,9 @@ std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const 
 /// appendCsvNumber writes them; empty fields for what a joint has no value of).
 std::string peakLoadsCsv(const std::vector<JointPeaks>& joints);
 
-/// The peak table as aligned text for a terminal (6 significant digits, times in s).
+/// The peak table as aligned text for a terminal (6 significant digits, times in s); "-" where a
+/// joint has no such value or its peak lies under the dead band (kLoadDeadBand). The CSV keeps
+/// every number as computed.
 std::string peakLoadsTable(const std::vector<JointPeaks>& joints);
 
 }  // namespace kt
