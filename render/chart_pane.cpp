@@ -465,9 +465,53 @@ void ChartPane::finish() {
   if (autoscale_) {
     setAxesBehavior(chart_, vtkAxis::AUTO);
     chart_->RecalculateBounds();
+    holdNoiseFlat();
   }
   hint_->setVisible(plotted_.empty() || rows < 2);  // never a blank pane without a word
   update();
+}
+
+void ChartPane::setNoiseFloor(const QString& unit, double floor) {
+  const double value = std::isfinite(floor) && floor > 0.0 ? floor : 0.0;
+  for (auto& [u, f] : noiseFloors_)
+    if (u == unit) {
+      f = value;
+      return;
+    }
+  noiseFloors_.emplace_back(unit, value);
+}
+
+double ChartPane::noiseFloor(const QString& unit) const {
+  for (const auto& [u, f] : noiseFloors_)
+    if (u == unit) return f;
+  return 0.0;
+}
+
+void ChartPane::holdNoiseFlat() {
+  const vtkIdType rows = table_->GetNumberOfRows();
+  if (rows < 2) return;
+  const QString rightUnit = QString::fromStdString(chart_->GetAxis(vtkAxis::RIGHT)->GetTitle());
+  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+    double floor = 0.0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t j = 0; j < plotted_.size(); ++j) {
+      const bool right = !rightUnit.isEmpty() && plotted_[j].unit == rightUnit;
+      if (right != (side == vtkAxis::RIGHT)) continue;
+      floor = std::max(floor, noiseFloor(plotted_[j].unit));
+      vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
+      for (vtkIdType r = 0; r < rows; ++r) {
+        const double v = a->GetValue(r);
+        if (!std::isfinite(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
+    if (!(floor > 0.0) || !(hi >= lo) || !(hi - lo < 2.0 * floor)) continue;
+    double middle = 0.5 * (lo + hi);
+    if (std::abs(middle) <= floor) middle = 0.0;
+    vtkAxis* axis = chart_->GetAxis(side);
+    axis->SetBehavior(vtkAxis::FIXED);
+    axis->SetRange(middle - floor, middle + floor);
+  }
 }
 
 ChartFigure ChartPane::figure(const QString& caption) const {

@@ -24,6 +24,12 @@
 // crosshair and the value of every series at the nearest recorded sample (setRecorder); the
 // wheel zooms the time axis, Ctrl+wheel the value axes.
 //
+// Noise: the owner may say below which magnitude a unit's values are rounding noise
+// (setNoiseFloor: for loads, kt::kLoadDeadBand of the run's largest). With automatic axes, a value
+// axis whose values span less than twice that is drawn ±floor around their middle (around zero
+// when that lies within the floor), so that ±5e-14 N of noise is a flat line at 0, not a wild
+// curve at full height.
+//
 // Export: one vector drawing (ChartFigure, chart_figure.hpp) of what the pane shows, written as
 // PNG at a chosen size and pixel ratio, SVG or PDF.
 #pragma once
@@ -99,6 +105,10 @@ class ChartPane : public VtkWidget {
   /// The visible time range [first, last] of the bottom axis as last drawn.
   std::pair<double, double> visibleTimeRange() const;
 
+  /// Values of `unit` within ±floor are noise (see above); 0: none. Takes effect at the next draw.
+  void setNoiseFloor(const QString& unit, double floor);
+  double noiseFloor(const QString& unit) const;
+
   /// Automatic axes (true) or the range the user panned or zoomed to (false).
   void setAutoscale(bool on);
   bool autoscale() const { return autoscale_; }
@@ -146,14 +156,17 @@ class ChartPane : public VtkWidget {
   void setPlots(const std::vector<ChartSeries>& series, bool keep);
   void fill(const kt::Recorder& recorder, double t);
   void finish();
+  /// With automatic axes: a value axis whose values span less than their noise floor holds it.
+  void holdNoiseFlat();
   void placeCursor();
   void paintGL() override;
   void showReadout(const QPointF& at);
   void layoutLegend();
 
   QString title_;
-  std::vector<ChartSeries> series_;   ///< asked for
-  std::vector<ChartSeries> plotted_;  ///< the chart's plots and table columns 1… were made for
+  std::vector<ChartSeries> series_;                      ///< asked for
+  std::vector<ChartSeries> plotted_;                     ///< the chart's plots and table columns 1… were made for
+  std::vector<std::pair<QString, double>> noiseFloors_;  ///< (unit, floor): setNoiseFloor
   QLabel* hint_ = nullptr;
   vtkSmartPointer<vtkContextActor> actor_;
   vtkSmartPointer<vtkChartXY> chart_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "render/free_body_arrows.hpp"
 
+#include <vtkCoordinate.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPolyData.h>
 #include <vtkProperty.h>
@@ -29,10 +30,19 @@ std::string magnitudes(const Eigen::Vector3d& force, const Eigen::Vector3d& mome
   return text;
 }
 
+// The legend's lines: their spacing for the 13-pixel font, and the lowest one's height above the
+// bottom, clear of the selected joint's three lines of values in the lower-left corner.
+constexpr double kLineHeight = 18.0;
+constexpr double kBottom = 72.0;
+
 }  // namespace
 
 FreeBodyArrows::FreeBodyArrows(vtkRenderer* overlay)
-    : overlay_(overlay), forceShape_(arrowShape(false)), momentShape_(arrowShape(true)) {}
+    : overlay_(overlay), forceShape_(arrowShape(false)), momentShape_(arrowShape(true)) {
+  corner_ = vtkSmartPointer<vtkCoordinate>::New();
+  corner_->SetCoordinateSystemToNormalizedViewport();
+  corner_->SetValue(1.0, 0.0);
+}
 
 FreeBodyArrows::~FreeBodyArrows() {
   for (auto& a : force_) overlay_->RemoveActor(a);
@@ -54,7 +64,11 @@ void FreeBodyArrows::ensure(std::size_t arrows) {
     text->GetTextProperty()->SetShadow(false);
     text->GetTextProperty()->SetBackgroundColor(1.0, 1.0, 1.0);
     text->GetTextProperty()->SetBackgroundOpacity(0.75);
-    text->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    // lower right, in pixels from that corner: the load arrows' legend holds the upper right
+    // and the selected joint's values the lower left
+    text->GetTextProperty()->SetJustificationToRight();
+    text->GetPositionCoordinate()->SetCoordinateSystemToViewport();
+    text->GetPositionCoordinate()->SetReferenceCoordinate(corner_);
     text->SetPickable(false);
     text->SetVisibility(false);
     overlay_->AddActor2D(text);
@@ -123,7 +137,7 @@ void FreeBodyArrows::show(const kt::Tree& tree, const Eigen::VectorXd& q, const 
     QColor c(20, 20, 20);
     if (k >= 1 && k <= drawn_.size()) c = termColour(k - 1, k == drawn_.size());
     text->GetTextProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
-    text->SetPosition(0.01, 0.95 - 0.035 * static_cast<double>(k));
+    text->SetPosition(-8.0, kBottom + kLineHeight * static_cast<double>(lines.size() - k));
     text->SetVisibility(true);
   }
   visible_ = true;

@@ -140,11 +140,13 @@ void LoadArrows::clear() {
 void LoadArrows::resetAutoScale() {
   seenForce_ = seenMoment_ = 0.0;
   givenForce_ = givenMoment_ = 0.0;
+  givenWholeRun_ = false;
 }
 
-void LoadArrows::setReference(double force, double moment) {
+void LoadArrows::setReference(double force, double moment, bool wholeRun) {
   givenForce_ = std::isfinite(force) ? force : 0.0;
   givenMoment_ = std::isfinite(moment) ? moment : 0.0;
+  givenWholeRun_ = wholeRun;
   refresh();
 }
 
@@ -378,6 +380,18 @@ std::string LoadArrows::legendText() const {
     std::snprintf(buffer, sizeof buffer, "moment %g N m: two tips, %s\n", legendMoment(),
                   lengthText(legendMoment() * momentScaleUsed_).c_str());
     s += buffer;
+  }
+  // where the lengths come from: an arrow is only comparable with another of the same scale
+  const bool manual = options_.forceScale > 0.0 && options_.momentScale > 0.0;
+  if (manual) {
+    s += "lengths: scales set by hand\n";
+  } else if (givenForce_ > 0.0 || givenMoment_ > 0.0) {
+    s += givenWholeRun_ ? "lengths fixed for this run (its largest load)\n"
+                        : "lengths follow the run's largest load so far\n";
+  } else if (weight_ > 0.0) {
+    s += "lengths fixed from the model's weight\n";
+  } else {
+    s += "lengths follow the largest load drawn\n";
   }
   std::snprintf(buffer, sizeof buffer, "not drawn below %g %% of the largest load\n", 100.0 * options_.deadBand);
   s += buffer;

@@ -10,10 +10,13 @@
 //  - Lengths: force scale in m/N and moment scale in m/(N·m), each set by the user or automatic:
 //    the reference magnitude (one for forces, one for moments) is drawn 0.3 × the model's size.
 //    The reference is the largest of: what the owner gives (setReference: the largest load of the
-//    whole recording, so that scrubbing back keeps the scale), the largest drawn since the last
-//    resetAutoScale(), and the model's own scale (its weight m g, and m g × its size).
-//  - Dead band: a magnitude below deadBand × the reference (default 1e-3) is not drawn, so that
-//    rounding noise (1e-13 N in a free joint) never shows as an arrow.
+//    whole recording, so that the scale stays the same while scrubbing and in a video of the
+//    run), the largest drawn since the last resetAutoScale() (a guard for an owner that gives
+//    none), and the model's own scale (its weight m g, and m g × its size). The legend says where
+//    the scale comes from and whether it is fixed for the run.
+//  - Dead band: a magnitude below deadBand × the reference (default kt::kLoadDeadBand, the one the
+//    Peak Loads table and the plots use) is not drawn, so that rounding noise (1e-13 N in a free
+//    joint) never shows as an arrow.
 //  - Colour: the magnitude against a limit, green at 0, yellow at half, red at and above it; the
 //    limit is the joint's load rating where the model gives one, otherwise the user's limit;
 //    with neither, arrows are a neutral blue (no colour claims a load is large).
@@ -41,6 +44,7 @@
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/model/tree.hpp"
+#include "core/sim/peak_loads.hpp"
 #include "render/model_scene.hpp"
 
 class vtkPolyData;
@@ -51,14 +55,14 @@ class RigidBatch;
 
 struct LoadArrowOptions {
   bool visible = false;
-  bool selectedOnly = false;  ///< only the selected joint (none selected: none drawn)
-  bool reactionOnly = true;   ///< the reaction part T Tᵀ f (the constraint forces) instead of f
-  bool worldAxes = false;     ///< the written values in world axes instead of the joint frame
-  double forceScale = 0.0;    ///< m per N; 0 = automatic
-  double momentScale = 0.0;   ///< m per N·m; 0 = automatic
-  double forceLimit = 0.0;    ///< N: red at and above; 0 = none (a joint's rating applies anyway)
-  double momentLimit = 0.0;   ///< N·m: red at and above; 0 = none
-  double deadBand = 1e-3;     ///< magnitudes below this × the reference are not drawn
+  bool selectedOnly = false;            ///< only the selected joint (none selected: none drawn)
+  bool reactionOnly = true;             ///< the reaction part T Tᵀ f (the constraint forces) instead of f
+  bool worldAxes = false;               ///< the written values in world axes instead of the joint frame
+  double forceScale = 0.0;              ///< m per N; 0 = automatic
+  double momentScale = 0.0;             ///< m per N·m; 0 = automatic
+  double forceLimit = 0.0;              ///< N: red at and above; 0 = none (a joint's rating applies anyway)
+  double momentLimit = 0.0;             ///< N·m: red at and above; 0 = none
+  double deadBand = kt::kLoadDeadBand;  ///< magnitudes below this × the reference are not drawn
 };
 
 class LoadArrows {
@@ -79,8 +83,9 @@ class LoadArrows {
   /// Forgets the largest magnitudes drawn (a new run).
   void resetAutoScale();
   /// The largest force and moment of the run (0: unknown), for the automatic scale and the dead
-  /// band (see above).
-  void setReference(double force, double moment);
+  /// band (see above); `wholeRun`: of the whole recording (the run has stopped), not of the run
+  /// so far.
+  void setReference(double force, double moment, bool wholeRun = true);
 
   void setOptions(const LoadArrowOptions& options);
   const LoadArrowOptions& options() const { return options_; }
@@ -117,6 +122,8 @@ class LoadArrows {
   /// What the legend says: a round force and moment and their arrow lengths, what the colour
   /// means ("" when the arrows are hidden).
   std::string legendText() const;
+  /// The legend's text actor (for tests: where it is drawn).
+  vtkTextActor* legendActor() const { return legend_; }
   /// The round force and moment the legend shows (N, N·m).
   double legendForce() const;
   double legendMoment() const;
@@ -157,6 +164,7 @@ class LoadArrows {
   bool haveState_ = false;
   bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()
+  bool givenWholeRun_ = false;                   ///< setReference(): of the whole recording
   double seenForce_ = 0.0, seenMoment_ = 0.0;    ///< the largest drawn since resetAutoScale()
   double weight_ = 0.0;                          ///< m g of the whole model (N)
   std::vector<kt::Vec6> body_;                   ///< (nb) the drawn quantity, joint (body) frame

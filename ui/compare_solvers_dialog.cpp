@@ -425,14 +425,14 @@ void CompareSolversDialog::showPointwise() {
   table_->setHorizontalHeaderLabels(
       {tr("solver"), tr("form"), tr("qdd"), tr("loads"), tr("p"), tr("ν"), tr("ṗ"), tr("µs per call"), tr("verdict")});
   table_->horizontalHeaderItem(2)->setToolTip(
-      tr("Largest difference of q̈ from the reference's, relative to its "
-         "largest value over the run"));
+      tr("Largest difference of the accelerations qdd (d²q/dt²) from the reference's, relative to "
+         "their largest value over the run"));
   table_->horizontalHeaderItem(7)->setToolTip(
       tr("Wall time of one evaluation (forward or impulse dynamics with "
          "the joint loads)"));
   table_->setRowCount(static_cast<int>(r.pointwise.size()));
   double worst = 0.0;                              // beyond the references' own error (the verdict)
-  double motion = 0.0, impulse = 0.0, rate = 0.0;  // as shown: q̈ and loads; p and ν; ṗ
+  double motion = 0.0, impulse = 0.0, rate = 0.0;  // as shown: qdd and loads; p and ν; ṗ
   for (int row = 0; row < static_cast<int>(r.pointwise.size()); ++row) {
     const kt::SolverDifference& d = r.pointwise[static_cast<std::size_t>(row)];
     worst = std::max(worst, d.worst());
@@ -460,7 +460,7 @@ void CompareSolversDialog::showPointwise() {
   } else {
     summary_->setText(
         worst <= kt::kPointwiseTolerance
-            ? tr("At the %1 states of the run every solver agrees with %2: q̈ and the loads within %3 relative%4. "
+            ? tr("At the %1 states of the run every solver agrees with %2: qdd and the loads within %3 relative%4. "
                  "The differences are rounding: each solver orders the same arithmetic differently. (The "
                  "tolerance of kinetree-cli compare is %5.)")
                   .arg(r.stateTimes.size())

@@ -31,8 +31,14 @@ JointLoadView::JointLoadView(SimulationController* simulation, render::SceneView
     matchesSession_ = false;
     peaks_.reset();  // it refers to the session's tree and layout
     scanned_ = 0;
+    if (!(announced_ == kt::LoadScale())) {
+      announced_ = {};
+      emit loadScaleChanged(0.0, 0.0);
+    }
   });
   connect(simulation_, &SimulationController::frame, this, &JointLoadView::update);
+  // a run that stops: its scale is that of the whole recording from now on, and the legend says so
+  connect(simulation_, &SimulationController::runningChanged, this, &JointLoadView::update);
 }
 
 JointLoadView::~JointLoadView() = default;
@@ -120,22 +126,33 @@ void JointLoadView::setSelectedJoint(int joint) {
   update();
 }
 
+kt::LoadScale JointLoadView::recordingScale(const SimulationController& simulation, bool reactionOnly) {
+  const kt::Recorder* rec = simulation.recorder();
+  if (!rec || !simulation.tree() || !simulation.signalLayout()) return {};
+  kt::PeakLoads peaks(*simulation.tree(), *simulation.signalLayout());
+  peaks.addRecorded(*rec, 0);
+  return kt::loadScale(peaks.joints(), reactionOnly);
+}
+
 void JointLoadView::updateReference() {
   const kt::Recorder* rec = simulation_->recorder();
-  if (!peaks_ || !rec || !arrows_) return;
+  if (!peaks_ || !rec) return;
   scanned_ = peaks_->addRecorded(*rec, scanned_);  // the rows not scanned yet
-  const bool reaction = arrows_->options().reactionOnly;
-  double force = 0.0, moment = 0.0;
-  for (const kt::JointPeaks& j : peaks_->joints()) {
-    force = std::max(force, (reaction ? j.reactionForce : j.force).value);
-    moment = std::max(moment, (reaction ? j.reactionMoment : j.moment).value);
+  const kt::LoadScale whole = kt::loadScale(peaks_->joints());
+  if (!(whole == announced_)) {
+    announced_ = whole;
+    emit loadScaleChanged(whole.force, whole.moment);
   }
-  arrows_->setReference(force, moment);
+  if (!arrows_) return;
+  const bool reaction = arrows_->options().reactionOnly;
+  const kt::LoadScale scale = reaction ? kt::loadScale(peaks_->joints(), true) : whole;
+  // while the run goes on, its largest load so far; stopped, the whole recording's
+  arrows_->setReference(scale.force, scale.moment, simulation_->runState() != SimulationController::RunState::Running);
 }
 
 void JointLoadView::update() {
   const kt::SignalLayout* layout = simulation_->signalLayout();
-  if (arrows_ && arrows_->options().visible && matchesSession_) updateReference();
+  if (matchesSession_) updateReference();
   if (arrows_ && matchesSession_ && layout != nullptr && simulation_->hasShownSample()) {
     layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
     arrows_->update(simulation_->shownPositions(), wrench_);

@@ -4,9 +4,10 @@
 // dead band) and the render::LoadArrows it drives. The arrows show the wrenches of the sample the
 // SimulationController shows (its load:<joint>.* columns, read by
 // kt::SignalLayout::jointWrenchesFromRow), at that sample's q; their automatic scale and dead band
-// follow the largest load of the whole recording (kt::PeakLoads over its rows), so that scrubbing
-// back keeps the scale. What they show and in which frame is shared with the plots' loads pane
-// (loadViewChanged).
+// follow the largest load of the whole recording (kt::PeakLoads over its rows, recordingScale),
+// so that scrubbing and a video of the run (VideoExport) keep one scale. What they show and in
+// which frame is shared with the plots' loads pane (loadViewChanged); the run's largest loads go
+// to the plots too (loadScaleChanged), for their dead band.
 #pragma once
 
 #include <QObject>
@@ -53,10 +54,16 @@ class JointLoadView : public QObject {
   /// The selected joint (tree index, −1: none): its values are written, "selected only" draws it.
   void setSelectedJoint(int joint);
 
+  /// The largest loads of the whole recording of `simulation`'s session (zero without one): of
+  /// the whole wrenches, or of their reaction parts.
+  static kt::LoadScale recordingScale(const SimulationController& simulation, bool reactionOnly);
+
  signals:
   /// The arrows show the constraint forces (reaction part) or the whole wrench, and their values
   /// are written in world axes or the joint frame: the loads pane shows the same.
   void loadViewChanged(bool reactionOnly, bool worldAxes);
+  /// The largest force and moment of the session's whole wrenches so far changed (zero: no run).
+  void loadScaleChanged(double force, double moment);
 
  private:
   void createMenu();
@@ -78,6 +85,7 @@ class JointLoadView : public QObject {
   std::vector<kt::Vec6> wrench_;          ///< (nb) scratch
   std::unique_ptr<kt::PeakLoads> peaks_;  ///< the session's largest loads (its rows so far)
   std::size_t scanned_ = 0;
+  kt::LoadScale announced_;  ///< loadScaleChanged's last figures
 };
 
 }  // namespace kt::ui

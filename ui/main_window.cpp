@@ -40,6 +40,7 @@
 #include "core/sim/peak_loads.hpp"
 #include "core/sim/recorder.hpp"
 #include "core/version.hpp"
+#include "render/chart_pane.hpp"
 #include "render/load_arrows.hpp"
 #include "render/scene_view.hpp"
 #include "resources/resources.hpp"
@@ -483,6 +484,14 @@ void MainWindow::createSimulation() {
   plotsDock_ = new PlotsDock(simulation_, this);
   // the loads pane shows what the arrows show, in the same frame
   connect(jointLoads_, &JointLoadView::loadViewChanged, plotsDock_, &PlotsDock::setLoadView);
+  // and the dead band the arrows and Peak Loads use: a load pane of rounding noise stays flat
+  connect(jointLoads_, &JointLoadView::loadScaleChanged, plotsDock_, [this](double force, double moment) {
+    for (int p = 0; p < PlotsDock::kPaneCount; ++p)
+      if (auto* pane = qobject_cast<render::ChartPane*>(plotsDock_->paneWidget(p))) {
+        pane->setNoiseFloor(QStringLiteral("N"), kt::kLoadDeadBand * force);
+        pane->setNoiseFloor(QStringLiteral("N*m"), kt::kLoadDeadBand * moment);
+      }
+  });
   addDockWidget(Qt::BottomDockWidgetArea, plotsDock_);
   // shown from the start: the first picture is the paper's (base attitude, the first arm's joint
   // angles, its first joint's constraint forces); View ▸ Plots (Ctrl+Shift+P) hides it

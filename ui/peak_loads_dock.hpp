@@ -6,10 +6,19 @@
 // selects the joint; Export CSV writes the table as `kinetree-cli peaks --csv` does. The figures
 // come from kt::PeakLoads (core/sim/peak_loads.hpp), the computation the CLI runs, fed the rows of
 // the run's Recorder as they arrive.
+//
+// What it shows: each numeric column with the same number of decimals, chosen so that its largest
+// value has four significant digits (the figures line up); "—" where a joint has no such value (a
+// free joint has no reaction part) or its peak lies under the dead band (kt::kLoadDeadBand of
+// the run's largest force or moment: rounding noise, not a load). Every cell's tooltip has the
+// full name or number. Number columns are never narrower than their figures; a long joint name
+// is elided in the middle; the table scrolls sideways in a narrow dock. A session that ends (a new
+// model, Reset) empties the table and disables Export until the next run records.
 #pragma once
 
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <array>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -19,6 +28,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -31,14 +41,15 @@ class PeakLoadsDock : public QDockWidget {
 
  public:
   /// Columns of the table.
+  /// Columns of the table: what a narrow dock shows first comes first.
   enum Column {
     Joint,
-    Utilisation,
-    UtilisationOf,
     Force,
     ForceTime,
     Moment,
     MomentTime,
+    Utilisation,
+    UtilisationOf,
     ReactionForce,
     ReactionForceTime,
     ReactionMoment,
@@ -60,6 +71,8 @@ class PeakLoadsDock : public QDockWidget {
   const std::vector<kt::JointPeaks>& peaks() const { return shown_; }
   /// Writes the table as CSV (kt::peakLoadsCsv). False with `error` on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
+  /// Whether Export CSV is offered: there are figures of the current session to write.
+  bool canExport() const;
 
  public slots:
   /// Scans the rows recorded since the last call (all of them again when the plots' time range
@@ -75,11 +88,14 @@ class PeakLoadsDock : public QDockWidget {
  private:
   void onSessionStarted();
   void onSessionEnded();
+  /// Number columns as wide as their figures at least; the joint names up to a limit.
+  void fitColumns();
 
   SimulationController* simulation_;
   std::function<std::pair<double, double>()> visibleRange_;
   QComboBox* rangeBox_;
   QLabel* summary_;
+  QPushButton* exportButton_;
   class Model;
   Model* model_;
   QSortFilterProxyModel* sorted_;
@@ -89,7 +105,8 @@ class PeakLoadsDock : public QDockWidget {
   std::pair<double, double> scanRange_{};  ///< the time range scan_ takes rows from
   std::vector<kt::JointPeaks> shown_;
   QElapsedTimer clock_;
-  bool resized_ = false;  ///< the columns were fitted to their contents once
+  std::array<bool, ColumnCount> userSized_{};  ///< the user set the column's width
+  bool fitting_ = false;                       ///< fitColumns() is resizing the columns
 };
 
 }  // namespace kt::ui

@@ -12,6 +12,7 @@
 #include "core/sim/signals.hpp"
 #include "render/scene_view.hpp"
 #include "render/video_writer.hpp"
+#include "ui/joint_load_view.hpp"
 #include "ui/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -84,6 +85,10 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
       arrows->setOptions(*source.arrows);
       arrows->setRatings(kt::PeakLoads::ratingsOf(*model, *tree));
       arrows->setSelectedJoint(source.selectedJoint);
+      // the scale of the whole recording, as the window shows it after the run: every frame
+      // draws a load as long as every other frame does
+      const kt::LoadScale scale = JointLoadView::recordingScale(simulation, source.arrows->reactionOnly);
+      arrows->setReference(scale.force, scale.moment, true);
     }
     // the plot panes: the whole recording drawn once, a time cursor moved per frame
     std::vector<std::unique_ptr<render::ChartPane>> panes;

@@ -7,7 +7,8 @@
 // Frame k shows the recorded sample at or before t_k = t0 + k · speed / fps, for t_k up to t1:
 // a playback speed of 1 is real time, 0.1 slow motion. The views are the run's own: the scene
 // is built from the session's model (SimulationController::sessionModel), so a run kept after
-// an edit is shown as it was simulated.
+// an edit is shown as it was simulated. The load arrows keep one scale through the video, that of
+// the whole recording (JointLoadView::recordingScale), as the window's do after the run.
 #pragma once
 
 #include <QString>

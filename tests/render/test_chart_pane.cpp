@@ -106,6 +106,52 @@ class TestChartPane : public QObject {
     }
   }
 
+  // A free joint's loads are ±1e-14 N of rounding noise: with the dead band as the unit's noise
+  // floor the axis spans ±floor around zero (a flat line at 0), not the noise at full height; a
+  // load above the floor is fitted as before; N·m on the right axis has its own floor.
+  void noiseIsDrawnFlat() {
+    auto rec = std::make_unique<Recorder>(3, 0, 0, 1000);
+    std::mt19937 random(3);
+    std::uniform_real_distribution<double> noise(-1e-14, 1e-14);
+    const Eigen::VectorXd none;
+    for (std::size_t k = 0; k < 500; ++k) {
+      const double t = evenTime(k);
+      const double row[3] = {t, noise(random), 50.0 + 10.0 * std::sin(10.0 * t)};
+      rec->append(row, t, none, none);
+    }
+    const auto span = [&](int side) {
+      pane_->renderToImage();
+      vtkAxis* axis = pane_->chart()->GetAxis(side);
+      return std::pair{axis->GetMinimum(), axis->GetMaximum()};
+    };
+    pane_->setSeries({{1, "load:base.fx", "N", kt::render::seriesColor(0)}});
+    pane_->draw(*rec, 1.0);
+    const auto [lo0, hi0] = span(vtkAxis::LEFT);
+    QVERIFY2(hi0 - lo0 < 1e-10, qPrintable(QStringLiteral("%1 %2").arg(lo0).arg(hi0)));  // no floor: the noise
+    pane_->setNoiseFloor("N", 0.03);
+    pane_->draw(*rec, 1.0);
+    const auto [lo, hi] = span(vtkAxis::LEFT);
+    QCOMPARE(lo, -0.03);
+    QCOMPARE(hi, 0.03);
+    // a real load next to it on the right axis (N·m, no floor): fitted to its values
+    pane_->setSeries(
+        {{1, "load:base.fx", "N", kt::render::seriesColor(0)}, {2, "load:J1.mz", "N*m", kt::render::seriesColor(1)}});
+    pane_->draw(*rec, 1.0);
+    QCOMPARE(span(vtkAxis::LEFT).first, -0.03);
+    const auto [rlo, rhi] = span(vtkAxis::RIGHT);
+    QVERIFY2(rlo <= 40.5 && rhi >= 59.5 && rhi - rlo < 40.0, qPrintable(QStringLiteral("%1 %2").arg(rlo).arg(rhi)));
+    // a floor above a real load's span does not flatten it onto zero: around its middle
+    pane_->setNoiseFloor("N*m", 100.0);
+    pane_->draw(*rec, 1.0);
+    QCOMPARE(span(vtkAxis::RIGHT).second - span(vtkAxis::RIGHT).first, 200.0);
+    QVERIFY(span(vtkAxis::RIGHT).first == -100.0);  // 50 lies within the floor: about zero
+    // pan or zoom: the user's range stays
+    pane_->setAutoscale(false);
+    pane_->chart()->GetAxis(vtkAxis::LEFT)->SetRange(-1.0, 1.0);
+    pane_->draw(*rec, 1.0);
+    QCOMPARE(span(vtkAxis::LEFT).second, 1.0);
+  }
+
   // 10⁵ rows: per pixel column the first and last time, and the column's min and max in the
   // order they occur.
   void decimationKeepsEnvelope() {

@@ -8,7 +8,9 @@
 // frames that change); on a full disk each of them, and kinetree --screenshot, keeps the old file
 // and gives the reason. Runs under xvfb-run; saves screenshots of the timeline and the dock.
 #include <vtkActor.h>
+#include <vtkCoordinate.h>
 #include <vtkProperty.h>
+#include <vtkTextActor.h>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -23,6 +25,8 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStatusBar>
@@ -34,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 extern "C" {
@@ -568,6 +573,14 @@ class TestResults : public QObject {
     QCOMPARE(dialog.results().front().solver, std::string("aba"));
     for (const kt::SolverDifference& d : dialog.results()) QVERIFY2(d.worst() <= 1e-10, d.solver.c_str());
     QVERIFY2(dialog.summary().contains("every solver agrees with aba"), qPrintable(dialog.summary()));
+    // no combining diaeresis ("q̈"): fonts without it draw a bare "q"
+    const QChar diaeresis(0x0308);
+    QVERIFY2(!dialog.summary().contains(diaeresis), qPrintable(dialog.summary()));
+    for (int c = 0; c < dialog.table()->columnCount(); ++c) {
+      const QTableWidgetItem* header = dialog.table()->horizontalHeaderItem(c);
+      QVERIFY2(!header->text().contains(diaeresis) && !header->toolTip().contains(diaeresis),
+               qPrintable(header->toolTip()));
+    }
     const kt::test::CliRun cli = kt::test::runCli({"compare", file, "--duration", "1"});
     QCOMPARE(cli.code, 0);
     QVERIFY(cli.out.contains("at the 501 states"));
@@ -734,11 +747,12 @@ class TestResults : public QObject {
     const QModelIndex u = table->model()->index(j22, kt::ui::PeakLoadsDock::Utilisation);
     QVERIFY(u.data(Qt::UserRole).toDouble() > 80.0);
     QVERIFY(u.data(Qt::BackgroundRole).isValid());
-    // sorting by |M| puts the largest last
+    // sorting by |M| puts the largest last (and the base's "—", rounding noise, first)
     table->sortByColumn(kt::ui::PeakLoadsDock::Moment, Qt::AscendingOrder);
     const int last = table->model()->rowCount() - 1;
+    QVERIFY(std::isnan(table->model()->index(0, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble()));
     QVERIFY(table->model()->index(last, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble() >=
-            table->model()->index(0, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble());
+            table->model()->index(1, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble());
     // double click on a time column: that time everywhere, the joint selected
     QSignalSpy activated(dock, &kt::ui::PeakLoadsDock::jointActivated);
     const QModelIndex cell = table->model()->index(last, kt::ui::PeakLoadsDock::MomentTime);
@@ -749,6 +763,153 @@ class TestResults : public QObject {
     QCOMPARE(w->treeIndexOf(w->selectedBody()), joint);
     QTest::qWait(100);
     QVERIFY(w->grab().save(QStringLiteral("screenshot_peak_loads.png")));
+  }
+
+  // The Peak Loads dock as a new user meets it, at the window's default layout: whole numbers
+  // (never elided) with as many decimals down a column, the full name on hover, "—" for the
+  // free base joint, which transmits nothing but rounding noise; File ▸ New empties it and
+  // disables Export.
+  void peakLoadsReadableAndClearedByNew() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    kt::ui::PeakLoadsDock* dock = w->peakLoadsDock();
+    dock->show();
+    dock->raise();
+    auto* exportButton = dock->findChild<QPushButton*>(QStringLiteral("peakExportButton"));
+    QVERIFY(exportButton);
+    QVERIFY(runToEnd(*w, 2.0));
+    dock->refresh();
+    QApplication::processEvents();
+    QVERIFY(exportButton->isEnabled() && dock->canExport());
+    QTableView* table = dock->table();
+    QAbstractItemModel* model = table->model();
+    const QFontMetrics metrics = table->fontMetrics();
+    int base = -1, columnsWidth = 0;
+    for (int c = 0; c < model->columnCount(); ++c) columnsWidth += table->columnWidth(c);
+    for (int r = 0; r < model->rowCount(); ++r) {
+      const QString name = model->index(r, kt::ui::PeakLoadsDock::Joint).data().toString();
+      QCOMPARE(model->index(r, kt::ui::PeakLoadsDock::Joint).data(Qt::ToolTipRole).toString(), name);
+      if (name == "base_joint") base = r;
+      for (int c = kt::ui::PeakLoadsDock::Force; c < model->columnCount(); ++c) {
+        const QString text = model->index(r, c).data().toString();
+        QVERIFY2(!text.contains(QChar(0x2026)), qPrintable(text));
+        // the whole figure fits its column: nothing is elided when drawn
+        QVERIFY2(metrics.horizontalAdvance(text) + 6 <= table->columnWidth(c),
+                 qPrintable(QStringLiteral("%1 in a column %2 px wide").arg(text).arg(table->columnWidth(c))));
+      }
+    }
+    // wider than the dock: it scrolls sideways to the columns on the right
+    if (columnsWidth > table->viewport()->width()) {
+      QVERIFY(table->horizontalScrollBar()->maximum() > 0);
+      QVERIFY(table->horizontalScrollBar()->isVisible());
+    }
+    // the base joint is free: its rounding noise is no peak, and says why on hover
+    QVERIFY(base >= 0);
+    for (int c : {kt::ui::PeakLoadsDock::Force, kt::ui::PeakLoadsDock::ForceTime, kt::ui::PeakLoadsDock::Moment,
+                  kt::ui::PeakLoadsDock::ReactionForce, kt::ui::PeakLoadsDock::ReactionMoment})
+      QCOMPARE(model->index(base, c).data().toString(), QString(QChar(0x2014)));
+    QVERIFY2(model->index(base, kt::ui::PeakLoadsDock::Force).data(Qt::ToolTipRole).toString().contains("noise"),
+             qPrintable(model->index(base, kt::ui::PeakLoadsDock::Force).data(Qt::ToolTipRole).toString()));
+    // one number format down a column: as many decimals in every figure, the full figure on hover
+    for (int c : {kt::ui::PeakLoadsDock::Force, kt::ui::PeakLoadsDock::Moment, kt::ui::PeakLoadsDock::MomentTime}) {
+      QSet<int> decimals;
+      for (int r = 0; r < model->rowCount(); ++r) {
+        const QString text = model->index(r, c).data().toString();
+        if (text != QString(QChar(0x2014))) decimals.insert(static_cast<int>(text.size() - text.indexOf('.')));
+      }
+      QCOMPARE(decimals.size(), 1);
+    }
+    const int j22 = [&] {
+      for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, 0).data().toString() == "J22") return r;
+      return -1;
+    }();
+    QVERIFY(j22 >= 0);
+    const double moment = model->index(j22, kt::ui::PeakLoadsDock::Moment).data(Qt::UserRole).toDouble();
+    QVERIFY2(model->index(j22, kt::ui::PeakLoadsDock::Moment)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .startsWith(QString::number(moment, 'g', 10) + " N·m at t = "),
+             qPrintable(model->index(j22, kt::ui::PeakLoadsDock::Moment).data(Qt::ToolTipRole).toString()));
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_peak_loads_dock.png")));
+    // File ▸ New: nothing of the old model's run stays
+    QVERIFY(w->newModel());
+    QApplication::processEvents();
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(!exportButton->isEnabled());
+    QVERIFY(!dock->canExport());
+    QVERIFY(dock->peaks().empty());
+  }
+
+  // The automatic arrow scale is the run's: the same at two scrubbed times, in the legend (which
+  // says it is fixed for the run) and in a video of the run; the free-body legend keeps clear of
+  // the load legend.
+  void arrowScaleFixedForTheRun() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    w->jointLoadView()->setArrowsVisible(true);
+    QVERIFY(runToEnd(*w, 6.0));
+    SimulationController* sim = w->simulation();
+    kt::render::LoadArrows* arrows = w->jointLoadView()->arrows();
+    const auto scaleAt = [&](double t) {
+      sim->showTime(t);
+      QApplication::processEvents();
+      return std::tuple{arrows->forceScaleInUse(), arrows->momentScaleInUse(), arrows->legendText()};
+    };
+    const auto early = scaleAt(0.5);
+    const auto late = scaleAt(5.0);
+    QCOMPARE(std::get<0>(early), std::get<0>(late));
+    QCOMPARE(std::get<1>(early), std::get<1>(late));
+    QCOMPARE(std::get<2>(early), std::get<2>(late));
+    QVERIFY2(std::get<2>(late).find("fixed for this run") != std::string::npos, std::get<2>(late).c_str());
+    // the run's largest loads, as the video takes them
+    const kt::LoadScale whole = kt::ui::JointLoadView::recordingScale(*sim, arrows->options().reactionOnly);
+    QCOMPARE(arrows->forceReference(), whole.force);
+    QCOMPARE(arrows->momentReference(), whole.moment);
+    // the plots take the same dead band: a pane of rounding noise is drawn flat
+    const auto* pane = qobject_cast<kt::render::ChartPane*>(w->plotsDock()->paneWidget(2));
+    QVERIFY(pane);
+    const kt::LoadScale loads = kt::ui::JointLoadView::recordingScale(*sim, false);
+    QCOMPARE(pane->noiseFloor("N"), kt::kLoadDeadBand * loads.force);
+    QCOMPARE(pane->noiseFloor("N*m"), kt::kLoadDeadBand * loads.moment);
+    // the free-body diagram of L11 beside the load arrows: the legends apart
+    kt::ui::MathematicsDock* maths = w->mathematicsDock();
+    maths->show();
+    maths->raise();
+    for (std::size_t b = 0; b < w->document().model().bodies.size(); ++b)
+      if (w->document().model().bodies[b].name == "L11") w->selectBody(static_cast<int>(b));
+    maths->findChild<QTabWidget*>()->setCurrentIndex(3);
+    sim->showTime(0.5);
+    QApplication::processEvents();
+    maths->refresh();
+    const kt::render::FreeBodyArrows* freeBody = maths->freeBodyArrows();
+    QVERIFY(freeBody && freeBody->visible());
+    vtkRenderer* overlay = w->sceneView()->overlayRenderer();
+    w->sceneView()->renderToImage();
+    // x0, x1, y0, y1 in the view's pixels (GetBoundingBox: about the text's anchor)
+    const auto boxOf = [overlay](vtkTextActor* text, double box[4]) {
+      text->GetBoundingBox(overlay, box);
+      const int* at = text->GetPositionCoordinate()->GetComputedViewportValue(overlay);
+      for (int k = 0; k < 4; ++k) box[k] += at[k / 2];
+    };
+    double load[4];
+    boxOf(arrows->legendActor(), load);
+    QVERIFY(load[1] > load[0] && load[3] > load[2]);
+    for (const auto& line : freeBody->legendActors()) {
+      if (!line->GetVisibility()) continue;
+      double box[4];
+      boxOf(line, box);
+      const bool apart = box[1] < load[0] || load[1] < box[0] || box[3] < load[2] || load[3] < box[2];
+      QVERIFY2(apart, qPrintable(QStringLiteral("%1: %2 %3 %4 %5 against the load legend's %6 %7 %8 %9")
+                                     .arg(QString::fromUtf8(line->GetInput()))
+                                     .arg(box[0])
+                                     .arg(box[1])
+                                     .arg(box[2])
+                                     .arg(box[3])
+                                     .arg(load[0])
+                                     .arg(load[1])
+                                     .arg(load[2])
+                                     .arg(load[3])));
+    }
+    QVERIFY(w->grab().save(QStringLiteral("screenshot_load_and_free_body_legends.png")));
   }
 
   // File ▸ Export Video: an H.264 MP4 of the chosen size with one frame per 1/fps of playback,
