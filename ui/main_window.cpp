@@ -51,6 +51,7 @@
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/edit_guards.hpp"
 #include "ui/export_results_dialog.hpp"
 #include "ui/export_video_dialog.hpp"
 #include "ui/help_dialogs.hpp"
@@ -115,6 +116,8 @@ MainWindow::MainWindow(QWidget* parent)
       historyView_(new QUndoView(doc_->undoStack(), historyDock_)) {
   setObjectName(QStringLiteral("mainWindow"));
   setWindowIcon(QIcon(resources::kIcon));
+  installWheelGuard();
+  routeUndoShortcutsTo(this);
   // the centre: the 3D view, and under it the timeline (createSimulation)
   auto* central = new QWidget;
   central->setObjectName(QStringLiteral("centre"));
@@ -242,10 +245,24 @@ void MainWindow::createFileMenu() {
 
 void MainWindow::createEditMenu() {
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
+  // Undo and redo act on the model wherever the focus is (ui/edit_guards.hpp): the field being
+  // edited commits first, so what it held is undone too and never shown as if the model held it.
+  QUndoStack* stack = doc_->undoStack();
+  QAction* undo = stack->createUndoAction(this, tr("&Undo"));
+  undo->setObjectName(QStringLiteral("undoAction"));
   undo->setShortcut(QKeySequence::Undo);
-  QAction* redo = doc_->undoStack()->createRedoAction(this, tr("&Redo"));
+  QAction* redo = stack->createRedoAction(this, tr("&Redo"));
+  redo->setObjectName(QStringLiteral("redoAction"));
   redo->setShortcut(QKeySequence::Redo);
+  for (QAction* a : {undo, redo}) disconnect(a, &QAction::triggered, stack, nullptr);
+  connect(undo, &QAction::triggered, this, [this, stack] {
+    commitFocusedField(this);
+    stack->undo();
+  });
+  connect(redo, &QAction::triggered, this, [this, stack] {
+    commitFocusedField(this);
+    stack->redo();
+  });
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/properties_dock.hpp"
 
-#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -212,8 +211,6 @@ void PropertiesDock::rebuild() {
     buildWrenchSection();
   }
   pageLayout_->addStretch(1);
-  for (QComboBox* box : page_->findChildren<QComboBox*>()) wheelOnlyWhenFocused(box);
-  for (QAbstractSpinBox* box : page_->findChildren<QAbstractSpinBox*>()) wheelOnlyWhenFocused(box);
   alignLabels();
   scroll_->setWidget(page_);
   refreshValues();

@@ -33,32 +33,10 @@ QStringList tokens(QString text) {
   return text.split(sep, Qt::SkipEmptyParts);
 }
 
-// Hands a wheel event over an unfocused widget on to its parents (an ignored event that a
-// filter has taken goes up the parent chain, to the scroll area).
-class WheelGuard : public QObject {
- public:
-  using QObject::QObject;
-
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override {
-    if (event->type() == QEvent::Wheel)
-      if (auto* w = qobject_cast<QWidget*>(watched); w && !w->hasFocus()) {
-        event->ignore();
-        return true;
-      }
-    return QObject::eventFilter(watched, event);
-  }
-};
-
 }  // namespace
 
 QString degreesHint() {
   return QObject::tr("In degrees; a value written with rad (\"1.5 rad\") is read in radians, exactly as typed");
-}
-
-void wheelOnlyWhenFocused(QWidget* w) {
-  w->setFocusPolicy(Qt::StrongFocus);  // not focused by the wheel either
-  w->installEventFilter(new WheelGuard(w));
 }
 
 void narrow(QComboBox* box) {

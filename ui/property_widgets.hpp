@@ -26,10 +26,6 @@ namespace kt::ui {
 /// Lets a combo box shrink below its longest entry (the property page fits a narrow dock).
 void narrow(QComboBox* box);
 
-/// A turn of the mouse wheel over `w` (a combo or spin box) scrolls the page around it unless `w`
-/// has the keyboard focus: scrolling the Properties dock must not change a joint type or a shape.
-void wheelOnlyWhenFocused(QWidget* w);
-
 /// The shortest decimal text that reads back as exactly `x` ("0.1", "1e-08", "-90").
 QString formatNumber(double x);
 

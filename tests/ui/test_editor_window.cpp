@@ -8,7 +8,10 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QDialog>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
@@ -27,6 +30,7 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
+#include <QWheelEvent>
 #include <optional>
 
 #include "core/io/model_yaml.hpp"
@@ -46,6 +50,7 @@
 #include "ui/model_tree_dock.hpp"
 #include "ui/problems_dock.hpp"
 #include "ui/properties_dock.hpp"
+#include "ui/property_widgets.hpp"
 #include "ui/simulation_controller.hpp"
 
 using kt::ui::Document;
@@ -53,6 +58,20 @@ using kt::ui::MainWindow;
 namespace edit = kt::ui::edit;
 
 namespace {
+
+// Notches of the wheel over the middle of `w`, delivered as QApplication delivers the window
+// system's (spontaneous) wheel events: to the widget under the cursor, then up its parents while
+// ignored. A QWheelEvent sent by a test is not spontaneous, and Qt hands those to no parent.
+void wheelOver(QWidget* w, int notches) {
+  const QPointF at(w->width() / 2.0, w->height() / 2.0);
+  const QPointF global = w->mapToGlobal(at);
+  for (QWidget* r = w; r; r = r->parentWidget()) {
+    QWheelEvent e(r->mapFromGlobal(global), global, QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier,
+                  Qt::NoScrollPhase, false);
+    QApplication::sendEvent(r, &e);
+    if (e.isAccepted() || r->isWindow()) break;
+  }
+}
 
 std::unique_ptr<MainWindow> shownWindow() {
   auto w = std::make_unique<MainWindow>();
@@ -477,6 +496,113 @@ class TestEditorWindow : public QObject {
     QVERIFY(std::abs(sim->tree()->totalMass() - w->tree().totalMass()) < 1e-12);
     QTRY_VERIFY_WITH_TIMEOUT(sim->simulationTime() > 0.0, 10000);
     sim->pause();
+  }
+
+  // Scrolling the Properties dock over a combo box that kept the focus after a choice changes
+  // nothing: the wheel scrolls the page (for every selected body, it used to switch them all). A
+  // spin box takes the wheel only once clicked into; the rule covers widgets made later, anywhere.
+  void wheelScrollsThePageNotTheValue() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    Document& doc = w->document();
+    const kt::Model& m = doc.model();
+    w->selectBody(m.findBody("L12"));
+    QTreeView* tree = w->modelTreeDock()->treeView();
+    for (const char* name : {"L13", "L14"})
+      tree->selectionModel()->select(w->modelTreeDock()->layout()->indexOfBody(m.findBody(name)),
+                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QApplication::processEvents();
+    const std::string before = yamlOf(doc);
+    const int steps = doc.undoStack()->count();
+    auto* drive = w->propertiesDock()->findChild<QComboBox*>(QStringLiteral("joint.drive.type"));
+    QVERIFY(drive);
+    QCOMPARE(drive->focusPolicy(), Qt::StrongFocus);
+    w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
+    drive->setFocus(Qt::MouseFocusReason);  // as after choosing from its list
+    QVERIFY(QTest::qWaitFor([&] { return drive->hasFocus(); }));
+    const int index = drive->currentIndex();
+    auto* scroll = w->propertiesDock()->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum() / 2);
+    const int scrolled = scroll->verticalScrollBar()->value();
+    for (int notches : {-1, -1, 2, 1}) wheelOver(drive, notches);
+    QCOMPARE(drive->currentIndex(), index);
+    QCOMPARE(doc.undoStack()->count(), steps);
+    QCOMPARE(yamlOf(doc), before);
+    QVERIFY2(scroll->verticalScrollBar()->value() != scrolled, "the page did not scroll");
+
+    // a spin box in a dialog made after the window: unfocused it passes the wheel on; clicked
+    // into (focused), it steps
+    QDialog dialog(w.get());
+    auto* page = new QScrollArea(&dialog);
+    auto* spin = new QDoubleSpinBox;
+    spin->setValue(1.0);
+    page->setWidget(spin);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QCOMPARE(spin->focusPolicy(), Qt::StrongFocus);
+    wheelOver(spin, 1);
+    QCOMPARE(spin->value(), 1.0);
+    dialog.activateWindow();
+    spin->setFocus(Qt::MouseFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return spin->hasFocus(); }));
+    wheelOver(spin, 1);
+    QCOMPARE(spin->value(), 2.0);
+  }
+
+  // Ctrl+Z and Ctrl+Shift+Z with the focus in a Properties field or in the rename editor act on
+  // the model: the text being typed is committed first (so Undo takes it back with the rest and
+  // Redo brings it again), and the field then shows what the model holds.
+  void undoActsOnTheModelFromAField() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    Document& doc = w->document();
+    const int l12 = doc.model().findBody("L12");
+    const double mass0 = doc.model().bodies[static_cast<std::size_t>(l12)].inertial.mass;
+    w->selectBody(l12);
+    QApplication::processEvents();
+    auto mass = [&] { return doc.model().bodies[static_cast<std::size_t>(l12)].inertial.mass; };
+    auto* field = w->propertiesDock()->findChild<QLineEdit*>(QStringLiteral("inertial.mass"));
+    QVERIFY(field);
+    w->activateWindow();
+    field->setFocus(Qt::MouseFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return field->hasFocus(); }));
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("7.5"));
+    QTest::keyClick(field, Qt::Key_Return);
+    QCOMPARE(mass(), 7.5);
+    const int steps = doc.undoStack()->count();
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("9"));  // typed, not committed
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    // the typed 9 was committed (merged with the 7.5 before it: consecutive edits of one field
+    // are one step) and that step undone: the model's undo, not the field's text undo
+    QCOMPARE(doc.undoStack()->count(), steps);
+    QCOMPARE(doc.undoStack()->index(), steps - 1);
+    QCOMPARE(mass(), mass0);
+    QCOMPARE(field->text(), kt::ui::formatNumber(mass0));
+    QVERIFY(!field->isModified());
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(mass(), 9.0);
+    QCOMPARE(field->text(), QStringLiteral("9"));
+
+    // the rename editor of the model tree
+    const std::string name0 = doc.model().bodies[static_cast<std::size_t>(l12)].name;
+    w->modelTreeDock()->renameSelected();
+    QApplication::processEvents();
+    auto* editor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+    QVERIFY2(editor && w->modelTreeDock()->isAncestorOf(editor), "no rename editor");
+    editor->selectAll();
+    QTest::keyClicks(editor, QStringLiteral("Elbow"));
+    QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
+    QApplication::processEvents();
+    QCOMPARE(doc.model().bodies[static_cast<std::size_t>(l12)].name, name0);
+    QCOMPARE(mass(), 9.0);  // one step back: the rename only
+    QTest::keyClick(w->modelTreeDock()->treeView(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(doc.model().bodies[static_cast<std::size_t>(l12)].name, std::string("Elbow"));
   }
 
   void screenshotOfTheEditor() {
