@@ -141,6 +141,7 @@ bool ExportVideoDialog::exportTo(const QString& path) {
       [&progress](int frame, int frames) { return progress(static_cast<double>(frame) / std::max(frames, 1)); },
       &cancelled);
   if (cancelled) error_.clear();
+  written_ = ok ? path : QString();
   return ok;
 }
 

@@ -29,6 +29,8 @@ class ExportVideoDialog : public QDialog {
   /// Renders to `path` without the file dialog (progress still shows); false with lastError().
   bool exportTo(const QString& path);
   const QString& lastError() const { return error_; }
+  /// Where the last export wrote: the MP4, or the name a PNG sequence numbers; empty if none.
+  const QString& writtenPath() const { return written_; }
 
  private:
   void updateSummary();
@@ -45,6 +47,7 @@ class ExportVideoDialog : public QDialog {
   QLabel* summary_;
   QPushButton* exportButton_ = nullptr;
   QString error_;
+  QString written_;
 };
 
 }  // namespace kt::ui

@@ -635,7 +635,9 @@ VideoSource MainWindow::videoSource() const {
 void MainWindow::showExportVideo() {
   if (!simulation_->recorder()) return;
   ExportVideoDialog dialog(videoSource(), plotsDock_->visibleTimeRange(), this);
-  if (dialog.exec() == QDialog::Accepted) statusBar()->showMessage(tr("Video exported"), kMessageMs);
+  if (dialog.exec() == QDialog::Accepted)
+    statusBar()->showMessage(tr("Video exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
+                             kMessageMs);
 }
 
 void MainWindow::showOpenDialog() {
