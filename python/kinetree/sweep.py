@@ -267,8 +267,13 @@ class SweepResult:
 
     def write(self, path: str) -> None:
         """Writes the table: Parquet for a .parquet name (needs pyarrow), otherwise CSV (numbers
-        as repr, which reads back exactly). The file is written to a temporary name and renamed."""
-        temporary = f"{path}.tmp{os.getpid()}"
+        as repr, which reads back exactly). The file is written to a temporary name beside it,
+        flushed and renamed over it, as every file Kinetree writes (docs/architecture.md,
+        "Writing files"): NAME.kinetree-partial-PID-XXXXXX, removed by the next write into that
+        folder once process PID has ended (after a kill -9)."""
+        folder = os.path.dirname(os.path.abspath(path))
+        _remove_stale_partials(folder)
+        temporary = f"{path}.kinetree-partial-{os.getpid()}-{os.urandom(3).hex()}"
         try:
             if str(path).endswith(".parquet"):
                 try:
@@ -282,10 +287,38 @@ class SweepResult:
                     writer.writerow(self.columns)
                     for row in self.rows:
                         writer.writerow(["" if row.get(c) is None else _cell(row.get(c)) for c in self.columns])
+                    f.flush()
+                    os.fsync(f.fileno())
             os.replace(temporary, path)
         finally:
             if os.path.exists(temporary):
                 os.remove(temporary)
+
+
+def _remove_stale_partials(folder: str) -> None:
+    """Removes the temporaries of writers killed before they renamed them (their process ended)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        tag = name.rfind("kinetree-partial-")
+        if tag < 0:
+            continue
+        pid_text = name[tag + len("kinetree-partial-") :].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue  # still running: its write may be under way
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        try:
+            os.remove(os.path.join(folder, name))
+        except OSError:
+            pass
 
 
 def _cell(value: Any) -> str:

@@ -10,6 +10,7 @@ import io
 import itertools
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -96,6 +97,20 @@ class TestLocal(unittest.TestCase):
     def setUpClass(cls):
         cls.model = kinetree.load(example("pendulum.yaml"))
         cls.serial = kinetree.sweep(cls.model, GRID, processes=1, **RUN)
+
+    def test_a_killed_writer_leaves_nothing_behind(self):
+        # a writer killed (kill -9) before its rename leaves NAME.kinetree-partial-PID-XXXXXX;
+        # the next write into the folder removes it, and leaves those of live processes alone
+        with tempfile.TemporaryDirectory() as d:
+            child = subprocess.Popen([sys.executable, "-c", "pass"])
+            child.wait()
+            stale = os.path.join(d, f"out.csv.kinetree-partial-{child.pid}-abc123")
+            live = os.path.join(d, f"other.csv.kinetree-partial-{os.getppid()}-abc123")
+            for name in (stale, live):
+                with open(name, "w") as f:
+                    f.write("half a table")
+            self.serial.write(os.path.join(d, "out.csv"))
+            self.assertEqual(sorted(os.listdir(d)), sorted(["out.csv", os.path.basename(live)]))
 
     def test_summaries(self):
         self.assertEqual(len(self.serial), 200)
