@@ -45,6 +45,23 @@ QStringList temporaryFiles(const QString& dir) {
   return out;
 }
 
+// Starts a long `simulate` of a 40-link chain into `out` and returns once its temporary file
+// holds its first bytes: the names of the temporaries then, empty if it never started writing.
+QStringList startWriting(QProcess& p, const QString& dir, const QString& model, const QString& out) {
+  saveModelToFile(makeChain(40), model.toStdString());
+  p.start(QStringLiteral(KINETREE_CLI), {"simulate", model, "--duration", "5000", "--step", "0.001", "--output", out});
+  if (!p.waitForStarted()) return {};
+  QElapsedTimer timer;
+  timer.start();
+  QStringList writing;
+  while (writing.isEmpty() && timer.elapsed() < 60000 && p.state() == QProcess::Running) {
+    for (const QString& name : temporaryFiles(dir))
+      if (QFileInfo(QDir(dir).filePath(name)).size() > 0) writing << name;
+    if (writing.isEmpty()) QTest::qWait(20);
+  }
+  return writing;
+}
+
 mode_t modeOf(const QString& path) {
   struct stat st {};
   if (::lstat(QFile::encodeName(path).constData(), &st) != 0) return 0;
@@ -194,21 +211,9 @@ class TestCliOutput : public QObject {
     QFETCH(int, status);
     QTemporaryDir dir;
     const QString model = dir.filePath("chain.yaml");
-    saveModelToFile(makeChain(40), model.toStdString());
     const QString out = dir.filePath("run.csv");
     QProcess p;
-    p.start(QStringLiteral(KINETREE_CLI),
-            {"simulate", model, "--duration", "5000", "--step", "0.001", "--output", out});
-    QVERIFY(p.waitForStarted());
-    // wait until the run is writing (the temporary file has its first megabyte)
-    QElapsedTimer timer;
-    timer.start();
-    bool writing = false;
-    while (!writing && timer.elapsed() < 60000 && p.state() == QProcess::Running) {
-      for (const QString& name : temporaryFiles(dir.path()))
-        writing = writing || QFileInfo(dir.filePath(name)).size() > 0;
-      if (!writing) QTest::qWait(20);
-    }
+    const bool writing = !startWriting(p, dir.path(), model, out).isEmpty();
     QVERIFY2(writing, p.readAllStandardError().constData());
     QCOMPARE(::kill(static_cast<pid_t>(p.processId()), signal), 0);
     QVERIFY(p.waitForFinished(30000));
@@ -226,20 +231,9 @@ class TestCliOutput : public QObject {
   void killedRunIsCleanedUpByTheNext() {
     QTemporaryDir dir;
     const QString model = dir.filePath("chain.yaml");
-    saveModelToFile(makeChain(40), model.toStdString());
     const QString out = dir.filePath("run.csv");
     QProcess p;
-    p.start(QStringLiteral(KINETREE_CLI),
-            {"simulate", model, "--duration", "5000", "--step", "0.001", "--output", out});
-    QVERIFY(p.waitForStarted());
-    QElapsedTimer timer;
-    timer.start();
-    QStringList left;
-    while (left.isEmpty() && timer.elapsed() < 60000 && p.state() == QProcess::Running) {
-      for (const QString& name : temporaryFiles(dir.path()))
-        if (QFileInfo(dir.filePath(name)).size() > 0) left << name;
-      if (left.isEmpty()) QTest::qWait(20);
-    }
+    const QStringList left = startWriting(p, dir.path(), model, out);
     QCOMPARE(left.size(), 1);
     const qint64 pid = p.processId();
     QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
