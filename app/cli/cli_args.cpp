@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/io/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
@@ -31,10 +33,45 @@ std::vector<std::string> splitList(const std::string& s) {
 
 std::string printable(const std::string& s) { return escapeControls(s); }
 
-bool loadModel(const std::string& path, Model& model) {
+OptionSpec packagePathSpec() { return {"--package-path"}; }
+
+std::vector<std::string> packagePathsOf(const ParsedArgs& parsed) {
+  std::vector<std::string> paths;
+  for (const auto& [name, value] : parsed.options)
+    if (name == "--package-path") paths.push_back(value);
+  return paths;
+}
+
+bool isUrdfFile(const std::string& path) {
+  std::string extension = path.size() >= 5 ? path.substr(path.size() - 5) : std::string();
+  for (char& c : extension) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (extension == ".urdf") return true;
+  // A model file is YAML, which cannot start with '<'; XML (a URDF under another name) does.
+  std::ifstream in(path, std::ios::binary);
+  char c = 0;
+  for (int k = 0; k < 4096 && in.get(c); ++k)
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return c == '<';
+  return false;
+}
+
+bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths) {
   try {
     std::vector<Diagnostic> warnings;
-    model = loadModelFromFile(path, warnings);
+    if (isUrdfFile(path)) {
+      // Read as `kinetree-cli import` reads it (docs/urdf.md), so every command takes a robot
+      // without a converted model file.
+      UrdfImportOptions options;
+      options.packagePaths = packagePaths;
+      UrdfImport imported = importUrdfFile(path, options);
+      model = std::move(imported.model);
+      warnings = std::move(imported.warnings);
+      for (Diagnostic& d : modelWarnings(model)) {
+        d.file = path;
+        warnings.push_back(std::move(d));
+      }
+    } else {
+      model = loadModelFromFile(path, warnings);
+    }
     std::fputs(formatDiagnostics(warnings).c_str(), stderr);
     return true;
   } catch (const ModelLoadError& e) {
@@ -217,14 +254,15 @@ bool runSettings(const char* command, const std::string& modelPath, const Model&
                          options.tolerance, choices.tolerance > 0);
 }
 
-int streamingRun(const char* command, const char* usage, const std::string& modelPath, const RunChoices& choices,
+int streamingRun(const char* command, const char* usage, const std::string& modelPath,
+                 const std::vector<std::string>& packagePaths, const RunChoices& choices,
                  std::unique_ptr<Simulator>& sim, double& duration) {
   if (modelPath.empty()) {
     std::fprintf(stderr, "kinetree-cli %s: the model file name is empty ('')\n%s", command, usage);
     return 2;
   }
   Model model;
-  if (!loadModel(modelPath, model)) return 1;
+  if (!loadModel(modelPath, model, packagePaths)) return 1;
   SimulatorOptions options;
   // what cannot run is refused before anything is written
   if (!runSettings(command, modelPath, model, choices, options, duration)) return 2;

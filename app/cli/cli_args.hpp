@@ -77,14 +77,26 @@ bool runSettings(const char* command, const std::string& modelPath, const Model&
 /// file loaded (its diagnostics printed), `choices` applied to its simulation: block and checked,
 /// nothing recorded (the caller takes each sample). Returns 0 with `sim` and `duration` set, or
 /// the exit status of the failure: 1 for the model, 2 for the command line.
-int streamingRun(const char* command, const char* usage, const std::string& modelPath, const RunChoices& choices,
+int streamingRun(const char* command, const char* usage, const std::string& modelPath,
+                 const std::vector<std::string>& packagePaths, const RunChoices& choices,
                  std::unique_ptr<Simulator>& sim, double& duration);
 
 /// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
 std::string printable(const std::string& s);
 
-/// Loads a model file for a command. Its warnings (file:line:col: warning: ...) are printed on
-/// stderr and it is loaded; when it is invalid, its diagnostics are printed and false returned.
-bool loadModel(const std::string& path, Model& model);
+/// The --package-path DIR option of every command that reads a model (a URDF's package:// meshes,
+/// as `kinetree-cli import` takes it).
+OptionSpec packagePathSpec();
+/// The --package-path values of `parsed`, in the order given.
+std::vector<std::string> packagePathsOf(const ParsedArgs& parsed);
+
+/// True when `path` is a URDF: named *.urdf, or its first non-space character is '<'.
+bool isUrdfFile(const std::string& path);
+
+/// Loads a model file for a command: a Kinetree model, or a URDF (isUrdfFile) imported as
+/// `kinetree-cli import` imports it, package:// meshes looked for in `packagePaths`. Its warnings
+/// (file:line:col: warning: ...) are printed on stderr and it is loaded; when it is invalid, its
+/// diagnostics are printed and false returned.
+bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths = {});
 
 }  // namespace kt::cli

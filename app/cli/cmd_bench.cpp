@@ -30,7 +30,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
-    "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n";
+    "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n"
+    "                          [--package-path DIR]...\n";
 
 // CPU time of the calling thread: on a shared machine, time spent descheduled is not counted.
 struct Clock {
@@ -155,7 +156,8 @@ int cmdBench(const std::vector<std::string>& args) {
                   {"--repeat"},
                   {"--json", false},
                   {"--simulate", false},
-                  {"--no-loads", false}},
+                  {"--no-loads", false},
+                  packagePathSpec()},
                  parsed))
     return 2;
   if (!parsed.positional.empty()) {
@@ -206,7 +208,7 @@ int cmdBench(const std::vector<std::string>& args) {
   Model model;
   std::string label;
   if (!modelPath.empty()) {
-    if (!loadModel(modelPath, model)) return 1;
+    if (!loadModel(modelPath, model, packagePathsOf(parsed))) return 1;
     label = std::filesystem::path(modelPath).stem().string();
   } else if (chain > 0) {
     model = makeChain(chain);

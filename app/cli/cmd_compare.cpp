@@ -39,7 +39,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-    "                            [--tolerance TOL] [--trajectory] [--digits]\n";
+    "                            [--tolerance TOL] [--trajectory] [--digits] [--package-path DIR]...\n";
 
 using kt::cli::splitList;
 
@@ -134,7 +134,8 @@ int cmdCompare(const std::vector<std::string>& args) {
                   {"--step"},
                   {"--tolerance"},
                   {"--trajectory", false},
-                  {"--digits", false}},
+                  {"--digits", false},
+                  packagePathSpec()},
                  parsed))
     return 2;
   std::string modelPath;
@@ -179,7 +180,7 @@ int cmdCompare(const std::vector<std::string>& args) {
   }
 
   Model model;
-  if (!loadModel(modelPath, model)) return 1;
+  if (!loadModel(modelPath, model, packagePathsOf(parsed))) return 1;
   SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
   if (!integrator.empty()) options.integrator = integrator;
   if (step > 0) options.step = step;

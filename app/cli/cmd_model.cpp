@@ -84,9 +84,9 @@ void drawTree(const Tree& tree) {
 }  // namespace
 
 int cmdValidate(const std::vector<std::string>& args) {
-  constexpr const char* kUsage = "usage: kinetree-cli validate [--] MODEL.yaml...\n";
+  constexpr const char* kUsage = "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf...\n";
   ParsedArgs parsed;
-  if (!parseArgs("validate", kUsage, args, {}, parsed)) return 2;
+  if (!parseArgs("validate", kUsage, args, {packagePathSpec()}, parsed)) return 2;
   if (parsed.positional.empty()) {
     std::fputs(kUsage, stderr);
     return 2;
@@ -99,7 +99,7 @@ int cmdValidate(const std::vector<std::string>& args) {
       std::fprintf(stderr, "kinetree-cli validate: argument %zu is an empty file name (''); expected a model file\n",
                    k + 1);
       allValid = false;
-    } else if (loadModel(path, model)) {
+    } else if (loadModel(path, model, packagePathsOf(parsed))) {
       std::printf("%s: ok\n", path.c_str());
     } else {
       allValid = false;
@@ -109,9 +109,9 @@ int cmdValidate(const std::vector<std::string>& args) {
 }
 
 int cmdInfo(const std::vector<std::string>& args) {
-  constexpr const char* kUsage = "usage: kinetree-cli info [--] MODEL.yaml\n";
+  constexpr const char* kUsage = "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf\n";
   ParsedArgs parsed;
-  if (!parseArgs("info", kUsage, args, {}, parsed)) return 2;
+  if (!parseArgs("info", kUsage, args, {packagePathSpec()}, parsed)) return 2;
   if (parsed.positional.size() != 1) {
     std::fputs(kUsage, stderr);
     return 2;
@@ -121,7 +121,7 @@ int cmdInfo(const std::vector<std::string>& args) {
     return 2;
   }
   Model model;
-  if (!loadModel(parsed.positional[0], model)) return 1;
+  if (!loadModel(parsed.positional[0], model, packagePathsOf(parsed))) return 1;
   Tree tree;
   std::vector<Diagnostic> problems;
   if (!finalize(model, tree, problems)) {

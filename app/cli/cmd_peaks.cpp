@@ -18,7 +18,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-    "                          [--duration T] [--csv] [-o|--output FILE|-]\n";
+    "                          [--duration T] [--csv] [-o|--output FILE|-] [--package-path DIR]...\n";
 
 }  // namespace
 
@@ -26,6 +26,7 @@ int cmdPeaks(const std::vector<std::string>& args) {
   std::vector<OptionSpec> specs = runOptionSpecs();
   specs.push_back({"--csv", false});
   specs.push_back({"--output", true, "-o"});
+  specs.push_back(packagePathSpec());
   ParsedArgs parsed;
   if (!parseArgs("peaks", kUsage, args, specs, parsed)) return 2;
   std::string modelPath;
@@ -41,7 +42,8 @@ int cmdPeaks(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
-  if (const int failed = streamingRun("peaks", kUsage, modelPath, choices, sim, duration)) return failed;
+  if (const int failed = streamingRun("peaks", kUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
+    return failed;
 
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉
   PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));

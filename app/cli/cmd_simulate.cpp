@@ -28,7 +28,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
-    "                             [--every K]\n";
+    "                             [--every K] [--package-path DIR]...\n";
 
 // Interruption (SIGINT, SIGTERM, SIGHUP): the handler removes the temporary file of an atomic
 // output, says so and exits 128 + the signal number (130, 143, 129), as a shell reports it.
@@ -98,6 +98,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
   specs.push_back({"--output", true, "-o"});
   specs.push_back({"--signals"});
   specs.push_back({"--every"});
+  specs.push_back(packagePathSpec());
   ParsedArgs parsed;
   if (!parseArgs("simulate", kUsage, args, specs, parsed)) return 2;
   std::string modelPath;
@@ -114,7 +115,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
-  if (const int failed = streamingRun("simulate", kUsage, modelPath, choices, sim, duration)) return failed;
+  if (const int failed = streamingRun("simulate", kUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
+    return failed;
   std::vector<int> columns;
   std::string selectError;
   if (!selectSignals(sim->signalLayout().names(), signalPatterns, columns, selectError)) {

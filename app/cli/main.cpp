@@ -28,14 +28,14 @@ struct Command {
 // clang-format off
 const Command kCommands[] = {
     {"validate", "check model files and report every problem",
-     "usage: kinetree-cli validate [--] MODEL.yaml...\n\n"
+     "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf...\n\n"
      "Reads each model file and checks it completely. Prints 'FILE: ok' on stdout for each valid\n"
      "file and every problem as 'FILE:LINE:COL: error: PATH: MESSAGE' on stderr.\n"
      "Exit status: 0 when every file is valid, 1 otherwise, 2 on a usage error.\n"
      "\nexample: kinetree-cli validate examples/*.yaml\n",
      &kt::cli::cmdValidate},
     {"info", "show a model's tree, bodies, joints, degrees of freedom and mass",
-     "usage: kinetree-cli info [--] MODEL.yaml\n\n"
+     "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf\n\n"
      "Prints the body tree (a long run of single children shortened to its ends and a count), a table\n"
      "of bodies and joints (joint type, nq, nv, mass), the totals nq and nv, and the total mass.\n"
      "Exit status: 0, or 1 when the model is invalid.\n"
@@ -44,7 +44,7 @@ const Command kCommands[] = {
     {"simulate", "run a model and write its signals as CSV",
      "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
      "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
-     "                             [--every K]\n\n"
+     "                             [--every K] [--package-path DIR]...\n\n"
      "Simulates the model from its initial state and writes one CSV row per output step (every H\n"
      "seconds, from t = 0 to T): a header of signal names (docs/signals.md), then numbers as %.17g.\n"
      "Defaults come from the model's simulation: block. Solvers: aba, crba, cfa-*, poisson-*;\n"
@@ -67,7 +67,7 @@ const Command kCommands[] = {
      &kt::cli::cmdSimulate},
     {"peaks", "run a model and list the peak load of every joint",
      "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-     "                          [--duration T] [--csv] [-o|--output FILE|-]\n\n"
+     "                          [--duration T] [--csv] [-o|--output FILE|-] [--package-path DIR]...\n\n"
      "Simulates the model as simulate does (the same options and defaults, the same output samples)\n"
      "and prints, for every joint, the largest |force| and |moment| of the wrench it transmits and the\n"
      "time of each, the largest |force| and |moment| of its reaction part, and, for joints with a load\n"
@@ -81,7 +81,7 @@ const Command kCommands[] = {
      &kt::cli::cmdPeaks},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-     "                            [--tolerance TOL] [--trajectory] [--digits]\n\n"
+     "                            [--tolerance TOL] [--trajectory] [--digits] [--package-path DIR]...\n\n"
      "Compares solvers (default: every solver, aba first) against the first (docs/signals.md,\n"
      "\"Comparing solvers\"). Pointwise, the default: one run of the first solver gives the states, and\n"
      "every solver is evaluated at those same states: qdd and the joint loads against the first solver's,\n"
@@ -98,7 +98,8 @@ const Command kCommands[] = {
      &kt::cli::cmdCompare},
     {"bench", "time one forward-dynamics call (and optionally a 10 s run) per solver",
      "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
-     "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n\n"
+     "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n"
+     "                          [--package-path DIR]...\n\n"
      "One of --model, --chain, --cardan-chain and --binary-tree is required: the model to time.\n"
      "Times one call of each solver computing qdd and the joint loads (--no-loads: qdd only) on a fixed\n"
      "random state: a warm-up, then the median of K batches (default 7) of about 20 ms of thread CPU\n"
@@ -186,6 +187,10 @@ void printHelp(std::FILE* out) {
                "       kinetree-cli -V | --version | -h | --help\n\ncommands:\n",
                kt::kVersion);
   for (const Command& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fputs(
+      "\nEvery MODEL.yaml may also be a URDF robot (ROBOT.urdf, or any file starting with '<'), read as\n"
+      "import reads it (its package:// meshes looked for in each --package-path DIR).\n",
+      out);
 }
 
 }  // namespace

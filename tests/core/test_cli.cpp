@@ -218,6 +218,31 @@ class TestCli : public QObject {
     QVERIFY(QRegularExpression(R"(\nL16 +L15 +J16 +revolute +1 +1 +3\n)").match(r.out).hasMatch());
   }
 
+  // Every command that reads a model reads a URDF as `import` does: by its .urdf name or, under
+  // another name, by the '<' it starts with (a YAML model cannot).
+  void urdfOnEveryCommand() {
+    const QString urdf = example("arm7.urdf");
+    Run r = cli({"info", urdf});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("model: kt_arm7"));
+    QVERIFY(r.out.contains("nv: 7 "));
+    r = cli({"validate", "--package-path", KINETREE_TEST_DATA "/urdf", urdf});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("arm7.urdf: ok"));
+    r = cli({"simulate", "--duration", "0.01", urdf});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.out.startsWith("time,q:a1"));
+    QVERIFY(r.out.count('\n') >= 5);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString renamed = dir.filePath("robot.xml");
+    QVERIFY(QFile::copy(KINETREE_TEST_DATA "/urdf/planar.urdf", renamed));
+    r = cli({"info", renamed});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!r.err.contains("syntax"));
+    QVERIFY(r.out.contains("hinge"));
+  }
+
   // A model that loads with a warning (a joint started in degrees): every command that reads it
   // prints the warning on stderr, keeps its exit status and leaves stdout to its own output.
   void warningsOnEveryCommand() {

@@ -5,12 +5,12 @@
 
 _kinetree_cli_options() {
   case "$1" in
-    validate) echo "--help --version" ;;
-    info) echo "--help --version" ;;
-    simulate) echo "--solver --integrator --step --tolerance --duration --output --signals --every --help --version" ;;
-    peaks) echo "--solver --integrator --step --tolerance --duration --csv --output --help --version" ;;
-    compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --help --version" ;;
-    bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --help --version" ;;
+    validate) echo "--package-path --help --version" ;;
+    info) echo "--package-path --help --version" ;;
+    simulate) echo "--solver --integrator --step --tolerance --duration --output --signals --every --package-path --help --version" ;;
+    peaks) echo "--solver --integrator --step --tolerance --duration --csv --output --package-path --help --version" ;;
+    compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --package-path --help --version" ;;
+    bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --package-path --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
     sweep) echo "--output --processes --dask --batch-size --max-cases --help --version" ;;
