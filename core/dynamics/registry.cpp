@@ -42,6 +42,11 @@ const std::vector<SolverFactoryEntry>& factories() {
 
 }  // namespace
 
+void Solver::hybridDynamics(const VectorX&, const VectorX&, VectorX&, ExternalWrenches, std::span<const char>, VectorX&,
+                            JointLoads*) {
+  throw std::logic_error(std::string(name()) + " does not compute the dynamics of prescribed motions");
+}
+
 void Solver::impulseFromVelocity(const VectorX&, const VectorX&, VectorX&) {
   throw std::logic_error(std::string(name()) + " does not integrate Poisson impulses");
 }

@@ -55,6 +55,17 @@ class Solver {
   virtual void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                VectorX& qdd, JointLoads* loads) = 0;
 
+  /// Hybrid dynamics (prescribed motion, Featherstone 2008 §9.2): the joints with prescribed[i]
+  /// ≠ 0 (tree order, nb entries) follow the q̈ given in their entries of `qdd`; the others move
+  /// under the τ given in their entries of `tau`. On return `qdd` holds every coordinate's q̈ and
+  /// `tau` every coordinate's generalized force, for a prescribed joint the force it must supply
+  /// (its required effort); the joint loads when asked. With every joint prescribed this is
+  /// inverse dynamics. Only solvers with supportsHybrid() compute it; the others throw
+  /// std::logic_error.
+  virtual bool supportsHybrid() const { return false; }
+  virtual void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
+                              std::span<const char> prescribed, VectorX& qdd, JointLoads* loads);
+
   /// Impulse form only: p = M(q) ν.
   virtual void impulseFromVelocity(const VectorX& q, const VectorX& v, VectorX& p);
   /// Impulse form only: ν = M(q)⁻¹ p, and ṗ (docs/dynamics.md §6). q̈ and loads when asked.

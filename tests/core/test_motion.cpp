@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Prescribed motions (core/model/motion_profile.hpp): the shapes against their analytic
-// properties, their q̇ and q̈ against finite differences of q, and the zero-phase low-pass.
+// properties, their q̇ and q̈ against finite differences of q, and the zero-phase low-pass; the
+// hybrid dynamics of a tree with some joints prescribed (Solver::hybridDynamics) against forward
+// and inverse dynamics, independent paths.
 #include <QTest>
 
 #include <cmath>
@@ -8,8 +10,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/dynamics/rnea.hpp"
+#include "core/dynamics/solver.hpp"
+#include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/motion_profile.hpp"
+#include "support/random_state.hpp"
 
 using namespace kt;
 
@@ -205,6 +211,69 @@ class TestMotion : public QObject {
     for (double v : flat) QVERIFY(std::abs(v - 1.5) < 1e-12);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lowPassZeroPhase(line, dt, 250.0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, lowPassZeroPhase(std::vector<double>(5, 0.0), dt, cutoff));
+  }
+
+  // Some joints prescribed (q̈ given), the others free (τ given): the q̈ and τ found satisfy
+  // forward dynamics (another solver, τ → q̈) and the loads' τ = Sᵀ f (the RNEA's backward pass);
+  // all prescribed is inverse dynamics. Random trees of every joint type, masses over six decades.
+  void hybridDynamicsOnRandomTrees() {
+    int cases = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      RandomTreeOptions opt;
+      opt.minBodies = 3;
+      opt.maxBodies = 24;
+      const Model model = test::withSpreadMasses(makeRandomTree(seed, opt), seed);
+      const Tree tree = finalizeOrThrow(model);
+      const test::RandomState s = test::randomState(tree, seed);
+      SplitMix64 rng(seed * 7919);
+      std::vector<char> prescribed(static_cast<std::size_t>(tree.nb));
+      for (char& p : prescribed) p = rng.uniform() < 0.5;
+      VectorX qddGiven(tree.nv);
+      for (Eigen::Index k = 0; k < tree.nv; ++k) qddGiven[k] = rng.uniform(-2.0, 2.0);
+      const double tol = test::conditionedTolerance(test::massMatrixCondition(tree, s.q));
+      for (const SolverInfo& info : solverRegistry()) {
+        auto solver = makeSolver(info.name, tree);
+        VectorX tau = s.tau, qdd = qddGiven;
+        if (!solver->supportsHybrid()) {
+          QVERIFY_THROWS_EXCEPTION(std::logic_error,
+                                   solver->hybridDynamics(s.q, s.v, tau, {}, prescribed, qdd, nullptr));
+          continue;
+        }
+        JointLoads loads;
+        loads.resize(tree);
+        solver->hybridDynamics(s.q, s.v, tau, {}, prescribed, qdd, &loads);
+        for (int i = 0; i < tree.nb; ++i)
+          for (int k = 0; k < tree.joints[i].nv; ++k) {
+            const int c = tree.vOffset[i] + k;
+            if (prescribed[static_cast<std::size_t>(i)]) {
+              QCOMPARE(qdd[c], qddGiven[c]);  // followed exactly
+            } else {
+              QCOMPARE(tau[c], s.tau[c]);  // the given force
+            }
+          }
+        // forward dynamics with the required efforts gives back the same motion
+        auto aba = makeSolver("aba", tree);
+        VectorX qddForward(tree.nv);
+        aba->forwardDynamics(s.q, s.v, tau, {}, qddForward, nullptr);
+        QVERIFY2(test::relativeError(qddForward, qdd) < 100 * tol,
+                 qPrintable(QStringLiteral("%1 seed %2: %3")
+                                .arg(info.name.c_str())
+                                .arg(seed)
+                                .arg(test::relativeError(qddForward, qdd))));
+        QVERIFY2(test::relativeError(loads.tau, tau) < 100 * tol, info.name.c_str());
+        ++cases;
+      }
+      // every joint prescribed: inverse dynamics
+      auto crba = makeSolver("crba", tree);
+      std::vector<char> all(static_cast<std::size_t>(tree.nb), 1);
+      VectorX tau(tree.nv), qdd = qddGiven, tauRnea(tree.nv);
+      crba->hybridDynamics(s.q, s.v, tau, {}, all, qdd, nullptr);
+      RneaWorkspace ws(tree);
+      inverseDynamics(tree, ws, s.q, s.v, qddGiven, {}, tauRnea);
+      QVERIFY(test::relativeError(tau, tauRnea) < 100 * tol);
+      QCOMPARE(qdd, qddGiven);
+    }
+    QVERIFY(cases >= 12);
   }
 };
 
