@@ -748,17 +748,36 @@ bool MainWindow::importUrdf(const QString& path, QString& error) {
           : tr("Imported %1: %2; %3")
                 .arg(fileName, bodyCount, countText(notes, tr("note"), tr("notes")) + tr(" on what was left out")),
       kMessageMs);
-  if (notes > 0) {
+  // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
+  int moving = 0, passive = 0;
+  for (const kt::BodySpec& body : imported.model.bodies) {
+    if (body.joint.type == kt::JointType::Fixed) continue;
+    ++moving;
+    if (body.joint.drive.type == kt::DriveType::None) ++passive;
+  }
+  if (notes > 0 || passive > 0) {
     auto* box =
         new QMessageBox(QMessageBox::Information, tr("Imported %1").arg(fileName),
                         tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
                         QMessageBox::Ok, this);
     box->setObjectName(QStringLiteral("importNotesBox"));
     box->setTextFormat(Qt::PlainText);
-    box->setInformativeText(tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
-                                .arg(countText(notes, tr("part"), tr("parts")), notes == 1 ? tr("was") : tr("were"),
-                                     notes == 1 ? tr("was") : tr("were")));
-    box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
+    QStringList informative;
+    if (passive > 0) {
+      const QString which = passive < moving ? tr("%1 of %2 joints").arg(passive).arg(moving)
+                            : moving == 1    ? tr("The one joint")
+                                             : tr("All %1 joints").arg(moving);
+      informative << tr("%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in the "
+                        "Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
+                         .arg(which, passive == 1 ? tr("is") : tr("are"));
+    }
+    if (notes > 0) {
+      informative << tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
+                         .arg(countText(notes, tr("part"), tr("parts")), notes == 1 ? tr("was") : tr("were"),
+                              notes == 1 ? tr("was") : tr("were"));
+      box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
+    }
+    box->setInformativeText(informative.join(QStringLiteral("\n\n")));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
   }

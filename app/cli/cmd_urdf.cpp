@@ -69,6 +69,22 @@ int cmdImport(const std::vector<std::string>& args) {
     return 1;
   }
   std::fputs(formatDiagnostics(imported.warnings).c_str(), stderr);
+  // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
+  int moving = 0, passive = 0;
+  for (const BodySpec& body : imported.model.bodies) {
+    if (body.joint.type == JointType::Fixed) continue;
+    ++moving;
+    if (body.joint.drive.type == DriveType::None) ++passive;
+  }
+  if (passive > 0) {
+    const std::string which = passive < moving ? std::to_string(passive) + " of " + std::to_string(moving) + " joints"
+                              : moving == 1    ? std::string("the one joint")
+                                               : "all " + std::to_string(moving) + " joints";
+    std::fprintf(stderr,
+                 "%s: note: %s %s passive (no drive): the robot will fall under gravity. Give joints drives in the "
+                 "model file or in the application's Properties dock (docs/model-format.md, \"Drives\").\n",
+                 printable(path).c_str(), which.c_str(), passive == 1 ? "is" : "are");
+  }
   return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
 }
 

@@ -243,6 +243,17 @@ class TestCli : public QObject {
     QVERIFY(r.out.contains("hinge"));
   }
 
+  // URDF has no actuators: the import says the robot will fall and where drives are given.
+  void importSaysJointsArePassive() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const Run r = cli({"import", example("arm7.urdf"), "-o", dir.filePath("arm7.yaml")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("arm7.urdf: note: all 7 joints are passive (no drive): the robot will fall under gravity."),
+             qPrintable(r.err));
+    QVERIFY(r.err.contains("Properties dock (docs/model-format.md, \"Drives\")"));
+  }
+
   // A model that loads with a warning (a joint started in degrees): every command that reads it
   // prints the warning on stderr, keeps its exit status and leaves stdout to its own output.
   void warningsOnEveryCommand() {

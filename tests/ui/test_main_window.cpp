@@ -251,6 +251,10 @@ class TestMainWindow : public QObject {
     QVERIFY(notes);
     QVERIFY(notes->detailedText().contains(QStringLiteral("arm7.urdf:")));
     QVERIFY(notes->detailedText().contains(QStringLiteral("<transmission> is not used")));
+    QVERIFY2(notes->informativeText().contains(
+                 QStringLiteral("All 7 joints are passive (no drive): the robot will fall under gravity.")),
+             qPrintable(notes->informativeText()));
+    QVERIFY(notes->informativeText().contains(QStringLiteral("Properties dock ▸ Drive")));
     notes->close();
     w->document().undoStack()->undo();
     QVERIFY(w->document().model().bodies.empty());
