@@ -88,6 +88,23 @@ AbaSolver::AbaSolver(const Tree& tree)
 
 void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                 VectorX& qdd, JointLoads* loads) {
+  solve<false>(q, v, tau, fext, {}, qdd, loads);
+}
+
+void AbaSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
+                               std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
+  const Tree& t = *tree_;
+  if (!loads && hybridLoads_.f.size() != static_cast<std::size_t>(t.nb)) hybridLoads_.resize(t);
+  JointLoads& out = loads ? *loads : hybridLoads_;
+  solve<true>(q, v, tau, fext, prescribed, qdd, &out);
+  for (int i = 0; i < t.nb; ++i)
+    if (prescribed[static_cast<std::size_t>(i)])
+      for (int k = 0; k < t.joints[i].nv; ++k) tau[t.vOffset[i] + k] = out.tau[t.vOffset[i] + k];
+}
+
+template <bool kHybrid>
+void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                      std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
 
   // pass 1, base to tip: transforms, velocities, velocity products
@@ -103,6 +120,7 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
   Vec6 pa;
   for (int i = t.nb - 1; i >= 0; --i) {
     const int nv = t.joints[i].nv;
+    const bool given = kHybrid && prescribed[static_cast<std::size_t>(i)];
     if (i + 1 < t.nb && (flags_[i + 1] & kCarried)) {
       // Ia, pa hold body i's sums already (handed over by child i + 1)
     } else if (flags_[i] & kHasChildren) {
@@ -112,7 +130,12 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
       Ia = t.I[i].matrix();
       pa = bias(i);
     }
-    if (nv == 1) {  // the common case, in fixed-size arithmetic
+    if (given) {
+      // a prescribed joint: as a fixed one, with the bias acceleration c_i + S_i q̈_i
+      const Eigen::Map<const Eigen::VectorXd> qdd_i(qdd.data() + t.vOffset[i], nv);
+      const Vec6 ci = kin_.c[i] + kin_.S[i] * qdd_i;
+      pa += Ia * ci;
+    } else if (nv == 1) {  // the common case, in fixed-size arithmetic
       const int k = unitAxis_[i];
       Vec6 U;
       double Dinv, u;
@@ -175,7 +198,9 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
     const int p = t.parent[i];
     const int nv = t.joints[i].nv;
     a_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];
-    if (nv == 1) {
+    if (kHybrid && prescribed[static_cast<std::size_t>(i)]) {
+      a_[i] += kin_.S[i] * Eigen::Map<const Eigen::VectorXd>(qdd.data() + t.vOffset[i], nv);
+    } else if (nv == 1) {
       const OneDof& r = oneDof_[i];
       const double qdd_i = r.Dinv * (r.u - r.U.dot(a_[i]));
       qdd[t.vOffset[i]] = qdd_i;

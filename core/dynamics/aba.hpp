@@ -18,8 +18,19 @@ class AbaSolver final : public Solver {
   std::string_view name() const override { return "aba"; }
   void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
                        JointLoads* loads) override;
+  bool supportsHybrid() const override { return true; }
+  /// Featherstone's hybrid form (RBDA §9.2): a prescribed joint passes its body's articulated
+  /// inertia to the parent whole, as a fixed joint does, with the bias acceleration c_i + S_i q̈_i;
+  /// its required effort is S_iᵀ f_i of the loads' backward pass.
+  void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
+                      std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
 
  private:
+  /// The three passes; with kHybrid the joints marked in `prescribed` take their q̈ from `qdd`.
+  template <bool kHybrid>
+  void solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+             std::span<const char> prescribed, VectorX& qdd, JointLoads* loads);
+
   Kinematics kin_;
   /// (nb) articulated inertia and bias force of body i, summed over the children whose pass 2 is
   /// done. Written only where the next body pass 2 visits is not the parent: along a chain the
@@ -43,6 +54,7 @@ class AbaSolver final : public Solver {
   std::vector<VecN> u_;         ///< (nb) τ_i − S_iᵀ pA_i, where n_i > 1
   std::vector<Vec6> a_;         ///< (nb) body accelerations (with −g)
   std::vector<int> unitAxis_;   ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
+  JointLoads hybridLoads_;      ///< the loads of a hybrid call that asks for none (its efforts need f)
 };
 
 std::unique_ptr<Solver> makeAbaSolver(const Tree& tree);

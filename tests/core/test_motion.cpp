@@ -261,6 +261,11 @@ class TestMotion : public QObject {
                                 .arg(seed)
                                 .arg(test::relativeError(qddForward, qdd))));
         QVERIFY2(test::relativeError(loads.tau, tau) < 100 * tol, info.name.c_str());
+        // and every solver that computes it agrees with the partitioned M of crba
+        VectorX tauCrba = s.tau, qddCrba = qddGiven;
+        makeSolver("crba", tree)->hybridDynamics(s.q, s.v, tauCrba, {}, prescribed, qddCrba, nullptr);
+        QVERIFY2(test::relativeError(qdd, qddCrba) < 100 * tol && test::relativeError(tau, tauCrba) < 100 * tol,
+                 info.name.c_str());
         ++cases;
       }
       // every joint prescribed: inverse dynamics
@@ -273,7 +278,7 @@ class TestMotion : public QObject {
       QVERIFY(test::relativeError(tau, tauRnea) < 100 * tol);
       QCOMPARE(qdd, qddGiven);
     }
-    QVERIFY(cases >= 12);
+    QVERIFY(cases >= 24);  // aba and crba on each tree
   }
 };
 
