@@ -35,6 +35,10 @@ constexpr double kMinMass = 1e-15;        // kg
 constexpr double kMaxAcceleration = 1e6;  // m/s²: gravity
 constexpr double kMaxInertia = 1e30;      // kg m²
 constexpr double kMaxCoordinate = 1e9;    // q0, v0 of any joint (rad, m, rad/s, m/s)
+// Plausibility (warnings only): a moving body lighter than a gram, or whose radius of gyration
+// is many times the size of its shapes, is almost always a placeholder or a unit mistake.
+constexpr double kMinMovingMass = 1e-3;       // kg
+constexpr double kMaxGyrationPerExtent = 10;  // radius of gyration / largest half-extent of the shapes
 // "Did you mean" suggestions search all names, so only the first few unknown names get one.
 constexpr int kMaxSuggestions = 10;
 
@@ -540,6 +544,28 @@ void checkStructure(Checker& c, const Model& model) {
   }
 }
 
+// The largest half-extent of the bounding box, in the body frame, of a body's primitive shapes
+// (meshes are not read here); 0 when it has none.
+double shapesHalfExtent(const std::vector<Shape>& shapes) {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const Shape& s : shapes) {
+    Vec3 half;
+    switch (s.type) {
+      case ShapeType::Box: half = s.size / 2.0; break;
+      case ShapeType::Sphere: half = Vec3::Constant(s.radius); break;
+      case ShapeType::Cylinder:
+      case ShapeType::Prism: half = Vec3(s.radius, s.radius, s.length / 2.0); break;
+      case ShapeType::Capsule: half = Vec3(s.radius, s.radius, s.length / 2.0 + s.radius); break;
+      case ShapeType::Mesh: continue;
+    }
+    const Vec3 extent = s.origin.rotation().cwiseAbs() * half.cwiseAbs();
+    lo = lo.cwiseMin(s.origin.xyz - extent);
+    hi = hi.cwiseMax(s.origin.xyz + extent);
+  }
+  if (!(hi.array() >= lo.array()).all() || !lo.allFinite() || !hi.allFinite()) return 0.0;
+  return ((hi - lo) / 2.0).maxCoeff();
+}
+
 }  // namespace
 
 std::vector<Diagnostic> modelWarnings(const Model& model) {
@@ -567,6 +593,29 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
                    formatSignificant(radians, 6) + " rad)";
       warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
     }
+  }
+  // Implausible written inertials, as URDF files often carry (placeholder inertias of 1 kg m² on a
+  // 0.4 kg hand, near-zero masses on links that move): they run, but the motion they give is wrong.
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) {
+    const BodySpec& b = model.bodies[k];
+    const Inertial& in = b.inertial;
+    if (in.fromShapes || !std::isfinite(in.mass) || !(in.mass > 0.0)) continue;  // errors of validate()
+    const std::string path = "bodies[" + std::to_string(k) + "].inertial";
+    if (b.joint.type != JointType::Fixed && in.mass < kMinMovingMass)
+      warn(path + ".mass", "body '" + b.name + "' moves on its joint but has a mass of only " +
+                               formatSignificant(in.mass, 6) + " kg (below " + formatSignificant(kMinMovingMass, 6) +
+                               " kg): its motion is dominated by round-off; give its real mass");
+    const double halfExtent = shapesHalfExtent(b.shapes);
+    if (!(halfExtent > 0.0) || !in.inertia.allFinite()) continue;
+    const double largestMoment =
+        Eigen::SelfAdjointEigenSolver<Mat3>(in.inertia, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    const double gyration = std::sqrt(std::max(largestMoment, 0.0) / in.mass);
+    if (gyration > kMaxGyrationPerExtent * halfExtent)
+      warn(path + ".inertia", "body '" + b.name + "' has a radius of gyration of " + formatSignificant(gyration, 3) +
+                                  " m (sqrt(largest principal moment / mass)), more than " +
+                                  formatSignificant(kMaxGyrationPerExtent, 3) +
+                                  " times the largest half-extent of its shapes, " + formatSignificant(halfExtent, 3) +
+                                  " m: is the inertia a placeholder?");
   }
   return out;
 }

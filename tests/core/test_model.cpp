@@ -521,6 +521,46 @@ class TestModel : public QObject {
     QVERIFY2(error.find("does not exist") != std::string::npos, error.c_str());
   }
 
+  // Plausibility warnings: a placeholder inertia far larger than the body's shapes, a moving body
+  // lighter than a gram; lower > upper limits stay an error of validate().
+  void implausibleInertialsWarn() {
+    Model m;
+    m.bodies = {makeBody("arm", "world", JointType::Revolute), makeBody("hand", "arm", JointType::Revolute),
+                makeBody("tag", "hand", JointType::Fixed)};
+    Shape box;
+    box.size = Vec3(0.1, 0.08, 0.06);
+    box.origin.xyz = Vec3(0, 0, 0.02);  // half-extents 0.05, 0.04, 0.03
+    m.bodies[1].shapes = {box};
+    m.bodies[1].inertial.mass = 0.4;
+    m.bodies[1].inertial.inertia = Mat3::Identity();  // sqrt(1 / 0.4) = 1.58 m
+    m.bodies[2].inertial.mass = 1e-4;                 // fixed: carried by its parent, no warning
+    m.bodies[0].inertial.mass = 1e-4;
+    m.bodies[0].inertial.inertia = Mat3::Identity() * 1e-8;
+    QVERIFY(validate(m).empty());
+    std::vector<Diagnostic> ws = modelWarnings(m);
+    QCOMPARE(ws.size(), std::size_t(2));
+    QVERIFY(hasProblem(ws, "bodies[1].inertial.inertia", "body 'hand' has a radius of gyration of 1.58 m"));
+    QVERIFY(hasProblem(ws, "bodies[1].inertial.inertia", "half-extent of its shapes, 0.05 m"));
+    QVERIFY(
+        hasProblem(ws, "bodies[0].inertial.mass", "body 'arm' moves on its joint but has a mass of only 0.0001 kg"));
+    QVERIFY(ws.front().warning);
+    // A plausible hand (a 5 cm box of 0.4 kg) and arm: no warning.
+    m.bodies[1].inertial.inertia = Mat3::Identity() * 4e-4;  // radius of gyration 3.2 cm
+    m.bodies[0].inertial.mass = 2.0;
+    QVERIFY(modelWarnings(m).empty());
+    // A rotated shape counts by its extent in the body frame: a 2 m rod along x.
+    Shape rod;
+    rod.type = ShapeType::Cylinder;
+    rod.radius = 0.01;
+    rod.length = 2.0;
+    rod.origin.rpy = Vec3(0, std::numbers::pi / 2, 0);
+    m.bodies[1].shapes = {rod};
+    m.bodies[1].inertial.inertia = Mat3::Identity();
+    QVERIFY(modelWarnings(m).empty());  // 1.58 m < 10 × 1 m
+    m.bodies[1].joint.limits = {{1.0, -1.0}};
+    QVERIFY(hasProblem(validate(m), "bodies[1].joint.limits[0]", "is greater than upper limit"));
+  }
+
   void validatorCodeOnlyChecks() {
     Model m;
     m.bodies = {makeBody("a", "world", JointType::Revolute), makeBody("b", "a", JointType::Universal)};
