@@ -18,6 +18,7 @@
 #include <set>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
@@ -250,6 +251,8 @@ void noteUnusedElements(const TiXmlElement* robot, Notes& notes) {
   for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
     const std::string tag = e->ValueStr();
     if (tag == "link") {
+      // a link without <visual> is drawn from its collision geometry (setShapes)
+      if (!e->FirstChildElement("visual")) continue;
       for (const TiXmlElement* c = e->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision"))
         notes.add("<collision> geometry is not used (Kinetree computes no contacts); links", nameAttribute(e),
                   locationOf(c));
@@ -619,18 +622,36 @@ class Importer {
   }
 
   void setShapes(Draft& d, const urdf::LinkConstSharedPtr& link, const TiXmlElement* xml) {
-    const TiXmlElement* visualXml = xml ? xml->FirstChildElement("visual") : nullptr;
-    for (const urdf::VisualSharedPtr& v : link->visual_array) {
-      const TiXmlElement* here = visualXml ? visualXml : xml;
-      if (visualXml) visualXml = visualXml->NextSiblingElement("visual");
+    addShapes(d, link->visual_array, "visual", xml);
+    // A link drawn by nothing (no <visual>, or none that could be read) would leave the 3D view
+    // empty: its collision geometry shows where it is (docs/urdf.md).
+    if (!d.shapes.empty() || link->collision_array.empty()) return;
+    addShapes(d, link->collision_array, "collision", xml);
+    if (!d.shapes.empty()) {
+      const TiXmlElement* collision = xml ? xml->FirstChildElement("collision") : nullptr;
+      notes_.add("links without a <visual> that can be shown, each drawn from its collision geometry", link->name,
+                 locationOf(collision ? collision : xml));
+    }
+  }
+
+  // The shapes of a link's <visual> or <collision> elements (`tag`), in the file's order.
+  template <class Element>
+  void addShapes(Draft& d, const std::vector<std::shared_ptr<Element>>& elements, const char* tag,
+                 const TiXmlElement* xml) {
+    const TiXmlElement* elementXml = xml ? xml->FirstChildElement(tag) : nullptr;
+    for (const std::shared_ptr<Element>& v : elements) {
+      const TiXmlElement* here = elementXml ? elementXml : xml;
+      if (elementXml) elementXml = elementXml->NextSiblingElement(tag);
       if (!v || !v->geometry) continue;
       Shape s;
       s.origin = placementOf(v->origin, here);
-      if (v->material) {  // liburdfdom keeps colours as floats: the file's text where it can be found
-        const urdf::Color& c = v->material->color;
-        s.color = Eigen::Vector4d(c.r, c.g, c.b, c.a);
-        Eigen::Vector4d exact;
-        if (parseNumbers<4>(colorText(here), exact) && exact.cast<float>() == s.color.cast<float>()) s.color = exact;
+      if constexpr (std::is_same_v<Element, urdf::Visual>) {
+        if (v->material) {  // liburdfdom keeps colours as floats: the file's text where it can be found
+          const urdf::Color& c = v->material->color;
+          s.color = Eigen::Vector4d(c.r, c.g, c.b, c.a);
+          Eigen::Vector4d exact;
+          if (parseNumbers<4>(colorText(here), exact) && exact.cast<float>() == s.color.cast<float>()) s.color = exact;
+        }
       }
       switch (v->geometry->type) {
         case urdf::Geometry::BOX: {

@@ -254,6 +254,28 @@ class TestCli : public QObject {
     QVERIFY(r.err.contains("Properties dock (docs/model-format.md, \"Drives\")"));
   }
 
+  // A link without <visual> is drawn from its collision geometry, and the import says so.
+  void importDrawsCollisionGeometry() {
+    const QString urdf = QStringLiteral(KINETREE_TEST_DATA "/urdf/collision_only.urdf");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString yaml = dir.filePath("robot.yaml");
+    const Run r = cli({"import", urdf, "-o", yaml});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("collision_only.urdf:7:5: warning: links without a <visual> that can be shown, each drawn "
+                            "from its collision geometry: base, upper"),
+             qPrintable(r.err));
+    QVERIFY(!r.err.contains("<collision> geometry is not used"));
+    const kt::Model model = kt::loadModelFromFile(yaml.toStdString());
+    QCOMPARE(model.bodies.size(), std::size_t(3));
+    QCOMPARE(model.bodies[0].shapes.size(), std::size_t(1));
+    QVERIFY(model.bodies[0].shapes[0].type == kt::ShapeType::Box);
+    QCOMPARE(model.bodies[0].shapes[0].origin.xyz.z(), 0.05);
+    QVERIFY(model.bodies[1].shapes[0].type == kt::ShapeType::Cylinder);
+    QCOMPARE(model.bodies[1].shapes[0].radius, 0.04);
+    QVERIFY(model.bodies[2].shapes.empty());  // neither: the 3D view draws it as a skeleton
+  }
+
   // A model that loads with a warning (a joint started in degrees): every command that reads it
   // prints the warning on stderr, keeps its exit status and leaves stdout to its own output.
   void warningsOnEveryCommand() {
