@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numbers>
 #include <utility>
 
 #include "render/rigid_batch.hpp"
@@ -99,6 +100,67 @@ std::string geometryKey(const kt::Shape& shape) {
   return buffer;
 }
 
+// Colour of the skeleton drawn for bodies without shapes: a neutral steel blue, apart from the
+// default grey of shapes.
+const Eigen::Vector4d kSkeletonColour(0.45, 0.55, 0.72, 1.0);
+
+// What is drawn for each body (tree order) that has no shapes, so that a model without visuals (an
+// imported collision-only robot, meshes not found) can be seen and picked: a thin rod from its
+// origin (its joint) to each child's joint, and a ball at its centre of mass whose radius grows
+// as the cube root of its mass (a ball of water), kept between 2 % and 8 % of the model's size.
+// Bodies with shapes get an empty list.
+std::vector<std::vector<kt::Shape>> skeletonShapes(const kt::Model& model, const kt::Tree& tree) {
+  std::vector<std::vector<kt::Shape>> out(static_cast<std::size_t>(tree.nb));
+  bool any = false;
+  for (int i = 0; i < tree.nb; ++i) any = any || model.bodies[tree.specIndex[i]].shapes.empty();
+  if (!any) return out;
+  // The model's size: the bounding box of the body origins and centres of mass at q = 0.
+  std::vector<kt::Mat3> R(static_cast<std::size_t>(tree.nb));
+  std::vector<kt::Vec3> p(static_cast<std::size_t>(tree.nb));
+  kt::Vec3 lo = kt::Vec3::Zero(), hi = kt::Vec3::Zero();
+  for (int i = 0; i < tree.nb; ++i) {
+    const kt::Xform& X = tree.X_T[i];
+    const int up = tree.parent[i];
+    R[i] = up < 0 ? kt::Mat3(X.E.transpose()) : kt::Mat3(R[up] * X.E.transpose());
+    p[i] = up < 0 ? kt::Vec3(X.r) : kt::Vec3(p[up] + R[up] * X.r);
+    const kt::Vec3 com = p[i] + R[i] * (tree.I[i].m > 0.0 ? kt::Vec3(tree.I[i].com()) : kt::Vec3::Zero());
+    lo = lo.cwiseMin(p[i]).cwiseMin(com);
+    hi = hi.cwiseMax(p[i]).cwiseMax(com);
+  }
+  double size = (hi - lo).norm();
+  if (!(size > 1e-6) || !std::isfinite(size)) size = 0.0;
+  const double rod = size > 0.0 ? 0.012 * size : 0.01;
+  for (int i = 0; i < tree.nb; ++i) {
+    if (!model.bodies[tree.specIndex[i]].shapes.empty()) continue;
+    std::vector<kt::Shape>& shapes = out[static_cast<std::size_t>(i)];
+    for (int j = i + 1; j < tree.nb; ++j) {
+      if (tree.parent[j] != i) continue;
+      const kt::Vec3 to = tree.X_T[j].r;  // the child's joint origin, body coordinates
+      const double length = to.norm();
+      if (!(length > 1e-9) || !std::isfinite(length)) continue;
+      kt::Shape s;
+      s.type = kt::ShapeType::Cylinder;
+      s.radius = rod;
+      s.length = length;
+      s.origin.xyz = 0.5 * to;
+      s.origin.useQuaternion = true;
+      const Eigen::Quaterniond turn = Eigen::Quaterniond::FromTwoVectors(kt::Vec3::UnitZ(), to);
+      s.origin.quat = Eigen::Vector4d(turn.w(), turn.x(), turn.y(), turn.z());
+      s.color = kSkeletonColour;
+      shapes.push_back(std::move(s));
+    }
+    const double mass = tree.I[i].m;
+    kt::Shape ball;
+    ball.type = kt::ShapeType::Sphere;
+    ball.radius = mass > 0.0 && std::isfinite(mass) ? std::cbrt(3.0 * mass / (4.0 * std::numbers::pi * 1000.0)) : rod;
+    if (size > 0.0) ball.radius = std::clamp(ball.radius, 0.02 * size, 0.08 * size);
+    ball.origin.xyz = mass > 0.0 ? kt::Vec3(tree.I[i].com()) : kt::Vec3::Zero();
+    ball.color = kSkeletonColour;
+    shapes.push_back(std::move(ball));
+  }
+  return out;
+}
+
 }  // namespace
 
 // The batched scene: shapes in two batches (opaque, translucent), frames and markers.
@@ -160,6 +222,7 @@ void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::
   tree_ = tree;
   kin_.resize(tree_);
   bodyPose_.assign(tree_.nb, Eigen::Matrix4d::Identity());
+  skeleton_ = skeletonShapes(model, tree_);
 
   std::size_t shapeCount = 0;
   for (int i = 0; i < tree_.nb; ++i) shapeCount += model.bodies[tree_.specIndex[i]].shapes.size();
@@ -178,6 +241,7 @@ void ModelScene::build(const kt::Model& model, const kt::Tree& tree, const std::
   if (!(length_ > 1e-9) || !std::isfinite(length_)) length_ = 1.0;
   buildDecorations();
   update(tree_.initialQ);
+  skeleton_.clear();
   if (progress) progress(tree_.nb, tree_.nb);
 }
 
@@ -185,8 +249,10 @@ void ModelScene::buildShapeActors(const kt::Model& model, const std::string& mod
   for (int i = 0; i < tree_.nb; ++i) {
     if (progress && i % kProgressEvery == 0) progress(i, tree_.nb);
     const kt::BodySpec& body = model.bodies[tree_.specIndex[i]];
-    for (int s = 0; s < static_cast<int>(body.shapes.size()); ++s) {
-      const kt::Shape& shape = body.shapes[s];
+    const bool skeleton = body.shapes.empty();
+    const std::vector<kt::Shape>& drawn = skeleton ? skeleton_[static_cast<std::size_t>(i)] : body.shapes;
+    for (int s = 0; s < static_cast<int>(drawn.size()); ++s) {
+      const kt::Shape& shape = drawn[s];
       std::string warning;
       vtkSmartPointer<vtkPolyData> geometry = shapeGeometry(shape, modelDirectory, warning);
       if (!warning.empty()) warnings_.push_back(body.name + ".shapes[" + std::to_string(s) + "]: " + warning);
@@ -201,7 +267,7 @@ void ModelScene::buildShapeActors(const kt::Model& model, const std::string& mod
       p->SetOpacity(shape.color[3]);
       setSurfaceLook(p);
       sa.body = i;
-      sa.shape = s;
+      sa.shape = skeleton ? -1 : s;
       sa.placement = homogeneous(shape.origin.rotation(), shape.origin.xyz);
       sa.world = vtkSmartPointer<vtkMatrix4x4>::New();
       sa.actor->SetUserMatrix(sa.world);
@@ -222,8 +288,9 @@ void ModelScene::buildBatches(const kt::Model& model, const std::string& modelDi
     if (progress && i % kProgressEvery == 0) progress(i, tree_.nb);
     for (auto& shapes : batches_->shapes) shapes.firstPart.push_back(static_cast<int>(shapes.body.size()));
     const kt::BodySpec& body = model.bodies[tree_.specIndex[i]];
-    for (int s = 0; s < static_cast<int>(body.shapes.size()); ++s) {
-      const kt::Shape& shape = body.shapes[s];
+    const std::vector<kt::Shape>& drawn = body.shapes.empty() ? skeleton_[static_cast<std::size_t>(i)] : body.shapes;
+    for (int s = 0; s < static_cast<int>(drawn.size()); ++s) {
+      const kt::Shape& shape = drawn[s];
       const auto [it, fresh] = made.try_emplace(geometryKey(shape));
       if (fresh)
         it->second.geometry = shapeGeometry(shape, modelDirectory, it->second.warning, kBatchedRoundResolution);

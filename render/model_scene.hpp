@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The VTK scene of a model: the visual shapes placed by the body poses of a position vector q,
-// plus a ground grid, world axes, joint frames and centre-of-mass markers.
+// plus a ground grid, world axes, joint frames and centre-of-mass markers. A body without shapes
+// is drawn as a skeleton (rods to its children's joints, a ball at its centre of mass) so that it
+// can be seen and picked.
 //
 //  - A model of up to batchThreshold() bodies (and twice as many shapes) gets one actor per
 //    shape, joint frame and marker: VTK places each by its matrix on the GPU, so nothing is
@@ -36,7 +38,7 @@ namespace kt::render {
 struct ShapeActor {
   vtkSmartPointer<vtkActor> actor;
   int body = -1;              ///< tree index of the body carrying the shape
-  int shape = -1;             ///< index in the body's shape list
+  int shape = -1;             ///< index in the body's shape list; -1 for the skeleton of a body without shapes
   Eigen::Matrix4d placement;  ///< shape frame in the body frame
   vtkSmartPointer<vtkMatrix4x4> world;
 };
@@ -136,6 +138,7 @@ class ModelScene {
   std::vector<kt::Vec3> axis_;        ///< (nb) joint axes drawn in the frames
   std::unique_ptr<Batches> batches_;  ///< when batched
   std::vector<std::string> warnings_;
+  std::vector<std::vector<kt::Shape>> skeleton_;  ///< during build(): what bodies without shapes show
   int batchThreshold_ = kDefaultBatchThreshold;
   double length_ = 1.0;
   int selected_ = -1;

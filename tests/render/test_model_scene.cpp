@@ -134,6 +134,52 @@ class TestModelScene : public QObject {
     }
   }
 
+  // Bodies without shapes (an imported robot whose visuals cannot be drawn) are drawn as a
+  // skeleton: a rod to each child's joint and a ball at the centre of mass, pickable as the body.
+  void bodiesWithoutShapesShowASkeleton() {
+    Model model;
+    model.name = "no shapes";
+    for (int k = 0; k < 3; ++k) {
+      BodySpec b;
+      b.name = "link" + std::to_string(k);
+      b.parent = k == 0 ? "world" : "link" + std::to_string(k - 1);
+      b.joint.type = JointType::Revolute;
+      b.joint.axis = Vec3::UnitY();
+      if (k > 0) b.joint.origin.xyz = Vec3(0.0, 0.0, 0.5);
+      b.inertial.mass = 1.0;
+      b.inertial.com = Vec3(0.0, 0.0, 0.25);
+      b.inertial.inertia = Mat3::Identity() * 0.02;
+      model.bodies.push_back(b);
+    }
+    const Tree tree = finalized(model);
+    for (int threshold : {ModelScene::kDefaultBatchThreshold, 0}) {
+      OffscreenView view(320, 240);
+      ModelScene scene(view.renderer(), view.overlay());
+      scene.setBatchThreshold(threshold);
+      scene.build(model, tree, "");
+      double b[6];
+      QVERIFY(scene.modelBounds(b));
+      QVERIFY2(b[5] - b[4] > 0.9 && b[5] - b[4] < 1.4, qPrintable(QString::number(b[5] - b[4])));  // 0 to 1 m tall
+      QVERIFY(!scene.bodyProps().empty());
+      if (threshold == 0) continue;
+      QCOMPARE(scene.shapeActorCount(), 5);  // two rods, three balls
+      for (const auto& s : scene.shapeActors()) {
+        QCOMPARE(s.shape, -1);
+        QCOMPARE(scene.bodyOfProp(s.actor), s.body);
+      }
+      // the rod of link0 runs up its z axis, from its joint to link1's
+      double rod[6];
+      scene.shapeActors().front().actor->GetBounds(rod);
+      QVERIFY(std::abs(rod[4]) < 1e-6 && std::abs(rod[5] - 0.5) < 1e-6);
+    }
+    // A body with shapes keeps them alone.
+    model.bodies[1].shapes.push_back(makeShape(ShapeType::Sphere));
+    OffscreenView view(320, 240);
+    ModelScene scene(view.renderer(), view.overlay());
+    scene.build(model, finalized(model), "");
+    QCOMPARE(scene.shapeActorCount(), 4);  // link0: rod and ball; link1: its sphere; link2: ball
+  }
+
   void oneActorPerShapeAndPosesFromQ() {
     const Model model = makeModel();
     const Tree tree = finalized(model);
