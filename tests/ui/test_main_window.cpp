@@ -260,6 +260,48 @@ class TestMainWindow : public QObject {
     QVERIFY(w->document().model().bodies.empty());
   }
 
+  // A robot with no geometry to draw (inertials only) shows a skeleton, and the camera is fitted
+  // to it after the import: all of it projects inside the viewport.
+  void importWithoutGeometryIsSeenWhole() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("bare.urdf"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const char* inertial =
+        "<inertial><origin xyz=\"0 0 2\"/><mass value=\"3\"/>"
+        "<inertia ixx=\"1\" iyy=\"1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>";
+    file.write(QStringLiteral("<robot name=\"bare\"><link name=\"base\">%1</link><link name=\"boom\">%1</link>"
+                              "<link name=\"tip\">%1</link>"
+                              "<joint name=\"j1\" type=\"revolute\"><parent link=\"base\"/><child link=\"boom\"/>"
+                              "<origin xyz=\"0 0 4\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" "
+                              "effort=\"1\" velocity=\"1\"/></joint>"
+                              "<joint name=\"j2\" type=\"revolute\"><parent link=\"boom\"/><child link=\"tip\"/>"
+                              "<origin xyz=\"0 0 4\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" "
+                              "effort=\"1\" velocity=\"1\"/></joint></robot>")
+                   .arg(QLatin1String(inertial))
+                   .toUtf8());
+    file.close();
+    QString error;
+    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QCOMPARE(w->tree().nb, 3);
+    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+    const kt::render::ModelScene& scene = w->sceneView()->scene();
+    double b[6];
+    QVERIFY(scene.modelBounds(b));
+    QVERIFY2(b[5] - b[4] > 8.0, qPrintable(QString::number(b[5] - b[4])));  // joints at 4 and 8 m, tip's ball at 10
+    vtkRenderer* renderer = w->sceneView()->renderer();
+    for (int corner = 0; corner < 8; ++corner) {
+      renderer->SetWorldPoint(b[corner & 1], b[2 + ((corner >> 1) & 1)], b[4 + ((corner >> 2) & 1)], 1.0);
+      renderer->WorldToView();
+      const double* v = renderer->GetViewPoint();
+      QVERIFY2(std::abs(v[0]) <= 1.0 && std::abs(v[1]) <= 1.0, qPrintable(QString("%1 %2").arg(v[0]).arg(v[1])));
+    }
+    for (const kt::render::ShapeActor& a : scene.shapeActors()) QCOMPARE(a.shape, -1);  // all skeleton
+    QCOMPARE(scene.shapeActorCount(), 5);                                               // two rods, three balls
+  }
+
   void aModelWithProblemsOpensButCannotRun() {
     auto w = shownWindow();
     QTemporaryDir dir;
