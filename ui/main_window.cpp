@@ -55,6 +55,7 @@
 #include "ui/export_results_dialog.hpp"
 #include "ui/export_video_dialog.hpp"
 #include "ui/help_dialogs.hpp"
+#include "ui/import_urdf_dialog.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/mathematics_dock.hpp"
 #include "ui/mirror_dialog.hpp"
@@ -713,12 +714,9 @@ bool MainWindow::openModel(const QString& path, std::future<Document::ReadModel>
 
 void MainWindow::showImportUrdfDialog() {
   if (!maybeSave()) return;
-  QSettings settings;
-  const QString dir = settings.value(QStringLiteral("lastImportDirectory")).toString();
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Import URDF"), dir, tr("URDF robots (*.urdf *.xml);;All files (*)"));
-  if (path.isEmpty()) return;
-  settings.setValue(QStringLiteral("lastImportDirectory"), QFileInfo(path).absolutePath());
+  ImportUrdfDialog dialog(QString(), this);  // remembers its package folders for every import
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString path = QDir::fromNativeSeparators(dialog.path());
   QString error;
   if (!importUrdf(path, error)) showOpenFailure(path, error);
 }
@@ -726,8 +724,10 @@ void MainWindow::showImportUrdfDialog() {
 bool MainWindow::importUrdf(const QString& path, QString& error) {
   kt::UrdfImport imported;
   try {
-    // meshes by absolute paths: the document has no file yet
-    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString());
+    kt::UrdfImportOptions options;  // meshes by absolute paths: the document has no file yet
+    for (const QString& folder : ImportUrdfDialog::rememberedPackagePaths())
+      options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
+    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
     statusBar()->showMessage(tr("Could not import %1").arg(QDir::toNativeSeparators(path)), kMessageMs);

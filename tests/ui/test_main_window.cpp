@@ -48,6 +48,7 @@
 #include "ui/export_results_dialog.hpp"
 #include "ui/flat_chain_proxy.hpp"
 #include "ui/help_dialogs.hpp"
+#include "ui/import_urdf_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
@@ -300,6 +301,41 @@ class TestMainWindow : public QObject {
     }
     for (const kt::render::ShapeActor& a : scene.shapeActors()) QCOMPARE(a.shape, -1);  // all skeleton
     QCOMPARE(scene.shapeActorCount(), 5);                                               // two rods, three balls
+  }
+
+  // File ▸ Import URDF's dialog remembers the package folders, and every import then finds
+  // package:// meshes in them (a URDF copied away from its package).
+  void importUrdfDialogRemembersPackageFolders() {
+    auto w = shownWindow();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString urdf = dir.filePath(QStringLiteral("humanoid.urdf"));
+    QVERIFY(QFile::copy(QStringLiteral(KINETREE_TEST_DATA "/urdf/kt_humanoid/urdf/humanoid.urdf"), urdf));
+    const auto meshShapes = [&] {
+      int n = 0;
+      for (const kt::BodySpec& b : w->document().model().bodies)
+        for (const kt::Shape& s : b.shapes) n += s.type == kt::ShapeType::Mesh ? 1 : 0;
+      return n;
+    };
+    QSettings().remove(QStringLiteral("urdfPackagePaths"));
+    QString error;
+    QVERIFY2(w->loadModel(urdf, error), qPrintable(error));
+    QCOMPARE(meshShapes(), 0);  // outside its package: no mesh is found
+    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+
+    kt::ui::ImportUrdfDialog dialog(QString(), w.get());
+    dialog.setPath(urdf);
+    dialog.setPackagePaths({QStringLiteral(KINETREE_TEST_DATA "/urdf")});
+    dialog.accept();
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QCOMPARE(kt::ui::ImportUrdfDialog::rememberedPackagePaths(),
+             QStringList{QStringLiteral(KINETREE_TEST_DATA "/urdf")});
+    kt::ui::ImportUrdfDialog again(QString(), w.get());
+    QCOMPARE(again.packagePaths(), QStringList{QStringLiteral(KINETREE_TEST_DATA "/urdf")});
+    QVERIFY2(w->loadModel(QDir::fromNativeSeparators(dialog.path()), error), qPrintable(error));
+    QCOMPARE(meshShapes(), 3);  // the head and both feet from the package folder
+    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+    QSettings().remove(QStringLiteral("urdfPackagePaths"));
   }
 
   void aModelWithProblemsOpensButCannotRun() {
