@@ -34,7 +34,6 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/io/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/edit_ops.hpp"
 #include "core/sim/peak_loads.hpp"
@@ -55,7 +54,7 @@
 #include "ui/export_results_dialog.hpp"
 #include "ui/export_video_dialog.hpp"
 #include "ui/help_dialogs.hpp"
-#include "ui/import_urdf_dialog.hpp"
+#include "ui/import_urdf.hpp"
 #include "ui/joint_load_view.hpp"
 #include "ui/mathematics_dock.hpp"
 #include "ui/mirror_dialog.hpp"
@@ -722,66 +721,11 @@ void MainWindow::showImportUrdfDialog() {
 }
 
 bool MainWindow::importUrdf(const QString& path, QString& error) {
-  kt::UrdfImport imported;
-  try {
-    kt::UrdfImportOptions options;  // meshes by absolute paths: the document has no file yet
-    for (const QString& folder : ImportUrdfDialog::rememberedPackagePaths())
-      options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
-    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
-  } catch (const kt::ModelLoadError& e) {
-    error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
-    statusBar()->showMessage(tr("Could not import %1").arg(QDir::toNativeSeparators(path)), kMessageMs);
-    return false;
-  }
-  kt::Model header = imported.model;
-  header.bodies.clear();
-  doc_->setModel(header);  // a new document without a file: saving asks where
-  const QString fileName = QFileInfo(path).fileName();
-  doc_->push(new AppendBodiesCommand(*doc_, imported.model.bodies, tr("Import %1").arg(fileName)));
-  view_->resetView();  // the view fitted the empty document: fit the robot
-  const int bodies = static_cast<int>(imported.model.bodies.size());
-  const int notes = static_cast<int>(imported.warnings.size());
-  const QString bodyCount = countText(bodies, tr("body"), tr("bodies"));
-  statusBar()->showMessage(
-      notes == 0
-          ? tr("Imported %1: %2").arg(fileName, bodyCount)
-          : tr("Imported %1: %2; %3")
-                .arg(fileName, bodyCount, countText(notes, tr("note"), tr("notes")) + tr(" on what was left out")),
-      kMessageMs);
-  // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
-  int moving = 0, passive = 0;
-  for (const kt::BodySpec& body : imported.model.bodies) {
-    if (body.joint.type == kt::JointType::Fixed) continue;
-    ++moving;
-    if (body.joint.drive.type == kt::DriveType::None) ++passive;
-  }
-  if (notes > 0 || passive > 0) {
-    auto* box =
-        new QMessageBox(QMessageBox::Information, tr("Imported %1").arg(fileName),
-                        tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
-                        QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("importNotesBox"));
-    box->setTextFormat(Qt::PlainText);
-    QStringList informative;
-    if (passive > 0) {
-      const QString which = passive < moving ? tr("%1 of %2 joints").arg(passive).arg(moving)
-                            : moving == 1    ? tr("The one joint")
-                                             : tr("All %1 joints").arg(moving);
-      informative << tr("%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in the "
-                        "Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
-                         .arg(which, passive == 1 ? tr("is") : tr("are"));
-    }
-    if (notes > 0) {
-      informative << tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
-                         .arg(countText(notes, tr("part"), tr("parts")), notes == 1 ? tr("was") : tr("were"),
-                              notes == 1 ? tr("was") : tr("were"));
-      box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
-    }
-    box->setInformativeText(informative.join(QStringLiteral("\n\n")));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-  }
-  return true;
+  QString status;
+  const bool imported = kt::ui::importUrdf(*doc_, path, this, status, error);
+  if (imported) view_->resetView();  // the view fitted the empty document: fit the robot
+  statusBar()->showMessage(status, kMessageMs);
+  return imported;
 }
 
 bool MainWindow::newModel() {

@@ -79,10 +79,9 @@ class MainWindow : public QMainWindow {
   bool loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread = {});
   /// File ▸ New: an empty model (after asking about unsaved changes).
   bool newModel();
-  /// Reads a URDF robot (core/io/urdf.hpp) into a new, unsaved document: the robot's bodies are
-  /// one undoable step, so closing asks to save them. What the import left out is listed in a
-  /// box that does not block. On failure the current model stays and `error` holds every
-  /// diagnostic (file:line:col). Does not ask about unsaved changes (openModel does).
+  /// Reads a URDF robot into a new, unsaved document (ui::importUrdf in ui/import_urdf.hpp) and
+  /// fits the view to it. On failure the current model stays and `error` holds every diagnostic
+  /// (file:line:col). Does not ask about unsaved changes (openModel does).
   bool importUrdf(const QString& path, QString& error);
   /// File ▸ Save (Save As for a model without a file or an embedded example). False when
   /// cancelled or failed (a message box says why; the file on disk is untouched).

@@ -34,6 +34,9 @@ struct UrdfImportOptions {
 struct UrdfImport {
   Model model;
   std::vector<Diagnostic> warnings;
+  /// The mesh files that were not found (as written in the file), whose visuals are left out: an
+  /// application asks for the package's folder.
+  std::vector<std::string> missingMeshes;
 };
 
 /// Reads a URDF file. Throws ModelLoadError (core/io/model_yaml.hpp) with every problem found,

@@ -391,6 +391,7 @@ class Importer {
     out.model = std::move(model_);
     validateBuilt(out.model);
     notes_.into(out.warnings, file_);
+    out.missingMeshes = std::move(missingMeshes_);
     return out;
   }
 
@@ -705,6 +706,7 @@ class Importer {
     if (found.empty()) {
       notes_.add("mesh files not found (the visual is left out; give the package's directory with --package-path)",
                  mesh.filename + " (looked " + lookedIn + ")", at);
+      missingMeshes_.push_back(mesh.filename);
       return false;
     }
     std::string ext = fs::path(found).extension().string();
@@ -867,6 +869,7 @@ class Importer {
   std::vector<std::vector<int>> children_;  // of each draft, in draft order
   std::vector<int> built_;                  // the draft of each body of the model
   Notes notes_;
+  std::vector<std::string> missingMeshes_;
   Model model_;
 };
 

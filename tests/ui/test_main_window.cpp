@@ -8,6 +8,7 @@
 // file; the Help menu's manual, shortcuts and examples; the exported results' message names the
 // file. Runs under xvfb-run.
 #include <vtkActor.h>
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 #include <QAction>
 #include <QApplication>
@@ -48,7 +49,7 @@
 #include "ui/export_results_dialog.hpp"
 #include "ui/flat_chain_proxy.hpp"
 #include "ui/help_dialogs.hpp"
-#include "ui/import_urdf_dialog.hpp"
+#include "ui/import_urdf.hpp"
 #include "ui/main_window.hpp"
 #include "ui/model_tree_dock.hpp"
 #include "ui/plots_dock.hpp"
@@ -85,6 +86,22 @@ QPoint project(kt::render::SceneView* view, const double p[3]) {
   const double dpr = view->devicePixelRatioF();
   const int h = view->renderWindow()->GetSize()[1];
   return QPoint(static_cast<int>(d[0] / dpr), static_cast<int>((h - 1 - d[1]) / dpr));
+}
+
+// The corners of the model's bounds that project outside the 3D view's viewport ("" when all
+// are inside: the camera frames the model).
+QString cornersOutsideView(kt::render::SceneView* view) {
+  double b[6];
+  if (!view->scene().modelBounds(b)) return QStringLiteral("no model bounds");
+  QString outside;
+  vtkRenderer* renderer = view->renderer();
+  for (int corner = 0; corner < 8; ++corner) {
+    renderer->SetWorldPoint(b[corner & 1], b[2 + ((corner >> 1) & 1)], b[4 + ((corner >> 2) & 1)], 1.0);
+    renderer->WorldToView();
+    const double* v = renderer->GetViewPoint();  // -1 to 1 across the viewport
+    if (std::abs(v[0]) > 1.0 || std::abs(v[1]) > 1.0) outside += QStringLiteral("(%1 %2) ").arg(v[0]).arg(v[1]);
+  }
+  return outside;
 }
 
 // Runs the window's model as fast as possible until `done`.
@@ -292,15 +309,42 @@ class TestMainWindow : public QObject {
     double b[6];
     QVERIFY(scene.modelBounds(b));
     QVERIFY2(b[5] - b[4] > 8.0, qPrintable(QString::number(b[5] - b[4])));  // joints at 4 and 8 m, tip's ball at 10
-    vtkRenderer* renderer = w->sceneView()->renderer();
-    for (int corner = 0; corner < 8; ++corner) {
-      renderer->SetWorldPoint(b[corner & 1], b[2 + ((corner >> 1) & 1)], b[4 + ((corner >> 2) & 1)], 1.0);
-      renderer->WorldToView();
-      const double* v = renderer->GetViewPoint();
-      QVERIFY2(std::abs(v[0]) <= 1.0 && std::abs(v[1]) <= 1.0, qPrintable(QString("%1 %2").arg(v[0]).arg(v[1])));
-    }
+    const QString outside = cornersOutsideView(w->sceneView());
+    QVERIFY2(outside.isEmpty(), qPrintable(outside));
     for (const kt::render::ShapeActor& a : scene.shapeActors()) QCOMPARE(a.shape, -1);  // all skeleton
     QCOMPARE(scene.shapeActorCount(), 5);                                               // two rods, three balls
+  }
+
+  // A robot with collision geometry only is drawn from it (the link with neither as a skeleton),
+  // the import says so, and the camera frames it wherever it looked before.
+  void importCollisionOnlyIsSeenWhole() {
+    auto w = shownWindow();
+    vtkCamera* camera = w->sceneView()->renderer()->GetActiveCamera();
+    camera->SetFocalPoint(50.0, 50.0, 50.0);  // looking far away, from close by
+    camera->SetPosition(51.0, 51.0, 51.0);
+    QString error;
+    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/collision_only.urdf"), error), qPrintable(error));
+    QCOMPARE(w->tree().nb, 3);
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->detailedText().contains(QStringLiteral("each drawn from its collision geometry: base, upper")),
+             qPrintable(notes->detailedText()));
+    notes->close();
+    const kt::render::ModelScene& scene = w->sceneView()->scene();
+    int collisions = 0, skeleton = 0;
+    for (const kt::render::ShapeActor& a : scene.shapeActors()) ++(a.shape >= 0 ? collisions : skeleton);
+    QCOMPARE(collisions, 2);  // base's box, upper's cylinder
+    QCOMPARE(skeleton, 1);    // hand: its ball (no children, no rods)
+    double b[6];
+    QVERIFY(scene.modelBounds(b));
+    QVERIFY2(b[4] < 1e-6 && b[5] > 0.5, qPrintable(QStringLiteral("%1 %2").arg(b[4]).arg(b[5])));  // box to hand
+    const QString outside = cornersOutsideView(w->sceneView());
+    QVERIFY2(outside.isEmpty(), qPrintable(outside));
+    // framed, not merely inside: the model fills a good part of the view
+    double low[3] = {b[0], b[2], b[4]}, high[3] = {b[1], b[3], b[5]};
+    const QPoint a = project(w->sceneView(), low), c = project(w->sceneView(), high);
+    QVERIFY2(std::abs(a.y() - c.y()) > w->sceneView()->height() / 4,
+             qPrintable(QStringLiteral("%1 of %2 px").arg(std::abs(a.y() - c.y())).arg(w->sceneView()->height())));
   }
 
   // File ▸ Import URDF's dialog remembers the package folders, and every import then finds
@@ -320,8 +364,18 @@ class TestMainWindow : public QObject {
     QSettings().remove(QStringLiteral("urdfPackagePaths"));
     QString error;
     QVERIFY2(w->loadModel(urdf, error), qPrintable(error));
-    QCOMPARE(meshShapes(), 0);  // outside its package: no mesh is found
-    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+    QCOMPARE(meshShapes(), 0);  // outside its package: no mesh is found, and the import says so
+    QVERIFY2(w->statusBar()->currentMessage().endsWith(QStringLiteral("(mesh files not found)")),
+             qPrintable(w->statusBar()->currentMessage()));
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->informativeText().contains(QStringLiteral(
+                 "3 mesh files were not found (package://kt_humanoid/meshes/head.obj, "
+                 "package://kt_humanoid/meshes/missing_glove.stl, package://kt_humanoid/meshes/foot.stl): the "
+                 "links they draw are shown by their collision geometry or as a skeleton. Add the folder that "
+                 "holds the robot's package under Package folders")),
+             qPrintable(notes->informativeText()));
+    delete notes;
 
     kt::ui::ImportUrdfDialog dialog(QString(), w.get());
     dialog.setPath(urdf);
@@ -334,7 +388,12 @@ class TestMainWindow : public QObject {
     QCOMPARE(again.packagePaths(), QStringList{QStringLiteral(KINETREE_TEST_DATA "/urdf")});
     QVERIFY2(w->loadModel(QDir::fromNativeSeparators(dialog.path()), error), qPrintable(error));
     QCOMPARE(meshShapes(), 3);  // the head and both feet from the package folder
-    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+    notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->informativeText().contains(QStringLiteral(
+                 "1 mesh file was not found (package://kt_humanoid/meshes/missing_glove.stl)")),
+             qPrintable(notes->informativeText()));  // not in the package either
+    delete notes;
     QSettings().remove(QStringLiteral("urdfPackagePaths"));
   }
 

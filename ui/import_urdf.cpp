@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/import_urdf_dialog.hpp"
+#include "ui/import_urdf.hpp"
 
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -15,12 +16,98 @@
 #include <QSettings>
 #include <QVBoxLayout>
 
+#include "core/io/model_yaml.hpp"
+#include "core/io/urdf.hpp"
+#include "core/model/diagnostic.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/number_text.hpp"
+
 namespace kt::ui {
 
 namespace {
 const QString kPackagePathsKey = QStringLiteral("urdfPackagePaths");
 const QString kLastDirectoryKey = QStringLiteral("lastImportDirectory");
 }  // namespace
+
+bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
+  kt::UrdfImport imported;
+  try {
+    kt::UrdfImportOptions options;  // meshes by absolute paths: the document has no file yet
+    for (const QString& folder : ImportUrdfDialog::rememberedPackagePaths())
+      options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
+    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
+  } catch (const kt::ModelLoadError& e) {
+    error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+    status = QObject::tr("Could not import %1").arg(QDir::toNativeSeparators(path));
+    return false;
+  }
+  kt::Model header = imported.model;
+  header.bodies.clear();
+  doc.setModel(header);  // a new document without a file: saving asks where
+  const QString fileName = QFileInfo(path).fileName();
+  doc.push(new AppendBodiesCommand(doc, imported.model.bodies, QObject::tr("Import %1").arg(fileName)));
+  const int bodies = static_cast<int>(imported.model.bodies.size());
+  const int notes = static_cast<int>(imported.warnings.size());
+  const QString bodyCount = countText(bodies, QObject::tr("body"), QObject::tr("bodies"));
+  status = notes == 0 ? QObject::tr("Imported %1: %2").arg(fileName, bodyCount)
+                      : QObject::tr("Imported %1: %2; %3")
+                            .arg(fileName, bodyCount,
+                                 countText(notes, QObject::tr("note"), QObject::tr("notes")) +
+                                     QObject::tr(" on what was left out or changed"));
+  if (!imported.missingMeshes.empty()) status += QObject::tr(" (mesh files not found)");
+  // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
+  int moving = 0, passive = 0;
+  for (const kt::BodySpec& body : imported.model.bodies) {
+    if (body.joint.type == kt::JointType::Fixed) continue;
+    ++moving;
+    if (body.joint.drive.type == kt::DriveType::None) ++passive;
+  }
+  if (notes == 0 && passive == 0) return true;
+  auto* box = new QMessageBox(
+      QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
+      QObject::tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
+      QMessageBox::Ok, parent);
+  box->setObjectName(QStringLiteral("importNotesBox"));
+  box->setTextFormat(Qt::PlainText);
+  QStringList informative;
+  if (passive > 0) {
+    const QString which = passive < moving ? QObject::tr("%1 of %2 joints").arg(passive).arg(moving)
+                          : moving == 1    ? QObject::tr("The one joint")
+                                           : QObject::tr("All %1 joints").arg(moving);
+    informative << QObject::tr(
+                       "%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in "
+                       "the Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
+                       .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
+  }
+  if (!imported.missingMeshes.empty()) {
+    QStringList meshes;
+    for (const std::string& mesh : imported.missingMeshes)
+      if (!meshes.contains(QString::fromStdString(mesh))) meshes << QString::fromStdString(mesh);
+    constexpr int kShownMeshes = 3;
+    const QString shown =
+        meshes.size() > kShownMeshes
+            ? QStringList(meshes.mid(0, kShownMeshes)).join(QStringLiteral(", ")) + QStringLiteral(", …")
+            : meshes.join(QStringLiteral(", "));
+    informative << QObject::tr(
+                       "%1 not found (%2): the links they draw are shown by their collision geometry or as a "
+                       "skeleton. Add the folder that holds the robot's package under Package folders in "
+                       "File ▸ Import URDF… and import again.")
+                       .arg(countText(meshes.size(), QObject::tr("mesh file was"), QObject::tr("mesh files were")),
+                            shown);
+  }
+  if (notes > 0) {
+    informative << QObject::tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
+                       .arg(countText(notes, QObject::tr("part"), QObject::tr("parts")),
+                            notes == 1 ? QObject::tr("was") : QObject::tr("were"),
+                            notes == 1 ? QObject::tr("was") : QObject::tr("were"));
+    box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
+  }
+  box->setInformativeText(informative.join(QStringLiteral("\n\n")));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  return true;
+}
 
 ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Import URDF"));
