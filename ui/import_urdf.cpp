@@ -19,6 +19,7 @@
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf.hpp"
 #include "core/model/diagnostic.hpp"
+#include "core/model/tree.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/number_text.hpp"
@@ -63,7 +64,9 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
     ++moving;
     if (body.joint.drive.type == kt::DriveType::None) ++passive;
   }
-  if (notes == 0 && passive == 0) return true;
+  // placeholder inertias and the like, which the Problems dock lists (kt::modelWarnings)
+  const int mistakes = static_cast<int>(kt::modelWarnings(imported.model).size());
+  if (notes == 0 && passive == 0 && mistakes == 0) return true;
   auto* box = new QMessageBox(
       QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
       QObject::tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
@@ -79,6 +82,12 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
                        "%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in "
                        "the Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
                        .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
+  }
+  if (mistakes > 0) {
+    informative << QObject::tr(
+                       "%1 in the robot's values (View ▸ Problems), such as a placeholder inertia: the robot runs, "
+                       "but its motion may be wrong.")
+                       .arg(countText(mistakes, QObject::tr("likely mistake"), QObject::tr("likely mistakes")));
   }
   if (!imported.missingMeshes.empty()) {
     QStringList meshes;

@@ -10,6 +10,7 @@
 #include "core/io/csv.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf.hpp"
+#include "core/model/tree.hpp"
 
 namespace kt::cli {
 namespace {
@@ -68,7 +69,13 @@ int cmdImport(const std::vector<std::string>& args) {
     std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
     return 1;
   }
-  std::fputs(formatDiagnostics(imported.warnings).c_str(), stderr);
+  // what the file lost, then the robot's likely mistakes (placeholder inertias), as validate shows them
+  std::vector<Diagnostic> warnings = std::move(imported.warnings);
+  for (Diagnostic& d : modelWarnings(imported.model)) {
+    d.file = path;
+    warnings.push_back(std::move(d));
+  }
+  std::fputs(formatDiagnostics(warnings).c_str(), stderr);
   // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
   int moving = 0, passive = 0;
   for (const BodySpec& body : imported.model.bodies) {

@@ -254,6 +254,27 @@ class TestCli : public QObject {
     QVERIFY(r.err.contains("Properties dock (docs/model-format.md, \"Drives\")"));
   }
 
+  // Implausible inertials (a placeholder inertia, a sub-gram moving link) are warned of by import
+  // and validate, naming the body and the values; the model is imported and valid all the same.
+  void urdfPlausibilityWarnings() {
+    const QString urdf = QStringLiteral(KINETREE_TEST_DATA "/urdf/implausible.urdf");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const QStringList& args :
+         {QStringList{"import", urdf, "-o", dir.filePath("robot.yaml")}, QStringList{"validate", urdf}}) {
+      const Run r = cli(args);
+      QVERIFY2(r.code == 0, qPrintable(r.err));
+      QVERIFY2(r.err.contains("implausible.urdf: warning: bodies[1].inertial.inertia: body 'hand' has a radius of "
+                              "gyration of 1.58 m (sqrt(largest principal moment / mass)), more than 10 times the "
+                              "largest half-extent of its shapes, 0.05 m"),
+               qPrintable(args.front() + ": " + r.err));
+      QVERIFY2(r.err.contains("implausible.urdf: warning: bodies[2].inertial.mass: body 'finger' moves on its joint "
+                              "but has a mass of only 0.0001 kg (below 0.001 kg)"),
+               qPrintable(args.front() + ": " + r.err));
+      QCOMPARE(r.err.count("warning: bodies["), 2);
+    }
+  }
+
   // A link without <visual> is drawn from its collision geometry, and the import says so.
   void importDrawsCollisionGeometry() {
     const QString urdf = QStringLiteral(KINETREE_TEST_DATA "/urdf/collision_only.urdf");

@@ -349,6 +349,27 @@ class TestMainWindow : public QObject {
 
   // File ▸ Import URDF's dialog remembers the package folders, and every import then finds
   // package:// meshes in them (a URDF copied away from its package).
+  // Implausible inertials of an imported robot: the import box points to the Problems dock, which
+  // lists them by body.
+  void importPointsToLikelyMistakes() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/implausible.urdf"), error), qPrintable(error));
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->informativeText().contains(QStringLiteral(
+                 "2 likely mistakes in the robot's values (View ▸ Problems), such as a placeholder inertia")),
+             qPrintable(notes->informativeText()));
+    delete notes;
+    QStringList problems;
+    for (const kt::Diagnostic& d : w->document().problems()->warnings()) problems << QString::fromStdString(d.message);
+    QCOMPARE(problems.size(), 2);
+    const QString listed = problems.join(QLatin1Char('\n'));
+    QVERIFY2(listed.contains(QStringLiteral("body 'hand' has a radius of gyration of 1.58 m")), qPrintable(listed));
+    QVERIFY2(listed.contains(QStringLiteral("body 'finger' moves on its joint but has a mass of only 0.0001 kg")),
+             qPrintable(listed));
+  }
+
   void importUrdfDialogRemembersPackageFolders() {
     auto w = shownWindow();
     QTemporaryDir dir;
@@ -390,8 +411,8 @@ class TestMainWindow : public QObject {
     QCOMPARE(meshShapes(), 3);  // the head and both feet from the package folder
     notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
-    QVERIFY2(notes->informativeText().contains(QStringLiteral(
-                 "1 mesh file was not found (package://kt_humanoid/meshes/missing_glove.stl)")),
+    QVERIFY2(notes->informativeText().contains(
+                 QStringLiteral("1 mesh file was not found (package://kt_humanoid/meshes/missing_glove.stl)")),
              qPrintable(notes->informativeText()));  // not in the package either
     delete notes;
     QSettings().remove(QStringLiteral("urdfPackagePaths"));
