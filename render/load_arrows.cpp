@@ -93,12 +93,10 @@ LoadArrows::LoadArrows(vtkRenderer* overlay)
   bar->GetPointData()->SetScalars(colours);
   vtkNew<vtkCoordinate> placement;  // the unit square mapped onto a strip of the viewport
   placement->SetCoordinateSystemToNormalizedViewport();
-  vtkNew<vtkTransform> toStrip;
-  toStrip->Translate(0.79, 0.66, 0.0);
-  toStrip->Scale(0.2, 0.02, 1.0);
+  barPlacement_ = vtkSmartPointer<vtkTransform>::New();  // set under the legend's last line by update
   vtkNew<vtkTransformPolyDataFilter> strip;
   strip->SetInputData(bar);
-  strip->SetTransform(toStrip);
+  strip->SetTransform(barPlacement_);
   vtkNew<vtkPolyDataMapper2D> mapper;
   mapper->SetInputConnection(strip->GetOutputPort());
   mapper->SetTransformCoordinate(placement);
@@ -343,7 +341,21 @@ void LoadArrows::refresh() {
   legend_->SetVisibility(!legend.empty());
   bool anyLimit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
   for (const kt::LoadRating& r : ratings_) anyLimit = anyLimit || r.force > 0.0 || r.moment > 0.0;
-  colourBar_->SetVisibility(!legend.empty() && anyLimit);
+  const bool bar = !legend.empty() && anyLimit;
+  colourBar_->SetVisibility(bar);
+  if (bar) {
+    // under the legend's last line ("… (bar below)"), however many lines the legend has: its
+    // box in pixels from its anchor (the top right corner), made a fraction of the viewport as
+    // the strip's coordinates are
+    double box[4];
+    legend_->GetBoundingBox(overlay_, box);
+    const int* size = overlay_->GetSize();
+    const double height = size[1] > 0 ? static_cast<double>(size[1]) : 1.0;
+    const double top = legend_->GetPosition()[1] + box[2] / height - 0.008;
+    barPlacement_->Identity();
+    barPlacement_->Translate(0.79, top - 0.02, 0.0);
+    barPlacement_->Scale(0.2, 0.02, 1.0);
+  }
 }
 
 namespace {

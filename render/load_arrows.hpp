@@ -48,6 +48,7 @@
 #include "render/model_scene.hpp"
 
 class vtkPolyData;
+class vtkTransform;
 
 namespace kt::render {
 
@@ -161,6 +162,7 @@ class LoadArrows {
   std::vector<Eigen::Vector3d> at_;  ///< (nb) joint origins, world
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkActor2D> colourBar_;
+  vtkSmartPointer<vtkTransform> barPlacement_;  ///< the unit square → the strip under the legend
   bool haveState_ = false;
   bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()
