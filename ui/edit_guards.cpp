@@ -2,6 +2,7 @@
 #include "ui/edit_guards.hpp"
 
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QKeyEvent>
@@ -54,6 +55,20 @@ bool isUndoOrRedo(const QKeyEvent* key) {
   return false;
 }
 
+// True when `pressed` is one of `window`'s enabled action shortcuts and a text field would use it
+// for nothing but moving its cursor (Ctrl+E: end of line), never for an edit of its text.
+bool isWindowShortcutTheFieldOnlyMovesBy(const QKeySequence& pressed, const QWidget* window) {
+  bool moves = false;
+  for (QKeySequence::StandardKey k :
+       {QKeySequence::MoveToEndOfLine, QKeySequence::MoveToStartOfLine, QKeySequence::MoveToNextChar,
+        QKeySequence::MoveToPreviousChar, QKeySequence::MoveToNextLine, QKeySequence::MoveToPreviousLine})
+    for (const QKeySequence& s : QKeySequence::keyBindings(k)) moves = moves || s == pressed;
+  if (!moves) return false;
+  for (const QAction* a : window->findChildren<QAction*>())
+    if (a->isEnabled() && a->shortcuts().contains(pressed)) return true;
+  return false;
+}
+
 // The window a widget belongs to for the Edit actions: the main window itself also for a field
 // in a floating dock (a window of its own, parented to it), not for a dialog.
 bool belongsTo(const QWidget* w, const QWidget* window) {
@@ -73,7 +88,10 @@ class UndoRouter : public QObject {
     if (event->type() == QEvent::ShortcutOverride) {
       auto* key = static_cast<QKeyEvent*>(event);
       auto* w = qobject_cast<QWidget*>(watched);
-      if (w && isUndoOrRedo(key) && belongsTo(w, window_)) {
+      const bool route =
+          key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier) &&
+          (isUndoOrRedo(key) || isWindowShortcutTheFieldOnlyMovesBy(QKeySequence(key->keyCombination()), window_));
+      if (w && route && belongsTo(w, window_)) {
         // not overridden: the key goes to the window's shortcut, not to the field's own undo
         event->ignore();
         return true;

@@ -12,7 +12,10 @@
 //   undo (which reverted only its text, leaving a value the model does not hold) does not take
 //   Ctrl+Z or Ctrl+Shift+Z from the window's Edit actions. The actions first commit what the
 //   focused field holds (as leaving the field would), so Undo takes that edit back too and Redo
-//   brings it again.
+//   brings it again. Likewise a window shortcut that a field would take only to move its cursor
+//   (on X11 a line edit reads Ctrl+E as "end of line": File ▸ Export Results did nothing while
+//   the Model dock's search field had the focus) goes to the window; the field keeps its editing
+//   keys (copy, paste, select all, delete).
 #pragma once
 
 #include <QPointer>
@@ -23,9 +26,9 @@ namespace kt::ui {
 /// Installs the wheel rule above on the application (once; later calls do nothing).
 void installWheelGuard();
 
-/// Lets `window`'s Edit ▸ Undo/Redo shortcuts act while a text field inside it (docks included,
-/// floating or not) has the focus. Dialogs, which are windows of their own, keep their fields'
-/// own undo.
+/// Lets `window`'s Edit ▸ Undo/Redo shortcuts, and its other shortcuts that a field would only
+/// use to move its cursor, act while a text field inside it (docks included, floating or not)
+/// has the focus. Dialogs, which are windows of their own, keep their fields' own keys.
 void routeUndoShortcutsTo(QWidget* window);
 
 /// Commits the edit the focused field inside `window` holds, the way leaving it does (the

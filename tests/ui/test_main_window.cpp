@@ -680,6 +680,39 @@ class TestMainWindow : public QObject {
              qPrintable(w->statusBar()->currentMessage()));
   }
 
+  // Ctrl+E with the focus in the Model dock's search field (where it is at start-up) opens
+  // Export Results: on X11 the line edit would take it as "end of line" and nothing happened.
+  // The field keeps its editing keys: Ctrl+A still selects its text.
+  void windowShortcutsWorkFromASearchField() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    SimulationController* sim = w->simulation();
+    QVERIFY(runUntil(*w, 0.1, [&] { return sim->runState() == SimulationController::RunState::Finished; }));
+    auto* find = w->findChild<QLineEdit*>(QStringLiteral("findBody"));
+    if (!find)
+      for (QLineEdit* e : w->findChildren<QLineEdit*>())
+        if (e->placeholderText().startsWith(QStringLiteral("Find body"))) find = e;
+    QVERIFY(find);
+    w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
+    find->setFocus(Qt::OtherFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return find->hasFocus(); }));
+    find->setText(QStringLiteral("L1"));
+    bool opened = false;
+    QTimer::singleShot(200, w.get(), [&] {
+      if (auto* dialog = qobject_cast<kt::ui::ExportResultsDialog*>(QApplication::activeModalWidget())) {
+        opened = true;
+        dialog->done(QDialog::Rejected);
+      }
+    });
+    QTest::keyClick(find, Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(opened, 5000);
+    find->setFocus(Qt::OtherFocusReason);
+    QTest::keyClick(find, Qt::Key_A, Qt::ControlModifier);
+    QCOMPARE(find->selectedText(), QStringLiteral("L1"));
+  }
+
   void recentFilesAndWindowStatePersist() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("pendulum copy.yaml"));
