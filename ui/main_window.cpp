@@ -227,7 +227,10 @@ void MainWindow::createFileMenu() {
 
   file->addSeparator();
   saveAction_ = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  QAction* saveAs = file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+  saveAs->setObjectName(QStringLiteral("saveAsAction"));
+  // the platform's Save As key, or Ctrl+Shift+S where it has none (X11 without a desktop's theme)
+  if (saveAs->shortcuts().isEmpty()) saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   file->addSeparator();
   exportResultsAction_ = file->addAction(tr("Export &Results…"), this, &MainWindow::showExportResults);
   exportResultsAction_->setObjectName(QStringLiteral("exportResultsAction"));
