@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/edit_guards.hpp"
 
+#include <QAbstractSlider>
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QKeyEvent>
+#include <QScrollBar>
 
 namespace kt::ui {
 namespace {
 
-// The combo or spin box a wheel event over `w` would change: `w` itself or, for the line edit
-// inside a spin box or an editable combo, its parent.
+// A widget whose value the wheel steps: a combo box, a spin box or a slider. A scroll bar is a
+// slider too, but its wheel is the scrolling itself.
+bool isValueWidget(const QWidget* w) {
+  return qobject_cast<const QComboBox*>(w) || qobject_cast<const QAbstractSpinBox*>(w) ||
+         (qobject_cast<const QAbstractSlider*>(w) && !qobject_cast<const QScrollBar*>(w));
+}
+
+// The value widget a wheel event over `w` would change: `w` itself or, for the line edit inside
+// a spin box or an editable combo, its parent.
 QWidget* valueWidget(QObject* o) {
   auto* w = qobject_cast<QWidget*>(o);
   for (int depth = 0; w && depth < 2; ++depth, w = w->parentWidget())
-    if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w)) return w;
+    if (isValueWidget(w)) return w;
   return nullptr;
 }
 
@@ -27,13 +36,11 @@ class WheelGuard : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override {
     if (event->type() == QEvent::Polish) {
       // focused by a click or Tab, not by the wheel (Qt::WheelFocus is their default)
-      if (auto* w = qobject_cast<QWidget*>(watched);
-          w && (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w)) &&
-          w->focusPolicy() == Qt::WheelFocus)
+      if (auto* w = qobject_cast<QWidget*>(watched); w && isValueWidget(w) && w->focusPolicy() == Qt::WheelFocus)
         w->setFocusPolicy(Qt::StrongFocus);
     } else if (event->type() == QEvent::Wheel) {
       if (QWidget* w = valueWidget(watched)) {
-        const bool takes = qobject_cast<QAbstractSpinBox*>(w) && w->hasFocus();
+        const bool takes = !qobject_cast<QComboBox*>(w) && w->hasFocus();
         if (!takes) {
           // ignored and filtered: QApplication hands the event on up the parent chain, to the
           // scroll area around the page

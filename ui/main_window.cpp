@@ -189,6 +189,9 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  // A field still holding typed text commits now, while the window is whole: ~QWidget takes its
+  // focus only after this body, and the edit would then reach a window whose members are gone.
+  commitFocusedField(this);
   // The session ends while every part that listens to it still exists (its children are deleted
   // after this body, in an order that does not follow the connections).
   if (simulation_) simulation_->shutdown();

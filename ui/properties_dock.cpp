@@ -477,7 +477,10 @@ void PropertiesDock::buildModelPage() {
     });
   });
   bind(description, nullptr, [this, description] {
-    if (!description->hasFocus()) description->setTextKeepingCursor(q(model().description));
+    // Only text being typed is kept: after Edit ▸ Undo, which commits the box first and gives it
+    // the focus back, it shows what the model holds.
+    if (description->hasFocus() && description->isModified()) return;
+    description->setTextKeepingCursor(q(model().description));
   });
   addRow(f, tr("Description"), description);
   addNumbers(

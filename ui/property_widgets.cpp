@@ -8,6 +8,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QRegularExpression>
+#include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -176,9 +177,11 @@ TextBlockEdit::TextBlockEdit(QWidget* parent) : QPlainTextEdit(parent) {
 }
 
 void TextBlockEdit::setTextKeepingCursor(const QString& text) {
-  if (toPlainText() == text) return;
-  setPlainText(text);
+  if (toPlainText() != text) setPlainText(text);
+  document()->setModified(false);
 }
+
+bool TextBlockEdit::isModified() const { return document()->isModified(); }
 
 void TextBlockEdit::focusOutEvent(QFocusEvent* event) {
   QPlainTextEdit::focusOutEvent(event);

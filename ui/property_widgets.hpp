@@ -81,7 +81,11 @@ class TextBlockEdit : public QPlainTextEdit {
 
  public:
   explicit TextBlockEdit(QWidget* parent = nullptr);
+  /// Shows `text` (the model's), keeping the cursor when it is shown already; either way the box
+  /// then holds nothing typed (isModified() is false).
   void setTextKeepingCursor(const QString& text);
+  /// True when text was typed since the model's was last shown, as QLineEdit::isModified.
+  bool isModified() const;
 
  signals:
   void editingFinished();

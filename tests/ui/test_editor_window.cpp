@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSlider>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTemporaryDir>
@@ -550,6 +551,21 @@ class TestEditorWindow : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return spin->hasFocus(); }));
     wheelOver(spin, 1);
     QCOMPARE(spin->value(), 2.0);
+
+    // a slider likewise: the page scrolls until the slider is clicked into
+    auto* slider = new QSlider(Qt::Horizontal);
+    slider->setRange(0, 100);
+    slider->setValue(50);
+    page->setWidget(slider);
+    slider->show();
+    QApplication::processEvents();
+    QCOMPARE(slider->focusPolicy(), Qt::StrongFocus);
+    wheelOver(slider, 1);
+    QCOMPARE(slider->value(), 50);
+    slider->setFocus(Qt::MouseFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return slider->hasFocus(); }));
+    wheelOver(slider, 1);
+    QVERIFY(slider->value() != 50);
   }
 
   // Ctrl+Z and Ctrl+Shift+Z with the focus in a Properties field or in the rename editor act on
@@ -589,6 +605,17 @@ class TestEditorWindow : public QObject {
     QCOMPARE(mass(), 9.0);
     QCOMPARE(field->text(), QStringLiteral("9"));
 
+    // text the model cannot take is dropped (and refused with its reason), the step before undone
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("heavy"));
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(doc.undoStack()->count(), steps);
+    QCOMPARE(mass(), mass0);
+    QCOMPARE(field->text(), kt::ui::formatNumber(mass0));
+    QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(mass(), 9.0);
+    QCOMPARE(field->text(), QStringLiteral("9"));
+
     // the rename editor of the model tree
     const std::string name0 = doc.model().bodies[static_cast<std::size_t>(l12)].name;
     w->modelTreeDock()->renameSelected();
@@ -601,8 +628,48 @@ class TestEditorWindow : public QObject {
     QApplication::processEvents();
     QCOMPARE(doc.model().bodies[static_cast<std::size_t>(l12)].name, name0);
     QCOMPARE(mass(), 9.0);  // one step back: the rename only
-    QTest::keyClick(w->modelTreeDock()->treeView(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QTreeView* tree = w->modelTreeDock()->treeView();
+    const auto shownName = [&] {
+      return tree->model()->data(tree->currentIndex().siblingAtColumn(0), Qt::DisplayRole).toString();
+    };
+    QCOMPARE(shownName(), QString::fromStdString(name0));
+    QTest::keyClick(tree, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(doc.model().bodies[static_cast<std::size_t>(l12)].name, std::string("Elbow"));
+    QCOMPARE(shownName(), QStringLiteral("Elbow"));
+
+    // the model's description, a text box of its own (it commits on leaving, not on Return)
+    w->selectBody(-1);
+    QApplication::processEvents();
+    const std::string description0 = doc.model().description;
+    auto* description = w->propertiesDock()->findChild<kt::ui::TextBlockEdit*>(QStringLiteral("description"));
+    QVERIFY(description);
+    description->setFocus(Qt::MouseFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return description->hasFocus(); }));
+    description->selectAll();
+    QTest::keyClicks(description, QStringLiteral("A test arm"));
+    QTest::keyClick(description, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(doc.model().description, description0);
+    QCOMPARE(description->toPlainText(), QString::fromStdString(description0));
+    QTest::keyClick(description, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(doc.model().description, std::string("A test arm"));
+    QCOMPARE(description->toPlainText(), QStringLiteral("A test arm"));
+  }
+
+  // A window destroyed while a field holds typed text (a test's end, a session's logout) commits
+  // it before its own members go: the commit used to reach a half-destroyed window and crash.
+  void destroyedWithTypedTextInAField() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    w->selectBody(-1);
+    QApplication::processEvents();
+    auto* description = w->propertiesDock()->findChild<kt::ui::TextBlockEdit*>(QStringLiteral("description"));
+    QVERIFY(description);
+    w->activateWindow();
+    description->setFocus(Qt::MouseFocusReason);
+    QVERIFY(QTest::qWaitFor([&] { return description->hasFocus(); }));
+    QTest::keyClicks(description, QStringLiteral(" More."));
+    w.reset();
   }
 
   void screenshotOfTheEditor() {
