@@ -11,7 +11,7 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/io/urdf.hpp"
+#include "core/io/urdf/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"

@@ -31,8 +31,8 @@
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
-#include "core/sim/solver_comparison.hpp"
-#include "core/sim/trajectory_comparison.hpp"
+#include "core/analysis/solver_comparison.hpp"
+#include "core/analysis/trajectory_comparison.hpp"
 
 namespace kt::cli {
 namespace {

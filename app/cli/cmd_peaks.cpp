@@ -10,7 +10,7 @@
 #include "app/cli/commands.hpp"
 #include "core/io/csv.hpp"
 #include "core/model/text_util.hpp"
-#include "core/sim/peak_loads.hpp"
+#include "core/results/peak_loads.hpp"
 #include "core/sim/run_limits.hpp"
 
 namespace kt::cli {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kinetree-cli import and export: URDF to a Kinetree model and back (core/io/urdf.hpp).
+// kinetree-cli import and export: URDF to a Kinetree model and back (core/io/urdf/urdf.hpp).
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -9,7 +9,7 @@
 #include "app/cli/commands.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/io/urdf.hpp"
+#include "core/io/urdf/urdf.hpp"
 #include "core/model/tree.hpp"
 
 namespace kt::cli {

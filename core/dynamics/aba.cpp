@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/dynamics/rnea.hpp"
-#include "core/dynamics/small_spd.hpp"
+#include "core/dynamics/kernels/small_spd.hpp"
 
 namespace kt {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
-#include "core/dynamics/sweep_handover.hpp"
+#include "core/dynamics/kernels/sweep_handover.hpp"
 
 namespace kt {
 

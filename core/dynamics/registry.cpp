@@ -3,12 +3,12 @@
 #include <stdexcept>
 
 #include "core/dynamics/aba.hpp"
-#include "core/dynamics/cfa_dense.hpp"
-#include "core/dynamics/cfa_odd_even.hpp"
-#include "core/dynamics/cfa_tree.hpp"
+#include "core/dynamics/cfa/cfa_dense.hpp"
+#include "core/dynamics/cfa/cfa_odd_even.hpp"
+#include "core/dynamics/cfa/cfa_tree.hpp"
 #include "core/dynamics/crba.hpp"
-#include "core/dynamics/poisson_ldl.hpp"
-#include "core/dynamics/poisson_sweep.hpp"
+#include "core/dynamics/poisson/poisson_ldl.hpp"
+#include "core/dynamics/poisson/poisson_sweep.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/dynamics/test_perturbation.hpp"
 

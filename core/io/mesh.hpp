@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Triangle meshes from STL (ASCII or binary) and Wavefront OBJ files, for mass properties of
-// mesh shapes (core/model/mass_properties.hpp). Rendering reads meshes through VTK instead.
+// mesh shapes (core/model/geometry/mass_properties.hpp). Rendering reads meshes through VTK instead.
 #pragma once
 
 #include <string>
 
-#include "core/model/triangle_mesh.hpp"
+#include "core/model/geometry/triangle_mesh.hpp"
 
 namespace kt {
 

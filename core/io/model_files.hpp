@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A model together with the files it names: the model layer's validate and finalize with its mesh
 // shapes read from disk (meshFiles(), relative to Model::sourceDirectory), and the checks of a
-// whole model file. The model layer itself reads no files (core/model/triangle_mesh.hpp).
+// whole model file. The model layer itself reads no files (core/model/geometry/triangle_mesh.hpp).
 #pragma once
 
 #include <vector>

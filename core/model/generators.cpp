@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 
 namespace kt {
 

@@ -9,7 +9,7 @@
 
 #include "core/model/diagnostic.hpp"
 #include "core/model/joint.hpp"
-#include "core/model/mass_properties.hpp"
+#include "core/model/geometry/mass_properties.hpp"
 #include "core/model/model.hpp"
 
 namespace kt {

@@ -12,7 +12,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/model/mass_properties.hpp"
+#include "core/model/geometry/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/sim/run_limits.hpp"
-#include "core/sim/signals.hpp"
+#include "core/results/signals.hpp"
 
 namespace kt {
 namespace {

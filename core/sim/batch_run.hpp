@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // One run of a model from its initial state to a duration, headless, collected in memory: the
 // selected signals at every K-th output step (and the last), the peak joint loads over every
-// output step (core/sim/peak_loads.hpp, as `kinetree-cli peaks` computes them), the energy at the
+// output step (core/results/peak_loads.hpp, as `kinetree-cli peaks` computes them), the energy at the
 // start and the end, and the final state. What the Python module's simulate() returns and what a
 // parameter sweep summarizes per case (docs/python.md).
 #pragma once
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/model/model.hpp"
-#include "core/sim/peak_loads.hpp"
+#include "core/results/peak_loads.hpp"
 #include "core/sim/simulator.hpp"
 
 namespace kt {

@@ -40,8 +40,8 @@
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_files.hpp"
 #include "core/sim/drives.hpp"
-#include "core/sim/recorder.hpp"
-#include "core/sim/signals.hpp"
+#include "core/results/recorder.hpp"
+#include "core/results/signals.hpp"
 
 namespace kt {
 

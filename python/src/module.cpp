@@ -18,9 +18,9 @@
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/model_fields.hpp"
+#include "core/model/editing/model_fields.hpp"
 #include "core/sim/batch_run.hpp"
-#include "core/sim/peak_loads.hpp"
+#include "core/results/peak_loads.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/version.hpp"
 
@@ -360,7 +360,7 @@ PYBIND11_MODULE(_kinetree, m) {
           "get", [](const PyModel& pm, const std::string& path) { return kt::getModelField(pm.model(), path); },
           py::arg("path"),
           "The value of a numeric field by its YAML path, e.g. 'bodies[L16].inertial.mass', 'gravity[2]',\n"
-          "'bodies[L11].joint.drive.kp' (core/model/model_fields.hpp lists them; fields() names them).")
+          "'bodies[L11].joint.drive.kp' (core/model/editing/model_fields.hpp lists them; fields() names them).")
       .def("set", &PyModel::set, py::arg("path"), py::arg("value"),
            "Sets a numeric field by its YAML path (a vector without an index: every entry). The model is\n"
            "then validated; on a problem the change is undone and ModelError raised with the diagnostics.")

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/dynamics/cfa_common.hpp"
-#include "core/dynamics/cfa_dense.hpp"
+#include "core/dynamics/cfa/cfa_common.hpp"
+#include "core/dynamics/cfa/cfa_dense.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"

@@ -12,16 +12,16 @@
 #include <algorithm>
 #include <fstream>
 
-#include "core/dynamics/articulated_inertia.hpp"
-#include "core/dynamics/cfa_dense.hpp"
-#include "core/dynamics/cfa_odd_even.hpp"
-#include "core/dynamics/elimination_fill.hpp"
+#include "core/dynamics/kernels/articulated_inertia.hpp"
+#include "core/dynamics/cfa/cfa_dense.hpp"
+#include "core/dynamics/cfa/cfa_odd_even.hpp"
+#include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
-#include "core/sim/solver_comparison.hpp"
+#include "core/analysis/solver_comparison.hpp"
 #include "support/cfa_reference.hpp"
 #include "support/random_state.hpp"
 
@@ -432,7 +432,7 @@ class TestCfa : public QObject {
     }
   }
 
-  // Pointwise comparison (core/sim/solver_comparison.hpp) on random trees at random states:
+  // Pointwise comparison (core/analysis/solver_comparison.hpp) on random trees at random states:
   // every solver agrees with aba in q̈ and loads, the impulse solvers' p with M ν, their ν
   // with the state's, and ṗ with d/dt (M ν) within the finite differences' estimate; a solver
   // is measured against itself as zero.
@@ -555,7 +555,7 @@ class TestCfa : public QObject {
       }
   }
 
-  // Fill (core/dynamics/elimination_fill.hpp): on random trees, eliminating leaves first fills
+  // Fill (core/dynamics/cfa/elimination_fill.hpp): on random trees, eliminating leaves first fills
   // neither M nor A; root first fills exactly the blocks the numeric factor then has beyond the
   // matrix's (the symbolic count checked by a Cholesky factor); cfa-oddeven's rounds on a chain
   // add the couplings 2, 4, 8 … rows apart.

@@ -7,7 +7,7 @@
 
 #include "core/dynamics/aba.hpp"
 #include "core/dynamics/crba.hpp"
-#include "core/dynamics/large_pages.hpp"
+#include "core/dynamics/kernels/large_pages.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Tree edits of core/model/edit_ops: names, add/delete/re-parent, duplicate, mirror (checked
+// Tree edits of core/model/editing/edit_ops: names, add/delete/re-parent, duplicate, mirror (checked
 // against the kinematics of the mirrored tree), templates, and refusals leaving the model as it was.
 #include <QtTest>
 #include <charconv>
@@ -9,12 +9,12 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/joint.hpp"
-#include "core/model/mass_properties.hpp"
-#include "core/model/mount_faces.hpp"
-#include "core/model/round_values.hpp"
+#include "core/model/geometry/mass_properties.hpp"
+#include "core/model/geometry/mount_faces.hpp"
+#include "core/model/editing/round_values.hpp"
 #include "core/model/text_util.hpp"
 
 using namespace kt;

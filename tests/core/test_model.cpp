@@ -14,7 +14,7 @@
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
-#include "core/model/mass_properties.hpp"
+#include "core/model/geometry/mass_properties.hpp"
 #include "core/sim/run_limits.hpp"
 
 using namespace kt;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Prescribed motions (core/model/motion_profile.hpp): the shapes against their analytic
+// Prescribed motions (core/motion/motion_profile.hpp): the shapes against their analytic
 // properties, their q̇ and q̈ against finite differences of q, and the zero-phase low-pass; the
 // hybrid dynamics of a tree with some joints prescribed (Solver::hybridDynamics) against forward
 // and inverse dynamics, independent paths.
@@ -14,7 +14,7 @@
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
-#include "core/model/motion_profile.hpp"
+#include "core/motion/motion_profile.hpp"
 #include "support/random_state.hpp"
 
 using namespace kt;

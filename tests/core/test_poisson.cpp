@@ -5,7 +5,7 @@
 #include <Eigen/Cholesky>
 #include <QTest>
 
-#include "core/dynamics/poisson_common.hpp"
+#include "core/dynamics/poisson/poisson_common.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"

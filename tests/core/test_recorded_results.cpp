@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What a recorded run gives out (docs/signals.md, "Peak loads"; core/sim/peak_loads.hpp,
-// core/sim/recording_csv.hpp): the peak-load table of `kinetree-cli peaks` against a brute-force
+// What a recorded run gives out (docs/signals.md, "Peak loads"; core/results/peak_loads.hpp,
+// core/results/recording_csv.hpp): the peak-load table of `kinetree-cli peaks` against a brute-force
 // scan of `simulate`'s CSV on every example, utilisation of load ratings, the same peaks from a
 // Recorder as from samples, and a recording written as CSV byte for byte as `simulate` writes it,
 // for the whole run and for ranges, patterns and every k-th sample.
@@ -16,8 +16,8 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/sim/peak_loads.hpp"
-#include "core/sim/recording_csv.hpp"
+#include "core/results/peak_loads.hpp"
+#include "core/results/recording_csv.hpp"
 #include "core/sim/simulator.hpp"
 #include "support/cli_runner.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// URDF import and export (core/io/urdf.hpp) on robots written for these tests (tests/data/urdf):
+// URDF import and export (core/io/urdf/urdf.hpp) on robots written for these tests (tests/data/urdf):
 // a 7-DoF arm, a humanoid package with meshes and fixed frames, a planar and a floating robot,
 // and malformed files. The imported mass distribution is checked against one computed directly
 // from liburdfdom's poses; a YAML → URDF → YAML round trip keeps q̈ and the joint loads.
@@ -16,9 +16,9 @@
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/io/urdf.hpp"
-#include "core/io/xml_limits.hpp"
-#include "core/model/mass_properties.hpp"
+#include "core/io/urdf/urdf.hpp"
+#include "core/io/urdf/xml_limits.hpp"
+#include "core/model/geometry/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "support/cli_runner.hpp"
 #include "support/random_state.hpp"

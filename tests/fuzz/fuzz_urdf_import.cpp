@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// libFuzzer target for the URDF importer (core/io/urdf.hpp; docs/development.md, "Fuzzing").
+// libFuzzer target for the URDF importer (core/io/urdf/urdf.hpp; docs/development.md, "Fuzzing").
 // Any input may be refused with a ModelLoadError; anything else thrown, a crash, a sanitizer
 // report or a hang is a defect. What the importer accepts must be a model the loader accepts in
 // turn: an import never writes a model file that Kinetree then refuses to open (docs/urdf.md).
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/io/model_yaml.hpp"
-#include "core/io/urdf.hpp"
+#include "core/io/urdf/urdf.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string xml(reinterpret_cast<const char*>(data), size);

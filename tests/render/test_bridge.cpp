@@ -18,8 +18,8 @@
 #include <QSurfaceFormat>
 #include <QTest>
 
-#include "render/offscreen.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 Q_DECLARE_METATYPE(vtkProp*)
 

@@ -10,7 +10,7 @@
 #include <QSurfaceFormat>
 #include <QTest>
 
-#include "render/vtk_widget.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 using kt::render::VtkWidget;
 

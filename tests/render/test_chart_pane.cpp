@@ -24,9 +24,9 @@
 #include <memory>
 #include <random>
 
-#include "core/sim/recorder.hpp"
-#include "render/chart_pane.hpp"
-#include "render/offscreen.hpp"
+#include "core/results/recorder.hpp"
+#include "render/charts/chart_pane.hpp"
+#include "render/bridge/offscreen.hpp"
 
 using kt::Recorder;
 using kt::render::ChartPane;

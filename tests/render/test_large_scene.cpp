@@ -20,11 +20,11 @@
 
 #include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
-#include "render/load_arrows.hpp"
-#include "render/model_scene.hpp"
-#include "render/offscreen.hpp"
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/overlays/load_arrows.hpp"
+#include "render/scene/model_scene.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/scene_view.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 using namespace kt;
 using kt::render::LoadArrows;

@@ -13,7 +13,7 @@
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
-#include "render/shape_geometry.hpp"
+#include "render/scene/shape_geometry.hpp"
 
 using namespace kt;
 

@@ -16,10 +16,10 @@
 #include <numbers>
 
 #include "core/io/model_files.hpp"
-#include "render/model_scene.hpp"
-#include "render/offscreen.hpp"
-#include "render/shape_geometry.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/scene/model_scene.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/shape_geometry.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 using namespace kt;
 using kt::render::ModelScene;

@@ -19,11 +19,11 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "render/load_arrows.hpp"
-#include "render/offscreen.hpp"
-#include "render/scene_view.hpp"
-#include "render/trails.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/overlays/load_arrows.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/scene_view.hpp"
+#include "render/scene/trails.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 using namespace kt;
 using kt::render::SceneView;

@@ -2,7 +2,7 @@
 // The Constraint Force Algorithm in its plainest form, as a lecturer would write it (docs/dynamics.md
 // §5): Featherstone & Fijany (1999, §4)'s body-by-body elimination of Liu, Hu & Zhang (2016)'s
 // system A λ = b (eqs. 25–37), in body coordinates, with explicit T_i and D_i and 6 × 6 matrices.
-// It allocates and is slow; the tuned cfa-tree (core/dynamics/cfa_tree.cpp) is tested against it.
+// It allocates and is slow; the tuned cfa-tree (core/dynamics/cfa/cfa_tree.cpp) is tested against it.
 // This is the papers' form, on the system at rest (τ' = τ − h); cfa-tree keeps each body's bias
 // terms in its own equation instead, and on long chains keeps digits this form loses
 // (test_accuracy, cfaDigitsFollowItsOwnConditioning).

@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "render/vtk_widget.hpp"
+#include "render/bridge/vtk_widget.hpp"
 
 namespace kt::test {
 

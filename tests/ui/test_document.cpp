@@ -19,7 +19,7 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
 #include "ui/document/body_tree_model.hpp"

@@ -22,17 +22,17 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 #include "core/sim/simulator.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/flat_chain_proxy.hpp"
-#include "ui/mirror_dialog.hpp"
-#include "ui/problems_dock.hpp"
-#include "ui/property_widgets.hpp"
-#include "ui/template_dialog.hpp"
+#include "ui/editor/flat_chain_proxy.hpp"
+#include "ui/editor/mirror_dialog.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/editor/properties/property_widgets.hpp"
+#include "ui/editor/template_dialog.hpp"
 
 using namespace kt;
 using namespace kt::ui;

@@ -35,10 +35,10 @@
 #include <optional>
 
 #include "core/io/model_yaml.hpp"
-#include "core/model/edit_ops.hpp"
-#include "render/offscreen.hpp"
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "core/model/editing/edit_ops.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/scene_view.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
@@ -46,13 +46,13 @@
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
-#include "ui/flat_chain_proxy.hpp"
-#include "ui/main_window.hpp"
-#include "ui/model_tree_dock.hpp"
-#include "ui/problems_dock.hpp"
-#include "ui/properties_dock.hpp"
-#include "ui/property_widgets.hpp"
-#include "ui/simulation_controller.hpp"
+#include "ui/editor/flat_chain_proxy.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/editor/model_tree_dock.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/editor/properties/properties_dock.hpp"
+#include "ui/editor/properties/property_widgets.hpp"
+#include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::Document;
 using kt::ui::MainWindow;

@@ -19,13 +19,13 @@
 
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
-#include "render/scene_view.hpp"
+#include "render/scene/scene_view.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
-#include "ui/flat_chain_proxy.hpp"
-#include "ui/main_window.hpp"
-#include "ui/model_tree_dock.hpp"
+#include "ui/editor/flat_chain_proxy.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/editor/model_tree_dock.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::ModelTreeDock;

@@ -37,8 +37,8 @@
 #include <cmath>
 #include <functional>
 
-#include "render/offscreen.hpp"
-#include "render/scene_view.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
@@ -46,17 +46,17 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/export_results_dialog.hpp"
-#include "ui/flat_chain_proxy.hpp"
-#include "ui/help_dialogs.hpp"
-#include "ui/import_urdf.hpp"
-#include "ui/main_window.hpp"
-#include "ui/model_tree_dock.hpp"
-#include "ui/plots_dock.hpp"
-#include "ui/properties_dock.hpp"
-#include "ui/recent_files.hpp"
-#include "ui/simulation_controller.hpp"
-#include "ui/timeline_bar.hpp"
+#include "ui/results/export/export_results_dialog.hpp"
+#include "ui/editor/flat_chain_proxy.hpp"
+#include "ui/shell/help_dialogs.hpp"
+#include "ui/shell/import_urdf.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/editor/model_tree_dock.hpp"
+#include "ui/results/plots_dock.hpp"
+#include "ui/editor/properties/properties_dock.hpp"
+#include "ui/shell/recent_files.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+#include "ui/simulation/timeline_bar.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::SimulationController;

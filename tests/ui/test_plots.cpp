@@ -36,20 +36,20 @@
 #include <utility>
 
 #include "core/io/atomic_file.hpp"
-#include "render/chart_figure.hpp"
-#include "render/chart_pane.hpp"
-#include "render/load_arrows.hpp"
-#include "render/offscreen.hpp"
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/charts/chart_figure.hpp"
+#include "render/charts/chart_pane.hpp"
+#include "render/overlays/load_arrows.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/scene/scene_view.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
-#include "ui/export_plots_dialog.hpp"
-#include "ui/joint_load_view.hpp"
-#include "ui/main_window.hpp"
-#include "ui/plots_dock.hpp"
-#include "ui/simulation_controller.hpp"
+#include "ui/results/export/export_plots_dialog.hpp"
+#include "ui/results/joint_load_view.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/results/plots_dock.hpp"
+#include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::PlotsDock;

@@ -25,12 +25,12 @@
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "core/model/mass_properties.hpp"
+#include "core/model/geometry/mass_properties.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/properties_dock.hpp"
+#include "ui/editor/properties/properties_dock.hpp"
 
 using namespace kt;
 using namespace kt::ui;

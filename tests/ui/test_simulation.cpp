@@ -23,14 +23,14 @@
 #include <memory>
 #include <random>
 
-#include "render/scene_view.hpp"
+#include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/main_window.hpp"
-#include "ui/problems_dock.hpp"
-#include "ui/simulation_controller.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::SimulationController;

@@ -29,17 +29,17 @@
 #include <memory>
 
 #include "core/version.hpp"
-#include "render/chart_pane.hpp"
-#include "render/scene_view.hpp"
-#include "render/vtk_widget.hpp"
+#include "render/charts/chart_pane.hpp"
+#include "render/scene/scene_view.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "support/window_test_main.hpp"
-#include "ui/main_window.hpp"
-#include "ui/mathematics_dock.hpp"
-#include "ui/model_tree_dock.hpp"
-#include "ui/peak_loads_dock.hpp"
-#include "ui/plots_dock.hpp"
-#include "ui/problems_dock.hpp"
-#include "ui/simulation_controller.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/teaching/mathematics_dock.hpp"
+#include "ui/editor/model_tree_dock.hpp"
+#include "ui/results/peak_loads_dock.hpp"
+#include "ui/results/plots_dock.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
 

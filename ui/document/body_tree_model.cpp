@@ -5,7 +5,7 @@
 #include <QIODevice>
 #include <QMimeData>
 
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 

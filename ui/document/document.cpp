@@ -11,7 +11,7 @@
 #include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/diagnostic.hpp"
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Undo commands for the tree edits of core/model/edit_ops.hpp. Each factory runs the edit on a
+// Undo commands for the tree edits of core/model/editing/edit_ops.hpp. Each factory runs the edit on a
 // copy of the document's model first: when the edit is refused it returns nullptr and sets
 // `error`; otherwise it returns a command to push (Document::push). The commands store exactly
 // what they change (the appended bodies, the removed bodies with their indices, the before/after
@@ -10,7 +10,7 @@
 #include <QUndoCommand>
 #include <vector>
 
-#include "core/model/edit_ops.hpp"
+#include "core/model/editing/edit_ops.hpp"
 
 namespace kt::ui {
 

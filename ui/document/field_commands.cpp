@@ -7,8 +7,8 @@
 
 #include "core/io/model_files.hpp"
 #include "core/model/joint.hpp"
-#include "core/model/mass_properties.hpp"
-#include "core/model/round_values.hpp"
+#include "core/model/geometry/mass_properties.hpp"
+#include "core/model/editing/round_values.hpp"
 #include "core/model/tree.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"
@@ -324,7 +324,7 @@ QUndoCommand* computeInertialFromShapes(Document& doc, int body, double density,
     if (error) *error = q(why);
     return nullptr;
   }
-  kt::roundComputed(mp);  // 400 kg, not 400.00000000000006 (core/model/round_values.hpp)
+  kt::roundComputed(mp);  // 400 kg, not 400.00000000000006 (core/model/editing/round_values.hpp)
   return bodyEdit(
       doc, body, Field::Inertial, -1,
       [&](kt::BodySpec& b) {

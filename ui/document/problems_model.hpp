@@ -14,7 +14,7 @@
 
 #include "core/model/diagnostic.hpp"
 #include "core/model/model.hpp"
-#include "core/sim/peak_loads.hpp"
+#include "core/results/peak_loads.hpp"
 
 namespace kt::ui {
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Bash completion for kinetree-cli: commands, each command's options (as its --help lists them),
 # solver and integrator names, and file names where a command takes a file. Installed as
-# share/bash-completion/completions/kinetree-cli; tests/core/test_cli.cpp checks it against --help.
+# share/bash-completion/completions/kinetree-cli; tests/cli/test_cli.cpp checks it against --help.
 
 _kinetree_cli_options() {
   case "$1" in

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core/dynamics/cfa/cfa_tree.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+namespace kt {
+namespace {
+
+/// diag(Rᵀ, Rᵀ) M diag(R, R): a 6×6 (inverse) inertia from body axes to the axes R.
+Mat6 rotateSymmetric(const Mat6& M, const Mat3& R) {
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = R.transpose() * M.topLeftCorner<3, 3>() * R;
+  out.topRightCorner<3, 3>() = R.transpose() * M.topRightCorner<3, 3>() * R;
+  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
+  out.bottomRightCorner<3, 3>() = R.transpose() * M.bottomRightCorner<3, 3>() * R;
+  return out;
+}
+
+/// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
+/// blocks (half the work of a 6×6 product with X's matrix).
+Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
+  const Vec3& r = X.r;
+  const auto ML = M.leftCols<3>();
+  Eigen::Matrix<double, 6, 3> MR;  // M_L r̃ + M_R
+  MR.col(0) = M.col(3) + r.z() * ML.col(1) - r.y() * ML.col(2);
+  MR.col(1) = M.col(4) + r.x() * ML.col(2) - r.z() * ML.col(0);
+  MR.col(2) = M.col(5) + r.y() * ML.col(0) - r.x() * ML.col(1);
+  Mat6 out;
+  out.leftCols<3>().noalias() = ML * X.E.transpose();
+  out.rightCols<3>().noalias() = MR * X.E.transpose();
+  return out;
+}
+
+/// e_d, for the one motion coordinate of a 1-DoF joint (performance note 3); at namespace scope,
+/// so that reading it needs no guard of a function-local static.
+const std::array<Vec6, 6> kUnitVectors = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
+                                          Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
+const Vec6& unitVector(int d) { return kUnitVectors[static_cast<std::size_t>(d)]; }
+
+/// Asks for the cache lines of the object at `p` ahead of its use (a hint that changes no result;
+/// performance note 1).
+void prefetchBytes(const void* p, std::ptrdiff_t bytes) {
+  const char* c = static_cast<const char*>(p);
+  for (std::ptrdiff_t off = 0; off < bytes; off += 64) __builtin_prefetch(c + off);
+}
+template <typename T>
+void prefetch(const T* p) {
+  prefetchBytes(p, sizeof(T));
+}
+/// The bytes of a record from its start to a member.
+template <typename T, typename M>
+std::ptrdiff_t bytesBefore(const T& record, const M& member) {
+  return reinterpret_cast<const char*>(&member) - reinterpret_cast<const char*>(&record);
+}
+
+/// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1: a force carried into the parent's record
+/// (performance note 2).
+void accumulateInverseForce(const Xform& X, const Vec6& f, double s, Vec6& acc) {
+  const Vec3 fl = X.E.transpose() * f.tail<3>();
+  const Vec3 n = X.E.transpose() * f.head<3>() + X.r.cross(fl);
+  for (int k = 0; k < 3; ++k) {
+    acc[k] += s * n[k];
+    acc[3 + k] += s * fl[k];
+  }
+}
+
+/// accumulateInverseForce for f = t e_d, a force along one coordinate (a 1-DoF joint's actuation
+/// u = e_d τ): (ᴮX_A)ᵀ e_d is row d of Eᵀ's blocks, [E_d·; 0] for a moment, [r × E_(d−3)·; E_(d−3)·]
+/// for a force.
+void accumulateInverseForceAlong(const Xform& X, int d, double t, double s, Vec6& acc) {
+  const double st = s * t;
+  if (d < 3) {
+    for (int k = 0; k < 3; ++k) acc[k] += st * X.E(d, k);
+    return;
+  }
+  const Vec3 fl = st * X.E.row(d - 3).transpose();
+  const Vec3 n = X.r.cross(fl);
+  for (int k = 0; k < 3; ++k) {
+    acc[k] += n[k];
+    acc[3 + k] += fl[k];
+  }
+}
+
+constexpr int kAhead = 3;  ///< bodies ahead to prefetch
+
+}  // namespace
+
+CfaTreeSolver::CfaTreeSolver(const Tree& tree)
+    : Solver(tree),
+      frames_(tree.nb),
+      axes_(tree.nb),
+      IinvB_(tree.nb),
+      IinvJ_(tree.nb),
+      Tphys_(tree.nb),
+      w_(tree.nb),
+      Psi_(tree.nb),
+      XJ_(tree.nb),
+      fRnea_(tree.nb),
+      fLin_(tree.nb),
+      dqdd_(tree.nv) {
+  kin_.resize(tree);
+  for (int i = 0; i < tree.nb; ++i) {
+    const JointModel& joint = tree.joints[i];
+    JointFrame& fr = frames_[i];
+    Mat3& R = axes_[i].R;
+    fr.nv = static_cast<std::int8_t>(joint.nv);
+    // the joint frame: columns of R in body axes, and the coordinates S_i spans there
+    const JointCoordinateFrame jf = joint.coordinateFrame();
+    fr.universal = joint.subspacesDependOnQ();
+    R = jf.R;
+    for (int n = 0; n < fr.nv; ++n) fr.dims[n] = static_cast<std::int8_t>(jf.dims[n]);
+    fr.rotated = fr.universal || R != Mat3::Identity();
+    const int parent = tree.parent[i];
+    fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);
+    fr.keepPsi = (parent >= 0 && parent != i - 1) || fr.nv > 1;
+    for (int c : tree.children[i]) fr.farChild = fr.farChild || c != i + 1;
+    std::array<bool, 6> motion{};
+    for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
+    fr.nc = 0;
+    for (int d = 0; d < 6; ++d)
+      if (!motion[static_cast<std::size_t>(d)]) fr.cdims[fr.nc++] = static_cast<std::int8_t>(d);
+    Mat6N T;
+    joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
+    Tphys_[i].setZero();
+    Tphys_[i].leftCols(T.cols()) = T;
+    fr.gather = !fr.universal;
+    for (int c = 0; c < T.cols() && fr.gather; ++c) {
+      int nonzero = 0;
+      for (int r = 0; r < 6; ++r) {
+        if (T(r, c) == 0.0) continue;
+        ++nonzero;
+        fr.index[c] = static_cast<std::int8_t>(r);
+        fr.sign[c] = static_cast<std::int8_t>(T(r, c) > 0.0 ? 1 : -1);
+        fr.gather = std::abs(T(r, c)) == 1.0;
+      }
+      fr.gather = fr.gather && nonzero == 1;
+    }
+    IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
+    IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
+  }
+  // the refinement of q̈ where a light body carries a heavy one (header, "Refinement")
+  std::vector<double> stiffness(static_cast<std::size_t>(tree.nb));  // λ_min(I_i) = 1 / ‖I_i⁻¹‖₂
+  for (int i = 0; i < tree.nb; ++i)
+    stiffness[i] = Eigen::SelfAdjointEigenSolver<Mat6>(tree.I[i].matrix(), Eigen::EigenvaluesOnly).eigenvalues()[0];
+  for (int i = 0; i < tree.nb; ++i)
+    if (tree.parent[i] >= 0 && stiffness[i] > kComplianceRatio * stiffness[tree.parent[i]]) refine_ = true;
+}
+
+// Joint frame of a universal joint from S = [E₂a₁ a₂; 0 0]: R = [a₂ × n, a₂, n] with n ∥ E₂a₁ × a₂
+// (the constraint moment axis of JointModel::constraintSubspace), so S = R [Ŝ; 0] on coordinates 0, 1.
+void CfaTreeSolver::updateUniversal(int i, const double* qi) {
+  JointAxes& ax = axes_[i];
+  Mat6N S;
+  tree_->joints[i].motionSubspace(qi, S);
+  const Vec3 s1 = S.col(0).head<3>(), s2 = S.col(1).head<3>();
+  const Vec3 n = s1.cross(s2).normalized();
+  const Vec3 u2 = s2.normalized();
+  const Vec3 u1 = u2.cross(n);
+  ax.R << u1, u2, n;
+  Eigen::Matrix2d Shat;
+  Shat << u1.dot(s1), u1.dot(s2), u2.dot(s1), u2.dot(s2);
+  ax.Shat = Shat;
+  ax.ShatInv = Shat.inverse();
+  Tphys_[i].setZero();  // JointModel's T for the reported reaction: [n 0; 0 1₃]
+  Tphys_[i].col(0).head<3>() = n;
+  Tphys_[i].block<3, 3>(3, 1).setIdentity();
+  IinvJ_[i] = rotateSymmetric(IinvB_[i], ax.R);
+}
+
+// Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
+// in arithmetic of the joint's n_c constraint coordinates.
+void CfaTreeSolver::eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
+  // a free joint (n_c = 0) transmits nothing: no constraint coordinates
+  dispatchSize(frames_[c].nc, [&]<int NC>() {
+    if constexpr (NC > 0) eliminateFixed<NC>(c, PsiC, Psi, alpha);
+  });
+}
+
+template <int NC>
+void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
+  using Mat6c = Eigen::Matrix<double, 6, NC>;
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  const JointFrame& fr = frames_[c];
+  BodyWork& C = w_[c];
+  const Xform& X = jointTransform(c);
+  const std::array<std::int8_t, 6>& cd = fr.cdims;
+  // (T_cᵀ ᶜX_p Ψ_p)ᵀ = Ψ_p ᶜX_pᵀ T_c: the constraint columns of Ψ_p ᶜX_pᵀ (−A_cp, −A_cj on the
+  // parent's columns, Liu et al. eqs. 34, 36)
+  const Mat6 Bt = timesXTransposed(Psi, X);
+  Mat6c B;
+  for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
+  // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L D Lᵀ
+  PackedLower& L = C.L;
+  const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
+  for (int j = 0; j < NC; ++j)
+    for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + PsiC(cd[i], cd[j]);
+  ldltInPlace<NC>(L, C.invDiag.data());
+  // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)
+  // (eq. 29, the bias per body: C.a holds c_c)
+  const Vec6 b = X.applyMotion(alpha) + C.a - C.alpha;
+  Mat6c Vt = B;
+  Veccc z;
+  for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
+  solveUnitLower<NC>(L, Vt.transpose());
+  solveUnitLower<NC>(L, z);
+  // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ D⁻¹ V
+  const Mat6c Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
+  Psi.noalias() -= Wt * Vt.transpose();
+  alpha.noalias() -= Wt * z;
+  // what the back substitution needs: λ_c = A_cc⁻¹ (b_c + T_cᵀ ᶜX_p Ψ_p F_p) = L⁻ᵀ D⁻¹ (z + V F_p)
+  C.Vt.template leftCols<NC>() = Vt;
+  C.z.template head<NC>() = z;
+}
+
+// eliminateFixed's right-hand side alone, with its stored L, D and V, for the correction's system at
+// rest (no c_c): z = L⁻¹ b_c, α_p ← α_p − Vᵀ D⁻¹ z.
+template <int NC>
+void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  BodyWork& C = w_[c];
+  const Vec6 b = jointTransform(c).applyMotion(alpha) - C.alpha;
+  Veccc z;
+  for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
+  solveUnitLower<NC>(C.L, z);
+  C.z.template head<NC>() = z;
+  z.array() *= Eigen::Map<const Veccc>(C.invDiag.data()).array();
+  alpha.noalias() -= C.Vt.template leftCols<NC>() * z;
+}
+
+// A root joint (no parent body): A_ii = T_iᵀ Ψ_i T_i = L D Lᵀ, z = L⁻¹ b_i (rootRhs).
+template <int NC>
+void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
+  const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
+  BodyWork& W = w_[i];
+  PackedLower& L = W.L;
+  for (int j = 0; j < NC; ++j)
+    for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
+  ldltInPlace<NC>(L, W.invDiag.data());
+  rootRhs<NC>(i, true);
+}
+
+// z = L⁻¹ b_i for a root joint already factored: b_i = T_iᵀ (c_i − α_i) with the bias, c_i the
+// root's velocity-product acceleration and the world's −g; b_i = −T_iᵀ α_i for the correction.
+template <int NC>
+void CfaTreeSolver::rootRhs(int i, bool withBias) {
+  BodyWork& W = w_[i];
+  for (int j = 0; j < NC; ++j) {
+    const int d = frames_[i].cdims[j];
+    W.z[j] = withBias ? W.a[d] - W.alpha[d] : -W.alpha[d];
+  }
+  solveUnitLower<NC>(W.L, W.z.template head<NC>());
+}
+
+// Prefetch for the tip-to-base sweeps: the record of the body kAhead closer to the base, its I⁻¹
+// and ⁱX_p (the elimination: and Ψ where it is stored; the correction: and fRnea_), and ᴶⁱX_ᴶᵖ
+// where the frames are rotated.
+void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
+  if (i < kAhead) return;
+  const int k = i - kAhead;
+  const BodyWork& W = w_[k];
+  prefetch(&W);
+  if (!elimination) prefetch(&fRnea_[k]);
+  if (elimination && frames_[k].keepPsi) prefetch(&Psi_[k]);
+  if (frames_[k].ownTransform) prefetch(&XJ_[k]);
+  prefetch(&IinvJ_[k]);
+  prefetch(&kin_.X_p[k]);
+}
+
+// Prefetch for the substitutions: the record (with Ψ's motion column of a 1-DoF joint), Ψ where a
+// joint of more DoF reads it, ⁱX_p and ᴶⁱX_ᴶᵖ, of the body kAhead further from the base.
+void CfaTreeSolver::prefetchTowardsTips(int i) const {
+  if (i + kAhead >= tree_->nb) return;
+  const int k = i + kAhead;
+  const BodyWork& W = w_[k];
+  prefetch(&W);
+  const JointFrame& fr = frames_[k];
+  if (fr.nv > 1) prefetch(&Psi_[k]);
+  if (fr.ownTransform) prefetch(&XJ_[k]);
+  prefetch(&kin_.X_p[k]);
+}
+
+// λ_i = L⁻ᵀ D⁻¹ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
+// ones); F_p = ρ_p, the forces on the parent body not yet eliminated when joint i was. A root
+// joint has no V term.
+template <int NC>
+void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  const BodyWork& W = w_[i];
+  const int p = tree_->parent[i];
+  Veccc y = W.z.template head<NC>();
+  if (p >= 0) y.noalias() += W.Vt.template leftCols<NC>().transpose() * w_[p].rho;
+  y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
+  solveUnitLowerTransposed<NC>(W.L, y);
+  lambda.setZero();
+  for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
+}
+
+void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                                    VectorX& qdd, JointLoads* loads) {
+  if (qdd.size() != tree_->nv) qdd.resize(tree_->nv);
+  biasPass(q, v, fext);
+  eliminationPass(tau);
+  if (!refine_) {
+    substitutionPass(qdd, loads, true, false);
+    return;
+  }
+  // one step of iterative refinement of q̈ with the factor just built (header, "Refinement")
+  substitutionPass(qdd, nullptr, true, true);
+  correctionPass(tau);
+  substitutionPass(dqdd_, loads, false, false);
+  qdd += dqdd_;
+}
+
+void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
+  const Tree& t = *tree_;
+  // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p and v_i),
+  // joint-frame transforms, and each body's own bias terms (header, "Bias terms per body")
+  const Vec6 a0 = baseAcceleration(t);
+  Vec6 vLast = Vec6::Zero();  // v_{i−1}: body i's parent on a chain; kin_.v holds it for the other children
+  for (int i = 0; i < t.nb; ++i) {
+    if (i + kAhead < t.nb) {  // this pass writes ρ and a (and ᴶⁱX_ᴶᵖ, rarely)
+      const BodyWork& A = w_[i + kAhead];
+      prefetchBytes(&A.rho, bytesBefore(A, A.fRest) - bytesBefore(A, A.rho));
+      prefetch(&kin_.X_p[i + kAhead]);
+    }
+    const JointModel& joint = t.joints[i];
+    const double* qi = q.data() + t.qOffset[i];
+    const double* vi = v.data() + t.vOffset[i];
+    const int p = t.parent[i];
+    const Xform& Xp = kin_.X_p[i] = joint.placement(qi, t.X_T[i]);
+    const Vec6 vJ = joint.jointVelocity(qi, vi);
+    const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(p == i - 1 ? vLast : kin_.v[p]) + vJ);
+    vLast = vi6;
+    if (frames_[i].farChild) kin_.v[i] = vi6;
+    const Vec6 ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
+
+    const JointFrame& fr = frames_[i];
+    if (fr.universal) updateUniversal(i, qi);
+    BodyWork& W = w_[i];
+    if (fr.ownTransform) {  // ᴶⁱX_ᴶᵖ = Rᵢᵀ ⁱX_p R_p; otherwise it is ⁱX_p itself
+      Xform& XJ = XJ_[i];
+      XJ = Xp;
+      if (fr.rotated) XJ = Xform::rotation(axes_[i].R.transpose()) * XJ;
+      if (p >= 0 && frames_[p].rotated) XJ = XJ * Xform::rotation(axes_[p].R);
+    }
+    // c_i, with the world's −g carried in at a root, and p_i = v_i ×* I_i v_i − f^ext_i: the
+    // velocity-product acceleration and the bias wrench of body i alone, nothing summed
+    const Vec6 c = p < 0 ? Vec6(Xp.applyMotion(a0) + ci) : ci;
+    const Inertia& I = t.I[i];
+    const Vec6 bias = crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
+    if (refine_) fLin_[i] = bias;  // RNEA's body wrench, completed by the first substitution
+    if (fr.rotated) {
+      const Mat3 Rt = axes_[i].R.transpose();
+      W.a = spatial(Rt * c.head<3>(), Rt * c.tail<3>());
+      W.rho = -spatial(Rt * bias.head<3>(), Rt * bias.tail<3>());
+    } else {
+      W.a = c;
+      W.rho = -bias;
+    }
+  }
+}
+
+// D_i τ_i in the joint frame: τ on the motion coordinates (zero on the constraint ones). In the
+// correction (residual), D_i r_i with r_i = τ_i − S_iᵀ f_i, f_i RNEA's joint wrench of q̈ so far.
+Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
+  const JointFrame& fr = frames_[i];
+  Vec6 u = Vec6::Zero();
+  if (fr.nv == 0) return u;
+  const int off = tree_->vOffset[i];
+  // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
+  const JointAxes& ax = axes_[i];
+  Vec6 fJ = Vec6::Zero();
+  if (residual) {
+    const Vec6& f = fRnea_[i];
+    fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+  }
+  if (fr.universal) {
+    const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
+    u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
+  } else if (fr.nv == 1) {                      // u = e_d τ_d
+    u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
+  } else {
+    for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
+  }
+  return u;
+}
+
+void CfaTreeSolver::eliminationPass(const VectorX& tau) {
+  const Tree& t = *tree_;
+  // tip to base: u = D τ carried into the parent's known wrench; then Ψ and α of each body,
+  // eliminating its children's joints (header; Liu et al. eqs. 29–37). Ψ_i is stored where it must
+  // outlive the next step (JointFrame::keepPsi); else the parent is body i − 1, whose step comes
+  // next and reads Ψ_i once (eliminating joint i), and two locals taking turns hold it.
+  Mat6 psiLocal[2];
+  const auto psiOf = [&](int i) -> Mat6& { return frames_[i].keepPsi ? Psi_[i] : psiLocal[i & 1]; };
+  for (int i = t.nb - 1; i >= 0; --i) {
+    prefetchTowardsBase(i, true);
+    const JointFrame& fr = frames_[i];
+    BodyWork& W = w_[i];
+    const int p = t.parent[i];
+    const Vec6 u = actuation(i, tau, false);
+    W.fRest = u;
+    if (p >= 0) {
+      if (fr.nv == 1 && !fr.universal) {
+        accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
+      } else if (fr.nv > 0) {
+        accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
+      }
+    }
+    // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, then each child's joint
+    // eliminated into them
+    // (the copy column by column: performance note 4)
+    Mat6& Psi = psiOf(i);
+    for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
+    W.alpha.noalias() = Psi * (u + W.rho);
+    const std::vector<int>& ch = t.children[i];
+    for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, psiOf(*c), Psi, W.alpha);
+    if (fr.nv == 1) W.psiCol = Psi.col(fr.dims[0]);
+    if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
+      dispatchSize(fr.nc, [&]<int NC>() {
+        if constexpr (NC > 0) factorRoot<NC>(i, Psi);
+      });
+    }
+  }
+}
+
+void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual) {
+  const Tree& t = *tree_;
+  // base to tip: λ, the accelerations a_i and q̈ (with the bias; without it, those of the
+  // correction's system at rest)
+  for (int i = 0; i < t.nb; ++i) {
+    prefetchTowardsTips(i);
+    const JointFrame& fr = frames_[i];
+    BodyWork& W = w_[i];
+    const int p = t.parent[i];
+    const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(w_[p].a);  // the world is at rest
+    Vec6 lambda = Vec6::Zero();
+    dispatchSize(fr.nc, [&]<int NC>() {
+      if constexpr (NC > 0) constraintForce<NC>(i, lambda);
+    });
+    if (p >= 0 && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, w_[p].rho);
+    W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
+    // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ (W.a holds c_i until it is a_i)
+    Vec6 a = withBias ? Vec6(y + W.a) : y;
+    if (fr.nv == 1 && !fr.universal) {
+      const int d = fr.dims[0];
+      const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
+      qdd[t.vOffset[i]] = rel;
+      a += unitVector(d) * rel;
+    } else if (fr.nv > 0) {
+      const int off = t.vOffset[i];
+      Vec6 rel = Vec6::Zero();
+      for (int k = 0; k < fr.nv; ++k) {
+        const int d = fr.dims[k];
+        const double ad = W.alpha[d] + Psi_[i].col(d).dot(lambda);  // Ψ_i is symmetric
+        rel[k] = ad - a[d];
+        a[d] = ad;
+      }
+      if (fr.universal) {
+        qdd.segment<2>(off) = axes_[i].ShatInv * rel.head<2>();
+      } else {
+        for (int k = 0; k < fr.nv; ++k) qdd[off + k] = rel[k];
+      }
+    }
+    W.a = a;
+    if (loads) {
+      W.fRest += lambda;  // D_i τ_i + T_i λ_i, joint frame
+      jointLoad(i, *loads, !withBias);
+    }
+    if (residual) {
+      // RNEA's body wrench at q̈: p_i from the bias pass plus I_i a_i, formed per body before any
+      // subtree sum (summed apart, gravity's and the inertial subtree wrenches grow far larger than
+      // their difference, and their rounding would be most of the residual)
+      const JointAxes& ax = axes_[i];
+      fLin_[i] += t.I[i] * (fr.rotated ? spatial(ax.R * a.head<3>(), ax.R * a.tail<3>()) : a);
+    }
+  }
+}
+
+void CfaTreeSolver::correctionPass(const VectorX& tau) {
+  const Tree& t = *tree_;
+  // tip to base: the RNEA joint wrench of q̈ so far (the subtree sums of substitutionPass's body
+  // wrenches), its residual r = τ − Sᵀ f, u = D r, and α for u with the factor kept
+  // from eliminationPass (Ψ, L and V are unchanged: only the right-hand side is new)
+  for (int i = t.nb - 1; i >= 0; --i) {
+    prefetchTowardsBase(i, false);
+    BodyWork& W = w_[i];
+    const int p = t.parent[i];
+    fRnea_[i] = fLin_[i];
+    if (p >= 0) accumulateInverseForce(kin_.X_p[i], fLin_[i], 1.0, fLin_[p]);
+    const Vec6 u = actuation(i, tau, true);
+    W.fRest = u;
+    const std::vector<int>& ch = t.children[i];
+    Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
+    for (int c : ch) {
+      const JointFrame& fc = frames_[c];
+      if (fc.nv == 1 && !fc.universal) {
+        accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].fRest[fc.dims[0]], -1.0, rho);
+      } else if (fc.nv > 0) {
+        accumulateInverseForce(jointTransform(c), w_[c].fRest, -1.0, rho);
+      }
+    }
+    W.alpha.noalias() = IinvJ_[i] * (u + rho);
+    for (auto c = ch.rbegin(); c != ch.rend(); ++c) {
+      dispatchSize(frames_[*c].nc, [&]<int NC>() {
+        if constexpr (NC > 0) eliminateRhs<NC>(*c, W.alpha);
+      });
+    }
+    if (p < 0) {
+      dispatchSize(frames_[i].nc, [&]<int NC>() {
+        if constexpr (NC > 0) rootRhs<NC>(i, false);
+      });
+    }
+  }
+}
+
+void CfaTreeSolver::jointLoad(int i, JointLoads& loads, bool corrected) {
+  const Tree& t = *tree_;
+  // the joint loads f = D τ + T λ (refined: RNEA's f + D r + T δλ), and their parts τ_i = S_iᵀ f_i,
+  // λ_i = T_iᵀ f_i (JointModel's T), world axes
+  const JointFrame& fr = frames_[i];
+  const BodyWork& W = w_[i];
+  const Vec6& fJ = W.fRest;
+  const JointAxes& ax = axes_[i];
+  Vec6 f = fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
+  if (corrected) f += fRnea_[i];
+  loads.f[i] = f;
+  if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
+    const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+    if (fr.universal) {
+      loads.tau.segment<2>(t.vOffset[i]) = ax.Shat.transpose() * fr6.head<2>();
+    } else {
+      for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
+    }
+  }
+  double* lam = loads.lambda.data() + t.lambdaOffset[i];
+  if (fr.gather) {
+    for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];
+  } else {
+    const Mat6& T = Tphys_[i];
+    for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
+  }
+  const int p = t.parent[i];
+  Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes (only the loads need it)
+  E = p < 0 ? kin_.X_p[i].E : Mat3(kin_.X_p[i].E * kin_.X_0[p].E);
+  loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
+}
+
+std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_unique<CfaTreeSolver>(tree); }
+
+}  // namespace kt
+
+// Performance notes: why the passes are written as they are. None of these changes a result
+// (tests/core/test_cfa.cpp holds cfa-tree to the plain reference version on random trees).
+//  1. Prefetch. Each pass walks about a kilobyte per body, in several arrays at once (w_,
+//     kin_.X_p, IinvJ_): more streams than the hardware prefetchers follow on long trees. The
+//     passes ask for the data kAhead = 3 bodies ahead, and only for what they read: the bias pass
+//     for ρ and a, the others for the whole record (it holds nothing else), and each for ᴶⁱX_ᴶᵖ
+//     only where the frames are rotated. The record and I⁻¹ are LargeArrays (large_pages.hpp): on
+//     4 KB pages their TLB misses were most of the growth in cost per body on long chains.
+//  1a. Ψ in locals. Only the elimination needs a whole Ψ_i, and on a chain only until the next
+//     body's step; the substitution needs its motion columns. Storing every Ψ_i in the record
+//     wrote 288 bytes a body that went out to L3 and were read back a column at a time: on the
+//     10,000-body chain 300–330 ns a body against 280–290 without (chain of 100: the same).
+//  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
+//     the parent's record, which is read as whole vectors only much later, instead of returning a
+//     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).
+//  3. One-coordinate joints as vector operations: u = e_d τ_d and a += e_d q̈ with e_d read as a
+//     whole vector (unitVector), where a scalar store read back as a vector would stall. Carried
+//     into the parent, u = e_d τ_d is one row of ᶜX_pᵀ times τ_d (accumulateInverseForceAlong).
+//  4. Ψ_i is copied from I_i⁻¹ column by column: a whole 288-byte matrix copy compiles to a string
+//     move, slower at this size.
+//  5. The passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
+//     enough for the compiler to inline the spatial arithmetic into it, which one long function is not.
+//  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ scatters:
+//     no 6 × n_c products in the sweep, and the n_c × n_c factor and solves of the small-SPD kernel
+//     (small_spd.hpp) compiled for each n_c.
+//  7. The joint loads are formed in the last substitution, body by body, not in a pass of their
+//     own: one sweep fewer over the records (the loads of body i need its parent's ᵖX_0 only).
+//  8. A_cc = L D Lᵀ, not L Lᵀ. Along a chain each elimination waits for the last one's Ψ, so the
+//     factor's latency is the sweep's: the n_c square roots of a Cholesky factor (each followed by
+//     a division) were on that path. Without them the 1,000-body chain ran about 4 % faster
+//     (median ratio to aba 1.40 against 1.46, six alternating runs), for 12 more instructions per body.

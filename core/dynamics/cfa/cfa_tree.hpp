@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Constraint Force Algorithm, tree form: a block LDLᵀ of A = Tᵀ Φ T eliminating joints
+// leaves-first, O(N) on every tree with bounded branching (docs/dynamics.md §5, variant 3).
+// in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
+//
+// A couples a joint only to its parent joint and to its siblings (Liu et al. eqs. 31–37). With
+// Z_j = ʲX_pᵀ T_j and the neighbour columns W_p = T_p, W_j = −Z_j (j a child of p), every block
+// that involves body p's inverse inertia reads W_rᵀ I_p⁻¹ W_s, and A_ii = T_iᵀ I_i⁻¹ T_i + Z_iᵀ I_p⁻¹ Z_i.
+// Eliminating joint i (all of its subtree first) updates A_rs ← A_rs − A_ri A_ii⁻¹ A_is for
+// r, s ∈ {p, the siblings not yet eliminated}: all of these updates are W_rᵀ ΔΨ_p W_s with one
+// 6×6 ΔΨ_p. So the elimination is carried per body, as Featherstone & Fijany (1999, §4) read the
+// CFA: Ψ_b, the apparent inverse inertia (compliance) of body b with the joints of its subtree
+// eliminated, and α_b, the acceleration of body b with its own joint's λ still unknown:
+//
+//   Ψ_p ← I_p⁻¹,  α_p ← I_p⁻¹ (u_p − p_p − Σ_c ᶜX_pᵀ u_c)          (u = D τ, the actuation wrenches)
+//   for each child c of p:  Q = Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ,  A_cc = T_cᵀ Q T_c = L D Lᵀ   (eqs. 32, 37)
+//                           b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)                       (eq. 29)
+//                           V = L⁻¹ T_cᵀ ᶜX_p Ψ_p,  z = L⁻¹ b_c
+//                           Ψ_p ← Ψ_p − Vᵀ D⁻¹ V,  α_p ← α_p − Vᵀ D⁻¹ z
+//
+// (−T_cᵀ ᶜX_p Ψ_p W_r are A_cp and A_cj, eqs. 34, 36, so this is the Schur complement above.)
+// Back substitution, base to tip, is LDLᵀ's λ_c = A_cc⁻¹ (b_c − A_cp λ_p − Σ_{j<c} A_cj λ_j) with the
+// blocks as they were when c was eliminated: λ_c = L⁻ᵀ D⁻¹ (z + V F_p) with the L, D, V of
+// that step, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p not yet
+// eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
+// S_i q̈_i = a_i − ⁱX_p a_p − c_i, so Φ is never applied again for q̈ (Liu et al. eq. 28).
+//
+// Bias terms per body (docs/dynamics.md §5, "Where the digits go"). The papers run the CFA on
+// the system at rest: the bias forces h = ID(q, ν, 0) move into τ' = τ − h (Featherstone &
+// Fijany §4, Liu et al. eq. 22), and h_i carries the weight and the moments of joint i's whole
+// subtree. u_p − Σ_c ᶜX_pᵀ u_c is then a small difference of such sums, multiplied by the body's own
+// inverse inertia: on a chain of 10,000 boxes q̈ kept 6 digits. Here each body's bias stays in
+// its own equation, as in Newton–Euler and the ABA: I_i a_i + p_i = f_i − Σ_c ᶜX_iᵀ f_c with
+// p_i = v_i ×* I_i v_i − f^ext_i, a_i = ⁱX_p a_p + S_i q̈_i + c_i, c_i = v_i × S_i ν_i + S̊_i ν_i and
+// the world's acceleration −g; the joint wrench f_i = D_i τ_i + T_i λ_i, λ the physical constraint
+// forces. Nothing is summed over a subtree before the solve, λ are the joint loads' constraint
+// part directly, and q̈ stays within one digit of aba's on chains of up to 10,000 bodies
+// (test_accuracy).
+//
+// Structure. Each body's quantities are held in its joint frame J_i (the body frame turned by a
+// rotation R_i): there S_i spans coordinate axes and T_i is the complementary selection of
+// coordinates, so Tᵀ Q T is a submatrix of n_c = 6 − n_i rows and columns (the elimination is
+// compiled for each n_c), T λ and D τ are scatters, and λ and τ share one 6-vector (disjoint
+// coordinates). R_i is the identity for joints along body axes (the common case: no cost),
+// constant for other axes and q-dependent only for universal joints. Per body and call: two 6×6
+// transforms, one n_c × n_c L D Lᵀ factor (no square roots: note 8 in cfa_tree.cpp), one
+// triangular solve with six columns, one rank-n_c update; the back substitution solves with the
+// stored L, D and V off the tip-to-base sweep.
+//
+// Refinement (docs/dynamics.md §5, "Refinement of q̈"). Where a light body carries a heavy one
+// (‖I_p⁻¹‖ > kComplianceRatio ‖I_c⁻¹‖, decided once per model), α_p and Ψ_p are formed from the
+// light body's large I_p⁻¹ by subtraction, and A = Tᵀ Φ T is far worse conditioned than M. There
+// q̈ is refined once: the first substitution also forms RNEA's body wrenches p_i + I_i a_i at q̈⁰;
+// correctionPass sums them tip to base into the joint wrenches f, takes u = D (τ − Sᵀ f), the
+// residual, and runs the elimination's right-hand side alone (α and z with the stored L, D, V) for
+// the system at rest; a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
+// f + D r + T δλ.
+// Workspaces are sized in the constructor; a call allocates nothing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/dynamics/cfa/cfa_common.hpp"
+#include "core/dynamics/kernels/large_pages.hpp"
+
+namespace kt {
+
+class CfaTreeSolver final : public Solver {
+ public:
+  explicit CfaTreeSolver(const Tree& tree);
+  std::string_view name() const override { return "cfa-tree"; }
+  void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
+                       JointLoads* loads) override;
+
+ private:
+  /// Constant description of joint i in its joint frame, read in every pass (30 bytes).
+  struct JointFrame {
+    std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
+    std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
+    std::array<std::int8_t, 6> index{};  ///< (gather) the coordinate of f in λ_k
+    std::array<std::int8_t, 6> sign{};   ///< (gather) ±1
+    std::int8_t nv = 0;                  ///< n_i
+    std::int8_t nc = 6;                  ///< 6 − n_i
+    bool rotated = false;                ///< R ≠ 1
+    bool universal = false;              ///< R and Ŝ depend on q
+    bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
+    bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
+    bool farChild = false;               ///< a child other than body i + 1: the bias pass stores v_i for it
+    bool keepPsi = false;                ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
+  };
+  /// The joint frame's axes, read only where the frame is rotated.
+  struct JointAxes {
+    Mat3 R = Mat3::Identity();  ///< body axes of the joint frame (columns), constant unless universal
+    Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
+    Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
+  };
+  /// Per-body work, one record per body (read and written in index order): only what the passes
+  /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ and the refinement's wrench, read on
+  /// some bodies only, are arrays of their own).
+  struct BodyWork {
+    Vec6 z;                         ///< L⁻¹ b_i (n_c)
+    std::array<double, 6> invDiag;  ///< 1 / D_j
+    PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
+    Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
+    Vec6 alpha;   ///< α_i, joint frame
+    Vec6 rho;     ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
+    Vec6 a;       ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
+    Vec6 fRest;   ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
+    Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
+  };
+
+  /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
+  /// kComplianceRatio ‖I_c⁻¹‖₂: a light body carrying a heavy one (header, "Refinement"). Of 720
+  /// random trees in test_cfa only spread-mass ones reach it; without the refinement, the two
+  /// over the accuracy bound had ratios of 2.8·10⁴ and 1.8·10⁵, and plain random trees stay below 30.
+  static constexpr double kComplianceRatio = 100;
+  bool refine_ = false;  ///< the model has such a pair: every call refines q̈
+  Kinematics kin_;       ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
+  std::vector<JointFrame> frames_;
+  std::vector<JointAxes> axes_;
+  std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
+  LargeArray<Mat6> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
+  std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
+                             ///< (read only where T_i is not a signed selection)
+  LargeArray<BodyWork> w_;   ///< (nb)
+  /// (nb) Ψ_i, joint frame, where it must outlive the elimination step that follows body i's: a
+  /// parent other than body i − 1 (the elimination visits it later) or a joint of more than one
+  /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
+  /// two locals, and the elimination writes 48 bytes of it a body (psiCol), not 288.
+  std::vector<Mat6> Psi_;
+  std::vector<Xform> XJ_;    ///< (nb) ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
+  std::vector<Vec6> fRnea_;  ///< (nb) refinement: RNEA's joint wrench at the first q̈, body frame
+  std::vector<Vec6> fLin_;   ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
+  VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
+
+  // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
+  /// Base to tip: kinematics, joint-frame transforms, each body's c_i and p_i.
+  [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
+  /// Tip to base: u = D τ, then Ψ and α of each body, eliminating its children's joints.
+  [[gnu::noinline]] void eliminationPass(const VectorX& tau);
+  /// Base to tip: λ, the accelerations and q̈ (withBias: of the system itself; otherwise of the
+  /// correction's system at rest); with loads, D τ + T λ in fRest and each joint's load; with
+  /// residual, RNEA's body wrenches p_i + I_i a_i in fLin_.
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual);
+  /// Tip to base, after a substitution with residual: fRnea becomes the RNEA joint wrench of q̈,
+  /// u = D (τ − Sᵀ f) its residual, and α and z are those of u with the factor already built.
+  [[gnu::noinline]] void correctionPass(const VectorX& tau);
+  /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i).
+  Vec6 actuation(int i, const VectorX& tau, bool residual) const;
+  /// Joint i's load from fRest (corrected: plus fRnea_), in world axes through ⁱX_0's rotation (its
+  /// parent's already computed: called base to tip).
+  void jointLoad(int i, JointLoads& loads, bool corrected);
+
+  /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
+  const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
+  void updateUniversal(int i, const double* qi);
+  void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void eliminateRhs(int c, Vec6& alpha);
+  template <int NC>
+  void factorRoot(int i, const Mat6& Psi);
+  template <int NC>
+  void rootRhs(int i, bool withBias);
+  void prefetchTowardsBase(int i, bool elimination) const;
+  void prefetchTowardsTips(int i) const;
+  template <int NC>
+  void constraintForce(int i, Vec6& lambda) const;
+};
+
+std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree);
+
+}  // namespace kt

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core/results/recorder.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kt {
+
+Recorder::Recorder(int width, int nq, int nv, std::size_t chunkRows)
+    : width_(width), chunkRows_(std::max<std::size_t>(chunkRows, 1)) {
+  latestQ_.setZero(nq);
+  latestV_.setZero(nv);
+  chunks_.reserve(64);
+}
+
+void Recorder::addChunk() {
+  auto chunk = std::make_unique<double[]>(chunkRows_ * static_cast<std::size_t>(std::max(width_, 1)));
+  std::lock_guard lock(chunkMutex_);
+  chunks_.push_back(std::move(chunk));
+}
+
+void Recorder::clear() {
+  {
+    std::lock_guard lock(chunkMutex_);
+    size_.store(0, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  std::lock_guard lock(stateMutex_);
+  haveLatest_ = false;
+}
+
+void Recorder::reserve(std::size_t rows) {
+  while (chunks_.size() * chunkRows_ < rows) addChunk();
+}
+
+void Recorder::append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const std::size_t k = size_.load(std::memory_order_relaxed);  // only this thread writes size_
+  if (k / chunkRows_ >= chunks_.size()) addChunk();
+  std::memcpy(rowPointer(k), row, sizeof(double) * static_cast<std::size_t>(width_));
+  size_.store(k + 1, std::memory_order_release);
+  std::lock_guard lock(stateMutex_);
+  latestT_ = t;
+  latestQ_ = q;  // same sizes: no allocation
+  latestV_ = v;
+  latestRow_ = k;
+  haveLatest_ = true;
+}
+
+std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) const {
+  std::lock_guard lock(chunkMutex_);
+  const std::size_t end = std::min(k1, size_.load(std::memory_order_acquire));
+  std::size_t k = k0;
+  while (k < end) {
+    // contiguous run inside one chunk
+    const std::size_t run = std::min(end - k, chunkRows_ - k % chunkRows_);
+    std::memcpy(out, rowPointer(k), sizeof(double) * run * static_cast<std::size_t>(width_));
+    out += run * static_cast<std::size_t>(width_);
+    k += run;
+  }
+  return end > k0 ? end - k0 : 0;
+}
+
+std::size_t Recorder::copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const {
+  std::lock_guard lock(chunkMutex_);
+  const std::size_t end = std::min(k1, size_.load(std::memory_order_acquire));
+  for (std::size_t k = k0; k < end; ++k) *out++ = rowPointer(k)[column];
+  return end > k0 ? end - k0 : 0;
+}
+
+std::size_t Recorder::rowAtTime(double t) const {
+  std::lock_guard lock(chunkMutex_);
+  std::size_t lo = 0, hi = size_.load(std::memory_order_acquire);  // first row later than t in [lo, hi]
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (rowPointer(mid)[0] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 ? lo - 1 : 0;
+}
+
+std::vector<double> Recorder::column(int column) const {
+  std::vector<double> out(size());
+  out.resize(copyColumn(column, 0, out.size(), out.data()));
+  return out;
+}
+
+bool Recorder::latest(RecordedState& out) const {
+  std::lock_guard lock(stateMutex_);
+  if (!haveLatest_) return false;
+  out.t = latestT_;
+  out.q = latestQ_;
+  out.v = latestV_;
+  out.row = latestRow_;
+  out.generation = generation_.load(std::memory_order_acquire);
+  return true;
+}
+
+}  // namespace kt

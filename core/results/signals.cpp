@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core/results/signals.hpp"
+
+#include <algorithm>
+
+namespace kt {
+namespace {
+
+std::string positionUnit(const JointModel& joint, int k) {
+  if (joint.hasQuaternion()) return k < 4 ? "1" : "m";  // the quaternion, then (free joint) the position
+  return joint.velocityIsAngular(k) ? "rad" : "m";
+}
+
+}  // namespace
+
+std::vector<ReactionComponent> reactionComponents(const JointModel& joint) {
+  // T at the neutral position (only a universal joint's T turns with q: its one moment column
+  // stays the constraint moment about a1 × a2)
+  Mat6N T;
+  Eigen::Matrix<double, 7, 1> q0;
+  joint.neutral(q0.data());
+  joint.constraintSubspace(q0.data(), T);
+  static constexpr const char* kAxes = "xyz";
+  // a column along ±e_d, and whether every column of its kind (moments, forces) is so: a kind is
+  // named after the axes only then (and never where T turns with q: the universal joint's)
+  std::vector<int> axisOf(static_cast<std::size_t>(T.cols()), -1), signOf(static_cast<std::size_t>(T.cols()), 1);
+  bool momentsAligned = !joint.subspacesDependOnQ(), forcesAligned = true;
+  for (Eigen::Index k = 0; k < T.cols(); ++k) {
+    for (int d = 0; d < 6; ++d)
+      for (const int sign : {1, -1})
+        if (T.col(k) == sign * Vec6::Unit(d)) {
+          axisOf[static_cast<std::size_t>(k)] = d;
+          signOf[static_cast<std::size_t>(k)] = sign;
+        }
+    const bool moment = T.col(k).head<3>().norm() > 0.5;
+    if (axisOf[static_cast<std::size_t>(k)] < 0) (moment ? momentsAligned : forcesAligned) = false;
+  }
+  std::vector<ReactionComponent> out;
+  int moments = 0, forces = 0;
+  for (Eigen::Index k = 0; k < T.cols(); ++k) {
+    const bool moment = T.col(k).head<3>().norm() > 0.5;
+    const int d = axisOf[static_cast<std::size_t>(k)];
+    ReactionComponent c;
+    if (moment ? momentsAligned : forcesAligned) {
+      c.name = std::string(moment ? "m" : "f") + kAxes[d % 3];
+      c.sign = signOf[static_cast<std::size_t>(k)];
+    } else {
+      c.name = moment ? "m" + std::to_string(++moments) : "f" + std::to_string(++forces);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+namespace {
+
+std::string indexed(const char* prefix, const std::string& joint, int k) {
+  return std::string(prefix) + joint + "[" + std::to_string(k) + "]";
+}
+
+}  // namespace
+
+SignalLayout::SignalLayout(const Tree& tree) {
+  auto add = [this](std::string name, SignalKind kind, int body, int component, int index, std::string unit) {
+    names_.push_back(name);
+    signals_.push_back({std::move(name), kind, body, component, index, std::move(unit)});
+  };
+  add("time", SignalKind::Time, -1, 0, 0, "s");
+  for (int i = 0; i < tree.nb; ++i)
+    for (int k = 0; k < tree.joints[i].nq; ++k)
+      add(indexed("q:", tree.jointNames[i], k), SignalKind::Q, i, k, tree.qOffset[i] + k,
+          positionUnit(tree.joints[i], k));
+  struct VelocityGroup {
+    const char* prefix;
+    SignalKind kind;
+    const char* angular;
+    const char* linear;
+  };
+  for (const VelocityGroup& g :
+       {VelocityGroup{"qd:", SignalKind::Qd, "rad/s", "m/s"},
+        VelocityGroup{"qdd:", SignalKind::Qdd, "rad/s^2", "m/s^2"}, VelocityGroup{"tau:", SignalKind::Tau, "N*m", "N"}})
+    for (int i = 0; i < tree.nb; ++i)
+      for (int k = 0; k < tree.joints[i].nv; ++k)
+        add(indexed(g.prefix, tree.jointNames[i], k), g.kind, i, k, tree.vOffset[i] + k,
+            tree.joints[i].velocityIsAngular(k) ? g.angular : g.linear);
+  // wrench components in column order fx, fy, fz, mx, my, mz; f = [moment; force]
+  static constexpr const char* kWrench[] = {"fx", "fy", "fz", "mx", "my", "mz"};
+  static constexpr int kWrenchIndex[] = {3, 4, 5, 0, 1, 2};
+  for (const auto& [prefix, kind] :
+       {std::pair{"load:", SignalKind::Load}, std::pair{"load_world:", SignalKind::LoadWorld}})
+    for (int i = 0; i < tree.nb; ++i)
+      for (int c = 0; c < 6; ++c)
+        add(std::string(prefix) + tree.jointNames[i] + "." + kWrench[c], kind, i, c, kWrenchIndex[c],
+            c < 3 ? "N" : "N*m");
+  for (int i = 0; i < tree.nb; ++i) {
+    const std::vector<ReactionComponent> parts = reactionComponents(tree.joints[i]);
+    for (int k = 0; k < 6 - tree.joints[i].nv; ++k) {
+      const ReactionComponent& c = parts[static_cast<std::size_t>(k)];
+      add("reaction:" + tree.jointNames[i] + "." + c.name, SignalKind::Reaction, i, k, tree.lambdaOffset[i] + k,
+          c.name[0] == 'm' ? "N*m" : "N");
+      signals_.back().scale = c.sign;
+    }
+  }
+  freeBodies_ = freeJointBodies(tree);
+  static constexpr const char* kAngles[] = {"roll", "pitch", "yaw"};
+  static constexpr const char* kAxes[] = {"x", "y", "z"};
+  for (int f = 0; f < static_cast<int>(freeBodies_.size()); ++f)
+    for (int c = 0; c < 3; ++c)
+      add("attitude:" + tree.bodyNames[freeBodies_[f]] + "." + kAngles[c], SignalKind::Attitude, freeBodies_[f], c, f,
+          "rad");
+  for (int f = 0; f < static_cast<int>(freeBodies_.size()); ++f)
+    for (int c = 0; c < 3; ++c)
+      add("position:" + tree.bodyNames[freeBodies_[f]] + "." + kAxes[c], SignalKind::Position, freeBodies_[f], c, f,
+          "m");
+  add("energy.kinetic", SignalKind::Energy, -1, 0, 0, "J");
+  add("energy.potential", SignalKind::Energy, -1, 1, 1, "J");
+  add("energy.total", SignalKind::Energy, -1, 2, 2, "J");
+  static constexpr const char* kMomentum[] = {"px", "py", "pz", "lx", "ly", "lz"};
+  for (int c = 0; c < 6; ++c)
+    add(std::string("momentum.") + kMomentum[c], SignalKind::Momentum, -1, c, c < 3 ? 3 + c : c - 3,
+        c < 3 ? "kg*m/s" : "kg*m^2/s");
+
+  qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
+  loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
+  for (int k = 0; k < size(); ++k) {
+    const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
+    if (s.kind == SignalKind::Q) qColumns_[static_cast<std::size_t>(s.index)] = k;
+    if (s.kind == SignalKind::Load)
+      loadColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
+  }
+}
+
+void SignalLayout::positionsFromRow(const double* row, Eigen::VectorXd& q) const {
+  q.resize(static_cast<Eigen::Index>(qColumns_.size()));
+  for (std::size_t k = 0; k < qColumns_.size(); ++k) q[static_cast<Eigen::Index>(k)] = row[qColumns_[k]];
+}
+
+void SignalLayout::velocityVectorFromRow(SignalKind kind, const double* row, Eigen::VectorXd& out) const {
+  int n = 0;
+  for (const SignalInfo& s : signals_)
+    if (s.kind == kind) n = std::max(n, s.index + 1);
+  out.setZero(n);
+  for (std::size_t k = 0; k < signals_.size(); ++k)
+    if (signals_[k].kind == kind) out[signals_[k].index] = row[k];
+}
+
+void SignalLayout::jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const {
+  f.resize(loadColumns_.size());
+  for (std::size_t i = 0; i < loadColumns_.size(); ++i)
+    for (std::size_t c = 0; c < 6; ++c) f[i][static_cast<Eigen::Index>(c)] = row[loadColumns_[i][c]];
+}
+
+int SignalLayout::find(std::string_view name) const {
+  for (int k = 0; k < size(); ++k)
+    if (names_[k] == name) return k;
+  return -1;
+}
+
+void SignalLayout::fill(const SampleInputs& in, double* row) const {
+  for (std::size_t k = 0; k < signals_.size(); ++k) {
+    const SignalInfo& s = signals_[k];
+    double x = 0.0;
+    switch (s.kind) {
+      case SignalKind::Time: x = in.t; break;
+      case SignalKind::Q: x = (*in.q)[s.index]; break;
+      case SignalKind::Qd: x = (*in.v)[s.index]; break;
+      case SignalKind::Qdd: x = (*in.qdd)[s.index]; break;
+      case SignalKind::Tau: x = (*in.tau)[s.index]; break;
+      case SignalKind::Load: x = in.loads->f[s.body][s.index]; break;
+      case SignalKind::LoadWorld: x = in.loads->fWorld[s.body][s.index]; break;
+      case SignalKind::Reaction: x = s.scale * in.loads->lambda[s.index]; break;
+      case SignalKind::Attitude: x = (*in.attitude)[s.index][s.component]; break;
+      case SignalKind::Position: x = bodyPositionWorld(*in.kin, s.body)[s.component]; break;
+      case SignalKind::Energy:
+        x = s.component == 0 ? in.energy.kinetic : s.component == 1 ? in.energy.potential : in.energy.total();
+        break;
+      case SignalKind::Momentum: x = in.momentum[s.index]; break;
+    }
+    row[k] = x;
+  }
+}
+
+bool globMatch(std::string_view pattern, std::string_view name) {
+  // iterative wildcard matching with backtracking to the last '*'
+  std::size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == name[n])) {
+      ++p;
+      ++n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool selectSignals(const std::vector<std::string>& names, std::string_view patterns, std::vector<int>& selected,
+                   std::string& error) {
+  selected.clear();
+  std::vector<char> taken(names.size(), 0);
+  bool any = false;
+  std::size_t start = 0;
+  while (start <= patterns.size()) {
+    std::size_t end = patterns.find(',', start);
+    if (end == std::string_view::npos) end = patterns.size();
+    std::string_view pat = patterns.substr(start, end - start);
+    while (!pat.empty() && pat.front() == ' ') pat.remove_prefix(1);
+    while (!pat.empty() && pat.back() == ' ') pat.remove_suffix(1);
+    start = end + 1;
+    if (pat.empty()) continue;
+    any = true;
+    bool matched = false;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      if (!globMatch(pat, names[k])) continue;
+      matched = true;
+      if (!taken[k]) {
+        taken[k] = 1;
+        selected.push_back(static_cast<int>(k));
+      }
+    }
+    if (!matched) {
+      error = "no signal matches '" + std::string(pat) + "' (see docs/signals.md)";
+      return false;
+    }
+  }
+  if (!any)
+    for (std::size_t k = 0; k < names.size(); ++k) selected.push_back(static_cast<int>(k));
+  return true;
+}
+
+}  // namespace kt

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "render/charts/chart_pane.hpp"
+
+#include <vtkAxis.h>
+#include <vtkChartLegend.h>
+#include <vtkChartXY.h>
+#include <vtkContextActor.h>
+#include <vtkContextInteractorStyle.h>
+#include <vtkContextMouseEvent.h>
+#include <vtkContextScene.h>
+#include <vtkDoubleArray.h>
+#include <vtkPlot.h>
+#include <vtkRect.h>
+#include <vtkTable.h>
+#include <vtkTextProperty.h>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/results/recorder.hpp"
+
+namespace kt::render {
+
+namespace {
+
+void setAxesBehavior(vtkChartXY* chart, int behavior) {
+  for (int a : {vtkAxis::LEFT, vtkAxis::BOTTOM, vtkAxis::RIGHT}) chart->GetAxis(a)->SetBehavior(behavior);
+}
+
+vtkDoubleArray* arrayOf(vtkTable* table, vtkIdType column) {
+  return vtkDoubleArray::SafeDownCast(table->GetColumn(column));
+}
+
+// First row in [0, end) whose time (column 0) is `after` (a predicate false, then true, along the
+// rows): std::partition_point by bisection, reading the recording in place.
+template <class After>
+std::size_t firstTimeAfter(const kt::Recorder::Rows& rows, std::size_t end, After after) {
+  std::size_t lo = 0, hi = end;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (after(rows.value(mid, 0))) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+}  // namespace
+
+// The legend beside the chart: a line of each series' colour and its name, top down; what does
+// not fit is counted.
+class ChartLegend : public QWidget {
+ public:
+  explicit ChartLegend(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("legend"));
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setAutoFillBackground(true);
+    QPalette p = palette();
+    p.setColor(QPalette::Window, Qt::white);
+    setPalette(p);
+  }
+  void setEntries(std::vector<std::pair<QString, QColor>> entries) {
+    entries_ = std::move(entries);
+    update();
+  }
+  int preferredWidth() const {
+    int w = 0;
+    for (const auto& e : entries_) w = std::max(w, fontMetrics().horizontalAdvance(e.first));
+    return entries_.empty() ? 0 : w + 40;
+  }
+  const std::vector<std::pair<QString, QColor>>& entries() const { return entries_; }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const int line = fontMetrics().height() + 2;
+    const int fit = std::max(1, (height() - 8) / line);
+    for (int k = 0; k < static_cast<int>(entries_.size()); ++k) {
+      const int y = 6 + k * line;
+      if (k == fit - 1 && static_cast<int>(entries_.size()) > fit) {
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QRect(8, y, width() - 10, line), Qt::AlignVCenter,
+                         tr("… and %1 more").arg(static_cast<int>(entries_.size()) - k));
+        break;
+      }
+      painter.setPen(QPen(entries_[static_cast<std::size_t>(k)].second, 2.0));
+      painter.drawLine(QPointF(8, y + line / 2.0), QPointF(28, y + line / 2.0));
+      painter.setPen(palette().color(QPalette::WindowText));
+      painter.drawText(
+          QRect(32, y, width() - 34, line), Qt::AlignVCenter,
+          fontMetrics().elidedText(entries_[static_cast<std::size_t>(k)].first, Qt::ElideRight, width() - 34));
+    }
+  }
+
+ private:
+  std::vector<std::pair<QString, QColor>> entries_;
+};
+
+ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent), cursorTime_(std::numeric_limits<double>::quiet_NaN()) {
+  setMinimumHeight(120);
+  renderer()->SetBackground(1.0, 1.0, 1.0);
+  renderer()->GradientBackgroundOff();
+  chart_ = vtkSmartPointer<vtkChartXY>::New();
+  // the legend is a Qt widget beside the chart (legend_): it never covers a curve, and it writes
+  // every name exactly as the signal list and the CSV do
+  chart_->SetShowLegend(false);
+  chart_->GetTitleProperties()->SetFontSize(12);
+  chart_->GetAxis(vtkAxis::BOTTOM)->SetTitle("t (s)");
+  chart_->GetAxis(vtkAxis::LEFT)->SetTitle("");
+  chart_->SetActionToButton(vtkChart::PAN, vtkContextMouseEvent::LEFT_BUTTON);
+  chart_->SetActionToButton(vtkChart::ZOOM_AXIS, vtkContextMouseEvent::RIGHT_BUTTON);
+  actor_ = vtkSmartPointer<vtkContextActor>::New();
+  actor_->GetScene()->AddItem(chart_);
+  actor_->GetScene()->SetRenderer(renderer());
+  renderer()->AddActor(actor_);
+  style_ = vtkSmartPointer<vtkContextInteractorStyle>::New();
+  style_->SetScene(actor_->GetScene());
+  interactor()->SetInteractorStyle(style_);
+  hint_ = new QLabel(this);
+  hint_->setAlignment(Qt::AlignCenter);
+  hint_->setWordWrap(true);
+  hint_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  hint_->setStyleSheet(QStringLiteral("color: #505050; background: transparent;"));
+  auto* overlay = new QVBoxLayout(this);
+  overlay->addWidget(hint_);
+  table_ = vtkSmartPointer<vtkTable>::New();
+  vtkNew<vtkDoubleArray> t;
+  t->SetName("t");
+  table_->AddColumn(t);
+  cursor_ = new QWidget(this);
+  cursor_->setObjectName(QStringLiteral("timeCursor"));
+  cursor_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  cursor_->setAutoFillBackground(true);
+  QPalette palette = cursor_->palette();
+  palette.setColor(QPalette::Window, QColor(60, 60, 60));
+  cursor_->setPalette(palette);
+  cursor_->hide();
+  hover_ = new QWidget(this);
+  hover_->setObjectName(QStringLiteral("hoverLine"));
+  hover_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  hover_->setAutoFillBackground(true);
+  palette.setColor(QPalette::Window, QColor(150, 150, 150));
+  hover_->setPalette(palette);
+  hover_->hide();
+  readout_ = new QLabel(this);
+  readout_->setObjectName(QStringLiteral("readout"));
+  readout_->setAttribute(Qt::WA_TransparentForMouseEvents);
+  readout_->setStyleSheet(
+      QStringLiteral("background: rgba(255, 255, 255, 230); border: 1px solid #999; padding: 2px; color: black;"));
+  readout_->hide();
+  legend_ = new ChartLegend(this);
+  legend_->hide();
+  setMouseTracking(true);
+}
+
+void ChartPane::resizeEvent(QResizeEvent* event) {
+  VtkWidget::resizeEvent(event);
+  layoutLegend();
+}
+
+void ChartPane::layoutLegend() {
+  // the legend takes the right of the pane (at most 40 %); the chart the rest
+  const int w = legend_->entries().empty() ? 0 : std::min(legend_->preferredWidth(), width() * 2 / 5);
+  legend_->setGeometry(width() - w, 0, w, height());
+  legend_->setVisible(w > 0);
+  const double dpr = devicePixelRatioF();
+  chart_->SetAutoSize(false);
+  chart_->SetSize(vtkRectf(0.0f, 0.0f, static_cast<float>((width() - w) * dpr), static_cast<float>(height() * dpr)));
+  update();
+}
+
+QStringList ChartPane::legendNames() const {
+  QStringList out;
+  for (const auto& e : legend_->entries()) out << e.first;
+  return out;
+}
+
+ChartPane::~ChartPane() = default;
+
+vtkChartXY* ChartPane::chart() const { return chart_; }
+
+void ChartPane::setTitle(const QString& title) {
+  title_ = title;
+  chart_->SetTitle(title.toStdString());
+}
+
+void ChartPane::setSeries(std::vector<ChartSeries> series) { series_ = std::move(series); }
+
+void ChartPane::setEmptyText(const QString& text) { hint_->setText(text); }
+
+void ChartPane::setAutoscale(bool on) {
+  autoscale_ = on;
+  if (!on) setAxesBehavior(chart_, vtkAxis::FIXED);
+}
+
+void ChartPane::setCursorTime(double t) {
+  if (t == cursorTime_ || (std::isnan(t) && std::isnan(cursorTime_))) return;
+  cursorTime_ = t;
+  placeCursor();
+}
+
+void ChartPane::paintGL() {
+  VtkWidget::paintGL();
+  placeCursor();  // the axes may have moved
+  if (visibleTimeRange() != renderedRange_) {
+    renderedRange_ = visibleTimeRange();
+    emit visibleRangeChanged();
+  }
+}
+
+void ChartPane::placeCursor() {
+  const double x = xOfTime(cursorTime_);
+  const auto [top, bottom] = plotTopBottom();
+  const auto [t0, t1] = visibleTimeRange();
+  const bool shown = std::isfinite(x) && !plotted_.empty() && cursorTime_ >= t0 && cursorTime_ <= t1 && bottom > top;
+  if (shown) {
+    const QRect line(static_cast<int>(std::lround(x)), static_cast<int>(std::lround(top)), 1,
+                     static_cast<int>(std::lround(bottom - top)));
+    if (cursor_->geometry() != line) cursor_->setGeometry(line);
+  }
+  if (cursor_->isVisible() != shown) cursor_->setVisible(shown);
+}
+
+double ChartPane::xOfTime(double t) const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double x0 = axis->GetPoint1()[0], x1 = axis->GetPoint2()[0];  // scene (device) pixels
+  const double span = axis->GetMaximum() - axis->GetMinimum();
+  if (!(x1 > x0) || !(span > 0.0) || std::isnan(t)) return std::numeric_limits<double>::quiet_NaN();
+  return (x0 + (t - axis->GetMinimum()) / span * (x1 - x0)) / devicePixelRatioF();
+}
+
+std::pair<double, double> ChartPane::plotTopBottom() const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::LEFT);  // scene y grows upwards
+  const double dpr = devicePixelRatioF();
+  const double h = height();
+  return {h - axis->GetPoint2()[1] / dpr, h - axis->GetPoint1()[1] / dpr};
+}
+
+double ChartPane::timeAt(double x) const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double x0 = axis->GetPoint1()[0], x1 = axis->GetPoint2()[0];  // scene (device) pixels
+  if (!(x1 > x0)) return std::numeric_limits<double>::quiet_NaN();
+  const double device = x * devicePixelRatioF();
+  return axis->GetMinimum() + (device - x0) / (x1 - x0) * (axis->GetMaximum() - axis->GetMinimum());
+}
+
+std::pair<double, double> ChartPane::visibleTimeRange() const {
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  return {axis->GetMinimum(), axis->GetMaximum()};
+}
+
+void ChartPane::mousePressEvent(QMouseEvent* event) {
+  pressed_ = event->button() == Qt::LeftButton;
+  dragged_ = false;
+  pressAt_ = event->position();
+  if (event->button() != Qt::LeftButton) setAutoscale(false);  // right drag zooms
+  VtkWidget::mousePressEvent(event);
+}
+
+void ChartPane::mouseMoveEvent(QMouseEvent* event) {
+  if (event->buttons() == Qt::NoButton) showReadout(event->position());
+  if (pressed_ && !dragged_ && (event->position() - pressAt_).manhattanLength() > 3.0) {
+    dragged_ = true;
+    setAutoscale(false);  // the user takes over the axes: pan and zoom keep them
+  }
+  VtkWidget::mouseMoveEvent(event);
+}
+
+void ChartPane::mouseReleaseEvent(QMouseEvent* event) {
+  VtkWidget::mouseReleaseEvent(event);
+  const bool click = pressed_ && !dragged_ && event->button() == Qt::LeftButton;
+  pressed_ = false;
+  if (click && !plotted_.empty()) {
+    const double t = timeAt(event->position().x());
+    if (std::isfinite(t)) emit timeClicked(t);
+  }
+}
+
+void ChartPane::wheelEvent(QWheelEvent* event) {
+  // the time axis about the pointer; with Ctrl the value axes (both, about the pointer's height)
+  const double steps = event->angleDelta().y() / 120.0;
+  if (steps == 0.0 || plotted_.empty()) return;
+  const double factor = std::pow(0.8, steps);  // a notch zooms in by 20 %
+  setAutoscale(false);
+  const double dpr = devicePixelRatioF();
+  const auto zoom = [&](vtkAxis* axis, double pixel, double p1, double p2) {
+    const double lo = axis->GetMinimum(), hi = axis->GetMaximum();
+    if (!(p2 > p1) || !(hi > lo)) return;
+    const double at = lo + (pixel - p1) / (p2 - p1) * (hi - lo);
+    axis->SetRange(at - (at - lo) * factor, at + (hi - at) * factor);
+  };
+  if (event->modifiers() & Qt::ControlModifier) {
+    const double y = (height() - event->position().y()) * dpr;  // scene y grows upwards
+    for (int a : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+      vtkAxis* axis = chart_->GetAxis(a);
+      zoom(axis, y, axis->GetPoint1()[1], axis->GetPoint2()[1]);
+    }
+  } else {
+    vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+    zoom(axis, event->position().x() * dpr, axis->GetPoint1()[0], axis->GetPoint2()[0]);
+  }
+  chart_->Update();
+  update();
+  event->accept();
+}
+
+void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
+  if (series == plotted_) return;
+  const vtkSmartPointer<vtkTable> old = table_;
+  chart_->ClearPlots();
+  table_ = vtkSmartPointer<vtkTable>::New();
+  if (keep) {
+    table_->AddColumn(old->GetColumn(0));
+  } else {
+    vtkNew<vtkDoubleArray> t;
+    t->SetName("t");
+    table_->AddColumn(t);
+  }
+  // the units: the first on the left axis, a second on the right; any others share the left
+  QStringList units;
+  for (const ChartSeries& s : series)
+    if (!units.contains(s.unit)) units << s.unit;
+  const QString rightUnit = units.size() == 2 ? units[1] : QString();
+  for (std::size_t j = 0; j < series.size(); ++j) {
+    const ChartSeries& s = series[j];
+    vtkSmartPointer<vtkDoubleArray> a;
+    if (keep) {
+      for (std::size_t i = 0; i < plotted_.size() && !a; ++i)
+        if (plotted_[i].column == s.column) a = arrayOf(old, static_cast<vtkIdType>(i + 1));
+    }
+    if (!a) a = vtkSmartPointer<vtkDoubleArray>::New();  // filled by the draw that follows
+    a->SetName(s.name.toStdString().c_str());
+    table_->AddColumn(a);
+  }
+  for (std::size_t j = 0; j < series.size(); ++j) {
+    vtkPlot* plot = chart_->AddPlot(vtkChart::LINE);
+    plot->SetInputData(table_, 0, static_cast<vtkIdType>(j + 1));
+    plot->SetLabel(series[j].name.toStdString());  // as written in the list and the CSV
+    const QColor& c = series[j].color;
+    plot->SetColor(static_cast<unsigned char>(c.red()), static_cast<unsigned char>(c.green()),
+                   static_cast<unsigned char>(c.blue()), 255);
+    plot->SetWidth(1.5);
+    if (!rightUnit.isEmpty() && series[j].unit == rightUnit) chart_->SetPlotCorner(plot, 1);
+  }
+  chart_->GetAxis(vtkAxis::LEFT)
+      ->SetTitle(units.size() == 1 || units.size() == 2 ? units[0].toStdString()
+                 : units.isEmpty()                      ? std::string()
+                                                        : units.join(", ").toStdString());
+  chart_->GetAxis(vtkAxis::RIGHT)->SetTitle(rightUnit.toStdString());
+  std::vector<std::pair<QString, QColor>> entries;
+  for (const ChartSeries& s : series)
+    entries.emplace_back(
+        s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)") : QString()), s.color);
+  legend_->setEntries(std::move(entries));
+  layoutLegend();
+  plotted_ = series;
+}
+
+void ChartPane::draw(const kt::Recorder& recorder, double t) {
+  std::vector<ChartSeries> series;
+  for (const ChartSeries& s : series_)
+    if (s.column >= 0 && s.column < recorder.width()) series.push_back(s);
+  setPlots(series, false);
+  fill(recorder, t);
+  finish();
+}
+
+void ChartPane::draw() {
+  // Series drawn before whose points are still in the table; the others have none to show.
+  std::vector<ChartSeries> kept;
+  for (const ChartSeries& s : series_)
+    for (const ChartSeries& p : plotted_)
+      if (p.column == s.column && p.name == s.name) {
+        kept.push_back(s);
+        break;
+      }
+  setPlots(kept, true);
+  finish();
+}
+
+void ChartPane::fill(const kt::Recorder& recorder, double t) {
+  const std::size_t pixels = static_cast<std::size_t>(std::max(100.0, width() * devicePixelRatioF()));
+  std::vector<int> columns;
+  std::vector<double> scales;
+  std::vector<vtkDoubleArray*> arrays;
+  for (std::size_t j = 0; j < plotted_.size(); ++j) {
+    columns.push_back(plotted_[j].column);
+    scales.push_back(plotted_[j].scale);
+    arrays.push_back(arrayOf(table_, static_cast<vtkIdType>(j + 1)));
+  }
+  vtkDoubleArray* times = arrayOf(table_, 0);
+  const double lo = chart_->GetAxis(vtkAxis::BOTTOM)->GetMinimum();
+  const double hi = chart_->GetAxis(vtkAxis::BOTTOM)->GetMaximum();
+
+  recorder.read([&](const kt::Recorder::Rows& rows) {
+    // Rows [0, n): the samples at or before t.
+    const std::size_t n = firstTimeAfter(rows, rows.size(), [t](double x) { return x > t; });
+    rows_ = n;
+    // Visible time range: the whole run (autoscale) or the axis range the user chose.
+    std::size_t i0 = 0, i1 = n;
+    if (!autoscale_ && n > 0) {
+      i0 = firstTimeAfter(rows, n, [lo](double x) { return !(x < lo); });
+      i1 = firstTimeAfter(rows, n, [hi](double x) { return x > hi; });
+      i0 = i0 > 0 ? i0 - 1 : 0;  // one sample beyond each edge, so lines reach the border
+      i1 = std::min(n, i1 + 1);
+    }
+    const std::size_t count = i1 > i0 ? i1 - i0 : 0;
+    const bool decimate = count > 2 * pixels;
+    const std::size_t out = decimate ? 2 * pixels : count;
+    table_->SetNumberOfRows(static_cast<vtkIdType>(out));
+    if (!decimate) {
+      rows.forEachRow(i0, i1, [&](std::size_t k, const double* row) {
+        const auto r = static_cast<vtkIdType>(k - i0);
+        times->SetValue(r, row[0]);
+        for (std::size_t j = 0; j < columns.size(); ++j) arrays[j]->SetValue(r, scales[j] * row[columns[j]]);
+      });
+      return;
+    }
+    // Per pixel column b, samples [k0, k1): two points, the extremes in time order, at the
+    // column's first and last time (min/max decimation: the drawn envelope is exact).
+    struct Extremes {
+      std::size_t kMin, kMax;
+      double min, max;
+    };
+    std::vector<Extremes> e(columns.size());
+    for (std::size_t b = 0; b < pixels; ++b) {
+      const std::size_t k0 = i0 + b * count / pixels, k1 = i0 + (b + 1) * count / pixels;
+      times->SetValue(static_cast<vtkIdType>(2 * b), rows.value(k0, 0));
+      times->SetValue(static_cast<vtkIdType>(2 * b + 1), rows.value(k1 - 1, 0));
+      rows.forEachRow(k0, k1, [&](std::size_t k, const double* row) {
+        for (std::size_t j = 0; j < columns.size(); ++j) {
+          const double v = scales[j] * row[columns[j]];
+          if (k == k0) {
+            e[j] = {k, k, v, v};
+            continue;
+          }
+          if (v < e[j].min) e[j] = {k, e[j].kMax, v, e[j].max};
+          if (v > e[j].max) e[j] = {e[j].kMin, k, e[j].min, v};
+        }
+      });
+      for (std::size_t j = 0; j < columns.size(); ++j) {
+        const bool minFirst = e[j].kMin <= e[j].kMax;
+        arrays[j]->SetValue(static_cast<vtkIdType>(2 * b), minFirst ? e[j].min : e[j].max);
+        arrays[j]->SetValue(static_cast<vtkIdType>(2 * b + 1), minFirst ? e[j].max : e[j].min);
+      }
+    }
+  });
+}
+
+void ChartPane::finish() {
+  for (vtkIdType c = 0; c < table_->GetNumberOfColumns(); ++c) table_->GetColumn(c)->Modified();
+  table_->Modified();
+  const auto rows = static_cast<std::size_t>(table_->GetNumberOfRows());
+  drawn_ = rows * plotted_.size();
+  for (vtkIdType j = 0; j < chart_->GetNumberOfPlots(); ++j) chart_->GetPlot(j)->SetVisible(rows >= 2);
+  if (autoscale_) {
+    setAxesBehavior(chart_, vtkAxis::AUTO);
+    chart_->RecalculateBounds();
+    holdNoiseFlat();
+  }
+  hint_->setVisible(plotted_.empty() || rows < 2);  // never a blank pane without a word
+  update();
+}
+
+void ChartPane::setNoiseFloor(const QString& unit, double floor) {
+  const double value = std::isfinite(floor) && floor > 0.0 ? floor : 0.0;
+  for (auto& [u, f] : noiseFloors_)
+    if (u == unit) {
+      f = value;
+      return;
+    }
+  noiseFloors_.emplace_back(unit, value);
+}
+
+double ChartPane::noiseFloor(const QString& unit) const {
+  for (const auto& [u, f] : noiseFloors_)
+    if (u == unit) return f;
+  return 0.0;
+}
+
+void ChartPane::holdNoiseFlat() {
+  const vtkIdType rows = table_->GetNumberOfRows();
+  if (rows < 2) return;
+  const QString rightUnit = QString::fromStdString(chart_->GetAxis(vtkAxis::RIGHT)->GetTitle());
+  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+    double floor = 0.0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t j = 0; j < plotted_.size(); ++j) {
+      const bool right = !rightUnit.isEmpty() && plotted_[j].unit == rightUnit;
+      if (right != (side == vtkAxis::RIGHT)) continue;
+      floor = std::max(floor, noiseFloor(plotted_[j].unit));
+      vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
+      for (vtkIdType r = 0; r < rows; ++r) {
+        const double v = a->GetValue(r);
+        if (!std::isfinite(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    }
+    if (!(floor > 0.0) || !(hi >= lo) || !(hi - lo < 2.0 * floor)) continue;
+    double middle = 0.5 * (lo + hi);
+    if (std::abs(middle) <= floor) middle = 0.0;
+    vtkAxis* axis = chart_->GetAxis(side);
+    axis->SetBehavior(vtkAxis::FIXED);
+    axis->SetRange(middle - floor, middle + floor);
+  }
+}
+
+ChartFigure ChartPane::figure(const QString& caption) const {
+  ChartFigure f;
+  f.title = title_;
+  f.caption = caption;
+  const auto [t0, t1] = visibleTimeRange();
+  f.t0 = t0;
+  f.t1 = t1;
+  vtkAxis* left = chart_->GetAxis(vtkAxis::LEFT);
+  vtkAxis* right = chart_->GetAxis(vtkAxis::RIGHT);
+  f.left = {left->GetMinimum(), left->GetMaximum(), QString::fromStdString(left->GetTitle())};
+  f.right = {right->GetMinimum(), right->GetMaximum(), QString::fromStdString(right->GetTitle())};
+  const vtkIdType rows = table_->GetNumberOfRows();
+  vtkDoubleArray* t = arrayOf(table_, 0);
+  for (std::size_t j = 0; j < plotted_.size(); ++j) {
+    FigureSeries s;
+    s.name = plotted_[j].name;
+    s.color = plotted_[j].color;
+    s.rightAxis = !f.right.label.isEmpty() && plotted_[j].unit == f.right.label;
+    f.hasRight = f.hasRight || s.rightAxis;
+    vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
+    for (vtkIdType r = 0; r < rows && rows >= 2; ++r) {
+      s.t.push_back(t->GetValue(r));
+      s.y.push_back(a->GetValue(r));
+    }
+    f.series.push_back(std::move(s));
+  }
+  return f;
+}
+
+bool ChartPane::exportTo(const QString& path, QString* error, QSizeF size, double pngScale, const QString& caption) {
+  renderToImage();  // lays the axes out at the widget's size, as the user sees them
+  return writeFigures({figure(caption)}, path, size, pngScale, error);
+}
+
+void ChartPane::setRecorder(const kt::Recorder* recorder) {
+  recorder_ = recorder;
+  if (!recorder_) readout_->hide();
+}
+
+QString ChartPane::readoutAt(double x) const {
+  const double t = timeAt(x);
+  if (!recorder_ || plotted_.empty() || !std::isfinite(t) || recorder_->size() == 0) return {};
+  std::vector<double> row(static_cast<std::size_t>(recorder_->width()));
+  // the recorded sample nearest to t
+  std::size_t k = recorder_->rowAtTime(t);
+  double tk = 0.0, tn = 0.0;
+  recorder_->copyColumn(0, k, k + 1, &tk);
+  if (recorder_->copyColumn(0, k + 1, k + 2, &tn) == 1 && std::abs(tn - t) < std::abs(t - tk)) ++k;
+  if (recorder_->copyRows(k, k + 1, row.data()) != 1) return {};
+  QString text = tr("t = %1 s").arg(row[0], 0, 'g', 6);
+  for (const ChartSeries& s : plotted_)
+    if (s.column >= 0 && s.column < recorder_->width())
+      text += QStringLiteral("\n%1 = %2 %3")
+                  .arg(s.name)
+                  .arg(s.scale * row[static_cast<std::size_t>(s.column)], 0, 'g', 6)
+                  .arg(s.unit);
+  return text;
+}
+
+void ChartPane::showReadout(const QPointF& at) {
+  const auto [top, bottom] = plotTopBottom();
+  const double t = timeAt(at.x());
+  const auto [t0, t1] = visibleTimeRange();
+  const QString text = (t >= t0 && t <= t1 && at.y() >= top && at.y() <= bottom) ? readoutAt(at.x()) : QString();
+  if (text.isEmpty()) {
+    hover_->hide();
+    readout_->hide();
+    return;
+  }
+  hover_->setGeometry(static_cast<int>(std::lround(at.x())), static_cast<int>(std::lround(top)), 1,
+                      static_cast<int>(std::lround(bottom - top)));
+  hover_->show();
+  readout_->setText(text);
+  readout_->adjustSize();
+  // beside the pointer, on the side with room
+  int x = static_cast<int>(at.x()) + 12;
+  if (x + readout_->width() > width()) x = static_cast<int>(at.x()) - 12 - readout_->width();
+  const int y =
+      std::clamp(static_cast<int>(at.y()) - readout_->height() / 2, 0, std::max(0, height() - readout_->height()));
+  readout_->move(std::max(0, x), y);
+  readout_->show();
+  readout_->raise();
+}
+
+void ChartPane::leaveEvent(QEvent* event) {
+  hover_->hide();
+  readout_->hide();
+  VtkWidget::leaveEvent(event);
+}
+
+}  // namespace kt::render

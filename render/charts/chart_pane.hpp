@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One chart pane: a vtkChartXY in the bridge widget, drawing recorded signals against time.
+//
+// The caller tells the pane which columns of a kt::Recorder to draw (setSeries: column, name,
+// unit, colour) and draws rows [0, k] of the recording, k the newest row at or before a time t
+// it gives (draw(recorder, t); rows found by binary search on column 0, the time). The pane
+// keeps no copy of the run: each draw reads the recorder in place (Recorder::read) and fills the
+// chart's table with a decimated view: for every pixel column of the visible time range the
+// first and the last of (min, max) in time order, so a 10⁵-sample series becomes ≤ 2 × width
+// points and the drawn envelope is exact. Without a recorder (the run is gone), draw() keeps the
+// points drawn last for the series still listed.
+//
+// Axes: automatic (the whole drawn range) until the user pans (left drag) or zooms (wheel, right
+// drag); then the pane decimates only the visible range; setAutoscale(true) fits them again.
+// A click (left press and release without dragging) reports the time under the pointer
+// (timeClicked); setCursorTime() draws a vertical time cursor across the plot, e.g. at the time
+// the other views show: a thin child widget over the chart, moved without rendering the chart
+// again (a scrub costs no chart render), and left out of the exported images.
+// A label over the pane says emptyText() when no series is drawn (an empty vtkChartXY draws
+// nothing at all).
+//
+// Series of one unit share the left axis; when they mix two units (N and N·m) the second unit's
+// series are drawn against the right axis; the legend sits outside the plot area. Hovering shows a
+// crosshair and the value of every series at the nearest recorded sample (setRecorder); the
+// wheel zooms the time axis, Ctrl+wheel the value axes.
+//
+// Noise: the owner may say below which magnitude a unit's values are rounding noise
+// (setNoiseFloor: for loads, kt::kLoadDeadBand of the run's largest). With automatic axes, a value
+// axis whose values span less than twice that is drawn ±floor around their middle (around zero
+// when that lies within the floor), so that ±5e-14 N of noise is a flat line at 0, not a wild
+// curve at full height.
+//
+// Export: one vector drawing (ChartFigure, chart_figure.hpp) of what the pane shows, written as
+// PNG at a chosen size and pixel ratio, SVG or PDF.
+#pragma once
+
+#include <vtkSmartPointer.h>
+#include <QColor>
+#include <QPointF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "render/charts/chart_figure.hpp"
+#include "render/bridge/vtk_widget.hpp"
+
+class QLabel;
+class vtkChartXY;
+class vtkContextActor;
+class vtkContextInteractorStyle;
+class vtkTable;
+
+namespace kt {
+class Recorder;
+}
+
+namespace kt::render {
+
+class ChartLegend;
+
+/// One drawn signal: a recorder column and how it is shown.
+struct ChartSeries {
+  int column = -1;  ///< recorder column (column 0 is time, the x axis)
+  QString name;     ///< legend entry: the signal's name, as in the list and the CSV
+  QString unit;     ///< as shown (after `scale`): the y axes are labelled with the units
+  QColor color;
+  double scale = 1.0;  ///< shown value = scale × recorded value (180/π: radians shown in degrees)
+
+  bool operator==(const ChartSeries&) const = default;
+};
+
+class ChartPane : public VtkWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartPane(QWidget* parent = nullptr);
+  ~ChartPane() override;
+
+  void setTitle(const QString& title);
+  const QString& title() const { return title_; }
+  /// The series to draw, in legend order; they take effect at the next draw.
+  void setSeries(std::vector<ChartSeries> series);
+  const std::vector<ChartSeries>& series() const { return series_; }
+  /// What the pane says when it draws no series.
+  void setEmptyText(const QString& text);
+  QLabel* hintLabel() const { return hint_; }
+
+  /// Draws rows [0, k] of `recorder`, k the newest row with time ≤ t.
+  void draw(const kt::Recorder& recorder, double t);
+  /// Without a recorder: the points drawn last, for the series still listed.
+  void draw();
+
+  /// A vertical line across the plot at time t; NaN: none.
+  void setCursorTime(double t);
+  double cursorTime() const { return cursorTime_; }
+  /// The time under the widget x coordinate `x` (the bottom axis as last drawn; it may lie
+  /// outside the visible range), and the widget x coordinate of time t.
+  double timeAt(double x) const;
+  double xOfTime(double t) const;
+  /// The plot area's top and bottom in widget coordinates, as last drawn.
+  std::pair<double, double> plotTopBottom() const;
+  /// The visible time range [first, last] of the bottom axis as last drawn.
+  std::pair<double, double> visibleTimeRange() const;
+
+  /// Values of `unit` within ±floor are noise (see above); 0: none. Takes effect at the next draw.
+  void setNoiseFloor(const QString& unit, double floor);
+  double noiseFloor(const QString& unit) const;
+
+  /// Automatic axes (true) or the range the user panned or zoomed to (false).
+  void setAutoscale(bool on);
+  bool autoscale() const { return autoscale_; }
+
+  vtkChartXY* chart() const;
+  /// Rows of the recording the last draw covered (k + 1; 0 before any).
+  std::size_t rowCount() const { return rows_; }
+  /// Points drawn at the last draw (all series; ≤ 2 × pixel width each).
+  std::size_t drawnPoints() const { return drawn_; }
+  /// Number of series drawn at the last draw.
+  std::size_t drawnSeries() const { return plotted_.size(); }
+
+  /// The pane as drawn last, as a vector figure (`caption`: a line under it; no time cursor).
+  ChartFigure figure(const QString& caption = {}) const;
+  /// Writes figure(caption) as PNG (size × pngScale pixels), SVG or PDF, by the file suffix.
+  /// False with `error` set on failure.
+  bool exportTo(const QString& path, QString* error = nullptr, QSizeF size = QSizeF(1600, 900), double pngScale = 2.0,
+                const QString& caption = {});
+
+  /// The names the legend writes, top down.
+  QStringList legendNames() const;
+  /// The recording the hover readout reads its values from (null: none). The owner sets it for a
+  /// session and clears it before the session's Recorder goes away.
+  void setRecorder(const kt::Recorder* recorder);
+  /// The readout's text for the time under widget x (empty when there is nothing to read).
+  QString readoutAt(double x) const;
+
+ signals:
+  /// The user clicked the plot at time t (a press and release without dragging).
+  void timeClicked(double t);
+  /// The bottom axis shows another time range than at the last render (a pan, a zoom, new data).
+  void visibleRangeChanged();
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  /// Table and plots for `series` (rebuilt only when they changed); arrays of series kept from
+  /// the last table when `keep`.
+  void setPlots(const std::vector<ChartSeries>& series, bool keep);
+  void fill(const kt::Recorder& recorder, double t);
+  void finish();
+  /// With automatic axes: a value axis whose values span less than their noise floor holds it.
+  void holdNoiseFlat();
+  void placeCursor();
+  void paintGL() override;
+  void showReadout(const QPointF& at);
+  void layoutLegend();
+
+  QString title_;
+  std::vector<ChartSeries> series_;                      ///< asked for
+  std::vector<ChartSeries> plotted_;                     ///< the chart's plots and table columns 1… were made for
+  std::vector<std::pair<QString, double>> noiseFloors_;  ///< (unit, floor): setNoiseFloor
+  QLabel* hint_ = nullptr;
+  vtkSmartPointer<vtkContextActor> actor_;
+  vtkSmartPointer<vtkChartXY> chart_;
+  vtkSmartPointer<vtkTable> table_;  ///< column 0: t; column j + 1: plotted_[j]
+  vtkSmartPointer<vtkContextInteractorStyle> style_;
+  QWidget* cursor_ = nullptr;                          ///< the time cursor's line
+  QWidget* hover_ = nullptr;                           ///< the crosshair's line
+  QLabel* readout_ = nullptr;                          ///< the values under the crosshair
+  const kt::Recorder* recorder_ = nullptr;             ///< for the readout (setRecorder)
+  ChartLegend* legend_ = nullptr;                      ///< beside the chart
+  std::pair<double, double> renderedRange_{0.0, 0.0};  ///< the bottom axis at the last render
+  double cursorTime_;
+  QPointF pressAt_;
+  bool pressed_ = false, dragged_ = false;
+  bool autoscale_ = true;
+  std::size_t rows_ = 0;
+  std::size_t drawn_ = 0;
+};
+
+}  // namespace kt::render

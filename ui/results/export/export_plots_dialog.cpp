@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ui/results/export/export_plots_dialog.hpp"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "render/charts/chart_figure.hpp"
+#include "ui/results/export/export_file.hpp"
+#include "ui/results/plots_dock.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+
+namespace kt::ui {
+
+ExportPlotsDialog::ExportPlotsDialog(PlotsDock& plots, const SimulationController& simulation, QWidget* parent)
+    : QDialog(parent),
+      plots_(plots),
+      simulation_(simulation),
+      onePane_(new QRadioButton(tr("This pane: %1").arg(plots.paneTitle(plots.currentPane())))),
+      allPanes_(new QRadioButton(tr("All %1 panes, stacked in one figure").arg(PlotsDock::kPaneCount))),
+      width_(new QSpinBox),
+      height_(new QSpinBox),
+      scale_(new QComboBox),
+      caption_(new QCheckBox(tr("A caption line: model, solver, integrator, step"))) {
+  setObjectName(QStringLiteral("exportPlotsDialog"));
+  setWindowTitle(tr("Export Plot"));
+  onePane_->setChecked(true);
+  auto* group = new QButtonGroup(this);
+  group->addButton(onePane_);
+  group->addButton(allPanes_);
+  for (QSpinBox* box : {width_, height_}) {
+    box->setRange(200, 10000);
+    box->setSuffix(tr(" px"));
+  }
+  width_->setValue(1600);
+  height_->setValue(900);
+  connect(allPanes_, &QRadioButton::toggled, this, [this](bool all) { height_->setValue(all ? 1800 : 900); });
+  scale_->addItem(tr("1× (the size as given)"), 1.0);
+  scale_->addItem(tr("2× (sharp on high-resolution screens and in print)"), 2.0);
+  scale_->addItem(tr("3×"), 3.0);
+  scale_->setCurrentIndex(1);
+  caption_->setChecked(!simulation.runLabel().isEmpty());
+  caption_->setEnabled(!simulation.runLabel().isEmpty());
+
+  auto* form = new QFormLayout;
+  auto* size = new QHBoxLayout;
+  size->addWidget(width_);
+  size->addWidget(new QLabel(QStringLiteral("×")));
+  size->addWidget(height_);
+  form->addRow(tr("Size:"), size);
+  form->addRow(tr("PNG resolution:"), scale_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+  QPushButton* save = buttons->addButton(tr("Export…"), QDialogButtonBox::AcceptRole);
+  save->setDefault(true);
+  connect(buttons, &QDialogButtonBox::accepted, this, &ExportPlotsDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &ExportPlotsDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  auto* intro =
+      new QLabel(tr("A vector drawing of what the panes show: PNG, SVG or PDF, by the file name. "
+                    "SVG and PDF are scalable; the size sets their proportions and text size."));
+  intro->setWordWrap(true);
+  layout->addWidget(intro);
+  layout->addWidget(onePane_);
+  layout->addWidget(allPanes_);
+  layout->addLayout(form);
+  layout->addWidget(caption_);
+  layout->addWidget(buttons);
+}
+
+void ExportPlotsDialog::accept() {
+  const QString title = allPanes_->isChecked() ? tr("plots") : plots_.paneTitle(plots_.currentPane());
+  const QString path = askExportFile(this, tr("Export Plot"), render::safeFileName(title) + QStringLiteral(".png"),
+                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+  if (path.isEmpty()) return;
+  if (exportTo(path)) {
+    QDialog::accept();
+    return;
+  }
+  QMessageBox::warning(this, tr("Export Plot"), error_);
+}
+
+bool ExportPlotsDialog::exportTo(const QString& path) {
+  std::vector<int> panes;
+  if (allPanes_->isChecked()) {
+    for (int p = 0; p < PlotsDock::kPaneCount; ++p) panes.push_back(p);
+  } else {
+    panes.push_back(plots_.currentPane());
+  }
+  const QString caption = caption_->isChecked() ? simulation_.runLabel() : QString();
+  error_.clear();
+  return plots_.exportPanes(panes, path, QSizeF(width_->value(), height_->value()), scale_->currentData().toDouble(),
+                            caption, &error_);
+}
+
+}  // namespace kt::ui

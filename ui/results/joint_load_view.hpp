@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The joint loads in the 3D view: the View ▸ Joint Loads menu (show, selected joint only,
+// constraint forces or whole wrench, joint frame or world axes for the values, scales, limits,
+// dead band) and the render::LoadArrows it drives. The arrows show the wrenches of the sample the
+// SimulationController shows (its load:<joint>.* columns, read by
+// kt::SignalLayout::jointWrenchesFromRow), at that sample's q; their automatic scale and dead band
+// follow the largest load of the whole recording (kt::PeakLoads over its rows, recordingScale),
+// so that scrubbing and a video of the run (VideoExport) keep one scale. What they show and in
+// which frame is shared with the plots' loads pane (loadViewChanged); the run's largest loads go
+// to the plots too (loadScaleChanged), for their dead band.
+#pragma once
+
+#include <QObject>
+#include <memory>
+#include <vector>
+
+#include "core/results/peak_loads.hpp"
+#include "core/spatial/spatial.hpp"
+#include "render/overlays/load_arrows.hpp"
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace kt {
+struct Tree;
+}
+
+namespace kt::render {
+class SceneView;
+}
+
+namespace kt::ui {
+
+class SimulationController;
+
+class JointLoadView : public QObject {
+  Q_OBJECT
+
+ public:
+  /// `window`: the parent of the menu and the dialogs.
+  JointLoadView(SimulationController* simulation, render::SceneView* view, QWidget* window);
+  ~JointLoadView() override;
+
+  /// The View ▸ Joint Loads submenu.
+  QMenu* menu() const { return menu_; }
+  render::LoadArrows* arrows() const { return arrows_.get(); }
+
+  /// A new finalized model is shown (arrows per joint, sized to the model); they show loads again
+  /// once the simulation of that model has started (SimulationController::sessionStarted).
+  void rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings = {});
+  /// Shows or hides the arrows, as View ▸ Joint Loads ▸ Show Load Arrows does.
+  void setArrowsVisible(bool on);
+  /// The selected joint (tree index, −1: none): its values are written, "selected only" draws it.
+  void setSelectedJoint(int joint);
+
+  /// The largest loads of the whole recording of `simulation`'s session (zero without one): of
+  /// the whole wrenches, or of their reaction parts.
+  static kt::LoadScale recordingScale(const SimulationController& simulation, bool reactionOnly);
+
+ signals:
+  /// The arrows show the constraint forces (reaction part) or the whole wrench, and their values
+  /// are written in world axes or the joint frame: the loads pane shows the same.
+  void loadViewChanged(bool reactionOnly, bool worldAxes);
+  /// The largest force and moment of the session's whole wrenches so far changed (zero: no run).
+  void loadScaleChanged(double force, double moment);
+
+ private:
+  void createMenu();
+  void setOption(bool render::LoadArrowOptions::*field, bool on);
+  void askValue(const QString& title, const QString& label, double render::LoadArrowOptions::*field);
+  /// The shown sample's wrenches into the arrows, and a repaint.
+  void update();
+  /// The largest force and moment of the recording so far, for the arrows' scale.
+  void updateReference();
+
+  SimulationController* simulation_;
+  render::SceneView* view_;
+  QWidget* window_;
+  QMenu* menu_ = nullptr;
+  QAction* showAction_ = nullptr;
+  std::unique_ptr<render::LoadArrows> arrows_;
+  int selectedJoint_ = -1;
+  bool matchesSession_ = false;           ///< the current session simulates the model the arrows were built for
+  std::vector<kt::Vec6> wrench_;          ///< (nb) scratch
+  std::unique_ptr<kt::PeakLoads> peaks_;  ///< the session's largest loads (its rows so far)
+  std::size_t scanned_ = 0;
+  kt::LoadScale announced_;  ///< loadScaleChanged's last figures
+};
+
+}  // namespace kt::ui

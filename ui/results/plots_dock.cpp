@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ui/results/plots_dock.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <limits>
+#include <numbers>
+
+#include "core/results/recorder.hpp"
+#include "core/results/signals.hpp"
+#include "render/charts/chart_pane.hpp"
+#include "ui/results/export/export_plots_dialog.hpp"
+#include "ui/results/signal_list_model.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+
+namespace kt::ui {
+
+struct PlotPane {
+  render::ChartPane* view = nullptr;
+  QString defaultTitle;       ///< what the defaults are ("Base attitude: base")
+  std::vector<int> defaults;  ///< signal columns that follow the selection
+  std::vector<int> extras;    ///< columns the user added
+  std::vector<int> columns;   ///< drawn: defaults then extras, no duplicates
+};
+
+PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
+    : QDockWidget(tr("Plots"), parent), simulation_(simulation) {
+  setObjectName(QStringLiteral("plotsDock"));
+  auto* body = new QWidget;
+  auto* layout = new QHBoxLayout(body);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* split = new QSplitter(Qt::Horizontal);
+  layout->addWidget(split);
+
+  // Left: pane choice, signal search, signal list, buttons.
+  auto* side = new QWidget;
+  auto* sideLayout = new QVBoxLayout(side);
+  sideLayout->setContentsMargins(0, 0, 0, 0);
+  paneBox_ = new QComboBox;
+  paneBox_->setObjectName(QStringLiteral("plotPaneBox"));
+  paneBox_->setToolTip(tr("The pane the list edits"));
+  // the entries are the panes' titles, which can be long: the box does not widen the dock for them
+  paneBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  paneBox_->setMinimumContentsLength(16);
+  filter_ = new QLineEdit;
+  filter_->setObjectName(QStringLiteral("signalFilter"));
+  filter_->setPlaceholderText(tr("Search signals (glob: load:*.fz)"));
+  filter_->setClearButtonEnabled(true);
+  list_ = new QListView;
+  listModel_ = new SignalListModel(this);
+  list_->setModel(listModel_);
+  list_->setObjectName(QStringLiteral("signalList"));
+  list_->setToolTip(tr("Tick a signal to show it on the chosen pane"));
+  list_->setUniformItemSizes(true);  // one size for every row: a 10,000-body model lists 200,000 signals
+  filterHint_ = new QLabel;
+  filterHint_->setObjectName(QStringLiteral("signalFilterHint"));
+  filterHint_->setWordWrap(true);
+  filterHint_->setTextFormat(Qt::PlainText);
+  filterHint_->hide();
+  auto* buttons = new QHBoxLayout;
+  auto* autoscaleButton = new QPushButton(tr("Autoscale"));
+  autoscaleButton->setToolTip(tr("Fit the axes of the chosen pane to its data again"));
+  auto* exportButton = new QPushButton(tr("Export…"));
+  exportButton->setToolTip(tr("Save the chosen pane, or all of them, as PNG, SVG or PDF"));
+  buttons->addWidget(autoscaleButton);
+  buttons->addWidget(exportButton);
+  sideLayout->addWidget(paneBox_);
+  sideLayout->addWidget(filter_);
+  sideLayout->addWidget(filterHint_);
+  sideLayout->addWidget(list_, 1);
+  sideLayout->addLayout(buttons);
+  split->addWidget(side);
+
+  // Right: the stacked panes. Each keeps its minimum height (render/charts/chart_pane: room for a title,
+  // the axes and a few lines of legend); when the dock is lower than the three, they scroll, so
+  // the dock never squeezes them unreadable nor sets the window's minimum height.
+  auto* stack = new QSplitter(Qt::Vertical);
+  stack->setChildrenCollapsible(false);
+  const QString titles[kPaneCount] = {tr("Base attitude"), tr("Joint coordinates"), tr("Joint loads")};
+  for (int p = 0; p < kPaneCount; ++p) {
+    auto pane = std::make_unique<PlotPane>();
+    pane->view = new render::ChartPane;
+    pane->view->setObjectName(QStringLiteral("plotPane%1").arg(p));
+    pane->view->setTitle(titles[p]);
+    pane->view->hintLabel()->setObjectName(QStringLiteral("plotPaneHint%1").arg(p));
+    stack->addWidget(pane->view);
+    connect(pane->view, &render::ChartPane::timeClicked, this, [this](double t) { simulation_->showTime(t); });
+    connect(pane->view, &render::ChartPane::visibleRangeChanged, this, [this, view = pane->view, p] {
+      // a pan or zoom: the visible range is decimated again from the recording
+      if (!view->autoscale()) drawPane(p);
+      emit visibleRangeChanged();
+    });
+    paneBox_->addItem(QStringLiteral("%1 · %2").arg(p + 1).arg(titles[p]));
+    panes_.push_back(std::move(pane));
+  }
+  auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("plotPanesScroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setWidget(stack);
+  split->addWidget(scroll);
+  split->setStretchFactor(1, 1);
+  split->setSizes({200, 700});
+  setWidget(body);
+
+  connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int) { refreshList(); });
+  connect(filter_, &QLineEdit::textChanged, this, [this] { refreshList(); });
+  connect(listModel_, &SignalListModel::toggled, this, [this](const QString& name, bool checked) {
+    const int pane = paneBox_->currentIndex();
+    if (checked) {
+      addSignal(pane, name);
+    } else {
+      removeSignal(pane, name);
+    }
+  });
+  connect(autoscaleButton, &QPushButton::clicked, this, [this] { autoscale(paneBox_->currentIndex()); });
+  connect(exportButton, &QPushButton::clicked, this, [this] {
+    ExportPlotsDialog dialog(*this, *simulation_, this);
+    dialog.exec();
+  });
+
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible && stale_) redraw();
+  });
+  connect(simulation_, &SimulationController::sessionStarted, this, &PlotsDock::onSessionStarted);
+  connect(simulation_, &SimulationController::sessionEnded, this, &PlotsDock::onSessionEnded);
+  connect(simulation_, &SimulationController::frame, this, [this] {
+    updateCursors();  // at once: a scrub moves the cursors in the same frame as the 3D view
+    fetch(false);
+  });
+  connect(simulation_, &SimulationController::runningChanged, this, [this] { fetch(true); });
+  redrawClock_.start();
+  if (simulation_->signalLayout()) onSessionStarted();
+}
+
+PlotsDock::~PlotsDock() = default;
+
+render::VtkWidget* PlotsDock::paneWidget(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view; }
+vtkChartXY* PlotsDock::chart(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view->chart(); }
+std::size_t PlotsDock::drawnPoints(int pane) const {
+  return panes_[static_cast<std::size_t>(pane)]->view->drawnPoints();
+}
+std::size_t PlotsDock::sampleCount() const { return panes_.front()->view->rowCount(); }
+
+QStringList PlotsDock::paneSignals(int pane) const {
+  QStringList out;
+  for (int c : panes_[static_cast<std::size_t>(pane)]->columns) out << names_[static_cast<std::size_t>(c)];
+  return out;
+}
+
+QStringList PlotsDock::plottedSignals() const {
+  QStringList out;
+  for (int p = 0; p < kPaneCount; ++p)
+    for (const QString& name : paneSignals(p))
+      if (!out.contains(name)) out << name;
+  return out;
+}
+
+std::vector<std::pair<QString, std::vector<render::ChartSeries>>> PlotsDock::paneContents() const {
+  std::vector<std::pair<QString, std::vector<render::ChartSeries>>> out;
+  for (const auto& pane : panes_) out.emplace_back(pane->view->title(), pane->view->series());
+  return out;
+}
+
+int PlotsDock::columnOf(const QString& name) const {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  return it == names_.end() ? -1 : static_cast<int>(it - names_.begin());
+}
+
+void PlotsDock::onSessionStarted() {
+  const kt::SignalLayout* layout = simulation_->signalLayout();
+  const kt::Tree* tree = simulation_->tree();
+  if (!layout || !tree) return;
+  // A new simulator: same model (Reset) keeps the user's choices by name; a new model drops them.
+  std::vector<QStringList> extrasByName(panes_.size());
+  for (std::size_t p = 0; p < panes_.size(); ++p)
+    for (int c : panes_[p]->extras) extrasByName[p] << names_[static_cast<std::size_t>(c)];
+  const std::vector<QString> oldJoints = jointNames_;
+
+  names_.clear();
+  units_.clear();
+  for (const kt::SignalInfo& info : layout->infos()) {
+    names_.push_back(QString::fromStdString(info.name));
+    // as a reader writes them: N·m, rad/s², kg·m²/s (the layout's are ASCII, as in the CSV docs)
+    units_.push_back(QString::fromStdString(info.unit)
+                         .replace(QLatin1Char('*'), QStringLiteral("·"))
+                         .replace(QStringLiteral("^2"), QStringLiteral("²")));
+  }
+  baseBody_ = layout->freeBodies().empty()
+                  ? QString()
+                  : QString::fromStdString(tree->bodyNames[static_cast<std::size_t>(layout->freeBodies().front())]);
+  jointNames_.clear();
+  jointNq_.clear();
+  for (int i = 0; i < tree->nb; ++i) {
+    jointNames_.push_back(QString::fromStdString(tree->jointNames[static_cast<std::size_t>(i)]));
+    const int next = i + 1 < tree->nb ? tree->qOffset[static_cast<std::size_t>(i) + 1] : tree->nq;
+    jointNq_.push_back(next - tree->qOffset[static_cast<std::size_t>(i)]);
+  }
+  // the first branch: from the first root (past a free joint) down the first children
+  firstBranch_.clear();
+  int body = tree->roots.empty() ? -1 : tree->roots.front();
+  if (body >= 0 && tree->joints[static_cast<std::size_t>(body)].type == kt::JointType::Free)
+    body = tree->children[static_cast<std::size_t>(body)].empty()
+               ? -1
+               : tree->children[static_cast<std::size_t>(body)].front();
+  for (; body >= 0 && firstBranch_.size() < 8; body = tree->children[static_cast<std::size_t>(body)].empty()
+                                                          ? -1
+                                                          : tree->children[static_cast<std::size_t>(body)].front())
+    if (tree->joints[static_cast<std::size_t>(body)].nv > 0) firstBranch_.push_back(body);
+  const bool sameModel = oldJoints == jointNames_;
+  if (!sameModel) selectedJoint_ = -1;
+  for (std::size_t p = 0; p < panes_.size(); ++p) {
+    panes_[p]->extras.clear();
+    if (sameModel)
+      for (const QString& n : extrasByName[p])
+        if (const int c = columnOf(n); c >= 0) panes_[p]->extras.push_back(c);
+    panes_[p]->view->setAutoscale(true);
+  }
+  rebuildDefaults();
+  refreshList();
+  for (const auto& pane : panes_) pane->view->setRecorder(simulation_->recorder());
+  fetch(true);
+}
+
+void PlotsDock::onSessionEnded() {
+  // Draw the last samples; the panes keep them once this recorder is gone.
+  fetch(true);
+  for (const auto& pane : panes_) pane->view->setRecorder(nullptr);
+}
+
+void PlotsDock::clear() {
+  // a filter typed for the old model's signals would hide the new model's (and say nothing)
+  filter_->clear();
+  names_.clear();
+  units_.clear();
+  jointNames_.clear();
+  jointNq_.clear();
+  firstBranch_.clear();
+  baseBody_.clear();
+  selectedJoint_ = -1;
+  for (const auto& pane : panes_) {
+    pane->defaults.clear();
+    pane->extras.clear();
+    pane->columns.clear();
+    pane->view->setSeries({});
+    pane->view->setAutoscale(true);
+  }
+  rebuildDefaults();
+  refreshList();
+  redraw();
+}
+
+void PlotsDock::setSelectedJoint(int joint) {
+  selectedJoint_ = joint >= 0 && joint < static_cast<int>(jointNames_.size()) ? joint : -1;
+  rebuildDefaults();
+  refreshList();
+  redraw();
+}
+
+void PlotsDock::rebuildDefaults() {
+  auto add = [this](std::vector<int>& out, const QString& name) {
+    if (const int c = columnOf(name); c >= 0) out.push_back(c);
+  };
+  std::vector<int> attitude, joint, load;
+  if (names_.empty()) {
+    panes_[0]->defaultTitle = tr("Base attitude");
+  } else if (!baseBody_.isEmpty()) {
+    for (const char* c : {"roll", "pitch", "yaw"}) add(attitude, QStringLiteral("attitude:%1.%2").arg(baseBody_, c));
+    panes_[0]->defaultTitle = tr("Base attitude: %1").arg(baseBody_);
+  } else {
+    for (const char* c : {"kinetic", "potential", "total"}) add(attitude, QStringLiteral("energy.%1").arg(c));
+    panes_[0]->defaultTitle = tr("Energy (no floating base)");
+  }
+  // the constraint forces and moments of joint i (the transmitted wrench where it has none)
+  const auto loadsOf = [&](int i) {
+    const QString j = jointNames_[static_cast<std::size_t>(i)];
+    if (reactionOnly_ && !worldAxes_) {
+      for (std::size_t c = 0; c < names_.size(); ++c)
+        if (names_[c].startsWith(QStringLiteral("reaction:%1.").arg(j))) load.push_back(static_cast<int>(c));
+      if (!load.empty()) return tr("Constraint forces and moments: %1 (joint frame)").arg(j);
+    }
+    const QString prefix = worldAxes_ ? QStringLiteral("load_world") : QStringLiteral("load");
+    for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) add(load, QStringLiteral("%1:%2.%3").arg(prefix, j, c));
+    return worldAxes_ ? tr("Joint loads: %1 (whole wrench, world axes)").arg(j)
+                      : tr("Joint loads: %1 (whole wrench, joint frame)").arg(j);
+  };
+  const auto coordinatesOf = [&](int i) {
+    const QString j = jointNames_[static_cast<std::size_t>(i)];
+    for (int k = 0; k < jointNq_[static_cast<std::size_t>(i)]; ++k)
+      add(joint, QStringLiteral("q:%1[%2]").arg(j).arg(k));
+  };
+  if (selectedJoint_ >= 0) {
+    coordinatesOf(selectedJoint_);
+    panes_[1]->defaultTitle = tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(selectedJoint_)]);
+    panes_[2]->defaultTitle = loadsOf(selectedJoint_);
+  } else if (!firstBranch_.empty()) {  // the paper's picture: the first arm and its first joint
+    for (int i : firstBranch_) coordinatesOf(i);
+    panes_[1]->defaultTitle =
+        firstBranch_.size() == 1
+            ? tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())])
+            : tr("Joint coordinates: %1 … %2")
+                  .arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())],
+                       jointNames_[static_cast<std::size_t>(firstBranch_.back())]);
+    panes_[2]->defaultTitle = loadsOf(firstBranch_.front());
+  } else {
+    panes_[1]->defaultTitle = tr("Joint coordinates (select a joint)");
+    panes_[2]->defaultTitle = tr("Joint loads (select a joint)");
+  }
+  panes_[0]->defaults = attitude;
+  panes_[1]->defaults = joint;
+  panes_[2]->defaults = load;
+  for (int p = 0; p < kPaneCount; ++p) setPaneColumns(p);
+}
+
+QString PlotsDock::paneTitle(int p) const {
+  const PlotPane& pane = *panes_[static_cast<std::size_t>(p)];
+  if (pane.columns == pane.defaults || pane.columns.empty()) return pane.defaultTitle;
+  // what it shows: the signals' stems ("attitude:base", "momentum"), at most three
+  QStringList stems;
+  for (int c : pane.columns) {
+    const QString& name = names_[static_cast<std::size_t>(c)];
+    const qsizetype cut = std::max(name.lastIndexOf(QLatin1Char('.')), name.lastIndexOf(QLatin1Char('[')));
+    const QString stem = cut > 0 ? name.left(cut) : name;
+    if (!stems.contains(stem)) stems << stem;
+  }
+  const QString shown = stems.mid(0, 3).join(QStringLiteral(", "));
+  return stems.size() > 3 ? tr("%1 and %n more", nullptr, static_cast<int>(stems.size() - 3)).arg(shown) : shown;
+}
+
+void PlotsDock::setLoadView(bool reactionOnly, bool worldAxes) {
+  reactionOnly_ = reactionOnly;
+  worldAxes_ = worldAxes;
+  rebuildDefaults();
+  refreshList();
+  redraw();
+}
+
+void PlotsDock::setAnglesInDegrees(bool degrees) {
+  degrees_ = degrees;
+  for (int p = 0; p < kPaneCount; ++p) setPaneColumns(p);
+  redraw();
+}
+
+void PlotsDock::setPaneColumns(int p) {
+  PlotPane& pane = *panes_[static_cast<std::size_t>(p)];
+  pane.columns = pane.defaults;
+  for (int c : pane.extras)
+    if (std::find(pane.columns.begin(), pane.columns.end(), c) == pane.columns.end()) pane.columns.push_back(c);
+  std::vector<render::ChartSeries> series;
+  for (std::size_t j = 0; j < pane.columns.size(); ++j) {
+    const auto c = static_cast<std::size_t>(pane.columns[j]);
+    render::ChartSeries s{pane.columns[j], names_[c], units_[c], render::seriesColor(static_cast<int>(j))};
+    if (degrees_ && s.unit.startsWith(QLatin1String("rad"))) {  // rad, rad/s, rad/s^2
+      s.unit.replace(0, 3, QStringLiteral("deg"));
+      s.scale = 180.0 / std::numbers::pi;
+    }
+    series.push_back(std::move(s));
+  }
+  pane.view->setSeries(std::move(series));
+  const QString title = paneTitle(p);
+  pane.view->setTitle(title);
+  // the chooser names the pane as its title does (the energies, not the base attitude, without a
+  // floating base; the joint the pane follows)
+  paneBox_->setItemText(p, QStringLiteral("%1 · %2").arg(p + 1).arg(title));
+  paneBox_->setItemData(p, title, Qt::ToolTipRole);
+}
+
+bool PlotsDock::addSignal(int pane, const QString& name) {
+  const int c = columnOf(name);
+  if (c < 0 || pane < 0 || pane >= kPaneCount) return false;
+  PlotPane& p = *panes_[static_cast<std::size_t>(pane)];
+  if (std::find(p.columns.begin(), p.columns.end(), c) == p.columns.end()) p.extras.push_back(c);
+  setPaneColumns(pane);
+  refreshList();
+  redraw();
+  return true;
+}
+
+bool PlotsDock::removeSignal(int pane, const QString& name) {
+  const int c = columnOf(name);
+  if (c < 0 || pane < 0 || pane >= kPaneCount) return false;
+  PlotPane& p = *panes_[static_cast<std::size_t>(pane)];
+  p.extras.erase(std::remove(p.extras.begin(), p.extras.end(), c), p.extras.end());
+  p.defaults.erase(std::remove(p.defaults.begin(), p.defaults.end(), c), p.defaults.end());
+  setPaneColumns(pane);
+  refreshList();
+  redraw();
+  return true;
+}
+
+void PlotsDock::setCurrentPane(int pane) { paneBox_->setCurrentIndex(pane); }
+
+std::pair<double, double> PlotsDock::visibleTimeRange() const {
+  const render::ChartPane& pane = *panes_[static_cast<std::size_t>(std::max(0, paneBox_->currentIndex()))]->view;
+  if (!isVisible() || pane.drawnSeries() == 0) {
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    return {none, none};
+  }
+  return pane.visibleTimeRange();
+}
+
+double PlotsDock::cursorTime(int pane) const { return panes_[static_cast<std::size_t>(pane)]->view->cursorTime(); }
+
+void PlotsDock::refreshList() {
+  const int p = std::max(0, paneBox_->currentIndex());
+  QString pattern = filter_->text().trimmed();
+  if (!pattern.isEmpty() && !pattern.contains(QLatin1Char('*')) && !pattern.contains(QLatin1Char('?')))
+    pattern = QStringLiteral("*%1*").arg(pattern);
+  const std::string glob = pattern.toStdString();
+  std::vector<int> columns;
+  columns.reserve(names_.size());
+  for (std::size_t c = 1; c < names_.size(); ++c)  // column 0 is time, the x axis
+    if (glob.empty() || kt::globMatch(glob, names_[c].toStdString())) columns.push_back(static_cast<int>(c));
+  // a list emptied by the filter says so, and why
+  const bool hidden = columns.empty() && !glob.empty() && names_.size() > 1;
+  filterHint_->setText(hidden ? tr("No signal matches '%1'").arg(filter_->text().trimmed()) : QString());
+  filterHint_->setVisible(hidden);
+  listModel_->show(names_, units_, std::move(columns), panes_[static_cast<std::size_t>(p)]->columns);
+}
+
+void PlotsDock::fetch(bool forceRedraw) {
+  // new samples, at most 10 times a second (plenty for plots); a frame that only moves the shown
+  // time (a scrub, a replay) moves the cursors and redraws nothing
+  const kt::Recorder* rec = simulation_->recorder();
+  const bool newRows = rec && rec->size() != sampleCount();
+  if (!isVisible()) {  // drawn when shown again
+    stale_ = stale_ || newRows || forceRedraw;
+    return;
+  }
+  if (forceRedraw || (newRows && redrawClock_.elapsed() >= 100)) redraw();
+}
+
+void PlotsDock::redraw() {
+  redrawClock_.restart();
+  stale_ = false;
+  for (int p = 0; p < kPaneCount; ++p) drawPane(p);
+}
+
+void PlotsDock::autoscale(int pane) {
+  if (pane < 0 || pane >= kPaneCount) return;
+  panes_[static_cast<std::size_t>(pane)]->view->setAutoscale(true);
+  drawPane(pane);
+}
+
+void PlotsDock::drawPane(int p) {
+  PlotPane& pane = *panes_[static_cast<std::size_t>(p)];
+  render::ChartPane& view = *pane.view;
+  const bool jointPane = p != 0;
+  const QString what = view.title().section(QLatin1Char('('), 0, 0).trimmed();
+  view.setEmptyText(names_.empty() ? tr("%1\nNo run: open a model that can run, then Run (F5).").arg(what)
+                    : jointPane && selectedJoint_ < 0 && pane.columns.empty()
+                        ? tr("%1\nSelect a body in the Model dock or the 3D view to plot its joint.").arg(what)
+                    : pane.columns.empty() ? tr("%1\nNo signals: tick them in the list on the left.").arg(what)
+                    : sampleCount() < 2    ? tr("%1\nRun the simulation (F5) to plot it.").arg(what)
+                                           : tr("%1\nNo samples of these signals in this run.").arg(what));
+  // The whole recording, with a time cursor at the shown sample when it is a chosen time (not the
+  // live end of the run); without a recorder the pane keeps what it drew.
+  if (const kt::Recorder* rec = simulation_->recorder()) {
+    view.draw(*rec, std::numeric_limits<double>::infinity());
+    updateCursors();
+  } else {
+    view.draw();
+  }
+}
+
+void PlotsDock::updateCursors() {
+  const double t = simulation_->recorder() && simulation_->hasShownSample() && !simulation_->showsLive()
+                       ? simulation_->shownTime()
+                       : std::numeric_limits<double>::quiet_NaN();
+  for (const auto& pane : panes_) pane->view->setCursorTime(t);
+}
+
+bool PlotsDock::exportPane(int p, const QString& path, QString* error) {
+  return exportPanes({p}, path, QSizeF(1600, 900), 2.0, QString(), error);
+}
+
+bool PlotsDock::exportPanes(const std::vector<int>& panes, const QString& path, QSizeF size, double pngScale,
+                            const QString& caption, QString* error) {
+  std::vector<render::ChartFigure> figures;
+  for (int p : panes) {
+    if (p < 0 || p >= kPaneCount) {
+      if (error) *error = tr("No pane %1").arg(p);
+      return false;
+    }
+    drawPane(p);
+    panes_[static_cast<std::size_t>(p)]->view->renderToImage();  // lays its axes out
+    figures.push_back(panes_[static_cast<std::size_t>(p)]->view->figure());
+  }
+  if (figures.empty()) return false;
+  figures.back().caption = caption;  // one line under the whole figure
+  return render::writeFigures(figures, path, size, pngScale, error);
+}
+
+int PlotsDock::currentPane() const { return std::max(0, paneBox_->currentIndex()); }
+
+}  // namespace kt::ui

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ui/shell/import_urdf.hpp"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+#include "core/io/model_yaml.hpp"
+#include "core/io/urdf/urdf.hpp"
+#include "core/model/diagnostic.hpp"
+#include "core/model/tree.hpp"
+#include "ui/document/document.hpp"
+#include "ui/document/edit_commands.hpp"
+#include "ui/shared/number_text.hpp"
+
+namespace kt::ui {
+
+namespace {
+const QString kPackagePathsKey = QStringLiteral("urdfPackagePaths");
+const QString kLastDirectoryKey = QStringLiteral("lastImportDirectory");
+}  // namespace
+
+bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
+  kt::UrdfImport imported;
+  try {
+    kt::UrdfImportOptions options;  // meshes by absolute paths: the document has no file yet
+    for (const QString& folder : ImportUrdfDialog::rememberedPackagePaths())
+      options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
+    imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
+  } catch (const kt::ModelLoadError& e) {
+    error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+    status = QObject::tr("Could not import %1").arg(QDir::toNativeSeparators(path));
+    return false;
+  }
+  kt::Model header = imported.model;
+  header.bodies.clear();
+  doc.setModel(header);  // a new document without a file: saving asks where
+  const QString fileName = QFileInfo(path).fileName();
+  doc.push(new AppendBodiesCommand(doc, imported.model.bodies, QObject::tr("Import %1").arg(fileName)));
+  const int bodies = static_cast<int>(imported.model.bodies.size());
+  const int notes = static_cast<int>(imported.warnings.size());
+  const QString bodyCount = countText(bodies, QObject::tr("body"), QObject::tr("bodies"));
+  status = notes == 0 ? QObject::tr("Imported %1: %2").arg(fileName, bodyCount)
+                      : QObject::tr("Imported %1: %2; %3")
+                            .arg(fileName, bodyCount,
+                                 countText(notes, QObject::tr("note"), QObject::tr("notes")) +
+                                     QObject::tr(" on what was left out or changed"));
+  if (!imported.missingMeshes.empty()) status += QObject::tr(" (mesh files not found)");
+  // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
+  int moving = 0, passive = 0;
+  for (const kt::BodySpec& body : imported.model.bodies) {
+    if (body.joint.type == kt::JointType::Fixed) continue;
+    ++moving;
+    if (body.joint.drive.type == kt::DriveType::None) ++passive;
+  }
+  // placeholder inertias and the like, which the Problems dock lists (kt::modelWarnings)
+  const int mistakes = static_cast<int>(kt::modelWarnings(imported.model).size());
+  if (notes == 0 && passive == 0 && mistakes == 0) return true;
+  auto* box = new QMessageBox(
+      QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
+      QObject::tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
+      QMessageBox::Ok, parent);
+  box->setObjectName(QStringLiteral("importNotesBox"));
+  box->setTextFormat(Qt::PlainText);
+  QStringList informative;
+  if (passive > 0) {
+    const QString which = passive < moving ? QObject::tr("%1 of %2 joints").arg(passive).arg(moving)
+                          : moving == 1    ? QObject::tr("The one joint")
+                                           : QObject::tr("All %1 joints").arg(moving);
+    informative << QObject::tr(
+                       "%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in "
+                       "the Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
+                       .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
+  }
+  if (mistakes > 0) {
+    informative << QObject::tr(
+                       "%1 in the robot's values (View ▸ Problems), such as a placeholder inertia: the robot runs, "
+                       "but its motion may be wrong.")
+                       .arg(countText(mistakes, QObject::tr("likely mistake"), QObject::tr("likely mistakes")));
+  }
+  if (!imported.missingMeshes.empty()) {
+    QStringList meshes;
+    for (const std::string& mesh : imported.missingMeshes)
+      if (!meshes.contains(QString::fromStdString(mesh))) meshes << QString::fromStdString(mesh);
+    constexpr int kShownMeshes = 3;
+    const QString shown =
+        meshes.size() > kShownMeshes
+            ? QStringList(meshes.mid(0, kShownMeshes)).join(QStringLiteral(", ")) + QStringLiteral(", …")
+            : meshes.join(QStringLiteral(", "));
+    informative << QObject::tr(
+                       "%1 not found (%2): the links they draw are shown by their collision geometry or as a "
+                       "skeleton. Add the folder that holds the robot's package under Package folders in "
+                       "File ▸ Import URDF… and import again.")
+                       .arg(countText(meshes.size(), QObject::tr("mesh file was"), QObject::tr("mesh files were")),
+                            shown);
+  }
+  if (notes > 0) {
+    informative << QObject::tr("%1 of the file %2 not carried over or %3 changed (Show Details…).")
+                       .arg(countText(notes, QObject::tr("part"), QObject::tr("parts")),
+                            notes == 1 ? QObject::tr("was") : QObject::tr("were"),
+                            notes == 1 ? QObject::tr("was") : QObject::tr("were"));
+    box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
+  }
+  box->setInformativeText(informative.join(QStringLiteral("\n\n")));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  return true;
+}
+
+ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDialog(parent) {
+  setWindowTitle(tr("Import URDF"));
+  setObjectName(QStringLiteral("importUrdfDialog"));
+
+  file_ = new QLineEdit(this);
+  file_->setObjectName(QStringLiteral("urdfFile"));
+  file_->setPlaceholderText(tr("robot.urdf"));
+  auto* browse = new QPushButton(tr("Browse…"), this);
+  connect(browse, &QPushButton::clicked, this, &ImportUrdfDialog::browseFile);
+  auto* fileRow = new QHBoxLayout;
+  fileRow->addWidget(file_, 1);
+  fileRow->addWidget(browse);
+
+  folders_ = new QListWidget(this);
+  folders_->setObjectName(QStringLiteral("packagePaths"));
+  folders_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  folders_->setMinimumHeight(90);
+  auto* add = new QPushButton(tr("Add Folder…"), this);
+  connect(add, &QPushButton::clicked, this, &ImportUrdfDialog::addFolder);
+  remove_ = new QPushButton(tr("Remove"), this);
+  connect(remove_, &QPushButton::clicked, this, &ImportUrdfDialog::removeFolders);
+  auto* folderButtons = new QVBoxLayout;
+  folderButtons->addWidget(add);
+  folderButtons->addWidget(remove_);
+  folderButtons->addStretch(1);
+  auto* folderRow = new QHBoxLayout;
+  folderRow->addWidget(folders_, 1);
+  folderRow->addLayout(folderButtons);
+
+  auto* help = new QLabel(tr("Meshes named package://NAME/… are looked for in each folder (FOLDER/NAME/…, or the "
+                             "folder itself when it is named NAME), then next to the URDF and in its parents."),
+                          this);
+  help->setWordWrap(true);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  ok_ = buttons->button(QDialogButtonBox::Ok);
+  ok_->setText(tr("Import"));
+  connect(buttons, &QDialogButtonBox::accepted, this, &ImportUrdfDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &ImportUrdfDialog::reject);
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("URDF file:"), fileRow);
+  form->addRow(tr("Package folders:"), folderRow);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(help);
+  layout->addWidget(buttons);
+
+  connect(file_, &QLineEdit::textChanged, this, &ImportUrdfDialog::updateButtons);
+  connect(folders_, &QListWidget::itemSelectionChanged, this, &ImportUrdfDialog::updateButtons);
+  setPath(path);
+  setPackagePaths(rememberedPackagePaths());
+  resize(560, sizeHint().height());
+}
+
+QString ImportUrdfDialog::path() const { return file_->text().trimmed(); }
+
+QStringList ImportUrdfDialog::packagePaths() const {
+  QStringList out;
+  for (int k = 0; k < folders_->count(); ++k) out << folders_->item(k)->data(Qt::UserRole).toString();
+  return out;
+}
+
+void ImportUrdfDialog::setPath(const QString& path) {
+  file_->setText(QDir::toNativeSeparators(path));
+  updateButtons();
+}
+
+void ImportUrdfDialog::setPackagePaths(const QStringList& paths) {
+  folders_->clear();
+  for (const QString& p : paths) {
+    if (p.isEmpty() || packagePaths().contains(p)) continue;
+    auto* item = new QListWidgetItem(QDir::toNativeSeparators(p), folders_);
+    item->setData(Qt::UserRole, p);
+    item->setToolTip(QFileInfo(p).isDir() ? QString() : tr("This folder does not exist"));
+  }
+  updateButtons();
+}
+
+QStringList ImportUrdfDialog::rememberedPackagePaths() { return QSettings().value(kPackagePathsKey).toStringList(); }
+
+void ImportUrdfDialog::accept() {
+  const QFileInfo info(QDir::fromNativeSeparators(path()));
+  if (!info.isFile()) {
+    QMessageBox::warning(this, tr("Import URDF"),
+                         tr("%1 is not a file. Choose the robot's URDF file.").arg(QDir::toNativeSeparators(path())));
+    return;
+  }
+  QSettings settings;
+  settings.setValue(kPackagePathsKey, packagePaths());
+  settings.setValue(kLastDirectoryKey, info.absolutePath());
+  QDialog::accept();
+}
+
+void ImportUrdfDialog::browseFile() {
+  const QString start =
+      path().isEmpty() ? QSettings().value(kLastDirectoryKey).toString() : QFileInfo(path()).absolutePath();
+  const QString chosen =
+      QFileDialog::getOpenFileName(this, tr("Import URDF"), start, tr("URDF robots (*.urdf *.xml);;All files (*)"));
+  if (!chosen.isEmpty()) setPath(chosen);
+}
+
+void ImportUrdfDialog::addFolder() {
+  const QString start = path().isEmpty() ? QString() : QFileInfo(path()).absolutePath();
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Package Folder"), start);
+  if (!folder.isEmpty()) setPackagePaths(packagePaths() << folder);
+}
+
+void ImportUrdfDialog::removeFolders() {
+  qDeleteAll(folders_->selectedItems());
+  updateButtons();
+}
+
+void ImportUrdfDialog::updateButtons() {
+  remove_->setEnabled(!folders_->selectedItems().isEmpty());
+  ok_->setEnabled(!path().isEmpty());
+}
+
+}  // namespace kt::ui
