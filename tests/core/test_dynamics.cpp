@@ -19,21 +19,8 @@ namespace {
 
 constexpr int kRandomTrees = 240;
 
-RandomTreeOptions treeOptions(std::uint64_t seed) {
-  RandomTreeOptions o;
-  o.minBodies = 1;
-  o.maxBodies = 60;
-  o.maxChildren = 1 + static_cast<int>(seed % 6);
-  o.floatingBaseProbability = 0.5;
-  o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
-  o.coordinateAxes = 1.0 / 3.0;  // joints along x, y, z take the solvers' special cases
-  return o;
-}
-
-void addSeedRows(int count = kRandomTrees) {
-  QTest::addColumn<quint64>("seed");
-  for (int s = 1; s <= count; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
-}
+// 1–60 bodies, up to 6 children.
+RandomTreeOptions treeOptions(std::uint64_t seed) { return test::solverTreeOptions(seed, 60, 6); }
 
 // Body-frame velocity of the child relative to the joint frame, from two joint transforms h apart.
 Vec6 velocityFromTransforms(const Xform& X0, const Xform& X1, double h) {
@@ -102,7 +89,7 @@ class TestDynamics : public QObject {
     }
   }
 
-  void abaAgreesWithCrba_data() { addSeedRows(); }
+  void abaAgreesWithCrba_data() { test::addSeedRows(kRandomTrees); }
   void abaAgreesWithCrba() {
     QFETCH(quint64, seed);
     const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
@@ -117,7 +104,7 @@ class TestDynamics : public QObject {
 
   // The same, q̈ and the joint loads, with every body's mass and inertia scaled by its own factor
   // in [1e-3, 1e3] (light free bodies carrying heavy ones: tests/data/accuracy).
-  void abaAgreesWithCrbaAcrossMassRatios_data() { addSeedRows(); }
+  void abaAgreesWithCrbaAcrossMassRatios_data() { test::addSeedRows(kRandomTrees); }
   void abaAgreesWithCrbaAcrossMassRatios() {
     QFETCH(quint64, seed);
     const Tree tree = finalizeOrThrow(test::withSpreadMasses(makeRandomTree(seed, treeOptions(seed)), seed + 1000));
@@ -140,7 +127,7 @@ class TestDynamics : public QObject {
 
   // Inverse dynamics undoes forward dynamics: RNEA(q, ν, ABA(q, ν, τ)) = τ, relative to the
   // largest of the terms that cancel in M q̈ + h = τ (gravity loads dominate on long chains).
-  void rneaInvertsAba_data() { addSeedRows(); }
+  void rneaInvertsAba_data() { test::addSeedRows(kRandomTrees); }
   void rneaInvertsAba() {
     QFETCH(quint64, seed);
     const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
@@ -167,7 +154,7 @@ class TestDynamics : public QObject {
   }
 
   // M from CRBA against its definition, columns of RNEA: M e_k = ID(q, 0, e_k) − ID(q, 0, 0).
-  void massMatrixMatchesRneaColumns_data() { addSeedRows(80); }
+  void massMatrixMatchesRneaColumns_data() { test::addSeedRows(80); }
   void massMatrixMatchesRneaColumns() {
     QFETCH(quint64, seed);
     const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));

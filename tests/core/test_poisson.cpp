@@ -19,16 +19,8 @@ namespace {
 constexpr int kRandomTrees = 220;
 const char* const kPoissonSolvers[] = {"poisson-sweep", "poisson-ldl"};
 
-RandomTreeOptions treeOptions(std::uint64_t seed) {
-  RandomTreeOptions o;
-  o.minBodies = 1;
-  o.maxBodies = 40;
-  o.maxChildren = 1 + static_cast<int>(seed % 5);
-  o.floatingBaseProbability = 0.5;
-  o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
-  o.coordinateAxes = 1.0 / 3.0;  // joints along x, y, z take the solvers' special cases
-  return o;
-}
+// 1–40 bodies, up to 5 children.
+RandomTreeOptions treeOptions(std::uint64_t seed) { return test::solverTreeOptions(seed, 40, 5); }
 
 std::vector<Vec6> randomWrenches(const Tree& tree, std::uint64_t seed) {
   SplitMix64 rng(seed);
@@ -203,10 +195,7 @@ class TestPoisson : public QObject {
   }
 
   // p = M ν (CRBA) and ν = M⁻¹ p recovered by both sweeps, on random trees with every joint type.
-  void impulseRoundTrip_data() {
-    QTest::addColumn<quint64>("seed");
-    for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
-  }
+  void impulseRoundTrip_data() { test::addSeedRows(kRandomTrees); }
   void impulseRoundTrip() {
     QFETCH(quint64, seed);
     const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
@@ -236,10 +225,7 @@ class TestPoisson : public QObject {
   // ṗ from the explicit formula against a central difference of M(q(t)) ν(t) along the motion
   // (RK4 with ABA, gravity, random τ and applied wrenches), and against M q̈ + Ṁ ν with q̈ from
   // ABA and Ṁ ν from CRBA differenced along q ⊕ ±h ν.
-  void impulseRateMatchesFiniteDifference_data() {
-    QTest::addColumn<quint64>("seed");
-    for (int s = 1; s <= 60; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
-  }
+  void impulseRateMatchesFiniteDifference_data() { test::addSeedRows(60); }
   void impulseRateMatchesFiniteDifference() {
     QFETCH(quint64, seed);
     RandomTreeOptions o = treeOptions(seed);
@@ -304,10 +290,7 @@ class TestPoisson : public QObject {
 
   // q̈ and the joint loads of both entry points (impulseDynamics with a second right-hand side,
   // forwardDynamics) against ABA + RNEA: max(1e-12, 4 κ(M) ε) relative.
-  void accelerationsAndLoadsMatchAba_data() {
-    QTest::addColumn<quint64>("seed");
-    for (int s = 1; s <= kRandomTrees; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
-  }
+  void accelerationsAndLoadsMatchAba_data() { test::addSeedRows(kRandomTrees); }
   void accelerationsAndLoadsMatchAba() {
     QFETCH(quint64, seed);
     const QString failures = compareWithAba(finalizeOrThrow(makeRandomTree(seed, treeOptions(seed))), seed);

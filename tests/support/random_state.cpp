@@ -2,6 +2,7 @@
 #include "random_state.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <QTest>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -9,6 +10,22 @@
 #include "core/dynamics/rnea.hpp"
 
 namespace kt::test {
+
+RandomTreeOptions solverTreeOptions(std::uint64_t seed, int maxBodies, int childSpread) {
+  RandomTreeOptions o;
+  o.minBodies = 1;
+  o.maxBodies = maxBodies;
+  o.maxChildren = 1 + static_cast<int>(seed % static_cast<std::uint64_t>(childSpread));
+  o.floatingBaseProbability = 0.5;
+  o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
+  o.coordinateAxes = 1.0 / 3.0;
+  return o;
+}
+
+void addSeedRows(int count) {
+  QTest::addColumn<quint64>("seed");
+  for (int s = 1; s <= count; ++s) QTest::newRow(qPrintable(QStringLiteral("tree%1").arg(s))) << quint64(s);
+}
 
 RandomState randomState(const Tree& tree, std::uint64_t seed) {
   SplitMix64 rng(seed);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Seeded random states and error measures shared by the solver tests.
+// Seeded random trees, random states and error measures shared by the solver tests.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,14 @@
 #include "core/model/generators.hpp"
 
 namespace kt::test {
+
+/// The random trees the solver tests check each other on: 1 to `maxBodies` bodies, every joint
+/// type, floating and fixed bases, up to 1 + seed % `childSpread` children per body, every third
+/// tree biased towards long chains, and a third of the joint axes along x, y or z (the solvers'
+/// special cases).
+RandomTreeOptions solverTreeOptions(std::uint64_t seed, int maxBodies, int childSpread);
+/// The data column `seed` of a Qt Test data function, with the rows tree1 … tree`count`.
+void addSeedRows(int count);
 
 /// A random configuration (unit quaternions), velocity and joint force for a tree.
 struct RandomState {
