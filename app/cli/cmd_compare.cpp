@@ -25,14 +25,14 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "core/analysis/solver_comparison.hpp"
+#include "core/analysis/trajectory_comparison.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
-#include "core/analysis/solver_comparison.hpp"
-#include "core/analysis/trajectory_comparison.hpp"
 
 namespace kt::cli {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/sim/simulator.hpp"
 #include "core/analysis/solver_comparison.hpp"
+#include "core/sim/simulator.hpp"
 
 namespace kt {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/model/diagnostic.hpp"
-#include "core/model/joint.hpp"
 #include "core/model/geometry/mass_properties.hpp"
+#include "core/model/joint.hpp"
 #include "core/model/model.hpp"
 
 namespace kt {

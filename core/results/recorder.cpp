@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace kt {
 
@@ -67,17 +68,18 @@ std::size_t Recorder::copyColumn(int column, std::size_t k0, std::size_t k1, dou
   return end > k0 ? end - k0 : 0;
 }
 
-std::size_t Recorder::rowAtTime(double t) const {
+double Recorder::timeOf(std::size_t k) const {
   std::lock_guard lock(chunkMutex_);
-  std::size_t lo = 0, hi = size_.load(std::memory_order_acquire);  // first row later than t in [lo, hi]
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (rowPointer(mid)[0] <= t)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo > 0 ? lo - 1 : 0;
+  return k < size_.load(std::memory_order_acquire) ? rowPointer(k)[0] : std::numeric_limits<double>::quiet_NaN();
+}
+
+std::size_t Recorder::firstRowAfter(double t) const {
+  return read([t](const Rows& rows) { return rows.firstRowWhere([t](double tk) { return tk > t; }); });
+}
+
+std::size_t Recorder::rowAtTime(double t) const {
+  const std::size_t after = firstRowAfter(t);
+  return after > 0 ? after - 1 : 0;
 }
 
 std::vector<double> Recorder::column(int column) const {

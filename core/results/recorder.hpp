@@ -6,7 +6,8 @@
 // Threading contract (one writer, any number of readers):
 //   - Writer calls (the simulation thread only): clear(), reserve(), append().
 //   - Reader calls (any thread, concurrently with the writer): size(), generation(),
-//     copyRows(), copyColumn(), rowAtTime(), read(), latest(). They are const and thread-safe.
+//     copyRows(), copyColumn(), timeOf(), rowAtTime(), firstRowAfter(), read(), latest(). They are const and
+//     thread-safe.
 //   - Rows [0, size()) never change until clear(); a reader copies them under a short lock that
 //     the writer takes only when it adds a chunk (every chunkRows() rows, or never after
 //     reserve()) or in clear(). An ordinary append() publishes the new row with a release store
@@ -67,9 +68,13 @@ class Recorder {
   std::size_t copyRows(std::size_t k0, std::size_t k1, double* out) const;
   /// Copies one column (signal index) of rows [k0, min(k1, size())) into out. Returns the count.
   std::size_t copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const;
+  /// The time of row k (column 0); NaN when k is not recorded.
+  double timeOf(std::size_t k) const;
   /// The newest row whose time (column 0) is at or before t: 0 when t precedes every row or none
   /// is recorded. Binary search, O(log size()).
   std::size_t rowAtTime(double t) const;
+  /// The first row whose time is later than t (size() when none is). Binary search.
+  std::size_t firstRowAfter(double t) const;
   /// Convenience: the whole column as a vector (allocates; not for hot paths).
   std::vector<double> column(int column) const;
   /// The newest state; false when nothing has been recorded in this generation.
@@ -81,6 +86,26 @@ class Recorder {
     std::size_t size() const { return size_; }
     int width() const { return recorder_.width_; }
     double value(std::size_t row, int column) const { return recorder_.rowPointer(row)[column]; }
+    /// The time of row k (column 0).
+    double time(std::size_t row) const { return recorder_.rowPointer(row)[0]; }
+    /// The first row in [0, end) whose time satisfies `after` (a predicate false, then true,
+    /// along the rows, as times only grow): std::partition_point by bisection, in place.
+    template <class After>
+    std::size_t firstRowWhere(After&& after, std::size_t end) const {
+      std::size_t lo = 0, hi = std::min(end, size_);
+      while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (after(time(mid)))
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      return lo;
+    }
+    template <class After>
+    std::size_t firstRowWhere(After&& after) const {
+      return firstRowWhere(after, size_);
+    }
     /// visit(k, row) for k in [k0, min(k1, size())) in order; `row` points at width() values.
     template <class Visit>
     void forEachRow(std::size_t k0, std::size_t k1, Visit&& visit) const {

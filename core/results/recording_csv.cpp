@@ -33,21 +33,9 @@ std::string degreeUnit(const std::string& unit) {
 
 RowRange selectedRows(const Recorder& recorder, const RecordingSelection& selection) {
   return recorder.read([&](const Recorder::Rows& rows) {
-    const auto firstWhere = [&](auto after) {  // first row whose time is `after`
-      std::size_t lo = 0, hi = rows.size();
-      while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (after(rows.value(mid, 0))) {
-          hi = mid;
-        } else {
-          lo = mid + 1;
-        }
-      }
-      return lo;
-    };
     RowRange r;
-    r.first = firstWhere([&](double t) { return t >= selection.t0; });
-    r.end = std::max(r.first, firstWhere([&](double t) { return t > selection.t1; }));
+    r.first = rows.firstRowWhere([&](double t) { return t >= selection.t0; });
+    r.end = std::max(r.first, rows.firstRowWhere([&](double t) { return t > selection.t1; }));
     const std::size_t every = std::max<std::size_t>(selection.every, 1);
     r.count = (r.end - r.first + every - 1) / every;
     return r;

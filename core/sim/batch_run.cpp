@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/sim/run_limits.hpp"
 #include "core/results/signals.hpp"
+#include "core/sim/run_limits.hpp"
 
 namespace kt {
 namespace {
@@ -40,7 +40,8 @@ BatchRun runBatch(const Model& model, const BatchRunOptions& options) {
   PeakLoads peaks(sim.tree(), layout, PeakLoads::ratingsOf(sim.model(), sim.tree()));
 
   const long outputs = runOutputCount(duration, sim.outputInterval());
-  const double values = static_cast<double>(columns.size()) * static_cast<double>(outputs / options.every + 2);
+  const long keptRows = outputs / options.every + 2;  // at most: every k-th output, the first, the last
+  const double values = static_cast<double>(columns.size()) * static_cast<double>(keptRows);
   if (options.keepRows && values > kMaxBatchValues)
     throw std::invalid_argument("the run would keep " + std::to_string(static_cast<long long>(values)) +
                                 " numbers (more than " +

@@ -39,9 +39,9 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_files.hpp"
-#include "core/sim/drives.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
+#include "core/sim/drives.hpp"
 
 namespace kt {
 
@@ -65,7 +65,7 @@ class Simulator {
   /// solver, integrator and drives, then reset().
   /// Throws std::invalid_argument for an invalid model (the formatted diagnostics), an unknown
   /// solver or integrator name, or a non-positive step or tolerance.
-  Simulator(const Model& model, const SimulatorOptions& options);
+  Simulator(Model model, SimulatorOptions options);
   ~Simulator();
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;

@@ -19,8 +19,8 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/editing/model_fields.hpp"
-#include "core/sim/batch_run.hpp"
 #include "core/results/peak_loads.hpp"
+#include "core/sim/batch_run.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/version.hpp"
 

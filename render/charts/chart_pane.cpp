@@ -37,22 +37,6 @@ vtkDoubleArray* arrayOf(vtkTable* table, vtkIdType column) {
   return vtkDoubleArray::SafeDownCast(table->GetColumn(column));
 }
 
-// First row in [0, end) whose time (column 0) is `after` (a predicate false, then true, along the
-// rows): std::partition_point by bisection, reading the recording in place.
-template <class After>
-std::size_t firstTimeAfter(const kt::Recorder::Rows& rows, std::size_t end, After after) {
-  std::size_t lo = 0, hi = end;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (after(rows.value(mid, 0))) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return lo;
-}
-
 }  // namespace
 
 // The legend beside the chart: a line of each series' colour and its name, top down; what does
@@ -403,13 +387,13 @@ void ChartPane::fill(const kt::Recorder& recorder, double t) {
 
   recorder.read([&](const kt::Recorder::Rows& rows) {
     // Rows [0, n): the samples at or before t.
-    const std::size_t n = firstTimeAfter(rows, rows.size(), [t](double x) { return x > t; });
+    const std::size_t n = rows.firstRowWhere([t](double x) { return x > t; });
     rows_ = n;
     // Visible time range: the whole run (autoscale) or the axis range the user chose.
     std::size_t i0 = 0, i1 = n;
     if (!autoscale_ && n > 0) {
-      i0 = firstTimeAfter(rows, n, [lo](double x) { return !(x < lo); });
-      i1 = firstTimeAfter(rows, n, [hi](double x) { return x > hi; });
+      i0 = rows.firstRowWhere([lo](double x) { return !(x < lo); }, n);
+      i1 = rows.firstRowWhere([hi](double x) { return x > hi; }, n);
       i0 = i0 > 0 ? i0 - 1 : 0;  // one sample beyond each edge, so lines reach the border
       i1 = std::min(n, i1 + 1);
     }
@@ -559,9 +543,8 @@ QString ChartPane::readoutAt(double x) const {
   std::vector<double> row(static_cast<std::size_t>(recorder_->width()));
   // the recorded sample nearest to t
   std::size_t k = recorder_->rowAtTime(t);
-  double tk = 0.0, tn = 0.0;
-  recorder_->copyColumn(0, k, k + 1, &tk);
-  if (recorder_->copyColumn(0, k + 1, k + 2, &tn) == 1 && std::abs(tn - t) < std::abs(t - tk)) ++k;
+  const double tn = recorder_->timeOf(k + 1);  // NaN past the last row
+  if (std::abs(tn - t) < std::abs(t - recorder_->timeOf(k))) ++k;
   if (recorder_->copyRows(k, k + 1, row.data()) != 1) return {};
   QString text = tr("t = %1 s").arg(row[0], 0, 'g', 6);
   for (const ChartSeries& s : plotted_)

@@ -44,8 +44,8 @@
 #include <utility>
 #include <vector>
 
-#include "render/charts/chart_figure.hpp"
 #include "render/bridge/vtk_widget.hpp"
+#include "render/charts/chart_figure.hpp"
 
 class QLabel;
 class vtkChartXY;

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "render/overlays/arrow_geometry.hpp"
 #include "render/charts/chart_figure.hpp"
+#include "render/overlays/arrow_geometry.hpp"
 
 namespace kt::render {
 

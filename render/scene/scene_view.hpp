@@ -24,8 +24,8 @@
 #include <memory>
 #include <vector>
 
-#include "render/scene/model_scene.hpp"
 #include "render/bridge/vtk_widget.hpp"
+#include "render/scene/model_scene.hpp"
 
 class vtkTextActor;
 

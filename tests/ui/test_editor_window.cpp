@@ -37,8 +37,8 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/editing/edit_ops.hpp"
 #include "render/bridge/offscreen.hpp"
-#include "render/scene/scene_view.hpp"
 #include "render/bridge/vtk_widget.hpp"
+#include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
@@ -47,11 +47,14 @@
 #include "ui/document/problems_model.hpp"
 #include "ui/document/recovery.hpp"
 #include "ui/editor/flat_chain_proxy.hpp"
-#include "ui/shell/main_window.hpp"
 #include "ui/editor/model_tree_dock.hpp"
 #include "ui/editor/problems_dock.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/properties/property_widgets.hpp"
+#include "ui/editor/selection.hpp"
+#include "ui/results/export/export_actions.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::Document;
@@ -107,7 +110,7 @@ class TestEditorWindow : public QObject {
   void newAddUndoSave() {
     auto w = shownWindow();
     QTemporaryDir dir;
-    QVERIFY(w->newModel());
+    QVERIFY(w->files().newModel());
     Document& doc = w->document();
     QVERIFY(doc.model().bodies.empty());
     QVERIFY(!w->isRunnable());
@@ -117,28 +120,28 @@ class TestEditorWindow : public QObject {
     QVERIFY(addFree && addRevolute);
     addFree->trigger();
     QCOMPARE(doc.model().bodies.size(), std::size_t{1});
-    QCOMPARE(w->selectedBody(), 0);
+    QCOMPARE(w->selection().selectedBody(), 0);
     QVERIFY(w->isRunnable());
     QVERIFY(w->isWindowModified());
     addRevolute->trigger();  // under the selected body
     QCOMPARE(doc.model().bodies.size(), std::size_t{2});
     QCOMPARE(doc.model().bodies[1].parent, doc.model().bodies[0].name);
-    QCOMPARE(w->selectedBody(), 1);
+    QCOMPARE(w->selection().selectedBody(), 1);
     QCOMPARE(w->tree().nb, 2);
     QCOMPARE(w->sceneView()->scene().bodyCount(), 2);
 
     doc.undoStack()->undo();
     QCOMPARE(doc.model().bodies.size(), std::size_t{1});
     // The selected body went away: the tree moves the selection to its parent, everywhere.
-    QCOMPARE(w->selectedBody(), 0);
+    QCOMPARE(w->selection().selectedBody(), 0);
     QCOMPARE(w->propertiesDock()->body(), 0);
-    QCOMPARE(w->sceneView()->scene().selectedBody(), w->treeIndexOf(0));
+    QCOMPARE(w->sceneView()->scene().selectedBody(), w->selection().treeIndexOf(0));
     doc.undoStack()->redo();
     QCOMPARE(doc.model().bodies.size(), std::size_t{2});
 
     const QString path = dir.filePath(QStringLiteral("built.yaml"));
     QString error;
-    QVERIFY2(w->saveTo(path, error), qPrintable(error));
+    QVERIFY2(w->files().saveTo(path, error), qPrintable(error));
     QCOMPARE(readAll(path).toStdString(), yamlOf(doc));
     QVERIFY(!w->isWindowModified());
     QVERIFY2(w->windowTitle().startsWith(QStringLiteral("built.yaml[*]")), qPrintable(w->windowTitle()));
@@ -156,19 +159,19 @@ class TestEditorWindow : public QObject {
     QVERIFY(QFile::copy(pendulum(), path));
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
     QString error;
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     QVERIFY(edit::apply(doc, edit::setMass(doc, 0, 7.5, &error)));
     const std::string edited = yamlOf(doc);
 
     int asked = 0;
     QMessageBox::StandardButton answer = QMessageBox::Cancel;
-    w->setUnsavedChangesAnswerForTesting([&] {
+    w->files().setUnsavedChangesAnswerForTesting([&] {
       ++asked;
       return answer;
     });
     // Cancel keeps everything: open, new and close all stop.
-    QVERIFY(!w->openModel(kt::resources::kDefaultModel));
-    QVERIFY(!w->newModel());
+    QVERIFY(!w->files().openModel(kt::resources::kDefaultModel));
+    QVERIFY(!w->files().newModel());
     QVERIFY(!w->close());
     QVERIFY(w->isVisible());
     QCOMPARE(asked, 3);
@@ -176,16 +179,16 @@ class TestEditorWindow : public QObject {
 
     // Save writes the file, then opens the other model.
     answer = QMessageBox::Save;
-    QVERIFY(w->openModel(kt::resources::kDefaultModel));
+    QVERIFY(w->files().openModel(kt::resources::kDefaultModel));
     QCOMPARE(readAll(path).toStdString(), edited);
     QCOMPARE(asked, 4);
 
     // Discard drops the changes; nothing unsaved: no question.
     QVERIFY(edit::apply(doc, edit::setGravity(doc, kt::Vec3(0, 0, -1.62), &error)));
     answer = QMessageBox::Discard;
-    QVERIFY(w->newModel());
+    QVERIFY(w->files().newModel());
     QCOMPARE(asked, 5);
-    QVERIFY(w->openModel(path));
+    QVERIFY(w->files().openModel(path));
     QCOMPARE(asked, 5);
     QCOMPARE(yamlOf(doc), edited);
   }
@@ -247,7 +250,7 @@ class TestEditorWindow : public QObject {
         if (b->text().remove(QLatin1Char('&')) == QStringLiteral("Recover")) b->click();
       }
     });
-    w->offerRecovery();
+    w->files().offerRecovery();
     QVERIFY2(seen.contains(QStringLiteral("did not close normally")), qPrintable(seen));
     QCOMPARE(yamlOf(w->document()), edited);
     QVERIFY(w->isWindowModified());
@@ -258,7 +261,7 @@ class TestEditorWindow : public QObject {
   void editMenuEditsTheTree() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     Document& doc = w->document();
     const std::string before = yamlOf(doc);
     const int bodies = static_cast<int>(doc.model().bodies.size());
@@ -266,11 +269,11 @@ class TestEditorWindow : public QObject {
     const int base = 0;
     const int arm = kt::childrenOf(doc.model(), doc.model().bodies[base].name).front();
     const int armSize = static_cast<int>(kt::subtreeOf(doc.model(), arm).size());
-    w->selectBody(arm);
+    w->selection().selectBody(arm);
 
     findAction(w.get(), QStringLiteral("&Duplicate Subtree"))->trigger();
     QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies + armSize);
-    const int copy = w->selectedBody();
+    const int copy = w->selection().selectedBody();
     QCOMPARE(copy, bodies);
     QVERIFY(QString::fromStdString(doc.model().bodies[static_cast<std::size_t>(copy)].name).endsWith("_copy"));
     QCOMPARE(w->tree().nb, bodies + armSize);
@@ -278,13 +281,13 @@ class TestEditorWindow : public QObject {
     findAction(w.get(), QStringLiteral("Delete &Subtree"))->trigger();
     QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies);
     QCOMPARE(yamlOf(doc), before);
-    w->selectBody(arm);
+    w->selection().selectBody(arm);
     const std::string armName = doc.model().bodies[static_cast<std::size_t>(arm)].name;
     findAction(w.get(), QStringLiteral("De&lete Body"))->trigger();  // its children move up
     QCOMPARE(static_cast<int>(doc.model().bodies.size()), bodies - 1);
     QCOMPARE(doc.model().findBody(armName), -1);
-    QCOMPARE(w->modelTreeDock()->selectedBody(), w->selectedBody());  // one selection, wherever it went
-    QCOMPARE(w->propertiesDock()->body(), w->selectedBody());
+    QCOMPARE(w->modelTreeDock()->selectedBody(), w->selection().selectedBody());  // one selection, wherever it went
+    QCOMPARE(w->propertiesDock()->body(), w->selection().selectedBody());
 
     while (doc.undoStack()->canUndo()) doc.undoStack()->undo();
     QCOMPARE(yamlOf(doc), before);
@@ -297,13 +300,13 @@ class TestEditorWindow : public QObject {
   void severalBodiesEditedTogether() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     Document& doc = w->document();
     const std::string before = yamlOf(doc);
     const kt::Model start = doc.model();
     const int l12 = start.findBody("L12"), l13 = start.findBody("L13"), l14 = start.findBody("L14"),
               l21 = start.findBody("L21");
-    w->selectBody(l12);
+    w->selection().selectBody(l12);
     QTreeView* tree = w->modelTreeDock()->treeView();
     const auto* layout = w->modelTreeDock()->layout();
     // the Properties dock stays where it was scrolled to as the selection grows
@@ -320,13 +323,13 @@ class TestEditorWindow : public QObject {
     // also when the current body changes with it (a Shift+click: two rebuilds in a row)
     tree->selectionModel()->setCurrentIndex(layout->indexOfBody(l21),
                                             QItemSelectionModel::Select | QItemSelectionModel::Rows);
-    QCOMPARE(w->selectedBody(), l21);
+    QCOMPARE(w->selection().selectedBody(), l21);
     QApplication::processEvents();
     QCOMPARE(scroll->verticalScrollBar()->value(), scrolled);
-    w->selectBody(l12);  // L12 alone again, then L13 and L14 with it
+    w->selection().selectBody(l12);  // L12 alone again, then L13 and L14 with it
     for (int b : {l13, l14})
       tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-    QCOMPARE(w->selectedBody(), l12);
+    QCOMPARE(w->selection().selectedBody(), l12);
     QCOMPARE(w->modelTreeDock()->selectedBodies().size(), std::size_t{3});
     auto* banner = w->propertiesDock()->findChild<QLabel*>(QStringLiteral("multiEditBanner"));
     QVERIFY(banner);
@@ -350,9 +353,9 @@ class TestEditorWindow : public QObject {
 
     // copy L11's settings, paste its drive onto L21 and L22
     const int l11 = start.findBody("L11"), l22 = start.findBody("L22");
-    w->selectBody(l11);
+    w->selection().selectBody(l11);
     findAction(w.get(), QStringLiteral("copyBodySettings"))->trigger();
-    w->selectBody(l21);
+    w->selection().selectBody(l21);
     tree->selectionModel()->select(layout->indexOfBody(l22), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     const int pasteSteps = doc.undoStack()->index();
     findAction(w.get(), QStringLiteral("pasteDrive"))->trigger();
@@ -369,7 +372,7 @@ class TestEditorWindow : public QObject {
     while (doc.undoStack()->index() > pasteSteps) doc.undoStack()->undo();
     QCOMPARE(yamlOf(doc), before);
     QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
-    w->selectBody(l12);
+    w->selection().selectBody(l12);
     for (int b : {l13, l14})
       tree->selectionModel()->select(layout->indexOfBody(b), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/multi-select.png")));
@@ -380,7 +383,7 @@ class TestEditorWindow : public QObject {
   void severalBodiesSelectedInThe3DView() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     kt::render::SceneView* view = w->sceneView();
     view->renderToImage();
     const kt::render::ModelScene& scene = view->scene();
@@ -405,39 +408,39 @@ class TestEditorWindow : public QObject {
     const kt::Model& m = w->document().model();
     std::vector<int> picked;  // bodies that show in the view
     for (const char* name : {"base", "L12", "L22", "L13", "L23"})
-      if (spotOf(w->treeIndexOf(m.findBody(name)))) picked.push_back(m.findBody(name));
+      if (spotOf(w->selection().treeIndexOf(m.findBody(name)))) picked.push_back(m.findBody(name));
     QVERIFY2(picked.size() >= 3, "three bodies show in the default view");
     const int a = picked[0], b = picked[1], c = picked[2];
-    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->treeIndexOf(a)));
-    QCOMPARE(w->selectedBody(), a);
+    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->selection().treeIndexOf(a)));
+    QCOMPARE(w->selection().selectedBody(), a);
     for (int other : {b, c})
-      QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->treeIndexOf(other)));
-    QCOMPARE(w->selectedBody(), c);  // the last one clicked is the one shown
+      QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->selection().treeIndexOf(other)));
+    QCOMPARE(w->selection().selectedBody(), c);  // the last one clicked is the one shown
     std::vector<int> selected = w->modelTreeDock()->selectedBodies();
     std::sort(selected.begin(), selected.end());
     std::vector<int> want{a, b, c};
     std::sort(want.begin(), want.end());
     QCOMPARE(selected, want);
     std::vector<int> lit;
-    for (int body : want) lit.push_back(w->treeIndexOf(body));
+    for (int body : want) lit.push_back(w->selection().treeIndexOf(body));
     std::sort(lit.begin(), lit.end());
     QCOMPARE(scene.highlightedBodies(), lit);
     QVERIFY(w->propertiesDock()->findChild<QLabel*>(QStringLiteral("multiEditBanner")));
     QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
     QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/multi-select-3d.png")));
     // Ctrl+click on a selected body takes it out; a plain click selects just one
-    QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->treeIndexOf(b)));
+    QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, *spotOf(w->selection().treeIndexOf(b)));
     QCOMPARE(w->modelTreeDock()->selectedBodies().size(), std::size_t{2});
     QCOMPARE(scene.highlightedBodies().size(), std::size_t{2});
-    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->treeIndexOf(b)));
+    QTest::mouseClick(view, Qt::LeftButton, {}, *spotOf(w->selection().treeIndexOf(b)));
     QCOMPARE(w->modelTreeDock()->selectedBodies(), std::vector<int>{b});
-    QCOMPARE(scene.highlightedBodies(), std::vector<int>{w->treeIndexOf(b)});
+    QCOMPARE(scene.highlightedBodies(), std::vector<int>{w->selection().treeIndexOf(b)});
   }
 
   void problemClickSelectsTheField() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     kt::Model bad = w->document().model();
     bad.bodies[2].inertial.mass = -4.0;
     w->document().setModel(bad);
@@ -448,7 +451,7 @@ class TestEditorWindow : public QObject {
     const QModelIndex row = view->model()->index(0, 1);
     view->scrollTo(row);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(row).center());
-    QCOMPARE(w->selectedBody(), 2);
+    QCOMPARE(w->selection().selectedBody(), 2);
     QCOMPARE(w->propertiesDock()->body(), 2);
     QWidget* focus = w->propertiesDock()->focusWidget();
     QVERIFY(focus != nullptr);
@@ -460,7 +463,7 @@ class TestEditorWindow : public QObject {
   void editingWhileRunningKeepsTheRun() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     auto* sim = w->simulation();
     QVERIFY(sim);
     // real time: as fast as possible, the whole 10 s run can end (in about 0.1 s) between two of
@@ -483,7 +486,7 @@ class TestEditorWindow : public QObject {
     QVERIFY(sim->runStateText().contains(QStringLiteral("edited")));
     QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("kept")),
              qPrintable(w->statusBar()->currentMessage()));
-    QVERIFY(w->exportResultsAction()->isEnabled());
+    QVERIFY(w->exports().exportResultsAction()->isEnabled());
     // the same joints: the 3D view still shows the kept run's samples
     QVERIFY(sim->sessionFits(w->tree()));
     sim->showTime(0.5 * kept);
@@ -505,10 +508,10 @@ class TestEditorWindow : public QObject {
   void wheelScrollsThePageNotTheValue() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     Document& doc = w->document();
     const kt::Model& m = doc.model();
-    w->selectBody(m.findBody("L12"));
+    w->selection().selectBody(m.findBody("L12"));
     QTreeView* tree = w->modelTreeDock()->treeView();
     for (const char* name : {"L13", "L14"})
       tree->selectionModel()->select(w->modelTreeDock()->layout()->indexOfBody(m.findBody(name)),
@@ -574,11 +577,11 @@ class TestEditorWindow : public QObject {
   void undoActsOnTheModelFromAField() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     Document& doc = w->document();
     const int l12 = doc.model().findBody("L12");
     const double mass0 = doc.model().bodies[static_cast<std::size_t>(l12)].inertial.mass;
-    w->selectBody(l12);
+    w->selection().selectBody(l12);
     QApplication::processEvents();
     auto mass = [&] { return doc.model().bodies[static_cast<std::size_t>(l12)].inertial.mass; };
     auto* field = w->propertiesDock()->findChild<QLineEdit*>(QStringLiteral("inertial.mass"));
@@ -638,7 +641,7 @@ class TestEditorWindow : public QObject {
     QCOMPARE(shownName(), QStringLiteral("Elbow"));
 
     // the model's description, a text box of its own (it commits on leaving, not on Return)
-    w->selectBody(-1);
+    w->selection().selectBody(-1);
     QApplication::processEvents();
     const std::string description0 = doc.model().description;
     auto* description = w->propertiesDock()->findChild<kt::ui::TextBlockEdit*>(QStringLiteral("description"));
@@ -660,8 +663,8 @@ class TestEditorWindow : public QObject {
   void destroyedWithTypedTextInAField() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    w->selectBody(-1);
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    w->selection().selectBody(-1);
     QApplication::processEvents();
     auto* description = w->propertiesDock()->findChild<kt::ui::TextBlockEdit*>(QStringLiteral("description"));
     QVERIFY(description);
@@ -675,8 +678,8 @@ class TestEditorWindow : public QObject {
   void screenshotOfTheEditor() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    w->selectBody(3);
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    w->selection().selectBody(3);
     QTest::qWait(50);
     const QImage shot = w->grab().toImage();
     QVERIFY(shot.save(QStringLiteral("screenshot_editor.png")));
@@ -685,5 +688,4 @@ class TestEditorWindow : public QObject {
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestEditorWindow>(argc, argv, "test_editor_window"); }
-
 #include "test_editor_window.moc"

@@ -24,8 +24,10 @@
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/editor/flat_chain_proxy.hpp"
-#include "ui/shell/main_window.hpp"
 #include "ui/editor/model_tree_dock.hpp"
+#include "ui/editor/selection.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::ModelTreeDock;
@@ -69,7 +71,7 @@ class TestLargeModels : public QObject {
       if (dialog != nullptr && dialog->isVisible()) shownMaximum = dialog->maximum();
     });
     QString error;
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     QVERIFY(fired);
     QVERIFY(shownMaximum == 0 || shownMaximum == n);  // busy while reading, then counting bodies
 
@@ -91,7 +93,7 @@ class TestLargeModels : public QObject {
     QString error;
     QElapsedTimer opening;
     opening.start();
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     QApplication::processEvents();
     // printed, not asserted (timings belong to benchmarks): the target is under 2 s
     qInfo("a %d-body chain opened, tree dock included, in %lld ms", n, static_cast<long long>(opening.elapsed()));
@@ -112,7 +114,7 @@ class TestLargeModels : public QObject {
     view->setFocus();
     QTest::keyClick(view, Qt::Key_End);
     QCOMPARE(dock->selectedBody(), n - 1);
-    QCOMPARE(w->selectedBody(), n - 1);
+    QCOMPARE(w->selection().selectedBody(), n - 1);
     QVERIFY2(dock->pathLabel()->text().contains(QStringLiteral("level 10,000")), qPrintable(dock->pathLabel()->text()));
     // all of it in the dock's width, the body and its level included
     QVERIFY2(dock->pathLabel()->sizeHint().width() <= dock->pathLabel()->width(),
@@ -138,7 +140,7 @@ class TestLargeModels : public QObject {
     // An ancestor in the path line selects it.
     emit dock->pathLabel()->linkActivated(QStringLiteral("body:0"));
     QCOMPARE(dock->selectedBody(), 0);
-    QCOMPARE(w->selectedBody(), 0);
+    QCOMPARE(w->selection().selectedBody(), 0);
 
     // The dock's own part of the opening, shown on the loaded document (printed, not asserted)
     QElapsedTimer dockOpening;
@@ -156,5 +158,4 @@ class TestLargeModels : public QObject {
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestLargeModels>(argc, argv, "test_large_models"); }
-
 #include "test_large_models.moc"

@@ -46,14 +46,17 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/results/export/export_results_dialog.hpp"
 #include "ui/editor/flat_chain_proxy.hpp"
+#include "ui/editor/model_tree_dock.hpp"
+#include "ui/editor/properties/properties_dock.hpp"
+#include "ui/editor/selection.hpp"
+#include "ui/results/export/export_actions.hpp"
+#include "ui/results/export/export_results_dialog.hpp"
+#include "ui/results/plots_dock.hpp"
+#include "ui/shell/file_actions.hpp"
 #include "ui/shell/help_dialogs.hpp"
 #include "ui/shell/import_urdf.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/editor/model_tree_dock.hpp"
-#include "ui/results/plots_dock.hpp"
-#include "ui/editor/properties/properties_dock.hpp"
 #include "ui/shell/recent_files.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
@@ -146,7 +149,7 @@ class TestMainWindow : public QObject {
     QFETCH(QString, path);
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     const kt::Model& model = w->document().model();
     const kt::Tree& tree = w->tree();
     QVERIFY(w->isRunnable());
@@ -161,7 +164,7 @@ class TestMainWindow : public QObject {
     }
     // The tree dock lists every body (each with its joint), the title names the model, unmodified.
     QCOMPARE(countRows(w->modelTreeDock()->treeView()->model()), tree.nb);
-    QVERIFY(w->windowTitle().startsWith(w->displayName()));
+    QVERIFY(w->windowTitle().startsWith(w->document().displayName()));
     QVERIFY(!w->isWindowModified());
 
     // The screenshot is kept as a test artifact and is not blank.
@@ -184,7 +187,7 @@ class TestMainWindow : public QObject {
   void pickingSelectsTheBodyEverywhere() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     kt::render::SceneView* view = w->sceneView();
     view->renderToImage();
     // Click the centre of the first shape's bounding box; whatever body is hit must be selected.
@@ -197,9 +200,9 @@ class TestMainWindow : public QObject {
     QTest::mouseClick(view, Qt::LeftButton, {}, at);
 
     QCOMPARE(view->scene().selectedBody(), expected);
-    const int body = w->bodyOfTreeIndex(expected);
+    const int body = w->selection().bodyOfTreeIndex(expected);
     QVERIFY(body >= 0);
-    QCOMPARE(w->selectedBody(), body);
+    QCOMPARE(w->selection().selectedBody(), body);
     QCOMPARE(w->modelTreeDock()->selectedBody(), body);
     QCOMPARE(w->propertiesDock()->body(), body);
 
@@ -213,22 +216,22 @@ class TestMainWindow : public QObject {
   void selectingInTheTreeSelectsEverywhere() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     const int last = static_cast<int>(w->document().model().bodies.size()) - 1;
-    QSignalSpy spy(w.get(), &MainWindow::selectionChanged);
+    QSignalSpy spy(&w->selection(), &kt::ui::Selection::selectionChanged);
     QTreeView* t = w->modelTreeDock()->treeView();
     t->setCurrentIndex(w->modelTreeDock()->layout()->indexOfBody(last));
-    QCOMPARE(w->selectedBody(), last);
+    QCOMPARE(w->selection().selectedBody(), last);
     QCOMPARE(w->propertiesDock()->body(), last);
-    QCOMPARE(w->sceneView()->scene().selectedBody(), w->treeIndexOf(last));
+    QCOMPARE(w->sceneView()->scene().selectedBody(), w->selection().treeIndexOf(last));
     QVERIFY(!spy.isEmpty());
-    QCOMPARE(spy.last().at(1).toInt(), w->treeIndexOf(last));
+    QCOMPARE(spy.last().at(1).toInt(), w->selection().treeIndexOf(last));
   }
 
   void loadErrorsKeepTheModelAndNameTheLine() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     const int bodies = w->tree().nb;
 
     QTemporaryDir dir;
@@ -239,12 +242,12 @@ class TestMainWindow : public QObject {
         "kinetree: 1\nname: broken\nbodies:\n  - name: a\n    parent: world\n    joint: {type: revolute}\n"
         "    inertial: {mass: heavy, com: [0, 0, 0], inertia: {ixx: 1, iyy: 1, izz: 1}}\n");
     file.close();
-    QVERIFY(!w->loadModel(path, error));
+    QVERIFY(!w->files().loadModel(path, error));
     QVERIFY2(QRegularExpression(QStringLiteral("broken\\.yaml:7:\\d+: error: ")).match(error).hasMatch(),
              qPrintable(error));
     QCOMPARE(w->tree().nb, bodies);
     QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(w->document().model()));
-    QVERIFY(!w->recentFiles()->files().contains(QFileInfo(path).absoluteFilePath()));
+    QVERIFY(!w->files().recentFiles()->files().contains(QFileInfo(path).absoluteFilePath()));
   }
 
   // File ▸ Import URDF: a new, unsaved document whose bodies are one undo step; a file that cannot
@@ -252,12 +255,12 @@ class TestMainWindow : public QObject {
   void importsUrdfAsANewUnsavedModel() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
-    QVERIFY(!w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/bad/syntax.urdf"), error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY(!w->files().loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/bad/syntax.urdf"), error));
     QVERIFY2(error.contains(QStringLiteral("syntax.urdf:10:")), qPrintable(error));
     QCOMPARE(w->document().model().name, std::string("space_robot"));
 
-    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_SOURCE_DIR "/examples/arm7.urdf"), error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_SOURCE_DIR "/examples/arm7.urdf"), error), qPrintable(error));
     const kt::Model& model = w->document().model();
     QCOMPARE(model.name, std::string("kt_arm7"));
     QCOMPARE(model.bodies.size(), std::size_t(8));
@@ -302,7 +305,7 @@ class TestMainWindow : public QObject {
                    .toUtf8());
     file.close();
     QString error;
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     QCOMPARE(w->tree().nb, 3);
     if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
     const kt::render::ModelScene& scene = w->sceneView()->scene();
@@ -323,7 +326,8 @@ class TestMainWindow : public QObject {
     camera->SetFocalPoint(50.0, 50.0, 50.0);  // looking far away, from close by
     camera->SetPosition(51.0, 51.0, 51.0);
     QString error;
-    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/collision_only.urdf"), error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/collision_only.urdf"), error),
+             qPrintable(error));
     QCOMPARE(w->tree().nb, 3);
     auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
@@ -354,7 +358,8 @@ class TestMainWindow : public QObject {
   void importPointsToLikelyMistakes() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/implausible.urdf"), error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_TEST_DATA "/urdf/implausible.urdf"), error),
+             qPrintable(error));
     auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
     QVERIFY2(notes->informativeText().contains(QStringLiteral(
@@ -384,7 +389,7 @@ class TestMainWindow : public QObject {
     };
     QSettings().remove(QStringLiteral("urdfPackagePaths"));
     QString error;
-    QVERIFY2(w->loadModel(urdf, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(urdf, error), qPrintable(error));
     QCOMPARE(meshShapes(), 0);  // outside its package: no mesh is found, and the import says so
     QVERIFY2(w->statusBar()->currentMessage().endsWith(QStringLiteral("(mesh files not found)")),
              qPrintable(w->statusBar()->currentMessage()));
@@ -407,7 +412,7 @@ class TestMainWindow : public QObject {
              QStringList{QStringLiteral(KINETREE_TEST_DATA "/urdf")});
     kt::ui::ImportUrdfDialog again(QString(), w.get());
     QCOMPARE(again.packagePaths(), QStringList{QStringLiteral(KINETREE_TEST_DATA "/urdf")});
-    QVERIFY2(w->loadModel(QDir::fromNativeSeparators(dialog.path()), error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(QDir::fromNativeSeparators(dialog.path()), error), qPrintable(error));
     QCOMPARE(meshShapes(), 3);  // the head and both feet from the package folder
     notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
@@ -430,7 +435,7 @@ class TestMainWindow : public QObject {
         "    shapes: [{type: box, size: [0.1, 0.1, 0.4]}]\n");
     file.close();
     QString error;
-    QVERIFY2(w->loadModel(path, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
     QVERIFY(!w->isRunnable());
     kt::ui::ProblemsModel* problems = w->document().problems();
     QCOMPARE(problems->rowCount(), 1);
@@ -461,7 +466,7 @@ class TestMainWindow : public QObject {
   void runAfterScrubbingShowsTheRunLive() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     SimulationController* sim = w->simulation();
     sim->setDuration(1000.0);
     sim->setSpeed(1.0);  // real time: paused long before the end
@@ -508,16 +513,16 @@ class TestMainWindow : public QObject {
   void paneChooserNamesWhatEachPaneShows() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error), qPrintable(error));
     auto* box = w->plotsDock()->findChild<QComboBox*>(QStringLiteral("plotPaneBox"));
     QVERIFY(box);
     QVERIFY2(box->itemText(0).contains(QStringLiteral("Energy")), qPrintable(box->itemText(0)));
     QVERIFY(!box->itemText(0).contains(QStringLiteral("attitude")));
     for (int p = 0; p < kt::ui::PlotsDock::kPaneCount; ++p)
       QVERIFY2(box->itemText(p).contains(w->plotsDock()->paneTitle(p)), qPrintable(box->itemText(p)));
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     QVERIFY2(box->itemText(0).contains(QStringLiteral("Base attitude")), qPrintable(box->itemText(0)));
-    w->selectBody(3);  // the joint pane follows the selection, and its entry with it
+    w->selection().selectBody(3);  // the joint pane follows the selection, and its entry with it
     QVERIFY2(box->itemText(1).contains(w->plotsDock()->paneTitle(1)), qPrintable(box->itemText(1)));
   }
 
@@ -525,7 +530,7 @@ class TestMainWindow : public QObject {
   void signalFilterSaysWhatItHidesAndGoesWithTheModel() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     auto* filter = w->plotsDock()->findChild<QLineEdit*>(QStringLiteral("signalFilter"));
     auto* hint = w->plotsDock()->findChild<QLabel*>(QStringLiteral("signalFilterHint"));
     QVERIFY(filter && hint);
@@ -536,11 +541,11 @@ class TestMainWindow : public QObject {
     QVERIFY(!hint->isHidden());
     QCOMPARE(hint->text(), QStringLiteral("No signal matches 'no_such_signal'"));
 
-    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
-    QVERIFY(w->newModel());
+    w->files().setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->files().newModel());
     QVERIFY(filter->text().isEmpty());
     QVERIFY(hint->isHidden());
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     QVERIFY(filter->text().isEmpty());
     QVERIFY(hint->isHidden());
   }
@@ -549,8 +554,8 @@ class TestMainWindow : public QObject {
   // the title and the run label, as one undo step; a model with a name keeps it.
   void saveAsNamesAnUntitledModelAfterItsFile() {
     auto w = shownWindow();
-    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
-    QVERIFY(w->newModel());
+    w->files().setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->files().newModel());
     QString error;
     QVERIFY2(kt::ui::edit::apply(w->document(), kt::ui::edit::addBody(w->document(), QStringLiteral("world"),
                                                                       kt::JointType::Revolute, {}, &error)),
@@ -563,7 +568,7 @@ class TestMainWindow : public QObject {
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("my_arm.yaml"));
-    QVERIFY2(w->saveAsTo(path, error), qPrintable(error));
+    QVERIFY2(w->files().saveAsTo(path, error), qPrintable(error));
     QCOMPARE(w->document().model().name, std::string("my_arm"));
     QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -584,12 +589,12 @@ class TestMainWindow : public QObject {
 
     // a model with its own name keeps it
     const QString other = dir.filePath(QStringLiteral("copy.yaml"));
-    QVERIFY2(w->saveAsTo(other, error), qPrintable(error));
+    QVERIFY2(w->files().saveAsTo(other, error), qPrintable(error));
     QCOMPARE(w->document().model().name, std::string("my_arm"));
 
     // a save that fails names nothing
-    QVERIFY(w->newModel());
-    QVERIFY(!w->saveAsTo(dir.filePath(QStringLiteral("no_folder/x.yaml")), error));
+    QVERIFY(w->files().newModel());
+    QVERIFY(!w->files().saveAsTo(dir.filePath(QStringLiteral("no_folder/x.yaml")), error));
     QCOMPARE(w->document().model().name, std::string("untitled"));
     QCOMPARE(w->document().undoStack()->index(), 0);
     QVERIFY(!w->document().isModified());
@@ -662,7 +667,7 @@ class TestMainWindow : public QObject {
   void exportedResultsMessageNamesTheFile() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     SimulationController* sim = w->simulation();
     QVERIFY(runUntil(*w, 0.1, [&] { return sim->runState() == SimulationController::RunState::Finished; }));
     QTemporaryDir dir;
@@ -674,7 +679,7 @@ class TestMainWindow : public QObject {
       exported = dialog->exportTo(path);
       dialog->done(QDialog::Accepted);
     });
-    w->showExportResults();
+    w->exports().showExportResults();
     QVERIFY(exported);
     QVERIFY2(w->statusBar()->currentMessage().contains(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())),
              qPrintable(w->statusBar()->currentMessage()));
@@ -686,7 +691,7 @@ class TestMainWindow : public QObject {
   void windowShortcutsWorkFromASearchField() {
     auto w = shownWindow();
     QString error;
-    QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
     SimulationController* sim = w->simulation();
     QVERIFY(runUntil(*w, 0.1, [&] { return sim->runState() == SimulationController::RunState::Finished; }));
     auto* find = w->findChild<QLineEdit*>(QStringLiteral("findBody"));
@@ -722,11 +727,11 @@ class TestMainWindow : public QObject {
     QVERIFY(QFile::copy(kt::resources::exampleModels().front(), path));
     {
       auto w = shownWindow();
-      w->recentFiles()->clear();
+      w->files().recentFiles()->clear();
       QString error;
-      QVERIFY2(w->loadModel(path, error), qPrintable(error));
-      QVERIFY2(w->loadModel(kt::resources::kDefaultModel, error), qPrintable(error));  // not remembered
-      QCOMPARE(w->recentFiles()->files(), QStringList{QFileInfo(path).absoluteFilePath()});
+      QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
+      QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));  // not remembered
+      QCOMPARE(w->files().recentFiles()->files(), QStringList{QFileInfo(path).absoluteFilePath()});
       w->resize(900, 700);
       QVERIFY(w->close());
     }
@@ -736,10 +741,9 @@ class TestMainWindow : public QObject {
     QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
     auto again = shownWindow(false);  // restores the saved geometry
     QCOMPARE(again->size(), QSize(900, 700));
-    QCOMPARE(again->recentFiles()->files().size(), 1);
+    QCOMPARE(again->files().recentFiles()->files().size(), 1);
   }
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestMainWindow>(argc, argv, "test_main_window"); }
-
 #include "test_main_window.moc"

@@ -36,19 +36,21 @@
 #include <utility>
 
 #include "core/io/atomic_file.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "render/charts/chart_figure.hpp"
 #include "render/charts/chart_pane.hpp"
 #include "render/overlays/load_arrows.hpp"
-#include "render/bridge/offscreen.hpp"
 #include "render/scene/scene_view.hpp"
-#include "render/bridge/vtk_widget.hpp"
 #include "resources/resources.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
+#include "ui/editor/selection.hpp"
 #include "ui/results/export/export_plots_dialog.hpp"
 #include "ui/results/joint_load_view.hpp"
-#include "ui/shell/main_window.hpp"
 #include "ui/results/plots_dock.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
@@ -63,7 +65,7 @@ std::unique_ptr<MainWindow> openWindow(const QString& model) {
   w->show();
   if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
   QString error;
-  if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
   w->plotsDock()->show();  // shown by default; a test may have hidden it
   QTest::qWait(50);
   return w;
@@ -108,7 +110,7 @@ class TestPlots : public QObject {
     PlotsDock* plots = w->plotsDock();
     QVERIFY(plots);
     QVERIFY(runFor(sim, 1.0));
-    plots->fetch(true);
+    plots->readNewSamples(true);
     QCOMPARE(plots->sampleCount(), sim->recorder()->size());
     // Base attitude: roll, pitch, yaw of the free-floating base.
     const QStringList attitude = plots->paneSignals(0);
@@ -129,7 +131,7 @@ class TestPlots : public QObject {
     // moment components (a revolute joint).
     const kt::Tree& tree = w->tree();
     const int joint = tree.nb - 1;
-    w->selectBody(w->bodyOfTreeIndex(joint));
+    w->selection().selectBody(w->selection().bodyOfTreeIndex(joint));
     QTRY_COMPARE(plots->paneSignals(2).size(), 5);
     const QString name = QString::fromStdString(tree.jointNames[static_cast<std::size_t>(joint)]);
     QVERIFY(plots->paneSignals(2).front().startsWith(QStringLiteral("reaction:%1.").arg(name)));
@@ -188,7 +190,7 @@ class TestPlots : public QObject {
     sim->reset();
     QVERIFY(runFor(sim, 10.0));
     PlotsDock* plots = w->plotsDock();
-    plots->fetch(true);
+    plots->readNewSamples(true);
     QVERIFY(plots->sampleCount() >= 100000);
     QVERIFY(plots->addSignal(1, QStringLiteral("q:hinge[0]")));
     plots->redraw();
@@ -217,7 +219,7 @@ class TestPlots : public QObject {
     w->show();
     QVERIFY(QTest::qWaitForWindowExposed(w.get()));
     QString error;
-    QVERIFY(w->loadModel(kt::resources::kDefaultModel, error));
+    QVERIFY(w->files().loadModel(kt::resources::kDefaultModel, error));
     QVERIFY(w->plotsDock()->isVisible());  // shown from the start
     QVERIFY(runFor(controllerOf(w.get()), 1.0));
     PlotsDock* plots = w->plotsDock();
@@ -292,8 +294,8 @@ class TestPlots : public QObject {
     PlotsDock* plots = w->plotsDock();
     QVERIFY(plots->addSignal(0, QStringLiteral("momentum.lx")));
     QCOMPARE(plots->paneTitle(0), QStringLiteral("attitude:base, momentum"));  // after what it shows
-    w->setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
-    QVERIFY(w->newModel());
+    w->files().setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY(w->files().newModel());
     for (int p = 0; p < PlotsDock::kPaneCount; ++p) {
       QVERIFY(plots->paneSignals(p).isEmpty());
       auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(p));
@@ -302,7 +304,7 @@ class TestPlots : public QObject {
       QVERIFY(!pane->hintLabel()->text().isEmpty());
     }
     QString error;
-    QVERIFY(w->loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error));
+    QVERIFY(w->files().loadModel(QStringLiteral(":/examples/double_pendulum.yaml"), error));
     QVERIFY(plots->paneSignals(0).contains(QStringLiteral("energy.total")));
     QVERIFY(!plots->paneSignals(0).contains(QStringLiteral("momentum.lx")));
     QVERIFY(plots->paneTitle(0).startsWith(QStringLiteral("Energy")));
@@ -560,7 +562,7 @@ class TestPlots : public QObject {
 
     // The selected joint's numbers; selected-only hides the others.
     const int joint = tree.nb - 1;
-    w->selectBody(w->bodyOfTreeIndex(joint));
+    w->selection().selectBody(w->selection().bodyOfTreeIndex(joint));
     QTRY_COMPARE(arrows->selectedJoint(), joint);
     QVERIFY(QString::fromStdString(arrows->label()).contains(QString::fromStdString(tree.jointNames.back())));
     o.selectedOnly = true;
@@ -579,5 +581,4 @@ class TestPlots : public QObject {
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestPlots>(argc, argv, "test_plots"); }
-
 #include "test_plots.moc"

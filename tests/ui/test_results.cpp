@@ -47,41 +47,43 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include "core/dynamics/kernels/articulated_inertia.hpp"
 #include "core/dynamics/cfa/cfa_dense.hpp"
+#include "core/dynamics/kernels/articulated_inertia.hpp"
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/results/recorder.hpp"
+#include "render/bridge/offscreen.hpp"
 #include "render/charts/chart_pane.hpp"
 #include "render/charts/figure_view.hpp"
+#include "render/charts/matrix_view.hpp"
+#include "render/output/video_writer.hpp"
 #include "render/overlays/free_body_arrows.hpp"
 #include "render/overlays/load_arrows.hpp"
-#include "render/charts/matrix_view.hpp"
 #include "render/scene/model_scene.hpp"
-#include "render/bridge/offscreen.hpp"
 #include "render/scene/scene_view.hpp"
-#include "render/output/video_writer.hpp"
 #include "resources/resources.hpp"
 #include "support/cli_runner.hpp"
 #include "support/window_test_main.hpp"
-#include "ui/teaching/compare_solvers_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/editor/selection.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
+#include "ui/results/export/results_export.hpp"
+#include "ui/results/export/video_export.hpp"
 #include "ui/results/joint_load_view.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/teaching/mathematics_dock.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/results/plots_dock.hpp"
-#include "ui/editor/problems_dock.hpp"
-#include "ui/results/export/results_export.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
-#include "ui/results/export/video_export.hpp"
+#include "ui/teaching/compare_solvers_dialog.hpp"
+#include "ui/teaching/mathematics_dock.hpp"
 
 using kt::ui::Document;
 using kt::ui::MainWindow;
@@ -96,7 +98,7 @@ std::unique_ptr<MainWindow> openWindow(const QString& model) {
   w->show();
   if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
   QString error;
-  if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
   return w;
 }
 
@@ -442,7 +444,7 @@ class TestResults : public QObject {
     int l11 = -1;
     for (std::size_t b = 0; b < w->document().model().bodies.size(); ++b)
       if (w->document().model().bodies[b].name == "L11") l11 = static_cast<int>(b);
-    w->selectBody(l11);
+    w->selection().selectBody(l11);
     w->simulation()->showTime(0.5);
     QApplication::processEvents();
     dock->refresh();
@@ -760,7 +762,7 @@ class TestResults : public QObject {
     QCOMPARE(activated.count(), 1);
     const int joint = activated.front()[0].toInt();
     QCOMPARE(w->simulation()->shownTime(), dock->peaks()[static_cast<std::size_t>(joint)].moment.time);
-    QCOMPARE(w->treeIndexOf(w->selectedBody()), joint);
+    QCOMPARE(w->selection().treeIndexOf(w->selection().selectedBody()), joint);
     QTest::qWait(100);
     QVERIFY(w->grab().save(QStringLiteral("screenshot_peak_loads.png")));
   }
@@ -832,7 +834,7 @@ class TestResults : public QObject {
              qPrintable(model->index(j22, kt::ui::PeakLoadsDock::Moment).data(Qt::ToolTipRole).toString()));
     QVERIFY(w->grab().save(QStringLiteral("screenshot_peak_loads_dock.png")));
     // File ▸ New: nothing of the old model's run stays
-    QVERIFY(w->newModel());
+    QVERIFY(w->files().newModel());
     QApplication::processEvents();
     QCOMPARE(model->rowCount(), 0);
     QVERIFY(!exportButton->isEnabled());
@@ -860,14 +862,19 @@ class TestResults : public QObject {
     QCOMPARE(std::get<1>(early), std::get<1>(late));
     QCOMPARE(std::get<2>(early), std::get<2>(late));
     QVERIFY2(std::get<2>(late).find("fixed for this run") != std::string::npos, std::get<2>(late).c_str());
-    // the run's largest loads, as the video takes them
-    const kt::LoadScale whole = kt::ui::JointLoadView::recordingScale(*sim, arrows->options().reactionOnly);
+    // the run's largest loads by a scan of its own, as the video takes them
+    const auto recordingScale = [&](bool reactionOnly) {
+      kt::PeakLoads peaks(*sim->tree(), *sim->signalLayout());
+      peaks.addRecorded(*sim->recorder(), 0);
+      return kt::loadScale(peaks.joints(), reactionOnly);
+    };
+    const kt::LoadScale whole = recordingScale(arrows->options().reactionOnly);
     QCOMPARE(arrows->forceReference(), whole.force);
     QCOMPARE(arrows->momentReference(), whole.moment);
     // the plots take the same dead band: a pane of rounding noise is drawn flat
     const auto* pane = qobject_cast<kt::render::ChartPane*>(w->plotsDock()->paneWidget(2));
     QVERIFY(pane);
-    const kt::LoadScale loads = kt::ui::JointLoadView::recordingScale(*sim, false);
+    const kt::LoadScale loads = recordingScale(false);
     QCOMPARE(pane->noiseFloor("N"), kt::kLoadDeadBand * loads.force);
     QCOMPARE(pane->noiseFloor("N*m"), kt::kLoadDeadBand * loads.moment);
     // the free-body diagram of L11 beside the load arrows: the legends apart
@@ -875,7 +882,7 @@ class TestResults : public QObject {
     maths->show();
     maths->raise();
     for (std::size_t b = 0; b < w->document().model().bodies.size(); ++b)
-      if (w->document().model().bodies[b].name == "L11") w->selectBody(static_cast<int>(b));
+      if (w->document().model().bodies[b].name == "L11") w->selection().selectBody(static_cast<int>(b));
     maths->findChild<QTabWidget*>()->setCurrentIndex(3);
     sim->showTime(0.5);
     QApplication::processEvents();
@@ -982,7 +989,7 @@ class TestResults : public QObject {
     QVERIFY(runToEnd(*w, 6.0));
     SimulationController* sim = w->simulation();
     const int j22 = w->tree().jointIndex("J22"), j23 = w->tree().jointIndex("J23");
-    const int body = w->bodyOfTreeIndex(j22);
+    const int body = w->selection().bodyOfTreeIndex(j22);
     const auto rate = [&](double moment) {
       kt::LoadRating rating = w->document().model().bodies[static_cast<std::size_t>(body)].joint.rating;
       rating.moment = moment;
@@ -1097,7 +1104,7 @@ class TestResults : public QObject {
   void screenshotOfTheTimeline() {
     auto w = openWindow(kt::resources::kDefaultModel);
     w->plotsDock()->show();
-    w->selectBody(2);
+    w->selection().selectBody(2);
     QVERIFY(runToEnd(*w, 4.0));
     w->timeline()->slider()->setValue(700);
     w->plotsDock()->redraw();
@@ -1109,5 +1116,4 @@ class TestResults : public QObject {
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestResults>(argc, argv, "test_results"); }
-
 #include "test_results.moc"

@@ -28,8 +28,9 @@
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"
-#include "ui/shell/main_window.hpp"
 #include "ui/editor/problems_dock.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 using kt::ui::MainWindow;
@@ -43,7 +44,7 @@ std::unique_ptr<MainWindow> openWindow(const QString& model, QSize size = QSize(
   w->show();
   if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
   QString error;
-  if (!w->loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
   return w;
 }
 
@@ -124,7 +125,7 @@ class TestSimulation : public QObject {
     const kt::Recorder* rec = sim->recorder();
     const kt::SignalLayout& layout = *sim->signalLayout();
     const double h = sim->activeOptions().step;
-    QSignalSpy frames(sim, &SimulationController::frame);
+    QSignalSpy frames(sim, &SimulationController::shownSampleChanged);
     sim->showTime(0.2 + 0.3 * h);  // between two samples: the one at or before
     QCOMPARE(frames.count(), 1);
     QVERIFY(!sim->showsLive());
@@ -207,7 +208,7 @@ class TestSimulation : public QObject {
     // Opening the file again restores its settings.
     sim->setSolver(QStringLiteral("crba"));
     QString error;
-    QVERIFY(w->loadModel(QStringLiteral(":/examples/pendulum.yaml"), error));
+    QVERIFY(w->files().loadModel(QStringLiteral(":/examples/pendulum.yaml"), error));
     QCOMPARE(sim->pendingOptions().solver, file.solver);
   }
 
@@ -400,7 +401,7 @@ class TestSimulation : public QObject {
           break;
         case 4: {
           QString error;
-          QVERIFY(w->loadModel(examples[static_cast<int>(rng() % examples.size())], error));
+          QVERIFY(w->files().loadModel(examples[static_cast<int>(rng() % examples.size())], error));
           QVERIFY(!sim->isRunning());
           break;
         }
@@ -432,5 +433,4 @@ class TestSimulation : public QObject {
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestSimulation>(argc, argv, "test_simulation"); }
-
 #include "test_simulation.moc"

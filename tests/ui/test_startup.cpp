@@ -29,17 +29,20 @@
 #include <memory>
 
 #include "core/version.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "render/charts/chart_pane.hpp"
 #include "render/scene/scene_view.hpp"
-#include "render/bridge/vtk_widget.hpp"
 #include "support/window_test_main.hpp"
-#include "ui/shell/main_window.hpp"
-#include "ui/teaching/mathematics_dock.hpp"
 #include "ui/editor/model_tree_dock.hpp"
+#include "ui/editor/problems_dock.hpp"
+#include "ui/editor/selection.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/results/plots_dock.hpp"
-#include "ui/editor/problems_dock.hpp"
+#include "ui/shell/file_actions.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/shell/window_layout.hpp"
 #include "ui/simulation/simulation_controller.hpp"
+#include "ui/teaching/mathematics_dock.hpp"
 
 using kt::ui::MainWindow;
 
@@ -135,7 +138,7 @@ class TestStartup : public QObject {
     QCOMPARE(run(QStringLiteral("--help"), &out), 0);
     QVERIFY2(out.contains("--screenshot") && out.contains("model.yaml"), out.constData());
     QCOMPARE(run(QStringLiteral("-h"), &out), 0);
-    QVERIFY(out.contains("--measure"));
+    QVERIFY(out.contains("--export-plots") && out.contains("--video"));
   }
 
   void validLayoutIsRestored() {
@@ -153,7 +156,7 @@ class TestStartup : public QObject {
     checkStartedCleanly(*w);
     QCOMPARE(w->size(), QSize(900, 700));
     QVERIFY(w->plotsDock()->isVisible());
-    QVERIFY(w->layoutMessage().isEmpty());
+    QVERIFY(w->layout().layoutMessage().isEmpty());
   }
 
   void savedLayoutsStartCleanly_data() {
@@ -196,9 +199,9 @@ class TestStartup : public QObject {
     QFETCH(int, expected);
     auto w = startWith({geometry, state});
     checkStartedCleanly(*w);
-    if (expected == kRestored) QVERIFY2(w->layoutMessage().isEmpty(), qPrintable(w->layoutMessage()));
-    if (expected == kRefused) QVERIFY(!w->layoutMessage().isEmpty());
-    if (!w->layoutMessage().isEmpty()) {
+    if (expected == kRestored) QVERIFY2(w->layout().layoutMessage().isEmpty(), qPrintable(w->layout().layoutMessage()));
+    if (expected == kRefused) QVERIFY(!w->layout().layoutMessage().isEmpty());
+    if (!w->layout().layoutMessage().isEmpty()) {
       // The default layout, and the status bar says so.
       QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("default layout")));
       QVERIFY(!w->plotsDock()->isHidden());  // the default layout shows the plots
@@ -209,14 +212,14 @@ class TestStartup : public QObject {
     w.reset();
     auto second = startWith(again);
     checkStartedCleanly(*second);
-    QVERIFY2(second->layoutMessage().isEmpty(), qPrintable(second->layoutMessage()));
+    QVERIFY2(second->layout().layoutMessage().isEmpty(), qPrintable(second->layout().layoutMessage()));
   }
 
   void unreadableLayoutFallsBackToTheDefault() {
     const SavedLayout crash = savedLayout(layoutData(QStringLiteral("maximised_after_too_small.conf")));
     auto w = startWith({crash.geometry, QByteArray("\x00\x00\x00\xff garbage", 12)});
     checkStartedCleanly(*w);
-    QVERIFY(!w->layoutMessage().isEmpty());
+    QVERIFY(!w->layout().layoutMessage().isEmpty());
     QTRY_VERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("default layout")));
     QVERIFY(!w->isMaximized());
     QVERIFY(!w->plotsDock()->isHidden());  // the default layout shows the plots
@@ -287,8 +290,8 @@ class TestStartup : public QObject {
       w.show();
       QVERIFY(QTest::qWaitForWindowExposed(&w));
       QString error;
-      QVERIFY2(w.loadModel(QStringLiteral(":/examples/space_robot.yaml"), error), qPrintable(error));
-      w.selectBody(3);  // the longest Properties page
+      QVERIFY2(w.files().loadModel(QStringLiteral(":/examples/space_robot.yaml"), error), qPrintable(error));
+      w.selection().selectBody(3);  // the longest Properties page
       w.mathematicsDock()->show();
       w.peakLoadsDock()->show();
       kt::ui::SimulationController* sim = w.simulation();
@@ -387,7 +390,7 @@ class TestStartup : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QString error;
-    QVERIFY(!w.loadModel(path, error));
+    QVERIFY(!w.files().loadModel(path, error));
     QVERIFY2(error.count(QLatin1Char('\n')) >= 50, qPrintable(error));
 
     const QRect screen = w.screen()->availableGeometry();
@@ -425,12 +428,11 @@ class TestStartup : public QObject {
       check(box, "details");
       box->button(QMessageBox::Ok)->click();
     });
-    QVERIFY(!w.openModel(path));
+    QVERIFY(!w.files().openModel(path));
     QVERIFY(checked);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
   }
 };
 
 int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestStartup>(argc, argv, "test_startup"); }
-
 #include "test_startup.moc"

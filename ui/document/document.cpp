@@ -44,6 +44,17 @@ QString Document::title() const {
   return isModified() ? name + QStringLiteral("*") : name;
 }
 
+QString Document::displayName() const {
+  const std::string& name = model_.name;
+  if (!name.empty() && name != "untitled") return QString::fromStdString(name);
+  return filePath_.isEmpty() ? tr("untitled") : QFileInfo(filePath_).fileName();
+}
+
+QString Document::modelDirectory() const {
+  if (filePath_.isEmpty() || filePath_.startsWith(QLatin1Char(':'))) return {};
+  return QFileInfo(filePath_).absolutePath();
+}
+
 // ---- files ----
 
 QString Document::absolutePath(const QString& path) {

@@ -53,6 +53,10 @@ class Document : public QObject {
   bool isModified() const { return !undo_.isClean(); }
   /// File name (or "untitled"), with "*" when modified: for window titles.
   QString title() const;
+  /// The model's name, or the file name where the model has none of its own ("untitled").
+  QString displayName() const;
+  /// Folder that relative mesh paths refer to (empty for embedded and new models).
+  QString modelDirectory() const;
 
   /// An empty model ("untitled", no bodies), no path, empty undo history.
   void newDocument();

@@ -6,9 +6,9 @@
 #include <functional>
 
 #include "core/io/model_files.hpp"
-#include "core/model/joint.hpp"
-#include "core/model/geometry/mass_properties.hpp"
 #include "core/model/editing/round_values.hpp"
+#include "core/model/geometry/mass_properties.hpp"
+#include "core/model/joint.hpp"
 #include "core/model/tree.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"

@@ -25,8 +25,8 @@
 
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
-#include "ui/shared/number_text.hpp"
 #include "ui/editor/properties/property_widgets.hpp"
+#include "ui/shared/number_text.hpp"
 
 namespace kt::ui {
 namespace {

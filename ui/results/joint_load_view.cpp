@@ -10,33 +10,23 @@
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
 #include "render/scene/scene_view.hpp"
+#include "ui/results/run_results.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
 
-JointLoadView::JointLoadView(SimulationController* simulation, render::SceneView* view, QWidget* window)
-    : QObject(window), simulation_(simulation), view_(view), window_(window) {
+JointLoadView::JointLoadView(SimulationController* simulation, RunResults* results, render::SceneView* view,
+                             QWidget* window)
+    : QObject(window), simulation_(simulation), results_(results), view_(view), window_(window) {
   createMenu();
   // the arrows are built for the model the window shows; a session's rows fit them once the
   // session that follows rebuild() has started
   connect(simulation_, &SimulationController::sessionStarted, this, [this] {
     if (arrows_) arrows_->resetAutoScale();
     matchesSession_ = true;
-    peaks_.reset();
-    scanned_ = 0;
-    if (simulation_->tree() && simulation_->signalLayout())
-      peaks_ = std::make_unique<kt::PeakLoads>(*simulation_->tree(), *simulation_->signalLayout());
   });
-  connect(simulation_, &SimulationController::sessionEnded, this, [this] {
-    matchesSession_ = false;
-    peaks_.reset();  // it refers to the session's tree and layout
-    scanned_ = 0;
-    if (!(announced_ == kt::LoadScale())) {
-      announced_ = {};
-      emit loadScaleChanged(0.0, 0.0);
-    }
-  });
-  connect(simulation_, &SimulationController::frame, this, &JointLoadView::update);
+  connect(simulation_, &SimulationController::sessionEnded, this, [this] { matchesSession_ = false; });
+  connect(simulation_, &SimulationController::shownSampleChanged, this, &JointLoadView::update);
   // a run that stops: its scale is that of the whole recording from now on, and the legend says so
   connect(simulation_, &SimulationController::runningChanged, this, &JointLoadView::update);
 }
@@ -126,26 +116,9 @@ void JointLoadView::setSelectedJoint(int joint) {
   update();
 }
 
-kt::LoadScale JointLoadView::recordingScale(const SimulationController& simulation, bool reactionOnly) {
-  const kt::Recorder* rec = simulation.recorder();
-  if (!rec || !simulation.tree() || !simulation.signalLayout()) return {};
-  kt::PeakLoads peaks(*simulation.tree(), *simulation.signalLayout());
-  peaks.addRecorded(*rec, 0);
-  return kt::loadScale(peaks.joints(), reactionOnly);
-}
-
 void JointLoadView::updateReference() {
-  const kt::Recorder* rec = simulation_->recorder();
-  if (!peaks_ || !rec) return;
-  scanned_ = peaks_->addRecorded(*rec, scanned_);  // the rows not scanned yet
-  const kt::LoadScale whole = kt::loadScale(peaks_->joints());
-  if (!(whole == announced_)) {
-    announced_ = whole;
-    emit loadScaleChanged(whole.force, whole.moment);
-  }
   if (!arrows_) return;
-  const bool reaction = arrows_->options().reactionOnly;
-  const kt::LoadScale scale = reaction ? kt::loadScale(peaks_->joints(), true) : whole;
+  const kt::LoadScale scale = results_->loadScale(arrows_->options().reactionOnly);
   // while the run goes on, its largest load so far; stopped, the whole recording's
   arrows_->setReference(scale.force, scale.moment, simulation_->runState() != SimulationController::RunState::Running);
 }

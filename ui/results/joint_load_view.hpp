@@ -4,10 +4,9 @@
 // dead band) and the render::LoadArrows it drives. The arrows show the wrenches of the sample the
 // SimulationController shows (its load:<joint>.* columns, read by
 // kt::SignalLayout::jointWrenchesFromRow), at that sample's q; their automatic scale and dead band
-// follow the largest load of the whole recording (kt::PeakLoads over its rows, recordingScale),
-// so that scrubbing and a video of the run (VideoExport) keep one scale. What they show and in
-// which frame is shared with the plots' loads pane (loadViewChanged); the run's largest loads go
-// to the plots too (loadScaleChanged), for their dead band.
+// follow the largest load of the recording (RunResults::loadScale), so that scrubbing and a video
+// of the run (VideoExport) keep one scale. What they show and in which frame is shared with the
+// plots' loads pane (loadViewChanged).
 #pragma once
 
 #include <QObject>
@@ -32,6 +31,7 @@ class SceneView;
 
 namespace kt::ui {
 
+class RunResults;
 class SimulationController;
 
 class JointLoadView : public QObject {
@@ -39,7 +39,7 @@ class JointLoadView : public QObject {
 
  public:
   /// `window`: the parent of the menu and the dialogs.
-  JointLoadView(SimulationController* simulation, render::SceneView* view, QWidget* window);
+  JointLoadView(SimulationController* simulation, RunResults* results, render::SceneView* view, QWidget* window);
   ~JointLoadView() override;
 
   /// The View ▸ Joint Loads submenu.
@@ -54,16 +54,10 @@ class JointLoadView : public QObject {
   /// The selected joint (tree index, −1: none): its values are written, "selected only" draws it.
   void setSelectedJoint(int joint);
 
-  /// The largest loads of the whole recording of `simulation`'s session (zero without one): of
-  /// the whole wrenches, or of their reaction parts.
-  static kt::LoadScale recordingScale(const SimulationController& simulation, bool reactionOnly);
-
  signals:
   /// The arrows show the constraint forces (reaction part) or the whole wrench, and their values
   /// are written in world axes or the joint frame: the loads pane shows the same.
   void loadViewChanged(bool reactionOnly, bool worldAxes);
-  /// The largest force and moment of the session's whole wrenches so far changed (zero: no run).
-  void loadScaleChanged(double force, double moment);
 
  private:
   void createMenu();
@@ -75,17 +69,15 @@ class JointLoadView : public QObject {
   void updateReference();
 
   SimulationController* simulation_;
+  RunResults* results_;
   render::SceneView* view_;
   QWidget* window_;
   QMenu* menu_ = nullptr;
   QAction* showAction_ = nullptr;
   std::unique_ptr<render::LoadArrows> arrows_;
   int selectedJoint_ = -1;
-  bool matchesSession_ = false;           ///< the current session simulates the model the arrows were built for
-  std::vector<kt::Vec6> wrench_;          ///< (nb) scratch
-  std::unique_ptr<kt::PeakLoads> peaks_;  ///< the session's largest loads (its rows so far)
-  std::size_t scanned_ = 0;
-  kt::LoadScale announced_;  ///< loadScaleChanged's last figures
+  bool matchesSession_ = false;   ///< the current session simulates the model the arrows were built for
+  std::vector<kt::Vec6> wrench_;  ///< (nb) scratch
 };
 
 }  // namespace kt::ui

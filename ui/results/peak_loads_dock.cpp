@@ -20,6 +20,7 @@
 #include "core/results/recorder.hpp"
 #include "render/output/atomic_write.hpp"
 #include "ui/results/export/export_file.hpp"
+#include "ui/results/run_results.hpp"
 #include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -233,10 +234,11 @@ class NumericSort : public QSortFilterProxyModel {
 
 }  // namespace
 
-PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, std::function<std::pair<double, double>()> visibleRange,
-                             QWidget* parent)
+PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* results,
+                             std::function<std::pair<double, double>()> visibleRange, QWidget* parent)
     : QDockWidget(tr("Peak Loads"), parent),
       simulation_(simulation),
+      results_(results),
       visibleRange_(std::move(visibleRange)),
       rangeBox_(new QComboBox),
       summary_(new QLabel),
@@ -314,7 +316,7 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, std::function<std
   });
   connect(simulation_, &SimulationController::sessionStarted, this, &PeakLoadsDock::onSessionStarted);
   connect(simulation_, &SimulationController::sessionEnded, this, &PeakLoadsDock::onSessionEnded);
-  connect(simulation_, &SimulationController::frame, this, [this] {
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
     if (isVisible() && clock_.elapsed() >= 500) refresh();  // twice a second is plenty for a table
   });
   connect(simulation_, &SimulationController::stateChanged, this, [this] {
@@ -390,33 +392,39 @@ void PeakLoadsDock::refresh() {
   clock_.restart();
   const kt::Recorder* rec = simulation_->recorder();
   if (!scan_ || !rec) return;
-  const bool whole = rangeBox_->currentIndex() == 0;
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::pair<double, double> range = whole ? std::pair{-inf, inf} : visibleRange_();
-  if (!(range.first <= range.second)) {  // NaN: the plots show no time range
-    scan_->reset();
-    scanned_ = 0;
-    shown_.clear();
-    model_->set(&shown_);
-    summary_->setText(tr("the plots show no time range: open them (View ▸ Plots) or choose the whole run"));
-    exportButton_->setEnabled(false);
-    return;
+  const kt::PeakLoads* peaks = nullptr;
+  if (rangeBox_->currentIndex() == 0) {
+    peaks = results_->peaks();
+    if (!peaks) return;
+  } else {
+    const std::pair<double, double> range = visibleRange_();
+    if (!(range.first <= range.second)) {  // NaN: the plots show no time range
+      scan_->reset();
+      scanned_ = 0;
+      scanRange_ = {};
+      shown_.clear();
+      model_->set(&shown_);
+      summary_->setText(tr("the plots show no time range: open them (View ▸ Plots) or choose the whole run"));
+      exportButton_->setEnabled(false);
+      return;
+    }
+    if (range != scanRange_) {  // another range: every row again
+      scan_->reset();
+      scanned_ = 0;
+      scanRange_ = range;
+    }
+    scanned_ = scan_->addRecorded(*rec, scanned_, range.first, range.second);  // the rows not looked at yet
+    peaks = scan_.get();
   }
-  if (range != scanRange_) {  // another range: every row again
-    scan_->reset();
-    scanned_ = 0;
-    scanRange_ = range;
-  }
-  scanned_ = scan_->addRecorded(*rec, scanned_, range.first, range.second);  // the rows not looked at yet
-  shown_ = scan_->joints();
+  shown_ = peaks->joints();
   model_->set(&shown_);
-  summary_->setText(scan_->samples() == 0
+  summary_->setText(peaks->samples() == 0
                         ? tr("no samples")
                         : tr("%1, t = %2 s to %3 s")
-                              .arg(countText(static_cast<long long>(scan_->samples()), tr("sample"), tr("samples")))
-                              .arg(scan_->firstTime(), 0, 'f', 3)
-                              .arg(scan_->lastTime(), 0, 'f', 3));
-  exportButton_->setEnabled(scan_->samples() > 0);
+                              .arg(countText(static_cast<long long>(peaks->samples()), tr("sample"), tr("samples")))
+                              .arg(peaks->firstTime(), 0, 'f', 3)
+                              .arg(peaks->lastTime(), 0, 'f', 3));
+  exportButton_->setEnabled(peaks->samples() > 0);
   fitColumns();
 }
 

@@ -34,6 +34,7 @@ class QTableView;
 
 namespace kt::ui {
 
+class RunResults;
 class SimulationController;
 
 class PeakLoadsDock : public QDockWidget {
@@ -57,9 +58,10 @@ class PeakLoadsDock : public QDockWidget {
     ColumnCount
   };
 
-  /// `visibleRange` gives the time range the plots show (for "Time range of the plots").
-  PeakLoadsDock(SimulationController* simulation, std::function<std::pair<double, double>()> visibleRange,
-                QWidget* parent = nullptr);
+  /// The whole run's peaks come from `results`; `visibleRange` gives the time range the plots
+  /// show (for "Time range of the plots", scanned here).
+  PeakLoadsDock(SimulationController* simulation, RunResults* results,
+                std::function<std::pair<double, double>()> visibleRange, QWidget* parent = nullptr);
   ~PeakLoadsDock() override;
 
   QTableView* table() const { return table_; }
@@ -92,6 +94,7 @@ class PeakLoadsDock : public QDockWidget {
   void fitColumns();
 
   SimulationController* simulation_;
+  RunResults* results_;
   std::function<std::pair<double, double>()> visibleRange_;
   QComboBox* rangeBox_;
   QLabel* summary_;
@@ -100,7 +103,7 @@ class PeakLoadsDock : public QDockWidget {
   Model* model_;
   QSortFilterProxyModel* sorted_;
   QTableView* table_;
-  std::unique_ptr<kt::PeakLoads> scan_;
+  std::unique_ptr<kt::PeakLoads> scan_;    ///< the plots' time range (the whole run is results_'s)
   std::size_t scanned_ = 0;                ///< rows of the recording already looked at by scan_
   std::pair<double, double> scanRange_{};  ///< the time range scan_ takes rows from
   std::vector<kt::JointPeaks> shown_;

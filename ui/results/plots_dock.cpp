@@ -134,11 +134,11 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   });
   connect(simulation_, &SimulationController::sessionStarted, this, &PlotsDock::onSessionStarted);
   connect(simulation_, &SimulationController::sessionEnded, this, &PlotsDock::onSessionEnded);
-  connect(simulation_, &SimulationController::frame, this, [this] {
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
     updateCursors();  // at once: a scrub moves the cursors in the same frame as the 3D view
-    fetch(false);
+    readNewSamples(false);
   });
-  connect(simulation_, &SimulationController::runningChanged, this, [this] { fetch(true); });
+  connect(simulation_, &SimulationController::runningChanged, this, [this] { readNewSamples(true); });
   redrawClock_.start();
   if (simulation_->signalLayout()) onSessionStarted();
 }
@@ -229,12 +229,12 @@ void PlotsDock::onSessionStarted() {
   rebuildDefaults();
   refreshList();
   for (const auto& pane : panes_) pane->view->setRecorder(simulation_->recorder());
-  fetch(true);
+  readNewSamples(true);
 }
 
 void PlotsDock::onSessionEnded() {
   // Draw the last samples; the panes keep them once this recorder is gone.
-  fetch(true);
+  readNewSamples(true);
   for (const auto& pane : panes_) pane->view->setRecorder(nullptr);
 }
 
@@ -428,7 +428,7 @@ void PlotsDock::refreshList() {
   listModel_->show(names_, units_, std::move(columns), panes_[static_cast<std::size_t>(p)]->columns);
 }
 
-void PlotsDock::fetch(bool forceRedraw) {
+void PlotsDock::readNewSamples(bool forceRedraw) {
   // new samples, at most 10 times a second (plenty for plots); a frame that only moves the shown
   // time (a scrub, a replay) moves the cursors and redraws nothing
   const kt::Recorder* rec = simulation_->recorder();

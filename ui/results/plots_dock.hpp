@@ -14,7 +14,7 @@
 //
 // The dock chooses what each pane shows; the panes draw it from the simulation's Recorder, which
 // holds the run: the dock keeps no copy of it. They redraw as samples arrive
-// (SimulationController::frame, at most 10 times a second), the whole recording decimated to ≤ 2
+// (SimulationController::shownSampleChanged, at most 10 times a second), the whole recording decimated to ≤ 2
 // points per pixel column, with a time cursor at the shown sample's time when the views show a
 // chosen time rather than the live end of the run (SimulationController::showTime); a click on a
 // pane moves the shown time there. When the simulator goes away (sessionEnded) the panes keep
@@ -111,7 +111,7 @@ class PlotsDock : public QDockWidget {
   void setSelectedJoint(int joint);
   /// Redraws with the newest samples of the recorder (at most ~10 times a second unless forced;
   /// a hidden dock draws when it is shown again).
-  void fetch(bool forceRedraw = false);
+  void readNewSamples(bool forceRedraw = false);
   void redraw();
 
  private:

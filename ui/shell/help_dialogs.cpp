@@ -2,6 +2,7 @@
 #include "ui/shell/help_dialogs.hpp"
 
 #include <QAction>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
@@ -16,6 +17,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QScrollBar>
 #include <QSet>
 #include <QSplitter>
@@ -31,6 +33,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
+
+#include "core/version.hpp"
 
 namespace kt::ui {
 
@@ -278,6 +282,52 @@ ShortcutsDialog::ShortcutsDialog(QWidget* window) : QDialog(window), table_(new 
   layout->addWidget(note);
   layout->addWidget(buttons);
   resize(560, 720);
+}
+
+HelpMenu::HelpMenu(QMenu* examples, QMainWindow* window) : QObject(window), window_(window) {
+  menu_ = window->menuBar()->addMenu(tr("&Help"));
+  QAction* manual = menu_->addAction(tr("User &Manual"), QKeySequence::HelpContents, this, &HelpMenu::showManual);
+  manual->setObjectName(QStringLiteral("manualAction"));
+  manual->setStatusTip(tr("The documentation installed with Kinetree: the application, the model format, the signals"));
+  QAction* shortcuts = menu_->addAction(tr("&Keyboard Shortcuts"), this, &HelpMenu::showShortcuts);
+  shortcuts->setObjectName(QStringLiteral("shortcutsAction"));
+  menu_->addMenu(examples);  // the File menu's: a model to start from
+  menu_->addSeparator();
+  menu_->addAction(tr("&About Kinetree"), this, &HelpMenu::showAbout);
+  menu_->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void HelpMenu::showAbout() {
+  QMessageBox::about(window_, tr("About Kinetree"),
+                     tr("<h3>Kinetree %1</h3>"
+                        "<p>Build, simulate and inspect tree-structured rigid multibody systems.</p>"
+                        "<p>Built with Qt %2 and VTK.</p>")
+                         .arg(QString::fromLatin1(kt::kVersion), QString::fromLatin1(qVersion())));
+}
+
+void HelpMenu::showManual() {
+  if (!manual_) {
+    const QString folder = manualFolder();
+    if (folder.isEmpty()) {
+      QStringList looked;
+      for (const QString& f : manualSearchFolders()) looked << QDir::toNativeSeparators(f);
+      QMessageBox::information(window_, tr("User Manual"),
+                               tr("The user manual is not installed: none of these folders holds application.md:\n\n%1"
+                                  "\n\nIt is part of the Kinetree package, and of its sources (docs/).")
+                                   .arg(looked.join(QLatin1Char('\n'))));
+      return;
+    }
+    manual_ = new ManualDialog(folder, window_);  // not modal: read it beside the window
+  }
+  manual_->show();
+  manual_->raise();
+  manual_->activateWindow();
+}
+
+void HelpMenu::showShortcuts() {
+  auto* dialog = new ShortcutsDialog(window_);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->show();
 }
 
 }  // namespace kt::ui

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The Help menu's windows: the user manual and the keyboard shortcuts.
+// The Help menu and its windows: the user manual, the keyboard shortcuts, About.
 //
 // The manual is docs/*.md as the package installs it (installer/CMakeLists.txt: the documents
 // and their images in share/doc/kinetree), read in the application: a QTextBrowser renders the
@@ -12,6 +12,7 @@
 #pragma once
 
 #include <QDialog>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -19,6 +20,8 @@
 class QAction;
 class QLabel;
 class QListWidget;
+class QMainWindow;
+class QMenu;
 class QTableWidget;
 class QTextBrowser;
 class QToolButton;
@@ -84,6 +87,28 @@ class ShortcutsDialog : public QDialog {
 
  private:
   QTableWidget* table_;
+};
+
+/// The Help menu: User Manual (F1), Keyboard Shortcuts, the examples, About.
+class HelpMenu : public QObject {
+  Q_OBJECT
+
+ public:
+  /// Adds the Help menu to `window`'s menu bar, with `examples` (File ▸ Examples) in it.
+  HelpMenu(QMenu* examples, QMainWindow* window);
+
+  QMenu* menu() const { return menu_; }
+  /// Help ▸ User Manual: the installed documentation (docs/), read in the application; not
+  /// modal, so it can be read beside the window.
+  void showManual();
+  /// Help ▸ Keyboard Shortcuts: every action of the window that has a shortcut.
+  void showShortcuts();
+  void showAbout();
+
+ private:
+  QMainWindow* window_;
+  QMenu* menu_;
+  QPointer<QDialog> manual_;
 };
 
 }  // namespace kt::ui

@@ -74,7 +74,7 @@ void SimulationController::modelEdited(bool runnable) {
   if (loop_ && !outdated_ && runnable == runnable_ && sameDynamics(document_.model(), loop_->model())) {
     sessionName_ = modelName();
     // the window rebuilt its views for the edited model: they show the run's sample again
-    emit frame();
+    emit shownSampleChanged();
     emit stateChanged();
     return;
   }
@@ -91,7 +91,7 @@ void SimulationController::modelEdited(bool runnable) {
   poll();
   // the window rebuilt its views for the edited model: they show the kept run's sample again
   readShownRow(loop_->recorder());
-  emit frame();
+  emit shownSampleChanged();
   emit stateChanged();
   emit statusMessage(runnable_ ? tr("The model was edited: the recorded run (to t = %1 s) is kept for inspection and "
                                     "export; Run starts a new run of the edited model")
@@ -208,7 +208,7 @@ void SimulationController::showLive() {
   live_ = true;
   if (!loop_) return;
   readShownRow(loop_->recorder());
-  emit frame();
+  emit shownSampleChanged();
 }
 
 void SimulationController::showTime(double t) {
@@ -216,7 +216,7 @@ void SimulationController::showTime(double t) {
   chosenTime_ = t;
   if (!loop_) return;
   readShownRow(loop_->recorder());
-  emit frame();
+  emit shownSampleChanged();
 }
 
 void SimulationController::readShownRow(const kt::Recorder& rec) {
@@ -341,7 +341,7 @@ void SimulationController::poll() {
     seenGeneration_ = latest_.generation;
     seenRow_ = latest_.row;
     readShownRow(rec);
-    emit frame();
+    emit shownSampleChanged();
   }
 
   const bool running = loop_->running();

@@ -4,7 +4,7 @@
 // The controller owns a kt::RunLoop (core/sim/run_loop.hpp: stepping, pacing, commands, the
 // stops) and the std::thread that runs it, and publishes what the views need on the GUI thread:
 //  - a ~60 Hz poll (a QTimer) reads the Recorder: the newest sample of the run, and the shown
-//    sample, which is the newest (live) or the one at a chosen time (showTime()); frame() says the
+//    sample, which is the newest (live) or the one at a chosen time (showTime()); shownSampleChanged() says the
 //    shown sample changed, and the views (3D view, load arrows, plots) read it or the Recorder;
 //  - sessionStarted() / sessionEnded() bracket the life of a simulator (a new model, an edit,
 //    Reset, Run after a settings change, closing);
@@ -157,7 +157,7 @@ class SimulationController : public QObject {
   /// The simulator is about to go away: drop pointers into recorder(), signalLayout(), tree().
   void sessionEnded();
   /// The shown sample changed (shownRow(), shownPositions()), or the run has new samples.
-  void frame();
+  void shownSampleChanged();
   void runningChanged(bool running);
   /// Anything the Run/Pause/Step/Reset actions depend on may have changed (a build, a stop, the
   /// running state, a failure, a full recording).

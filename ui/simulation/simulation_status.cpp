@@ -33,7 +33,7 @@ SimulationStatus::SimulationStatus(SimulationController* simulation, QStatusBar*
   clock_.start();
 
   connect(simulation_, &SimulationController::sessionStarted, this, &SimulationStatus::onSessionStarted);
-  connect(simulation_, &SimulationController::frame, this, [this] { update(false); });
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] { update(false); });
   connect(simulation_, &SimulationController::stateChanged, this, [this] { update(true); });
   connect(simulation_, &SimulationController::recordingFilled, this, &SimulationStatus::onRecordingFilled);
   connect(simulation_, &SimulationController::failed, this, &SimulationStatus::onFailed);

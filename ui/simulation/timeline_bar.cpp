@@ -83,7 +83,7 @@ TimelineBar::TimelineBar(SimulationController* simulation, QWidget* parent)
     if (replaying_) replay(false);  // the user took the timeline over
     showSample(static_cast<std::size_t>(std::max(0, value)));
   });
-  connect(simulation_, &SimulationController::frame, this, &TimelineBar::sync);
+  connect(simulation_, &SimulationController::shownSampleChanged, this, &TimelineBar::sync);
   connect(simulation_, &SimulationController::stateChanged, this, &TimelineBar::sync);
   connect(simulation_, &SimulationController::settingsChanged, this, &TimelineBar::sync);
   connect(simulation_, &SimulationController::sessionStarted, this, [this] {
@@ -96,8 +96,7 @@ TimelineBar::TimelineBar(SimulationController* simulation, QWidget* parent)
 
 double TimelineBar::rowTime(std::size_t row) const {
   const kt::Recorder* rec = simulation_->recorder();
-  double t = 0.0;
-  if (rec && rec->copyColumn(0, row, row + 1, &t) == 1) return t;
+  if (rec && row < rec->size()) return rec->timeOf(row);
   return simulation_->shownTime();
 }
 

@@ -26,8 +26,8 @@
 #include "core/integrate/integrator.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
-#include "render/output/atomic_write.hpp"
 #include "render/charts/figure_view.hpp"
+#include "render/output/atomic_write.hpp"
 #include "ui/results/export/export_file.hpp"
 #include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
@@ -188,7 +188,7 @@ CompareSolversDialog::CompareSolversDialog(const SimulationController& simulatio
       readout_->setText(text);
     }
   });
-  connect(&simulation_, &SimulationController::frame, this, &CompareSolversDialog::followTimeline);
+  connect(&simulation_, &SimulationController::shownSampleChanged, this, &CompareSolversDialog::followTimeline);
   connect(&simulation_, &SimulationController::sessionStarted, this, &CompareSolversDialog::updateReference);
   connect(progressTimer_, &QTimer::timeout, this,
           [this] { summary_->setText(tr("Comparing: %1 of %2 done…").arg(progress_.load()).arg(progressTotal_)); });

@@ -12,15 +12,15 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/dynamics/kernels/articulated_inertia.hpp"
 #include "core/dynamics/cfa/cfa_dense.hpp"
 #include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/dynamics/free_body.hpp"
+#include "core/dynamics/kernels/articulated_inertia.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
-#include "render/overlays/free_body_arrows.hpp"
 #include "render/charts/matrix_view.hpp"
+#include "render/overlays/free_body_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -126,7 +126,7 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, render::Scene
   setWidget(content);
   for (render::MatrixView* v : {mass_, constraint_, factor_, rigid_, articulated_})
     connect(v, &render::MatrixView::hovered, readout_, &QLabel::setText);
-  connect(simulation_, &SimulationController::frame, this, [this] {
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
     if (isVisible()) refresh();
   });
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {

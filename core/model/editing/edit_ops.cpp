@@ -6,9 +6,9 @@
 #include <map>
 #include <numbers>
 
-#include "core/model/joint.hpp"
-#include "core/model/geometry/mass_properties.hpp"
 #include "core/model/editing/round_values.hpp"
+#include "core/model/geometry/mass_properties.hpp"
+#include "core/model/joint.hpp"
 
 namespace kt {
 namespace {
@@ -64,8 +64,10 @@ std::string copyName(const std::string& name, const MirrorOptions* mirror, const
       if (from.empty()) continue;
       std::string out;
       std::size_t pos = 0;
-      for (std::size_t hit; (hit = base.find(from, pos)) != std::string::npos; pos = hit + from.size())
-        out += base.substr(pos, hit - pos) + to;
+      for (std::size_t hit; (hit = base.find(from, pos)) != std::string::npos; pos = hit + from.size()) {
+        out.append(base, pos, hit - pos);
+        out += to;
+      }
       base = out + base.substr(pos);
     }
   }
@@ -626,7 +628,7 @@ EditError insertArm(Model& model, const std::string& parent, const ArmTemplate& 
 
 const std::vector<ArmPreset>& armPresets() {
   // axes of each joint frame; every link along +z of its own frame
-  const auto arm = [](std::string name, std::vector<std::pair<Vec3, double>> joints) {
+  const auto arm = [](std::string name, const std::vector<std::pair<Vec3, double>>& joints) {
     ArmPreset p;
     p.name = std::move(name);
     for (const auto& [axis, length] : joints) {

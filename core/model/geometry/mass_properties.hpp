@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/model/model.hpp"
 #include "core/model/geometry/triangle_mesh.hpp"
+#include "core/model/model.hpp"
 
 namespace kt {
 

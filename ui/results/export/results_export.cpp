@@ -141,11 +141,9 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   data[QStringLiteral("angles")] = selection.anglesInDegrees ? QStringLiteral("deg") : QStringLiteral("rad");
   data[QStringLiteral("rows")] = static_cast<qint64>(range.count);
   data[QStringLiteral("every")] = static_cast<qint64>(selection.every);
-  double tFirst = 0.0, tLast = 0.0;
-  rec->copyColumn(0, range.first, range.first + 1, &tFirst);
-  rec->copyColumn(0, range.first + (range.count - 1) * selection.every,
-                  range.first + (range.count - 1) * selection.every + 1, &tLast);
-  data[QStringLiteral("time_range_s")] = QJsonArray{tFirst, tLast};
+  if (range.count > 0)
+    data[QStringLiteral("time_range_s")] =
+        QJsonArray{rec->timeOf(range.first), rec->timeOf(range.first + (range.count - 1) * selection.every)};
   data[QStringLiteral("signals")] = !options.names.isEmpty()    ? QStringLiteral("plotted")
                                     : options.pattern.isEmpty() ? QStringLiteral("all")
                                                                 : options.pattern;

@@ -10,9 +10,8 @@
 #include "core/results/peak_loads.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
-#include "render/scene/scene_view.hpp"
 #include "render/output/video_writer.hpp"
-#include "ui/results/joint_load_view.hpp"
+#include "render/scene/scene_view.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -23,11 +22,8 @@ namespace {
 bool span(const SimulationController& simulation, const VideoExportOptions& o, double& first, double& last) {
   const kt::Recorder* rec = simulation.recorder();
   if (!rec || rec->size() == 0) return false;
-  double t0 = 0.0, t1 = 0.0;
-  rec->copyColumn(0, 0, 1, &t0);
-  rec->copyColumn(0, rec->size() - 1, rec->size(), &t1);
-  first = std::max(t0, o.t0);
-  last = std::min(t1, o.t1);
+  first = std::max(rec->timeOf(0), o.t0);
+  last = std::min(rec->timeOf(rec->size() - 1), o.t1);
   return last >= first && o.fps > 0.0 && o.speed > 0.0;
 }
 
@@ -87,8 +83,7 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
       arrows->setSelectedJoint(source.selectedJoint);
       // the scale of the whole recording, as the window shows it after the run: every frame
       // draws a load as long as every other frame does
-      const kt::LoadScale scale = JointLoadView::recordingScale(simulation, source.arrows->reactionOnly);
-      arrows->setReference(scale.force, scale.moment, true);
+      arrows->setReference(source.arrowScale.force, source.arrowScale.moment, true);
     }
     // the plot panes: the whole recording drawn once, a time cursor moved per frame
     std::vector<std::unique_ptr<render::ChartPane>> panes;

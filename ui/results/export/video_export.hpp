@@ -8,7 +8,7 @@
 // a playback speed of 1 is real time, 0.1 slow motion. The views are the run's own: the scene
 // is built from the session's model (SimulationController::sessionModel), so a run kept after
 // an edit is shown as it was simulated. The load arrows keep one scale through the video, that of
-// the whole recording (JointLoadView::recordingScale), as the window's do after the run.
+// the whole recording (VideoSource::arrowScale), as the window's do after the run.
 #pragma once
 
 #include <QString>
@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/results/peak_loads.hpp"
 #include "render/charts/chart_pane.hpp"
 #include "render/overlays/load_arrows.hpp"
 
@@ -35,6 +36,7 @@ struct VideoSource {
   std::string modelDirectory;                      ///< for mesh files of the model
   const render::SceneView* view = nullptr;         ///< the camera (may be null)
   std::optional<render::LoadArrowOptions> arrows;  ///< when the view draws load arrows
+  kt::LoadScale arrowScale;                        ///< their scale: the whole recording's (RunResults)
   int selectedJoint = -1;                          ///< tree index
   int followBody = -1;                             ///< tree index of the body the camera follows
   struct Pane {

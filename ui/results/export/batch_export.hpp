@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The batch modes of the application (`kinetree MODEL --export-plots DIR`, `--video FILE`,
+// docs/application.md, "Getting results out"): the model runs as fast as possible to the end of
+// its duration with the window's views, and the recording is written as the File menu's exports
+// would write it. No dialogs: errors go to stderr, and the functions return the exit status
+// (0 written; 1 a failure; 2 a usage error).
+#pragma once
+
+#include <QString>
+#include <functional>
+
+#include "ui/results/export/video_export.hpp"
+
+namespace kt::ui {
+
+class PlotsDock;
+class SimulationController;
+
+/// Runs the controller's model as fast as possible to its duration; false when it did not finish
+/// (a failure or a full recording: the message is printed).
+bool runToEnd(SimulationController& controller);
+
+/// Sets the duration from `durationText` (given as `option`; the model's when empty) and runs the
+/// model to its end. 0 when there is a recording to use (also a failed run's, said on stderr),
+/// else the exit status.
+int runForExport(SimulationController& controller, const QString& durationText, const char* option);
+
+/// --export-plots: runs the model and writes each plot pane, and the three stacked (plots.<format>),
+/// into `folder` in every format of `formatList` ("png,svg,pdf"). The old figures are replaced
+/// only once every new one was written.
+int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, const QString& folder,
+                        const QString& durationText, const QString& formatList);
+
+/// What --video asks for, as the command line spells it.
+struct VideoRequest {
+  QString path;
+  QString duration;  ///< empty: the model's
+  QString size = QStringLiteral("1280x720");
+  QString fps = QStringLiteral("30");
+  QString playback = QStringLiteral("1");
+  bool plots = false;
+};
+/// --video: runs the model, then renders the recording into `request.path` with the views of
+/// `source` (called after the run); progress on stderr.
+int renderVideoFile(SimulationController& controller, const std::function<VideoSource()>& source,
+                    const VideoRequest& request);
+
+}  // namespace kt::ui
