@@ -2,9 +2,7 @@
 // The Qt 6 <-> VTK bridge widget: a known scene rendered through the widget matches a stored
 // baseline image; camera views, picking and clicks behave. Runs under xvfb-run (real GL, Mesa).
 //
-// Baseline: tests/data/baselines/bridge_box_sphere.png. The rendered image is always written to
-// the working directory (bridge_box_sphere.actual.png); to replace the baseline after looking at
-// it, run with KINETREE_UPDATE_BASELINES=1.
+// Baseline: tests/data/baselines/bridge_box_sphere.png (compared as tests/support/baseline.hpp says).
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCubeSource.h>
@@ -13,18 +11,19 @@
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
 #include <QApplication>
-#include <QDir>
 #include <QSignalSpy>
 #include <QSurfaceFormat>
 #include <QTest>
 
-#include "render/bridge/offscreen.hpp"
 #include "render/bridge/vtk_widget.hpp"
+#include "support/baseline.hpp"
+#include "support/scene_fixture.hpp"
 
 Q_DECLARE_METATYPE(vtkProp*)
 
 using kt::render::StandardView;
 using kt::render::VtkWidget;
+using kt::test::widgetPoint;
 
 namespace {
 
@@ -70,20 +69,6 @@ struct KnownScene {
   }
 };
 
-// Widget coordinates (logical pixels, top-left origin) of a world point.
-QPoint toWidget(VtkWidget& widget, double x, double y, double z) {
-  vtkRenderer* r = widget.renderer();
-  r->SetWorldPoint(x, y, z, 1.0);
-  r->WorldToDisplay();
-  double d[3];
-  r->GetDisplayPoint(d);
-  const double dpr = widget.devicePixelRatioF();
-  const int h = widget.renderWindow()->GetSize()[1];
-  return QPoint(static_cast<int>(d[0] / dpr), static_cast<int>((h - 1 - d[1]) / dpr));
-}
-
-QString baselinePath() { return QStringLiteral(KINETREE_TEST_DATA "/baselines/bridge_box_sphere.png"); }
-
 }  // namespace
 
 class TestBridge : public QObject {
@@ -103,30 +88,18 @@ class TestBridge : public QObject {
   }
 
   void rendersKnownSceneLikeBaseline() {
-    const QImage image = widget_->renderToImage().convertToFormat(QImage::Format_RGB888);
+    const QImage image = widget_->renderToImage();
     const qreal dpr = widget_->devicePixelRatioF();
     QCOMPARE(image.size(), QSize(qRound(kWidth * dpr), qRound(kHeight * dpr)));
-    QVERIFY(image.save(QDir::current().filePath(QStringLiteral("bridge_box_sphere.actual.png"))));
-
-    if (qEnvironmentVariableIntValue("KINETREE_UPDATE_BASELINES") == 1) {
-      QVERIFY(image.save(baselinePath()));
-      QSKIP("baseline written");
-    }
-    const QImage baseline(baselinePath());
-    QVERIFY2(!baseline.isNull(), qPrintable(QStringLiteral("missing baseline ") + baselinePath()));
-    // Tolerates anti-aliasing and driver rounding, not a moved, missing or recoloured object.
-    const double different = kt::render::fractionOfDifferentPixels(image, baseline, 40);
-    const double mean = kt::render::meanAbsoluteDifference(image, baseline);
-    QVERIFY2(different < 0.01 && mean < 2.0,
-             qPrintable(
-                 QStringLiteral("differs from the baseline: %1% of pixels, mean %2").arg(100.0 * different).arg(mean)));
+    const QString difference = kt::test::differenceFromBaseline(image, QStringLiteral("bridge_box_sphere"));
+    QVERIFY2(difference.isEmpty(), qPrintable(difference));
   }
 
   void imageShowsBothObjectsInTheirColours() {
     const QImage image = widget_->renderToImage();
     const double dpr = widget_->devicePixelRatioF();
-    const QColor atBox = image.pixelColor(toWidget(*widget_, -0.8, 0.0, 0.0) * dpr);
-    const QColor atSphere = image.pixelColor(toWidget(*widget_, 0.8, -0.45, 0.0) * dpr);
+    const QColor atBox = image.pixelColor(widgetPoint(*widget_, Eigen::Vector3d(-0.8, 0.0, 0.0)) * dpr);
+    const QColor atSphere = image.pixelColor(widgetPoint(*widget_, Eigen::Vector3d(0.8, -0.45, 0.0)) * dpr);
     QVERIFY2(atBox.red() > 2 * atBox.blue(), qPrintable(atBox.name()));
     QVERIFY2(atSphere.blue() > 2 * atSphere.red(), qPrintable(atSphere.name()));
   }
@@ -164,21 +137,23 @@ class TestBridge : public QObject {
     // The whole scene is in view: both objects project inside the widget.
     widget_->renderToImage();
     const QRect inside(QPoint(0, 0), widget_->size());
-    QVERIFY(inside.contains(toWidget(*widget_, -0.8, 0.0, 0.0)));
-    QVERIFY(inside.contains(toWidget(*widget_, 0.8, 0.0, 0.0)));
+    QVERIFY(inside.contains(widgetPoint(*widget_, Eigen::Vector3d(-0.8, 0.0, 0.0))));
+    QVERIFY(inside.contains(widgetPoint(*widget_, Eigen::Vector3d(0.8, 0.0, 0.0))));
   }
 
   void pickingFindsThePropUnderTheCursor() {
     widget_->renderToImage();
-    QCOMPARE(widget_->pickProp(toWidget(*widget_, -0.8, -0.5, 0.0)), static_cast<vtkProp*>(scene_->box));
-    QCOMPARE(widget_->pickProp(toWidget(*widget_, 0.8, -0.5, 0.0)), static_cast<vtkProp*>(scene_->sphere));
+    QCOMPARE(widget_->pickProp(widgetPoint(*widget_, Eigen::Vector3d(-0.8, -0.5, 0.0))),
+             static_cast<vtkProp*>(scene_->box));
+    QCOMPARE(widget_->pickProp(widgetPoint(*widget_, Eigen::Vector3d(0.8, -0.5, 0.0))),
+             static_cast<vtkProp*>(scene_->sphere));
     QCOMPARE(widget_->pickProp(QPoint(2, 2)), static_cast<vtkProp*>(nullptr));
   }
 
   void clickEmitsPickedPropButDragDoesNot() {
     widget_->renderToImage();
     QSignalSpy spy(widget_.get(), &VtkWidget::propClicked);
-    const QPoint onSphere = toWidget(*widget_, 0.8, -0.5, 0.0);
+    const QPoint onSphere = widgetPoint(*widget_, Eigen::Vector3d(0.8, -0.5, 0.0));
     QTest::mouseClick(widget_.get(), Qt::LeftButton, {}, onSphere);
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).value<vtkProp*>(), static_cast<vtkProp*>(scene_->sphere));

@@ -25,8 +25,8 @@
 #include <random>
 
 #include "core/results/recorder.hpp"
-#include "render/charts/chart_pane.hpp"
 #include "render/bridge/offscreen.hpp"
+#include "render/charts/chart_pane.hpp"
 
 using kt::Recorder;
 using kt::render::ChartPane;

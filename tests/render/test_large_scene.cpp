@@ -20,11 +20,12 @@
 
 #include "core/io/model_files.hpp"
 #include "core/model/generators.hpp"
+#include "render/bridge/offscreen.hpp"
+#include "render/bridge/vtk_widget.hpp"
 #include "render/overlays/load_arrows.hpp"
 #include "render/scene/model_scene.hpp"
-#include "render/bridge/offscreen.hpp"
 #include "render/scene/scene_view.hpp"
-#include "render/bridge/vtk_widget.hpp"
+#include "support/scene_fixture.hpp"
 
 using namespace kt;
 using kt::render::LoadArrows;
@@ -33,13 +34,6 @@ using kt::render::OffscreenView;
 using kt::render::SceneView;
 
 namespace {
-
-Tree finalized(const Model& m) {
-  Tree tree;
-  std::vector<Diagnostic> problems;
-  if (!finalize(m, tree, problems)) qFatal("test model invalid: %s", formatDiagnostics(problems).c_str());
-  return tree;
-}
 
 int propCount(vtkRenderer* r) { return r->GetViewProps()->GetNumberOfItems(); }
 
@@ -85,17 +79,6 @@ Eigen::Vector3d comOf(const ModelScene& scene, const Model& model, int body) {
   return pose.topLeftCorner<3, 3>() * com + pose.topRightCorner<3, 1>();
 }
 
-QPoint project(SceneView& view, const Eigen::Vector3d& p) {
-  vtkRenderer* r = view.renderer();
-  r->SetWorldPoint(p.x(), p.y(), p.z(), 1.0);
-  r->WorldToDisplay();
-  double d[3];
-  r->GetDisplayPoint(d);
-  const double dpr = view.devicePixelRatioF();
-  const int h = view.renderWindow()->GetSize()[1];
-  return QPoint(static_cast<int>(std::lround(d[0] / dpr)), static_cast<int>(std::lround((h - 1 - d[1]) / dpr)));
-}
-
 vtkDataArray* coloursOf(vtkProp* prop) {
   auto* actor = vtkActor::SafeDownCast(prop);
   return vtkPolyData::SafeDownCast(actor->GetMapper()->GetInputDataObject(0, 0))->GetPointData()->GetScalars();
@@ -109,7 +92,7 @@ class TestLargeScene : public QObject {
  private slots:
   void batchedScenePlacesLikeShapeActors() {
     const Model model = smallModel();
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     OffscreenView view(320, 240), batchedView(320, 240);
     ModelScene single(view.renderer(), view.overlay());
     ModelScene batched(batchedView.renderer(), batchedView.overlay());
@@ -155,11 +138,8 @@ class TestLargeScene : public QObject {
   }
 
   void selectionRecoloursOnlyTheSelectedBody() {
-    const Model model = makeChain(400);
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeChain(400));
+    auto& [model, tree, view, scene] = fixture;
     QVERIFY(scene.batched());
     vtkDataArray* colours = coloursOf(scene.bodyProps().front());
     const vtkIdType n = colours->GetNumberOfTuples();
@@ -183,11 +163,8 @@ class TestLargeScene : public QObject {
     int props[2][2] = {};  // [chain][renderer, overlay]
     const int sizes[2] = {1000, 10000};
     for (int c = 0; c < 2; ++c) {
-      const Model model = makeChain(sizes[c]);
-      const Tree tree = finalized(model);
-      OffscreenView view(320, 240);
-      ModelScene scene(view.renderer(), view.overlay());
-      scene.build(model, tree, "");
+      test::OffscreenScene fixture(makeChain(sizes[c]));
+      auto& [model, tree, view, scene] = fixture;
       QVERIFY(scene.batched());
       QCOMPARE(scene.bodyCount(), sizes[c]);
       scene.setJointFramesVisible(true);
@@ -217,11 +194,8 @@ class TestLargeScene : public QObject {
   }
 
   void batchedArrowsShowTheLoads() {
-    const Model model = makeChain(1000);
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeChain(1000));
+    auto& [model, tree, view, scene] = fixture;
     LoadArrows arrows(view.overlay());
     arrows.build(tree, scene.characteristicLength());
     QVERIFY(arrows.batched());
@@ -256,7 +230,7 @@ class TestLargeScene : public QObject {
     // chain into turns lying on one another).
     Model model = makeChain(10000);
     for (BodySpec& b : model.bodies) b.joint.q0.assign(1, 0.0);
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     SceneView view;
     view.resize(400, 300);
     view.show();
@@ -281,7 +255,7 @@ class TestLargeScene : public QObject {
     camera->SetViewAngle(2.0);
     view.renderer()->ResetCameraClippingRange();
     view.renderToImage();
-    const QPoint at = project(view, target);
+    const QPoint at = test::widgetPoint(view, target);
     QVERIFY(view.rect().contains(at));
 
     QSignalSpy picked(&view, &SceneView::bodyPicked);
@@ -290,7 +264,7 @@ class TestLargeScene : public QObject {
     QCOMPARE(picked.first().at(0).toInt(), body);
     QCOMPARE(view.scene().selectedBody(), body);
     // Empty space beside it clears it.
-    const QPoint beside = project(view, target + Eigen::Vector3d(0.4, 0.0, 0.0));
+    const QPoint beside = test::widgetPoint(view, target + Eigen::Vector3d(0.4, 0.0, 0.0));
     QVERIFY(view.rect().contains(beside));
     QTest::mouseClick(&view, Qt::LeftButton, {}, beside);
     QCOMPARE(picked.last().at(0).toInt(), -1);

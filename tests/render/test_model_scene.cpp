@@ -16,10 +16,11 @@
 #include <numbers>
 
 #include "core/io/model_files.hpp"
-#include "render/scene/model_scene.hpp"
 #include "render/bridge/offscreen.hpp"
-#include "render/scene/shape_geometry.hpp"
 #include "render/bridge/vtk_widget.hpp"
+#include "render/scene/model_scene.hpp"
+#include "render/scene/shape_geometry.hpp"
+#include "support/scene_fixture.hpp"
 
 using namespace kt;
 using kt::render::ModelScene;
@@ -66,13 +67,6 @@ Model makeModel() {
   }
   m.bodies.push_back(round);
   return m;
-}
-
-Tree finalized(const Model& m) {
-  Tree tree;
-  std::vector<Diagnostic> problems;
-  if (!finalize(m, tree, problems)) qFatal("test model invalid: %s", formatDiagnostics(problems).c_str());
-  return tree;
 }
 
 std::array<double, 3> extent(vtkPolyData* poly) {
@@ -151,7 +145,7 @@ class TestModelScene : public QObject {
       b.inertial.inertia = Mat3::Identity() * 0.02;
       model.bodies.push_back(b);
     }
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     for (int threshold : {ModelScene::kDefaultBatchThreshold, 0}) {
       OffscreenView view(320, 240);
       ModelScene scene(view.renderer(), view.overlay());
@@ -176,16 +170,13 @@ class TestModelScene : public QObject {
     model.bodies[1].shapes.push_back(makeShape(ShapeType::Sphere));
     OffscreenView view(320, 240);
     ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, finalized(model), "");
+    scene.build(model, finalizeOrThrow(model), "");
     QCOMPARE(scene.shapeActorCount(), 4);  // link0: rod and ball; link1: its sphere; link2: ball
   }
 
   void oneActorPerShapeAndPosesFromQ() {
-    const Model model = makeModel();
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeModel());
+    auto& [model, tree, view, scene] = fixture;
     QCOMPARE(scene.shapeActorCount(), 5);
     QVERIFY(scene.warnings().empty());
     const render::ShapeActor& arm = scene.shapeActors().front();
@@ -213,11 +204,8 @@ class TestModelScene : public QObject {
   }
 
   void propsMapToBodiesAndSelectionHighlights() {
-    const Model model = makeModel();
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeModel());
+    auto& [model, tree, view, scene] = fixture;
     const int round = tree.bodyIndex("round");
     for (const auto& s : scene.shapeActors()) QCOMPARE(scene.bodyOfProp(s.actor), s.body);
     QCOMPARE(scene.bodyOfProp(nullptr), -1);
@@ -232,11 +220,8 @@ class TestModelScene : public QObject {
   }
 
   void togglesShowAndHideDecorations() {
-    const Model model = makeModel();
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeModel());
+    auto& [model, tree, view, scene] = fixture;
     auto visibleIn = [](vtkRenderer* r) {
       r->GetViewProps()->InitTraversal();
       int n = 0;
@@ -294,11 +279,8 @@ class TestModelScene : public QObject {
   }
 
   void offscreenRenderShowsTheModel() {
-    const Model model = makeModel();
-    const Tree tree = finalized(model);
-    OffscreenView view(320, 240);
-    ModelScene scene(view.renderer(), view.overlay());
-    scene.build(model, tree, "");
+    test::OffscreenScene fixture(makeModel());
+    auto& [model, tree, view, scene] = fixture;
     double b[6];
     QVERIFY(scene.modelBounds(b));
     view.renderer()->ResetCamera(b);

@@ -19,11 +19,12 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
-#include "render/overlays/load_arrows.hpp"
 #include "render/bridge/offscreen.hpp"
+#include "render/bridge/vtk_widget.hpp"
+#include "render/overlays/load_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "render/scene/trails.hpp"
-#include "render/bridge/vtk_widget.hpp"
+#include "support/scene_fixture.hpp"
 
 using namespace kt;
 using kt::render::SceneView;
@@ -66,13 +67,6 @@ Model floatingModel() {
   arm.inertial.com = Vec3(0.0, 0.0, -0.4);
   m.bodies.push_back(arm);
   return m;
-}
-
-Tree finalized(const Model& m) {
-  Tree tree;
-  std::vector<Diagnostic> problems;
-  if (!finalize(m, tree, problems)) qFatal("test model invalid: %s", formatDiagnostics(problems).c_str());
-  return tree;
 }
 
 // Free joint q = (qw, qx, qy, qz, x, y, z): the base at `position`, turned by `angle` about z.
@@ -123,7 +117,7 @@ class TestViewModes : public QObject {
 
  private slots:
   void defaultBodies() {
-    const Tree tree = finalized(floatingModel());
+    const Tree tree = finalizeOrThrow(floatingModel());
     QCOMPARE(SceneView::defaultFollowBody(tree), tree.bodyIndex("base"));
     const std::vector<int> trails = SceneView::defaultTrailBodies(tree);
     QCOMPARE(trails.size(), std::size_t{2});  // the base and the leaf
@@ -133,7 +127,7 @@ class TestViewModes : public QObject {
     Model fixed = floatingModel();
     fixed.bodies[0].joint.type = JointType::Revolute;
     fixed.bodies[0].joint.axis = Vec3::UnitZ();
-    const Tree fixedTree = finalized(fixed);
+    const Tree fixedTree = finalizeOrThrow(fixed);
     QCOMPARE(SceneView::defaultFollowBody(fixedTree), -1);
     QCOMPARE(SceneView::defaultTrailBodies(fixedTree), std::vector<int>{fixedTree.bodyIndex("arm")});
   }
@@ -142,12 +136,9 @@ class TestViewModes : public QObject {
   // distance, and the base stays at the same place on screen.
   void followKeepsTheBodyInPlaceOnScreen() {
     const Model model = floatingModel();
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     SceneView view;
-    view.resize(320, 240);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.showModel(model, tree, "");
+    test::showModelIn(view, model, tree);
     const int base = tree.bodyIndex("base");
     QSignalSpy changed(&view, &SceneView::followBodyChanged);
     view.setFollowBody(SceneView::defaultFollowBody(tree));
@@ -268,7 +259,7 @@ class TestViewModes : public QObject {
 
   void viewTrailsFollowShowStateAndReset() {
     const Model model = floatingModel();
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     SceneView view;
     view.resize(320, 240);
     view.showModel(model, tree, "");
@@ -317,7 +308,7 @@ class TestViewModes : public QObject {
     Model m = floatingModel();
     m.bodies[0].joint.type = JointType::Revolute;
     m.bodies[0].joint.axis = Vec3::UnitZ();
-    const Tree tree = finalized(m);
+    const Tree tree = finalizeOrThrow(m);
     render::OffscreenView offscreen(160, 120);
     render::LoadArrows arrows(offscreen.overlay());
     const double length = 2.0;
@@ -384,12 +375,9 @@ class TestViewModes : public QObject {
 
   void statisticsCountPaintedFrames() {
     const Model model = floatingModel();
-    const Tree tree = finalized(model);
+    const Tree tree = finalizeOrThrow(model);
     SceneView view;
-    view.resize(320, 240);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.showModel(model, tree, "");
+    test::showModelIn(view, model, tree);
     view.setStatisticsVisible(true);
     QVERIFY(view.statisticsVisible());
     Eigen::VectorXd q = tree.initialQ;
