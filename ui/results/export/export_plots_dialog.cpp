@@ -7,8 +7,6 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QMessageBox>
-#include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -21,7 +19,7 @@
 namespace kt::ui {
 
 ExportPlotsDialog::ExportPlotsDialog(PlotsDock& plots, const SimulationController& simulation, QWidget* parent)
-    : QDialog(parent),
+    : ExportDialog(QStringLiteral("exportPlotsDialog"), tr("Export Plot"), parent),
       plots_(plots),
       simulation_(simulation),
       onePane_(new QRadioButton(tr("This pane: %1").arg(plots.paneTitle(plots.currentPane())))),
@@ -30,8 +28,6 @@ ExportPlotsDialog::ExportPlotsDialog(PlotsDock& plots, const SimulationControlle
       height_(new QSpinBox),
       scale_(new QComboBox),
       caption_(new QCheckBox(tr("A caption line: model, solver, integrator, step"))) {
-  setObjectName(QStringLiteral("exportPlotsDialog"));
-  setWindowTitle(tr("Export Plot"));
   onePane_->setChecked(true);
   auto* group = new QButtonGroup(this);
   group->addButton(onePane_);
@@ -57,34 +53,21 @@ ExportPlotsDialog::ExportPlotsDialog(PlotsDock& plots, const SimulationControlle
   size->addWidget(height_);
   form->addRow(tr("Size:"), size);
   form->addRow(tr("PNG resolution:"), scale_);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
-  QPushButton* save = buttons->addButton(tr("Export…"), QDialogButtonBox::AcceptRole);
-  save->setDefault(true);
-  connect(buttons, &QDialogButtonBox::accepted, this, &ExportPlotsDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &ExportPlotsDialog::reject);
-  auto* layout = new QVBoxLayout(this);
-  auto* intro =
-      new QLabel(tr("A vector drawing of what the panes show: PNG, SVG or PDF, by the file name. "
-                    "SVG and PDF are scalable; the size sets their proportions and text size."));
-  intro->setWordWrap(true);
-  layout->addWidget(intro);
+  QVBoxLayout* layout =
+      layoutWithIntro(tr("A vector drawing of what the panes show: PNG, SVG or PDF, by the file "
+                         "name. SVG and PDF are scalable; the size sets their proportions and "
+                         "text size."));
   layout->addWidget(onePane_);
   layout->addWidget(allPanes_);
   layout->addLayout(form);
   layout->addWidget(caption_);
-  layout->addWidget(buttons);
+  layout->addWidget(exportButtons());
 }
 
-void ExportPlotsDialog::accept() {
+ExportDialog::FileQuestion ExportPlotsDialog::fileQuestion() const {
   const QString title = allPanes_->isChecked() ? tr("plots") : plots_.paneTitle(plots_.currentPane());
-  const QString path = askExportFile(this, tr("Export Plot"), render::safeFileName(title) + QStringLiteral(".png"),
-                                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-  if (path.isEmpty()) return;
-  if (exportTo(path)) {
-    QDialog::accept();
-    return;
-  }
-  QMessageBox::warning(this, tr("Export Plot"), error_);
+  return {tr("Export Plot"), render::safeFileName(title) + QStringLiteral(".png"),
+          tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)")};
 }
 
 bool ExportPlotsDialog::exportTo(const QString& path) {
@@ -96,8 +79,10 @@ bool ExportPlotsDialog::exportTo(const QString& path) {
   }
   const QString caption = caption_->isChecked() ? simulation_.runLabel() : QString();
   error_.clear();
-  return plots_.exportPanes(panes, path, QSizeF(width_->value(), height_->value()), scale_->currentData().toDouble(),
-                            caption, &error_);
+  const bool ok = plots_.exportPanes(panes, path, QSizeF(width_->value(), height_->value()),
+                                     scale_->currentData().toDouble(), caption, &error_);
+  if (ok) written_ = path;
+  return ok;
 }
 
 }  // namespace kt::ui

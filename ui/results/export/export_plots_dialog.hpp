@@ -5,7 +5,7 @@
 // safe for file systems.
 #pragma once
 
-#include <QDialog>
+#include "ui/results/export/export_dialog.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -15,20 +15,18 @@ class QSpinBox;
 namespace kt::ui {
 
 class PlotsDock;
-class SimulationController;
 
-class ExportPlotsDialog : public QDialog {
+class ExportPlotsDialog : public ExportDialog {
   Q_OBJECT
 
  public:
   ExportPlotsDialog(PlotsDock& plots, const SimulationController& simulation, QWidget* parent = nullptr);
 
-  void accept() override;
-  /// Writes to `path` without the file dialog; false with the reason in lastError().
-  bool exportTo(const QString& path);
-  const QString& lastError() const { return error_; }
+  bool exportTo(const QString& path) override;
 
  private:
+  FileQuestion fileQuestion() const override;
+
   PlotsDock& plots_;
   const SimulationController& simulation_;
   QRadioButton* onePane_;
@@ -37,7 +35,6 @@ class ExportPlotsDialog : public QDialog {
   QSpinBox* height_;
   QComboBox* scale_;
   QCheckBox* caption_;
-  QString error_;
 };
 
 }  // namespace kt::ui

@@ -9,14 +9,12 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "core/model/model.hpp"
 #include "core/results/recorder.hpp"
 #include "ui/results/export/export_file.hpp"
 #include "ui/simulation/simulation_controller.hpp"
@@ -25,12 +23,10 @@ namespace kt::ui {
 
 ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation, QStringList plotted,
                                          std::pair<double, double> visible, QWidget* parent)
-    : QDialog(parent),
+    : ExportDialog(QStringLiteral("exportResultsDialog"), tr("Export Results"), parent),
       simulation_(simulation),
       plotted_(std::move(plotted)),
       visible_(visible),
-      wholeRun_(new QRadioButton(tr("The whole run"))),
-      visibleRange_(new QRadioButton),
       allSignals_(new QRadioButton(tr("Every signal"))),
       plottedSignals_(new QRadioButton(tr("The signals shown in the plots (%n)", nullptr, plotted_.size()))),
       matchingSignals_(new QRadioButton(tr("Signals matching:"))),
@@ -40,13 +36,7 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
       metadata_(new QCheckBox(tr("Write a metadata file beside it (name.meta.json: model, solver, settings, "
                                  "version, time of export)"))),
       summary_(new QLabel) {
-  setObjectName(QStringLiteral("exportResultsDialog"));
-  setWindowTitle(tr("Export Results"));
-  bool haveRange = false;
-  visibleRange_->setText(plotsRangeText(visible_, haveRange));
-  visibleRange_->setEnabled(haveRange);
   plottedSignals_->setEnabled(!plotted_.isEmpty());
-  wholeRun_->setChecked(true);
   allSignals_->setChecked(true);
   pattern_->setPlaceholderText(tr("q:*,load:J1*.f?  (comma-separated globs, as simulate --signals)"));
   pattern_->setObjectName(QStringLiteral("exportPattern"));
@@ -62,14 +52,12 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
 
   auto* rows = new QGroupBox(tr("Rows"));
   auto* rowsLayout = new QVBoxLayout(rows);
-  rowsLayout->addWidget(wholeRun_);
-  rowsLayout->addWidget(visibleRange_);
+  const RangeButtons range = addRangeButtons(rowsLayout, visible_);
+  wholeRun_ = range.wholeRun;
+  visibleRange_ = range.plotsRange;
   auto* everyRow = new QFormLayout;
   everyRow->addRow(tr("Every k-th sample, k ="), every_);
   rowsLayout->addLayout(everyRow);
-  auto* rowGroup = new QButtonGroup(this);
-  rowGroup->addButton(wholeRun_);
-  rowGroup->addButton(visibleRange_);
 
   auto* cols = new QGroupBox(tr("Columns (time is always the first)"));
   auto* colsLayout = new QVBoxLayout(cols);
@@ -82,24 +70,15 @@ ExportResultsDialog::ExportResultsDialog(const SimulationController& simulation,
   colGroup->addButton(plottedSignals_);
   colGroup->addButton(matchingSignals_);
 
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
-  exportButton_ = buttons->addButton(tr("Export…"), QDialogButtonBox::AcceptRole);
-  exportButton_->setDefault(true);
-  connect(buttons, &QDialogButtonBox::accepted, this, &ExportResultsDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &ExportResultsDialog::reject);
-
-  auto* layout = new QVBoxLayout(this);
-  auto* intro = new QLabel(tr("The recorded run as CSV, in the same columns and number format as "
-                              "kinetree-cli simulate writes.\nRun: %1 — %2")
-                               .arg(simulation_.runLabel(), simulation_.runStateText()));
-  intro->setWordWrap(true);
-  layout->addWidget(intro);
+  QVBoxLayout* layout = layoutWithIntro(tr("The recorded run as CSV, in the same columns and number format as "
+                                           "kinetree-cli simulate writes.") +
+                                        QLatin1Char('\n') + runLine(simulation_));
   layout->addWidget(rows);
   layout->addWidget(cols);
   layout->addWidget(degrees_);
   layout->addWidget(metadata_);
   layout->addWidget(summary_);
-  layout->addWidget(buttons);
+  layout->addWidget(exportButtons());
 
   for (QRadioButton* b : {wholeRun_, visibleRange_, allSignals_, plottedSignals_, matchingSignals_})
     connect(b, &QRadioButton::toggled, this, &ExportResultsDialog::updateSummary);
@@ -159,17 +138,9 @@ void ExportResultsDialog::updateSummary() {
   exportButton_->setEnabled(rows > 0);
 }
 
-void ExportResultsDialog::accept() {
-  const kt::Model* model = simulation_.sessionModel();
-  const QString name = model && !model->name.empty() ? QString::fromStdString(model->name) : tr("run");
-  const QString path =
-      askExportFile(this, tr("Export Results"), name + QStringLiteral(".csv"), tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
-  if (exportTo(path)) {
-    QDialog::accept();
-    return;
-  }
-  if (!error_.isEmpty()) QMessageBox::warning(this, tr("Export Results"), error_);
+ExportDialog::FileQuestion ExportResultsDialog::fileQuestion() const {
+  return {tr("Export Results"), runFileName(simulation_) + QStringLiteral(".csv"),
+          tr("CSV files (*.csv);;All files (*)")};
 }
 
 bool ExportResultsDialog::exportTo(const QString& path) {

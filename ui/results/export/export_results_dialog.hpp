@@ -6,16 +6,15 @@
 // atomically, and its metadata record).
 #pragma once
 
-#include <QDialog>
 #include <QStringList>
 #include <utility>
 
+#include "ui/results/export/export_dialog.hpp"
 #include "ui/results/export/results_export.hpp"
 
 class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QPushButton;
 class QRadioButton;
 class QSpinBox;
 
@@ -23,7 +22,7 @@ namespace kt::ui {
 
 class SimulationController;
 
-class ExportResultsDialog : public QDialog {
+class ExportResultsDialog : public ExportDialog {
   Q_OBJECT
 
  public:
@@ -35,24 +34,18 @@ class ExportResultsDialog : public QDialog {
   /// Sets the controls from `options` (a pattern selects "Matching", names "Plotted").
   void setOptions(const ResultsExportOptions& options);
 
-  /// Asks for the file and writes it (with progress and Cancel); the status of the last export.
-  void accept() override;
-  /// Writes to `path` without the file dialog (the progress dialog still shows). False with the
-  /// reason in lastError() when it failed or was cancelled.
-  bool exportTo(const QString& path);
-  const QString& lastError() const { return error_; }
-  /// The file the last successful export wrote (absolute; empty before one): the window's
-  /// status message says where the results went.
-  const QString& writtenPath() const { return written_; }
+  /// Writes with a progress bar and Cancel; writtenPath() is absolute.
+  bool exportTo(const QString& path) override;
 
  private:
+  FileQuestion fileQuestion() const override;
   void updateSummary();
 
   const SimulationController& simulation_;
   QStringList plotted_;
   std::pair<double, double> visible_;
-  QRadioButton* wholeRun_;
-  QRadioButton* visibleRange_;
+  QRadioButton* wholeRun_ = nullptr;
+  QRadioButton* visibleRange_ = nullptr;
   QRadioButton* allSignals_;
   QRadioButton* plottedSignals_;
   QRadioButton* matchingSignals_;
@@ -61,9 +54,6 @@ class ExportResultsDialog : public QDialog {
   QCheckBox* degrees_;
   QCheckBox* metadata_;
   QLabel* summary_;
-  QPushButton* exportButton_ = nullptr;
-  QString error_;
-  QString written_;
 };
 
 }  // namespace kt::ui

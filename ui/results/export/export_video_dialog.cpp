@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/results/export/export_video_dialog.hpp"
 
-#include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -10,14 +9,12 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 
-#include "core/model/model.hpp"
 #include "ui/results/export/export_file.hpp"
 #include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
@@ -25,23 +22,15 @@
 namespace kt::ui {
 
 ExportVideoDialog::ExportVideoDialog(VideoSource source, std::pair<double, double> visible, QWidget* parent)
-    : QDialog(parent),
+    : ExportDialog(QStringLiteral("exportVideoDialog"), tr("Export Video"), parent),
       source_(std::move(source)),
       visible_(visible),
-      wholeRun_(new QRadioButton(tr("The whole run"))),
-      visibleRange_(new QRadioButton),
       size_(new QComboBox),
       fps_(new QDoubleSpinBox),
       speed_(new QComboBox),
       plots_(new QCheckBox(tr("The plot panes beside the 3D view"))),
       caption_(new QCheckBox(tr("A caption with the run and the time"))),
       summary_(new QLabel) {
-  setObjectName(QStringLiteral("exportVideoDialog"));
-  setWindowTitle(tr("Export Video"));
-  bool haveRange = false;
-  visibleRange_->setText(plotsRangeText(visible_, haveRange));
-  visibleRange_->setEnabled(haveRange);
-  wholeRun_->setChecked(true);
   for (const QSize s : {QSize(1280, 720), QSize(1920, 1080), QSize(854, 480), QSize(3840, 2160)})
     size_->addItem(QStringLiteral("%1 × %2").arg(s.width()).arg(s.height()), s);
   size_->setObjectName(QStringLiteral("videoSize"));
@@ -59,33 +48,22 @@ ExportVideoDialog::ExportVideoDialog(VideoSource source, std::pair<double, doubl
   summary_->setWordWrap(true);
 
   auto* range = new QGroupBox(tr("Time"));
-  auto* rangeLayout = new QVBoxLayout(range);
-  rangeLayout->addWidget(wholeRun_);
-  rangeLayout->addWidget(visibleRange_);
-  auto* group = new QButtonGroup(this);
-  group->addButton(wholeRun_);
-  group->addButton(visibleRange_);
+  const RangeButtons buttons = addRangeButtons(new QVBoxLayout(range), visible_);
+  wholeRun_ = buttons.wholeRun;
+  visibleRange_ = buttons.plotsRange;
   auto* form = new QFormLayout;
   form->addRow(tr("Size:"), size_);
   form->addRow(tr("Frame rate:"), fps_);
   form->addRow(tr("Playback speed:"), speed_);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
-  exportButton_ = buttons->addButton(tr("Export…"), QDialogButtonBox::AcceptRole);
-  exportButton_->setDefault(true);
-  connect(buttons, &QDialogButtonBox::accepted, this, &ExportVideoDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &ExportVideoDialog::reject);
-  auto* layout = new QVBoxLayout(this);
-  auto* intro = new QLabel(tr("The recorded run rendered frame by frame as an MP4 video (H.264), or as numbered "
-                              "PNG images when the file name ends in .png.\nRun: %1 — %2")
-                               .arg(source_.simulation->runLabel(), source_.simulation->runStateText()));
-  intro->setWordWrap(true);
-  layout->addWidget(intro);
+  QVBoxLayout* layout = layoutWithIntro(tr("The recorded run rendered frame by frame as an MP4 video (H.264), or "
+                                           "as numbered PNG images when the file name ends in .png.") +
+                                        QLatin1Char('\n') + runLine(*source_.simulation));
   layout->addWidget(range);
   layout->addLayout(form);
   layout->addWidget(plots_);
   layout->addWidget(caption_);
   layout->addWidget(summary_);
-  layout->addWidget(buttons);
+  layout->addWidget(exportButtons());
 
   connect(wholeRun_, &QRadioButton::toggled, this, &ExportVideoDialog::updateSummary);
   connect(size_, &QComboBox::currentIndexChanged, this, &ExportVideoDialog::updateSummary);
@@ -119,17 +97,9 @@ void ExportVideoDialog::updateSummary() {
   exportButton_->setEnabled(frames > 0);
 }
 
-void ExportVideoDialog::accept() {
-  const kt::Model* model = source_.simulation->sessionModel();
-  const QString name = model && !model->name.empty() ? QString::fromStdString(model->name) : tr("run");
-  const QString path = askExportFile(this, tr("Export Video"), name + QStringLiteral(".mp4"),
-                                     tr("MP4 video (*.mp4);;PNG sequence (*.png)"));
-  if (path.isEmpty()) return;
-  if (exportTo(path)) {
-    QDialog::accept();
-    return;
-  }
-  if (!error_.isEmpty()) QMessageBox::warning(this, tr("Export Video"), error_);
+ExportDialog::FileQuestion ExportVideoDialog::fileQuestion() const {
+  return {tr("Export Video"), runFileName(*source_.simulation) + QStringLiteral(".mp4"),
+          tr("MP4 video (*.mp4);;PNG sequence (*.png)")};
 }
 
 bool ExportVideoDialog::exportTo(const QString& path) {

@@ -4,50 +4,44 @@
 // for a numbered sequence) and the rendering with a progress bar and Cancel (VideoExport).
 #pragma once
 
-#include <QDialog>
 #include <utility>
 
+#include "ui/results/export/export_dialog.hpp"
 #include "ui/results/export/video_export.hpp"
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QPushButton;
 class QRadioButton;
 
 namespace kt::ui {
 
-class ExportVideoDialog : public QDialog {
+class ExportVideoDialog : public ExportDialog {
   Q_OBJECT
 
  public:
   ExportVideoDialog(VideoSource source, std::pair<double, double> visible, QWidget* parent = nullptr);
 
   VideoExportOptions options() const;
-  void accept() override;
-  /// Renders to `path` without the file dialog (progress still shows); false with lastError().
-  bool exportTo(const QString& path);
-  const QString& lastError() const { return error_; }
-  /// Where the last export wrote: the MP4, or the name a PNG sequence numbers; empty if none.
-  const QString& writtenPath() const { return written_; }
+  /// Renders with a progress bar and Cancel; writtenPath() is the MP4, or the name a PNG
+  /// sequence numbers, and empty after a failed export.
+  bool exportTo(const QString& path) override;
 
  private:
+  FileQuestion fileQuestion() const override;
   void updateSummary();
 
   VideoSource source_;
   std::pair<double, double> visible_;
-  QRadioButton* wholeRun_;
-  QRadioButton* visibleRange_;
+  QRadioButton* wholeRun_ = nullptr;
+  QRadioButton* visibleRange_ = nullptr;
   QComboBox* size_;
   QDoubleSpinBox* fps_;
   QComboBox* speed_;
   QCheckBox* plots_;
   QCheckBox* caption_;
   QLabel* summary_;
-  QPushButton* exportButton_ = nullptr;
-  QString error_;
-  QString written_;
 };
 
 }  // namespace kt::ui
