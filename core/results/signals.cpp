@@ -122,11 +122,16 @@ SignalLayout::SignalLayout(const Tree& tree) {
 
   qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
   loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
+  worldColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
+  reactionColumns_.assign(static_cast<std::size_t>(tree.nlambda), -1);
   for (int k = 0; k < size(); ++k) {
     const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
     if (s.kind == SignalKind::Q) qColumns_[static_cast<std::size_t>(s.index)] = k;
     if (s.kind == SignalKind::Load)
       loadColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
+    if (s.kind == SignalKind::LoadWorld)
+      worldColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
+    if (s.kind == SignalKind::Reaction) reactionColumns_[static_cast<std::size_t>(s.index)] = k;
   }
 }
 
@@ -148,6 +153,19 @@ void SignalLayout::jointWrenchesFromRow(const double* row, std::vector<Vec6>& f)
   f.resize(loadColumns_.size());
   for (std::size_t i = 0; i < loadColumns_.size(); ++i)
     for (std::size_t c = 0; c < 6; ++c) f[i][static_cast<Eigen::Index>(c)] = row[loadColumns_[i][c]];
+}
+
+void SignalLayout::loadsFromRow(const double* row, RecordedLoads& loads) const {
+  jointWrenchesFromRow(row, loads.f);
+  loads.fWorld.resize(worldColumns_.size());
+  for (std::size_t i = 0; i < worldColumns_.size(); ++i)
+    for (std::size_t c = 0; c < 6; ++c) loads.fWorld[i][static_cast<Eigen::Index>(c)] = row[worldColumns_[i][c]];
+  loads.lambda.resize(static_cast<Eigen::Index>(reactionColumns_.size()));
+  for (std::size_t k = 0; k < reactionColumns_.size(); ++k) {
+    const int column = reactionColumns_[k];
+    // the signal is scale · λ_k with scale = ±1: dividing by it undoes it exactly
+    loads.lambda[static_cast<Eigen::Index>(k)] = row[column] / signals_[static_cast<std::size_t>(column)].scale;
+  }
 }
 
 int SignalLayout::find(std::string_view name) const {

@@ -79,13 +79,23 @@ class SignalLayout {
   void velocityVectorFromRow(SignalKind kind, const double* row, Eigen::VectorXd& out) const;
   /// Joint wrenches f_i = [moment; force] (nb, child joint frame) from a row's load:<joint>.* columns.
   void jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const;
+  /// A joint's loads as recorded: f_i in its joint frame (load:), in world axes (load_world:) and
+  /// the constraint-force coordinates λ (reaction:, with reactionComponents' signs undone).
+  struct RecordedLoads {
+    std::vector<Vec6> f;       ///< (nb) joint frame
+    std::vector<Vec6> fWorld;  ///< (nb) world axes
+    Eigen::VectorXd lambda;    ///< (nλ) as the solvers give it (Tree::lambdaOffset)
+  };
+  void loadsFromRow(const double* row, RecordedLoads& loads) const;
 
  private:
   std::vector<SignalInfo> signals_;
   std::vector<std::string> names_;
   std::vector<int> freeBodies_;
-  std::vector<int> qColumns_;                    ///< (nq) column of q[k]
-  std::vector<std::array<int, 6>> loadColumns_;  ///< (nb) columns of f_i = [moment; force]
+  std::vector<int> qColumns_;                     ///< (nq) column of q[k]
+  std::vector<std::array<int, 6>> loadColumns_;   ///< (nb) columns of f_i = [moment; force]
+  std::vector<std::array<int, 6>> worldColumns_;  ///< (nb) columns of f_i in world axes
+  std::vector<int> reactionColumns_;              ///< (nλ) column of λ_k (its sign: signals_[column].scale)
 };
 
 /// A reaction signal of a joint: its name ("mx", "fy", …, or "m1", "f2" …) and the sign that makes

@@ -76,14 +76,11 @@ void FreeBodyArrows::ensure(std::size_t arrows) {
   }
 }
 
-void FreeBodyArrows::show(const kt::Tree& tree, const Eigen::VectorXd& q, const kt::FreeBodyDiagram& diagram,
-                          double size) {
+void FreeBodyArrows::show(const kt::Kinematics& poses, const kt::FreeBodyDiagram& diagram, double size) {
   hide();
-  if (diagram.body < 0 || diagram.body >= tree.nb || q.size() != tree.nq) return;
-  kin_.resize(tree);
-  kt::computePositionKinematics(tree, q, kin_);
-  const kt::Xform& X = kin_.X_0[static_cast<std::size_t>(diagram.body)];  // world → body
-  const kt::Mat3 R = X.E.transpose();                                     // body axes → world axes
+  if (diagram.body < 0 || static_cast<std::size_t>(diagram.body) >= poses.X_0.size()) return;
+  const kt::Xform& X = poses.X_0[static_cast<std::size_t>(diagram.body)];  // world → body
+  const kt::Mat3 R = X.E.transpose();                                      // body axes → world axes
   const auto world = [&](const kt::Vec3& p) -> Eigen::Vector3d { return X.r + R * p; };
   // the terms about their points, then the momentum rate about the centre of mass
   drawn_.clear();

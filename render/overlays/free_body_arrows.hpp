@@ -34,8 +34,9 @@ class FreeBodyArrows {
   FreeBodyArrows(const FreeBodyArrows&) = delete;
   FreeBodyArrows& operator=(const FreeBodyArrows&) = delete;
 
-  /// Draws `diagram` on its body of `tree` at q; `size`: the model's characteristic length.
-  void show(const kt::Tree& tree, const Eigen::VectorXd& q, const kt::FreeBodyDiagram& diagram, double size);
+  /// Draws `diagram` on its body at `poses` (the world poses X_0 of the tree's bodies at the
+  /// sample shown); `size`: the model's characteristic length.
+  void show(const kt::Kinematics& poses, const kt::FreeBodyDiagram& diagram, double size);
   void hide();
   bool visible() const { return visible_; }
 
@@ -60,7 +61,6 @@ class FreeBodyArrows {
   std::vector<vtkSmartPointer<vtkTextActor>> legend_;
   vtkSmartPointer<vtkCoordinate> corner_;  ///< the lower-right corner the legend is placed from
   std::vector<Drawn> drawn_;
-  kt::Kinematics kin_;
   bool visible_ = false;
 };
 

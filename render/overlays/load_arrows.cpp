@@ -165,7 +165,6 @@ void LoadArrows::build(const kt::Tree& tree, double length) {
   tree_ = tree;
   ratings_.clear();
   weight_ = tree.totalMass() * tree.gravity.norm();
-  kin_.resize(tree_);
   length_ = length > 0.0 ? length : 1.0;
   const auto n = static_cast<std::size_t>(tree_.nb);
   drawn_.assign(n, kt::Vec6::Zero());
@@ -213,24 +212,26 @@ void LoadArrows::setSelectedJoint(int joint) {
   refresh();
 }
 
-void LoadArrows::update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& wrenchBody) {
-  if (tree_.nb == 0 || q.size() != tree_.nq || static_cast<int>(wrenchBody.size()) != tree_.nb) return;
-  kt::computePositionKinematics(tree_, q, kin_);
+void LoadArrows::update(const kt::Kinematics& poses, const Eigen::VectorXd& q,
+                        const kt::SignalLayout::RecordedLoads& loads) {
+  const auto nb = static_cast<std::size_t>(tree_.nb);
+  if (nb == 0 || q.size() != tree_.nq || poses.X_0.size() != nb || loads.f.size() != nb || loads.fWorld.size() != nb ||
+      loads.lambda.size() != tree_.nlambda)
+    return;
   kt::Mat6N T;
-  for (int i = 0; i < tree_.nb; ++i) {
-    kt::Vec6 f = wrenchBody[static_cast<std::size_t>(i)];
-    if (options_.reactionOnly) {
-      tree_.joints[static_cast<std::size_t>(i)].constraintSubspace(
-          q.data() + tree_.qOffset[static_cast<std::size_t>(i)], T);
-      f = T * (T.transpose() * f);
+  for (std::size_t i = 0; i < nb; ++i) {
+    const kt::Xform& X = poses.X_0[i];  // world → body i
+    kt::Vec6 f = loads.f[i];
+    kt::Vec6 w = loads.fWorld[i];
+    if (options_.reactionOnly) {  // T_i λ_i, the part the joint's constraints carry
+      tree_.joints[i].constraintSubspace(q.data() + tree_.qOffset[i], T);
+      f = T * loads.lambda.segment(tree_.lambdaOffset[i], T.cols());
+      w.head<3>() = X.E.transpose() * f.head<3>();
+      w.tail<3>() = X.E.transpose() * f.tail<3>();
     }
-    const kt::Xform& X = kin_.X_0[static_cast<std::size_t>(i)];  // world → body i
-    kt::Vec6 w;
-    w.head<3>() = X.E.transpose() * f.head<3>();
-    w.tail<3>() = X.E.transpose() * f.tail<3>();
-    drawn_[static_cast<std::size_t>(i)] = w;
-    body_[static_cast<std::size_t>(i)] = f;
-    at_[static_cast<std::size_t>(i)] = X.r;
+    drawn_[i] = w;
+    body_[i] = f;
+    at_[i] = X.r;
     if (std::isfinite(w.norm())) {
       seenMoment_ = std::max(seenMoment_, w.head<3>().norm());
       seenForce_ = std::max(seenForce_, w.tail<3>().norm());

@@ -45,6 +45,7 @@
 #include "core/dynamics/kinematics.hpp"
 #include "core/model/tree.hpp"
 #include "core/results/peak_loads.hpp"
+#include "core/results/signals.hpp"
 #include "render/scene/model_scene.hpp"
 
 class vtkPolyData;
@@ -97,9 +98,10 @@ class LoadArrows {
   void setRatings(std::vector<kt::LoadRating> ratings);
   int selectedJoint() const { return selected_; }
 
-  /// Places the arrows: q (tree nq), wrenchBody[i] = joint i's wrench [moment; force] in body i
-  /// coordinates at the joint origin (nb entries).
-  void update(const Eigen::VectorXd& q, const std::vector<kt::Vec6>& wrenchBody);
+  /// Places the arrows at the joint origins of `poses` (the world poses of the sample's q, its
+  /// X_0), with the loads recorded in its row: each joint's whole wrench in its frame and in world
+  /// axes as recorded, or its reaction part T_i λ_i (T_i at q), turned into world axes.
+  void update(const kt::Kinematics& poses, const Eigen::VectorXd& q, const kt::SignalLayout::RecordedLoads& loads);
 
   // ---- what is drawn (for tests and the status line) ----
   /// World-axes [moment; force] drawn for joint i after the last update().
@@ -145,7 +147,6 @@ class LoadArrows {
 
   vtkSmartPointer<vtkRenderer> overlay_;  ///< held: the view may go before the arrows
   kt::Tree tree_;
-  kt::Kinematics kin_;
   double length_ = 1.0;
   LoadArrowOptions options_;
   std::vector<kt::LoadRating> ratings_;  ///< (nb or empty)

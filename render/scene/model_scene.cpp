@@ -444,7 +444,12 @@ void ModelScene::placeMarkerBatch() {
 void ModelScene::update(const Eigen::VectorXd& q) {
   if (tree_.nb == 0 || q.size() != tree_.nq) return;
   kt::computePositionKinematics(tree_, q, kin_);
-  for (int i = 0; i < tree_.nb; ++i) bodyPose_[i] = poseFromXform(kin_.X_0[i]);
+  update(kin_);
+}
+
+void ModelScene::update(const kt::Kinematics& poses) {
+  if (tree_.nb == 0 || poses.X_0.size() != static_cast<std::size_t>(tree_.nb)) return;
+  for (int i = 0; i < tree_.nb; ++i) bodyPose_[i] = poseFromXform(poses.X_0[i]);
   if (batches_) {
     for (auto& shapes : batches_->shapes) {
       if (!shapes.batch) continue;

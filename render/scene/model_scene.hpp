@@ -66,6 +66,8 @@ class ModelScene {
 
   /// Moves every actor to the poses of q (size tree.nq). Allocates nothing.
   void update(const Eigen::VectorXd& q);
+  /// Moves every actor to `poses` (their X_0: the world poses of a q, computed by the caller).
+  void update(const kt::Kinematics& poses);
 
   /// Bodies above which the next build() batches (tests: compare both ways on one model).
   void setBatchThreshold(int bodies) { batchThreshold_ = bodies; }

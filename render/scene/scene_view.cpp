@@ -149,9 +149,17 @@ void SceneView::showModel(const kt::Model& model, const kt::Tree& tree, const st
 
 void SceneView::showState(const Eigen::VectorXd& q) {
   if (building_) return;
-  scene_->update(q);
   const kt::Tree& t = scene_->tree();
-  if (q.size() == t.nq && t.nb > 0) {
+  if (q.size() != t.nq || t.nb == 0) return;
+  kt::computePositionKinematics(t, q, sampleKin_);
+  showPoses(sampleKin_);
+}
+
+void SceneView::showPoses(const kt::Kinematics& poses) {
+  if (building_) return;
+  scene_->update(poses);
+  const kt::Tree& t = scene_->tree();
+  if (poses.X_0.size() == static_cast<std::size_t>(t.nb) && t.nb > 0) {
     if (follow_ >= 0) {
       const Eigen::Vector3d p = markerPoint(follow_);
       if (p.allFinite()) {

@@ -66,6 +66,8 @@ class SceneView : public VtkWidget {
   /// Moves the bodies to q, moves the camera with the followed body, extends the trails and
   /// repaints. Allocates nothing.
   void showState(const Eigen::VectorXd& q);
+  /// As showState(), with the world poses of the state computed by the caller (the shown sample's).
+  void showPoses(const kt::Kinematics& poses);
 
   // ---- follow a body ----
   /// The body a "follow" view tracks by default: the first root on a free joint; −1 if none.
@@ -147,7 +149,7 @@ class SceneView : public VtkWidget {
   std::unique_ptr<ModelScene> scene_;
   std::unique_ptr<Trails> trails_;
   std::vector<kt::Vec3> com_;                ///< (nb) centres of mass, body coordinates
-  kt::Kinematics sampleKin_;                 ///< addTrailSample()'s workspace
+  kt::Kinematics sampleKin_;                 ///< showState()'s and addTrailSample()'s workspace
   std::vector<Eigen::Vector3d> bodyColour_;  ///< (nb) colour of each body's first shape
   bool building_ = false;                    ///< in showModel(): the scene is incomplete
   int follow_ = -1;

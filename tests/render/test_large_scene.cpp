@@ -207,7 +207,8 @@ class TestLargeScene : public QObject {
     render::LoadArrowOptions options;
     options.visible = true;
     arrows.setOptions(options);
-    arrows.update(tree.initialQ, wrench);
+    Kinematics poses;
+    arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, wrench, poses));
     QVERIFY(arrows.forceShown(0));
     QVERIFY(arrows.forceShown(999));
     QVERIFY(!arrows.forceShown(500));

@@ -323,7 +323,8 @@ class TestViewModes : public QObject {
       w[0] << moment, 0.0, 0.0, 0.0, 0.0, force;
       const double f1 = second >= 0.0 ? second : 0.5 * force;
       w[1] << 0.0, 0.5 * moment, 0.0, f1, 0.0, 0.0;
-      arrows.update(tree.initialQ, w);
+      Kinematics poses;
+      arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, w, poses));
     };
     loads(1000.0, 300.0);
     QCOMPARE(arrows.forceReference(), std::max(1000.0, weight));

@@ -10,7 +10,9 @@
 #include <QTest>
 #include <cmath>
 
+#include "core/dynamics/kinematics.hpp"
 #include "core/io/model_files.hpp"
+#include "core/results/signals.hpp"
 #include "render/bridge/offscreen.hpp"
 #include "render/scene/model_scene.hpp"
 #include "render/scene/scene_view.hpp"
@@ -49,6 +51,27 @@ inline QPoint widgetPoint(render::VtkWidget& widget, const Eigen::Vector3d& p) {
   const double dpr = widget.devicePixelRatioF();
   const int h = widget.renderWindow()->GetSize()[1];
   return QPoint(static_cast<int>(std::lround(d[0] / dpr)), static_cast<int>(std::lround((h - 1 - d[1]) / dpr)));
+}
+
+/// The loads a recorded row would hold for joint wrenches `body` (joint frames) at q, as
+/// render::LoadArrows::update takes them, with the poses at q into `poses`.
+inline SignalLayout::RecordedLoads recordedLoads(const Tree& tree, const Eigen::VectorXd& q,
+                                                 const std::vector<Vec6>& body, Kinematics& poses) {
+  poses.resize(tree);
+  computePositionKinematics(tree, q, poses);
+  SignalLayout::RecordedLoads loads;
+  loads.f = body;
+  loads.lambda.setZero(tree.nlambda);
+  Mat6N T;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const Mat3 R = poses.X_0[i].E.transpose();  // body axes → world axes
+    Vec6 w;
+    w << R * body[i].head<3>(), R * body[i].tail<3>();
+    loads.fWorld.push_back(w);
+    tree.joints[i].constraintSubspace(q.data() + tree.qOffset[i], T);
+    loads.lambda.segment(tree.lambdaOffset[i], T.cols()) = T.transpose() * body[i];
+  }
+  return loads;
 }
 
 }  // namespace kt::test

@@ -127,8 +127,9 @@ void JointLoadView::update() {
   const kt::SignalLayout* layout = simulation_->signalLayout();
   if (matchesSession_) updateReference();
   if (arrows_ && matchesSession_ && layout != nullptr && simulation_->hasShownSample()) {
-    layout->jointWrenchesFromRow(simulation_->shownRow().data(), wrench_);
-    arrows_->update(simulation_->shownPositions(), wrench_);
+    const ShownSample& sample = simulation_->shownSample();
+    layout->loadsFromRow(sample.values.data(), loads_);
+    arrows_->update(sample.poses, sample.q, loads_);
   }
   view_->update();  // an option, the selection or a rebuild changed the arrows in any case
 }

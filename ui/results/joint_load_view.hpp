@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The joint loads in the 3D view: the View ▸ Joint Loads menu (show, selected joint only,
 // constraint forces or whole wrench, joint frame or world axes for the values, scales, limits,
-// dead band) and the render::LoadArrows it drives. The arrows show the wrenches of the sample the
-// SimulationController shows (its load:<joint>.* columns, read by
-// kt::SignalLayout::jointWrenchesFromRow), at that sample's q; their automatic scale and dead band
+// dead band) and the render::LoadArrows it drives. The arrows show the loads of the sample the
+// SimulationController shows (its load:, load_world: and reaction: columns, read by
+// kt::SignalLayout::loadsFromRow), at that sample's poses; their automatic scale and dead band
 // follow the largest load of the recording (RunResults::loadScale), so that scrubbing and a video
 // of the run (VideoExport) keep one scale. What they show and in which frame is shared with the
 // plots' loads pane (loadViewChanged).
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/results/peak_loads.hpp"
+#include "core/results/signals.hpp"
 #include "core/spatial/spatial.hpp"
 #include "render/overlays/load_arrows.hpp"
 
@@ -76,8 +77,8 @@ class JointLoadView : public QObject {
   QAction* showAction_ = nullptr;
   std::unique_ptr<render::LoadArrows> arrows_;
   int selectedJoint_ = -1;
-  bool matchesSession_ = false;   ///< the current session simulates the model the arrows were built for
-  std::vector<kt::Vec6> wrench_;  ///< (nb) scratch
+  bool matchesSession_ = false;            ///< the current session simulates the model the arrows were built for
+  kt::SignalLayout::RecordedLoads loads_;  ///< the shown sample's (scratch)
 };
 
 }  // namespace kt::ui

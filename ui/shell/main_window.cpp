@@ -195,7 +195,7 @@ void MainWindow::createSimulation() {
   connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
     // a run kept after an edit that changed the joints does not fit the edited model's scene
     if (simulation_->hasShownSample() && simulation_->sessionFits(tree_))
-      view_->showState(simulation_->shownPositions());
+      view_->showPoses(simulation_->shownSample().poses);
   });
   simulationActions_ = new SimulationActions(simulation_, this);
   menuBar()->insertMenu(helpMenu_->menu()->menuAction(), simulationActions_->menu());

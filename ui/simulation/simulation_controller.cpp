@@ -222,13 +222,16 @@ void SimulationController::showTime(double t) {
 void SimulationController::readShownRow(const kt::Recorder& rec) {
   if (latest_.generation != seenGeneration_) return;  // nothing recorded in this generation yet
   const std::size_t row = live_ ? latest_.row : rec.rowAtTime(chosenTime_);
-  shownRow_.resize(static_cast<std::size_t>(rec.width()));
-  if (rec.copyRows(row, row + 1, shownRow_.data()) != 1) {
-    shownRow_.clear();
+  shown_.values.resize(static_cast<std::size_t>(rec.width()));
+  if (rec.copyRows(row, row + 1, shown_.values.data()) != 1) {
+    shown_.values.clear();
     return;
   }
-  shownIndex_ = row;
-  loop_->signalLayout().positionsFromRow(shownRow_.data(), shownQ_);
+  shown_.row = row;
+  loop_->signalLayout().positionsFromRow(shown_.values.data(), shown_.q);
+  const kt::Tree& tree = *this->tree();
+  if (shown_.poses.X_0.size() != static_cast<std::size_t>(tree.nb)) shown_.poses.resize(tree);
+  kt::computePositionKinematics(tree, shown_.q, shown_.poses);
 }
 
 // ---- commands ----
@@ -240,8 +243,7 @@ void SimulationController::stopLoop() {
   thread_.join();
   loop_.reset();
   outdated_ = false;
-  shownRow_.clear();
-  shownIndex_ = ~std::size_t{0};
+  shown_ = ShownSample();
   latest_ = kt::RecordedState();
   seenGeneration_ = ~std::uint64_t{0};
   seenRow_ = ~std::size_t{0};

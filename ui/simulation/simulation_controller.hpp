@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/dynamics/kinematics.hpp"
 #include "core/sim/run_loop.hpp"
 
 class QTimer;
@@ -37,6 +38,17 @@ class QTimer;
 namespace kt::ui {
 
 class Document;
+
+/// The sample the views show, read once per change of it: its row of the recording, every
+/// recorded value, its q and the world poses of the session's bodies at that q (computed once
+/// here for the 3D view, the load arrows and the free-body diagram).
+struct ShownSample {
+  std::size_t row = ~std::size_t{0};
+  std::vector<double> values;  ///< the whole recorded row (values[0] is t)
+  Eigen::VectorXd q;
+  kt::Kinematics poses;  ///< X_0 of every body of the session's tree at q
+  double time() const { return values.empty() ? 0.0 : values[0]; }
+};
 
 class SimulationController : public QObject {
   Q_OBJECT
@@ -130,13 +142,13 @@ class SimulationController : public QObject {
   /// Show the recorded sample at (at or before) time t until showLive(), Run or Step.
   void showTime(double t);
   bool showsLive() const { return live_; }
-  /// The shown sample's row in the recording.
-  std::size_t shownIndex() const { return shownIndex_; }
-  /// The shown sample's time, full recorded row (every signal) and joint coordinates q.
-  double shownTime() const { return shownRow_.empty() ? 0.0 : shownRow_[0]; }
-  const std::vector<double>& shownRow() const { return shownRow_; }
-  const Eigen::VectorXd& shownPositions() const { return shownQ_; }
-  bool hasShownSample() const { return !shownRow_.empty(); }
+  /// The shown sample (valid while hasShownSample()), and parts of it.
+  const ShownSample& shownSample() const { return shown_; }
+  bool hasShownSample() const { return !shown_.values.empty(); }
+  std::size_t shownIndex() const { return shown_.row; }
+  double shownTime() const { return shown_.time(); }
+  const std::vector<double>& shownRow() const { return shown_.values; }
+  const Eigen::VectorXd& shownPositions() const { return shown_.q; }
 
  public slots:
   void run();
@@ -205,9 +217,7 @@ class SimulationController : public QObject {
   std::size_t seenRow_ = ~std::size_t{0};
   bool live_ = true;
   double chosenTime_ = 0.0;
-  std::size_t shownIndex_ = ~std::size_t{0};
-  std::vector<double> shownRow_;
-  Eigen::VectorXd shownQ_;
+  ShownSample shown_;
   QString error_;
   QTimer* timer_ = nullptr;
 };

@@ -162,7 +162,7 @@ void MathematicsDock::showFreeBodyArrows(const kt::FreeBodyDiagram* d) {
   if (!show && !arrows_) return;
   if (!arrows_) arrows_ = std::make_unique<render::FreeBodyArrows>(view_->overlayRenderer());
   if (show) {
-    arrows_->show(*tree, simulation_->shownPositions(), *d, view_->scene().characteristicLength());
+    arrows_->show(simulation_->shownSample().poses, *d, view_->scene().characteristicLength());
   } else if (arrows_->visible()) {
     arrows_->hide();
   } else {

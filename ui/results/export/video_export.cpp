@@ -104,7 +104,9 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
 
     std::vector<double> row(static_cast<std::size_t>(rec->width()));
     Eigen::VectorXd q;
-    std::vector<kt::Vec6> wrenches;
+    kt::Kinematics poses;  // of the frame's sample, for the scene and the arrows alike
+    poses.resize(*tree);
+    kt::SignalLayout::RecordedLoads loads;
     const QString label = simulation.runLabel();
     QImage frame(size, QImage::Format_RGB32);
     for (int k = 0; k < frames; ++k) {
@@ -112,10 +114,11 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
       const std::size_t r = rec->rowAtTime(t + 1e-9 * std::max(1.0, std::abs(t)));
       rec->copyRows(r, r + 1, row.data());
       layout->positionsFromRow(row.data(), q);
-      scene.showState(q);
+      kt::computePositionKinematics(*tree, q, poses);
+      scene.showPoses(poses);
       if (arrows) {
-        layout->jointWrenchesFromRow(row.data(), wrenches);
-        arrows->update(q, wrenches);
+        layout->loadsFromRow(row.data(), loads);
+        arrows->update(poses, q, loads);
       }
       frame.fill(Qt::white);
       QPainter painter(&frame);
