@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "core/dynamics/rnea.hpp"
 #include "core/dynamics/kernels/small_spd.hpp"
+#include "core/dynamics/rnea.hpp"
 
 namespace kt {
 namespace {
@@ -75,7 +75,7 @@ AbaSolver::AbaSolver(const Tree& tree)
       a_(tree.nb) {
   kin_.resize(tree);
   unitAxis_.resize(tree.nb);
-  flags_ = sweepHandover(tree);
+  handover_ = SweepHandover(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const int nv = joint.nv;
@@ -106,40 +106,27 @@ template <bool kHybrid>
 void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
+  const auto isPrescribed = [&](int i) { return kHybrid && prescribed[static_cast<std::size_t>(i)]; };
 
-  // pass 1, base to tip: transforms, velocities, velocity products
-  computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);  // X_0 only for the loads' world axes
+  // pass 1, base to tip: ⁱX_p, v_i, c_i (X_0 only for the loads' world axes)
+  computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);
 
-  // pass 2, tip to base: IA_i = I_i + Σ_c (projected Ia of the children), pA_i = v_i ×* I_i v_i − f^ext_i
-  // + Σ_c (projected pa); U_i = IA_i S_i, D_i = S_iᵀ U_i, u_i = τ_i − S_iᵀ pA_i;
-  // Ia = IA_i − U_i D_i⁻¹ U_iᵀ, pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i; project both into the parent
-  const auto bias = [&](int i) -> Vec6 {
-    return crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
-  };
-  Mat6 Ia;  // body i's IA and pA while pass 2 visits it
-  Vec6 pa;
+  // pass 2, tip to base: I^A_i, p^A_i summed over the children; I^a_i, p^a_i; handed to the parent
+  Mat6 Ia;  // I^A_i, articulated to I^a_i, then handed over as (part of) I^A_p
+  Vec6 pa;  // p^A_i, p^a_i, p^A_p likewise
   for (int i = t.nb - 1; i >= 0; --i) {
     const int nv = t.joints[i].nv;
-    const bool given = kHybrid && prescribed[static_cast<std::size_t>(i)];
-    if (i + 1 < t.nb && (flags_[i + 1] & kCarried)) {
-      // Ia, pa hold body i's sums already (handed over by child i + 1)
-    } else if (flags_[i] & kHasChildren) {
-      Ia = IA_[i];
-      pa = pA_[i];
-    } else {  // a leaf
-      Ia = t.I[i].matrix();
-      pa = bias(i);
-    }
-    if (given) {
-      // a prescribed joint: as a fixed one, with the bias acceleration c_i + S_i q̈_i
-      const Eigen::Map<const Eigen::VectorXd> qdd_i(qdd.data() + t.vOffset[i], nv);
-      const Vec6 ci = kin_.c[i] + kin_.S[i] * qdd_i;
-      pa += Ia * ci;
+    const Vec6& c = kin_.c[i];
+    takeSums(i, fext, Ia, pa);
+    // I^a_i = I^A_i − U_i D_i⁻¹ U_iᵀ, p^a_i = p^A_i + I^a_i c_i + U_i D_i⁻¹ u_i, in place in Ia and pa;
+    // U_i, D_i⁻¹, u_i kept for pass 3
+    if (isPrescribed(i)) {
+      articulatePrescribed(i, qdd, Ia, pa);
     } else if (nv == 1) {  // the common case, in fixed-size arithmetic
       const int k = unitAxis_[i];
       Vec6 U;
       double Dinv, u;
-      if (k >= 0) {  // S = e_k: a column of IA (and S itself is not read)
+      if (k >= 0) {  // S = e_k: a column of I^A (and S itself is not read)
         U = Ia.col(k);
         Dinv = 1.0 / U[k];
         u = tau[t.vOffset[i]] - pa[k];
@@ -151,10 +138,10 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
       }
       oneDof_[i] = {U, Dinv, u};
       Ia.noalias() -= (Dinv * U) * U.transpose();
-      pa += Ia * kin_.c[i] + (Dinv * u) * U;
+      pa += Ia * c + (Dinv * u) * U;
     } else if (t.joints[i].motionSubspaceIsIdentity()) {
-      // S = 1: U = IA, D = IA, u = τ − pA. Nothing of the body's inertia passes to the parent
-      // (IA − IA IA⁻¹ IA = 0) and the bias that does is pA + IA IA⁻¹ u = τ.
+      // S = 1: U = I^A, D = I^A, u = τ − p^A. Nothing of the body's inertia passes to the parent
+      // (I^A − I^A (I^A)⁻¹ I^A = 0) and the bias that does is p^A + I^A (I^A)⁻¹ u = τ.
       const Eigen::Map<const Vec6> tau_i(tau.data() + t.vOffset[i]);
       U_[i] = Ia;
       Dinv_[i] = inverseSpd<6>(Ia);
@@ -163,7 +150,6 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
       pa = tau_i;
     } else if (nv > 1) {
       const double* tau_i = tau.data() + t.vOffset[i];
-      const Vec6& c = kin_.c[i];
       switch (nv) {
         case 2: articulateJoint<2>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
         case 3: articulateJoint<3>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
@@ -171,61 +157,48 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
         case 5: articulateJoint<5>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
         default: articulateJoint<6>(kin_.S[i], tau_i, c, Ia, pa, U_[i], Dinv_[i], u_[i]); break;
       }
-    } else {
-      pa += Ia * kin_.c[i];
+    } else {  // a fixed joint: I^a_i = I^A_i
+      pa += Ia * c;
     }
-    const int p = t.parent[i];
-    if (p < 0) continue;
-    const Mat6 Ip = transformInertiaToParent(kin_.X_p[i], Ia);
-    const Vec6 pp = kin_.X_p[i].inverseForce(pa);
-    if (flags_[i] & kStartsParent) {
-      Ia = Ip;
-      addRigidInertia(t.I[p], Ia);
-      pa = bias(p) + pp;
-    } else {
-      Ia = IA_[p] + Ip;
-      pa = pA_[p] + pp;
-    }
-    if (!(flags_[i] & kCarried)) {
-      IA_[p] = Ia;
-      pA_[p] = pa;
-    }
+    handToParent(i, fext, Ia, pa);
   }
 
-  // pass 3, base to tip: accelerations and q̈
+  // pass 3, base to tip: a'_i = ⁱX_p a_p + c_i, q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i), a_i = a'_i + S_i q̈_i
   const Vec6 a0 = baseAcceleration(t);
   for (int i = 0; i < t.nb; ++i) {
     const int p = t.parent[i];
     const int nv = t.joints[i].nv;
-    a_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];
-    if (kHybrid && prescribed[static_cast<std::size_t>(i)]) {
-      a_[i] += kin_.S[i] * Eigen::Map<const Eigen::VectorXd>(qdd.data() + t.vOffset[i], nv);
+    Vec6& a = a_[i];
+    double* qdd_i = qdd.data() + t.vOffset[i];
+    a = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];  // a'_i
+    if (isPrescribed(i)) {
+      a += kin_.S[i] * Eigen::Map<const Eigen::VectorXd>(qdd_i, nv);
     } else if (nv == 1) {
       const OneDof& r = oneDof_[i];
-      const double qdd_i = r.Dinv * (r.u - r.U.dot(a_[i]));
-      qdd[t.vOffset[i]] = qdd_i;
+      const double qdd1 = r.Dinv * (r.u - r.U.dot(a));
+      *qdd_i = qdd1;
       if (unitAxis_[i] >= 0) {
-        a_[i][unitAxis_[i]] += qdd_i;
+        a[unitAxis_[i]] += qdd1;
       } else {
-        a_[i] += kin_.S[i].col(0) * qdd_i;
+        a += kin_.S[i].col(0) * qdd1;
       }
     } else if (t.joints[i].motionSubspaceIsIdentity()) {
-      // S = 1: a_i = a'_i + q̈_i with q̈_i = IA_i⁻¹ (u_i − IA_i a'_i), a'_i = ⁱX_p a_p + c_i, is
-      // a_i = IA_i⁻¹ u_i exactly. Computed that way, a light free body carrying heavy ones keeps
-      // its acceleration free of the cancellation a'_i − IA_i⁻¹ IA_i a'_i (as Featherstone 2008
-      // computes a floating base's acceleration, a_1 = −IA_1⁻¹ pA_1): that rounding error,
-      // multiplied by the heavy bodies' inertias, was most of their joint loads.
+      // S = 1: a_i = a'_i + q̈_i with q̈_i = (I^A_i)⁻¹ (u_i − I^A_i a'_i) is a_i = (I^A_i)⁻¹ u_i exactly.
+      // Computed that way, a light free body carrying heavy ones keeps its acceleration free of the
+      // cancellation a'_i − (I^A_i)⁻¹ I^A_i a'_i (as Featherstone 2008 computes a floating base's
+      // acceleration, a_1 = −(I^A_1)⁻¹ p^A_1), whose rounding, multiplied by the heavy bodies'
+      // inertias, was most of their joint loads.
       const Vec6 ai = Mat6(Dinv_[i]) * Vec6(u_[i]);
-      Eigen::Map<Vec6>(qdd.data() + t.vOffset[i]) = ai - a_[i];
-      a_[i] = ai;
+      Eigen::Map<Vec6> out(qdd_i);
+      out = ai - a;
+      a = ai;
     } else if (nv > 1) {
-      double* qdd_i = qdd.data() + t.vOffset[i];
       switch (nv) {
-        case 2: accelerateJoint<2>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
-        case 3: accelerateJoint<3>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
-        case 4: accelerateJoint<4>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
-        case 5: accelerateJoint<5>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
-        default: accelerateJoint<6>(kin_.S[i], U_[i], Dinv_[i], u_[i], a_[i], qdd_i); break;
+        case 2: accelerateJoint<2>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
+        case 3: accelerateJoint<3>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
+        case 4: accelerateJoint<4>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
+        case 5: accelerateJoint<5>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
+        default: accelerateJoint<6>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
       }
     }
   }
@@ -234,6 +207,47 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
   if (loads) {
     jointWrenchesFromAccelerations(t, kin_, a_, fext, loads->f);
     completeJointLoads(t, kin_, q, *loads);
+  }
+}
+
+Vec6 AbaSolver::biasForce(int i, ExternalWrenches fext) const {
+  const Tree& t = *tree_;
+  return crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
+}
+
+void AbaSolver::takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA) const {
+  if (handover_.arrivesInLocal(i)) return;  // child i + 1 handed them over in IA, pA
+  if (!handover_.isLeaf(i)) {
+    IA = IA_[i];
+    pA = pA_[i];
+  } else {
+    IA = tree_->I[i].matrix();
+    pA = biasForce(i, fext);
+  }
+}
+
+void AbaSolver::articulatePrescribed(int i, const VectorX& qdd, const Mat6& Ia, Vec6& pa) const {
+  const Eigen::Map<const Eigen::VectorXd> qdd_i(qdd.data() + tree_->vOffset[i], tree_->joints[i].nv);
+  const Vec6 ci = kin_.c[i] + kin_.S[i] * qdd_i;
+  pa += Ia * ci;
+}
+
+void AbaSolver::handToParent(int i, ExternalWrenches fext, Mat6& Ia, Vec6& pa) {
+  const int p = tree_->parent[i];
+  if (p < 0) return;
+  const Mat6 Ip = transformInertiaToParent(kin_.X_p[i], Ia);
+  const Vec6 pp = kin_.X_p[i].inverseForce(pa);
+  if (handover_.startsParent(i)) {
+    Ia = Ip;
+    addRigidInertia(tree_->I[p], Ia);
+    pa = biasForce(p, fext) + pp;
+  } else {
+    Ia = IA_[p] + Ip;
+    pa = pA_[p] + pp;
+  }
+  if (!handover_.handsOverInLocal(i)) {
+    IA_[p] = Ia;
+    pA_[p] = pa;
   }
 }
 

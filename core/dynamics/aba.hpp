@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Articulated-body algorithm: forward dynamics in O(N).
 // Featherstone, Rigid Body Dynamics Algorithms (2008), Table 7.1; Liu et al.'s "recursive
-// algorithm" reference. in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
+// algorithm" reference (docs/dynamics.md §4).
+// in: q (nq), ν (nv), τ (nv)   out: q̈ (nv), joint loads (optional)
+//
+//   pass 1, base to tip:  ⁱX_p, v_i, c_i;   I^A_i = I_i,   p^A_i = v_i ×* I_i v_i − f_i^ext
+//   pass 2, tip to base:  U_i = I^A_i S_i,   D_i = S_iᵀ U_i,   u_i = τ_i − S_iᵀ p^A_i
+//                         I^a_i = I^A_i − U_i D_i⁻¹ U_iᵀ,   p^a_i = p^A_i + I^a_i c_i + U_i D_i⁻¹ u_i
+//                         I^A_p += ⁱX_pᵀ I^a_i ⁱX_p,   p^A_p += ⁱX_pᵀ p^a_i
+//   pass 3, base to tip:  a'_i = ⁱX_p a_p + c_i  (a_0 = −g),   q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i),
+//                         a_i = a'_i + S_i q̈_i
+//
+// Pass 1's I^A_i and p^A_i are started in pass 2, where a body's first child hands over
+// (sweep_handover.hpp). The joint loads are the RNEA backward pass on the a_i of pass 3.
 #pragma once
 
-#include <cstdint>
-
+#include "core/dynamics/kernels/sweep_handover.hpp"
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
-#include "core/dynamics/kernels/sweep_handover.hpp"
 
 namespace kt {
 
@@ -31,27 +40,36 @@ class AbaSolver final : public Solver {
   void solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
              std::span<const char> prescribed, VectorX& qdd, JointLoads* loads);
 
+  // Steps of pass 2, one body each (always inlined: a call per body would cost more than the
+  // bookkeeping it names).
+  /// p^A_i's own term, v_i ×* I_i v_i − f^ext_i.
+  [[gnu::always_inline]] inline Vec6 biasForce(int i, ExternalWrenches fext) const;
+  /// Pass 2 reaches body i: I^A_i and p^A_i from the locals, from IA_ and pA_, or a leaf's own terms.
+  [[gnu::always_inline]] inline void takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA) const;
+  /// A prescribed joint: I^a_i = I^A_i, p^a_i = p^A_i + I^A_i (c_i + S_i q̈_i).
+  [[gnu::always_inline]] inline void articulatePrescribed(int i, const VectorX& qdd, const Mat6& Ia, Vec6& pa) const;
+  /// I^A_p += ⁱX_pᵀ I^a_i ⁱX_p, p^A_p += ⁱX_pᵀ p^a_i (sweep_handover.hpp): the sums of p are left in
+  /// Ia, pa, and stored where the next body visited is not p.
+  [[gnu::always_inline]] inline void handToParent(int i, ExternalWrenches fext, Mat6& Ia, Vec6& pa);
+
   Kinematics kin_;
-  /// (nb) articulated inertia and bias force of body i, summed over the children whose pass 2 is
-  /// done. Written only where the next body pass 2 visits is not the parent: along a chain the
-  /// sums are carried from body to body in a local, and a call's memory traffic is the records it
-  /// must keep for pass 3.
+  /// (nb) I^A_i and p^A_i summed over the children whose pass 2 is done. Written only where the
+  /// next body pass 2 visits is not the parent: along a chain the sums are handed over in a local
+  /// (handover_), and a call's memory traffic is the records it must keep for pass 3.
   std::vector<Mat6> IA_;
   std::vector<Vec6> pA_;
-  /// (nb) pass 2's handover of body i's sums to its parent (sweep_handover.hpp): kStartsParent
-  /// starts them from I_p and p's own bias force, kCarried keeps them in a local.
-  std::vector<std::uint8_t> flags_;
+  SweepHandover handover_;  ///< how pass 2 hands body i's sums to its parent
   /// Pass 2's result for a 1-DoF joint, read back in pass 3: one cache line a body (the general
   /// U_, Dinv_, u_ below are sized for six columns and would touch three).
   struct alignas(64) OneDof {
-    Vec6 U;       ///< IA_i s_i
-    double Dinv;  ///< 1 / (s_iᵀ IA_i s_i)
-    double u;     ///< τ_i − s_iᵀ pA_i
+    Vec6 U;       ///< U_i = I^A_i s_i
+    double Dinv;  ///< D_i⁻¹ = 1 / (s_iᵀ I^A_i s_i)
+    double u;     ///< u_i = τ_i − s_iᵀ p^A_i
   };
   std::vector<OneDof> oneDof_;  ///< (nb) used where n_i = 1
-  std::vector<Mat6N> U_;        ///< (nb) IA_i S_i, where n_i > 1
-  std::vector<MatN> Dinv_;      ///< (nb) (S_iᵀ U_i)⁻¹, where n_i > 1
-  std::vector<VecN> u_;         ///< (nb) τ_i − S_iᵀ pA_i, where n_i > 1
+  std::vector<Mat6N> U_;        ///< (nb) U_i = I^A_i S_i, where n_i > 1
+  std::vector<MatN> Dinv_;      ///< (nb) D_i⁻¹ = (S_iᵀ U_i)⁻¹, where n_i > 1
+  std::vector<VecN> u_;         ///< (nb) u_i = τ_i − S_iᵀ p^A_i, where n_i > 1
   std::vector<Vec6> a_;         ///< (nb) body accelerations (with −g)
   std::vector<int> unitAxis_;   ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
   JointLoads hybridLoads_;      ///< the loads of a hybrid call that asks for none (its efforts need f)

@@ -7,8 +7,7 @@
 #include "core/dynamics/cfa/cfa_odd_even.hpp"
 #include "core/dynamics/cfa/cfa_tree.hpp"
 #include "core/dynamics/crba.hpp"
-#include "core/dynamics/poisson/poisson_ldl.hpp"
-#include "core/dynamics/poisson/poisson_sweep.hpp"
+#include "core/dynamics/poisson/poisson_solver.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/dynamics/test_perturbation.hpp"
 

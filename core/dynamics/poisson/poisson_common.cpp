@@ -82,13 +82,14 @@ PoissonSolverBase::PoissonSolverBase(const Tree& tree)
       Ibody_(tree.nb),
       Mstar_(tree.nb),
       phi_(tree.nb),
+      mu_(tree.nb),
       psi_(tree.nb),
       Fsub_(tree.nb),
       gBody_(tree.nb),
       acc_(tree.nb),
       qddScratch_(VectorX::Zero(tree.nv)) {
   kin_.resize(tree);
-  sumFlags_ = sweepHandover(tree);
+  handover_ = SweepHandover(tree);
   for (int i = 0; i < nb_; ++i) {
     Ibody_[i] = tree.I[i].matrix();
     const JointModel& joint = tree.joints[i];
@@ -99,11 +100,10 @@ PoissonSolverBase::PoissonSolverBase(const Tree& tree)
 
 PoissonSolverBase::ArticulatedSums PoissonSolverBase::articulatedSums(int i, bool keep) {
   const int par = tree_->parent[i];
-  const std::uint8_t f = sumFlags_[i];
   const Mat6* Mi = &Mstar_[i];
-  if (!keep && i + 1 < nb_ && (sumFlags_[i + 1] & kCarried)) {
-    Mi = &carry_[i & 1];
-  } else if (!(f & kHasChildren)) {  // a leaf
+  if (!keep && handover_.arrivesInLocal(i)) {
+    Mi = &carry_[i];
+  } else if (handover_.isLeaf(i)) {
     if (keep) {
       Mstar_[i] = Ibody_[i];
     } else {
@@ -111,10 +111,10 @@ PoissonSolverBase::ArticulatedSums PoissonSolverBase::articulatedSums(int i, boo
     }
   }
   if (par < 0) return {*Mi, nullptr, nullptr};
-  const bool carried = !keep && (f & kCarried);
-  Mat6* Mp = carried ? &carry_[par & 1] : &Mstar_[par];
-  if (f & kStartsParent) return {*Mi, Mp, &tree_->I[par]};
-  if (carried) *Mp = Mstar_[par];  // the sums of the children visited before i
+  const bool inLocal = !keep && handover_.handsOverInLocal(i);
+  Mat6* Mp = inLocal ? &carry_[par] : &Mstar_[par];
+  if (handover_.startsParent(i)) return {*Mi, Mp, &tree_->I[par]};
+  if (inLocal) *Mp = Mstar_[par];  // the sums of the children visited before i
   return {*Mi, Mp, nullptr};
 }
 
@@ -185,7 +185,7 @@ void PoissonSolverBase::impulseFromVelocity(const VectorX& q, const VectorX& v, 
     X_[i] = joint.placement(qi, t.X_T[i]);
     const Vec6 vJ = joint.jointVelocity(qi, v.data() + t.vOffset[i]);
     vel_[i] = par < 0 ? vJ : Vec6(X_[i].applyMotion(vel_[par]) + vJ);
-    phi_[i] = t.I[i] * vel_[i];
+    mu_[i] = t.I[i] * vel_[i];
   }
   // tip to base: μ_p += ⁱX*ᵀ_p μ_i, p_i = S_iᵀ μ_i
   Mat6N S;
@@ -193,10 +193,10 @@ void PoissonSolverBase::impulseFromVelocity(const VectorX& q, const VectorX& v, 
     const JointModel& joint = t.joints[i];
     if (joint.nv > 0) {
       joint.motionSubspace(q.data() + t.qOffset[i], S);
-      p.segment(t.vOffset[i], joint.nv).noalias() = S.transpose() * phi_[i];
+      p.segment(t.vOffset[i], joint.nv).noalias() = S.transpose() * mu_[i];
     }
     const int par = t.parent[i];
-    if (par >= 0) phi_[par] += X_[i].inverseForce(phi_[i]);
+    if (par >= 0) mu_[par] += X_[i].inverseForce(mu_[i]);
   }
 }
 

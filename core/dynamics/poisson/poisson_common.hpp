@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Shared part of the Poisson-impulse solvers (docs/dynamics.md §6; Ivanov 2017, Вестник Пермского
-// университета 4(39), eqs. (6)–(7)). The two solvers differ only in how they eliminate the
-// joint rows of the velocity-level system (6):
+// университета 4(39), eqs. (6)–(7)). The two solvers differ only in how they keep the factor
+// with which they eliminate the joint rows of the velocity-level system (6):
 //
 //   I v − Pᵀ μ = 0          (body momenta: own subtree momentum minus the children's)
 //   −P v + S ν = 0          (velocity kinematics, scleronomic joints)
 //   Sᵀ μ = p                (the impulse of joint i is the subtree momentum projected on S_i)
 //
 // poisson-sweep (Ivanov §3) with explicit inverses D_i = (S_iᵀ M*_i S_i)⁻¹, poisson-ldl (§4) with
-// the Cholesky factor L_i L_iᵀ = S_iᵀ M*_i S_i and triangular solves. Everything else is here:
+// the Cholesky factor L_i L_iᵀ = S_iᵀ M*_i S_i and triangular solves (poisson_factor.hpp); their
+// passes are one class template (poisson_solver.hpp). Everything outside the passes is here:
 //
 //   pass 0, base to tip:  ⁱX_p, S_i, gravity in body axes; M*_i = I_i, F*_i = applied + gravity
 //   pass 1, tip to base:  (solver) factor S_iᵀ M*_i S_i, project M*_i and φ*_i into the parent;
 //                         F*_p += ⁱX*ᵀ_p F*_i here (subtree wrenches)
-//   pass 2, base to tip:  (solver) ν_i, v_i, μ_i = M*_i v_i + φ*_i; ṗ_i (impulseRate below)
+//   pass 2, base to tip:  (solver) ν_i, v_i, μ_i = M*_i v_i + φ*_i; ṗ_i (below)
 //
 // The explicit impulse derivative (Ivanov eq. (7), written in body coordinates):
 //
@@ -27,13 +28,12 @@
 // two passes (bias ψ_i = v_i ×* I_i v_i − f_i^app, kinematic term c_i, base acceleration −g).
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <vector>
 
+#include "core/dynamics/kernels/sweep_handover.hpp"
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
-#include "core/dynamics/kernels/sweep_handover.hpp"
 
 namespace kt {
 
@@ -115,8 +115,8 @@ class PoissonSolverBase : public Solver {
     Mat6* Mp;              ///< null for a root
     const Inertia* start;  ///< I_p where body i starts M*_p (addSymmetricCongruence), else null
   };
-  /// Before the backward pass visits body i: M*_p starts from I_p (`start`) when i is the child
-  /// visited first (the highest-numbered). With `keep` every M*_i is stored in Mstar_ for the later
+  /// Before the backward pass visits body i (sweep_handover.hpp): M*_p starts from I_p (`start`)
+  /// when i is the child visited first. With `keep` every M*_i is stored in Mstar_ for the later
   /// passes; without (q̈ alone needs only the factors), a parent visited right after its child
   /// (p = i − 1, every link of a chain) takes its sums in carry_, and a chain never writes Mstar_.
   ArticulatedSums articulatedSums(int i, bool keep);
@@ -127,24 +127,25 @@ class PoissonSolverBase : public Solver {
   }
 
   int nb_ = 0;
-  bool wantAcceleration_ = false;       ///< the current call needs q̈ (ψ_i, c_i in the forward pass)
-  ExternalWrenches fext_;               ///< of the current call
-  const VectorX* q_ = nullptr;          ///< q of the current call
-  Kinematics kin_;                      ///< X_p, v, c used in place; S and X_0 filled for the joint loads
-  std::vector<Xform>& X_ = kin_.X_p;    ///< (nb) ⁱX_p (from the world for roots)
-  std::vector<Vec6>& vel_ = kin_.v;     ///< (nb) body velocities v_i
-  std::vector<Vec6>& cvp_ = kin_.c;     ///< (nb) velocity-product accelerations c_i
-  std::vector<double> Spool_;           ///< (6 nv) S_i, 6×n_i column-major at 6·vOffset[i]
-  std::vector<Mat6> Ibody_;             ///< (nb) I_i as 6×6 matrices (constant)
-  std::vector<Mat6> Mstar_;             ///< (nb) M*_i, articulated inertias (Ivanov's M*_i; articulatedSums)
-  Mat6 carry_[2];                       ///< M*_i carried from child to parent, at i mod 2
-  std::vector<std::uint8_t> sumFlags_;  ///< (nb) articulatedSums' handover of body i (sweep_handover.hpp)
-  std::vector<Vec6> phi_;               ///< (nb) φ*_i, velocity level: μ_i = M*_i v_i + φ*_i
-  std::vector<Vec6> psi_;               ///< (nb) ψ_i, acceleration level: f_i = M*_i a_i + ψ_i
-  std::vector<Vec6> Fsub_;              ///< (nb) F*_i, applied and gravity wrenches of the subtree of i
-  std::vector<Vec3> gBody_;             ///< (nb) gravity in body-i axes
-  std::vector<Vec6> acc_;               ///< (nb) body accelerations a_i (with the fictitious −g)
-  VectorX qddScratch_;                  ///< (nv) q̈ when only the loads are asked for
+  bool wantAcceleration_ = false;     ///< the current call needs q̈ (ψ_i, c_i in the forward pass)
+  ExternalWrenches fext_;             ///< of the current call
+  const VectorX* q_ = nullptr;        ///< q of the current call
+  Kinematics kin_;                    ///< X_p, v, c used in place; S and X_0 filled for the joint loads
+  std::vector<Xform>& X_ = kin_.X_p;  ///< (nb) ⁱX_p (from the world for roots)
+  std::vector<Vec6>& vel_ = kin_.v;   ///< (nb) body velocities v_i
+  std::vector<Vec6>& cvp_ = kin_.c;   ///< (nb) velocity-product accelerations c_i
+  std::vector<double> Spool_;         ///< (6 nv) S_i, 6×n_i column-major at 6·vOffset[i]
+  std::vector<Mat6> Ibody_;           ///< (nb) I_i as 6×6 matrices (constant)
+  std::vector<Mat6> Mstar_;           ///< (nb) M*_i, articulated inertias (Ivanov's M*_i; articulatedSums)
+  LocalPair<Mat6> carry_;             ///< M*_i handed from child to parent in a local
+  SweepHandover handover_;            ///< how the backward pass hands M*_i to the parent
+  std::vector<Vec6> phi_;             ///< (nb) φ*_i, velocity level: μ_i = M*_i v_i + φ*_i
+  std::vector<Vec6> mu_;              ///< (nb) μ_i, subtree momenta (impulseFromVelocity)
+  std::vector<Vec6> psi_;             ///< (nb) ψ_i, acceleration level: f_i = M*_i a_i + ψ_i
+  std::vector<Vec6> Fsub_;            ///< (nb) F*_i, applied and gravity wrenches of the subtree of i
+  std::vector<Vec3> gBody_;           ///< (nb) gravity in body-i axes
+  std::vector<Vec6> acc_;             ///< (nb) body accelerations a_i (with the fictitious −g)
+  VectorX qddScratch_;                ///< (nv) q̈ when only the loads are asked for
 };
 
 }  // namespace kt
