@@ -28,9 +28,11 @@ CfaCommon::CfaCommon(const Tree& tree)
       Y_(tree.nb, Mat6::Zero()),
       Aii_(tree.nb, Mat6::Zero()),
       Aip_(tree.nb, Mat6::Zero()),
-      a_(tree.nb),
+      aRnea_(tree.nb),
+      aPhi_(tree.nb),
       fBias_(tree.nb),
       u_(tree.nb),
+      fAtRest_(tree.nb),
       w_(tree.nb),
       x_(tree.nb),
       y_(tree.nb) {
@@ -73,9 +75,9 @@ void CfaCommon::prepare(const VectorX& q, const VectorX& v, const VectorX& tau, 
   const Vec6 a0 = baseAcceleration(t);
   for (int i = 0; i < t.nb; ++i) {
     const int p = t.parent[i];
-    a_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : a_[p]) + kin_.c[i];
+    aRnea_[i] = kin_.X_p[i].applyMotion(p < 0 ? a0 : aRnea_[p]) + kin_.c[i];
   }
-  jointWrenchesFromAccelerations(t, kin_, a_, fext, fBias_);
+  jointWrenchesFromAccelerations(t, kin_, aRnea_, fext, fBias_);
   updateQDependent(q);
   actuation(tau);
 }
@@ -84,8 +86,8 @@ void CfaCommon::refinementActuation(const VectorX& qdd, const VectorX& tau, Exte
   // RNEA at q̈ in one piece: the bias and the acceleration part summed per body before the
   // subtree sums (apart, gravity's and the inertial subtree wrenches grow far larger than their
   // difference, and their rounding would swamp the residual)
-  bodyAccelerations(*tree_, kin_, qdd, a_);
-  jointWrenchesFromAccelerations(*tree_, kin_, a_, fext, fBias_);
+  bodyAccelerations(*tree_, kin_, qdd, aRnea_);
+  jointWrenchesFromAccelerations(*tree_, kin_, aRnea_, fext, fBias_);
   actuation(tau);
 }
 
@@ -113,10 +115,10 @@ void CfaCommon::applyPhi(const std::vector<Vec6>& x, std::vector<Vec6>& y) {
     if (p >= 0) w_[p] -= kin_.X_p[i].inverseForce(x[i]);
   }
   // I⁻¹ per body, then P: each joint's relative acceleration a_i − ⁱX_p a_p
-  for (int i = 0; i < t.nb; ++i) a_[i].noalias() = Iinv_[i] * w_[i];
+  for (int i = 0; i < t.nb; ++i) aPhi_[i].noalias() = Iinv_[i] * w_[i];
   for (int i = 0; i < t.nb; ++i) {
     const int p = t.parent[i];
-    y[i] = p < 0 ? a_[i] : Vec6(a_[i] - kin_.X_p[i].applyMotion(a_[p]));
+    y[i] = p < 0 ? aPhi_[i] : Vec6(aPhi_[i] - kin_.X_p[i].applyMotion(aPhi_[p]));
   }
 }
 
@@ -158,15 +160,17 @@ void CfaCommon::finish(const std::vector<Vec6>& lambda, const VectorX& q, Vector
   const Tree& t = *tree_;
   if (qdd.size() != t.nv) qdd.resize(t.nv);
   // f_rest = D τ' + T λ; q̈ = Dᵀ Φ f_rest (Liu et al. eq. 28)
-  std::vector<Vec6>& fRest = u_;
-  for (int i = 0; i < t.nb; ++i) fRest[i].noalias() += T_[i] * lambda[i];
-  applyPhi(fRest, y_);
+  for (int i = 0; i < t.nb; ++i) {
+    fAtRest_[i] = u_[i];
+    fAtRest_[i].noalias() += T_[i] * lambda[i];
+  }
+  applyPhi(fAtRest_, y_);
   for (int i = 0; i < t.nb; ++i) {
     const int n = t.joints[i].nv;
     if (n > 0) qdd.segment(t.vOffset[i], n).noalias() = D_[i].leftCols(n).transpose() * y_[i];
   }
   if (loads) {
-    for (int i = 0; i < t.nb; ++i) loads->f[i] = fBias_[i] + fRest[i];
+    for (int i = 0; i < t.nb; ++i) loads->f[i] = fBias_[i] + fAtRest_[i];
     completeJointLoads(t, kin_, q, *loads);
   }
 }

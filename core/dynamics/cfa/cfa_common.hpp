@@ -34,8 +34,8 @@
 #include <span>
 #include <vector>
 
-#include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/kernels/small_spd.hpp"
+#include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
 
 namespace kt {
@@ -118,12 +118,14 @@ class CfaCommon {
   std::vector<Mat6> Y_;          ///< (nb) I_p⁻¹ Z_i
   std::vector<Mat6> Aii_;        ///< (nb) diagonal blocks of A
   std::vector<Mat6> Aip_;        ///< (nb) blocks A_{i,parent(i)}
-  std::vector<Vec6> a_;          ///< (nb) accelerations (bias pass, then Φ products)
-  std::vector<Vec6> fBias_;      ///< (nb) RNEA joint wrenches with q̈ = 0
-  std::vector<Vec6> u_;          ///< (nb) D_i τ'_i
-  std::vector<Vec6> w_;          ///< (nb) scratch forces
-  std::vector<Vec6> x_;          ///< (nb) scratch forces T λ (residual)
-  std::vector<Vec6> y_;          ///< (nb) scratch Φ products
+  std::vector<Vec6> aRnea_;      ///< (nb) RNEA's body accelerations at the q̈ of f^bias
+  std::vector<Vec6> aPhi_;       ///< (nb) I_i⁻¹ (Pᵀ x)_i, the body accelerations inside Φ x (applyPhi)
+  std::vector<Vec6> fBias_;      ///< (nb) f^bias: RNEA's joint wrenches at q̈ = 0 (refinement: at q̈)
+  std::vector<Vec6> u_;          ///< (nb) u_i = D_i τ'_i
+  std::vector<Vec6> fAtRest_;    ///< (nb) D_i τ'_i + T_i λ_i, the joint wrenches of the system at rest (finish)
+  std::vector<Vec6> w_;          ///< (nb) (Pᵀ x)_i, each body's net wrench inside Φ x (applyPhi)
+  std::vector<Vec6> x_;          ///< (nb) T_i λ_i (residual)
+  std::vector<Vec6> y_;          ///< (nb) Φ products
   Mat6N scratch_;                ///< T or D of a q-dependent joint
 
   void updateQDependent(const VectorX& q);

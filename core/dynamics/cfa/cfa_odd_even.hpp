@@ -51,8 +51,8 @@
 // that: r = b − A λ as a pass over the tree (A = Tᵀ Φ T,
 // eq. 29), the same rounds replayed on r with the factors stored in eliminate() (eq. 40's
 // right-hand-side update only), the node system and chain rows solved again (eq. 44), and
-// λ += δ. It costs the factors' storage, O(N log L) (9 MB on a 1,000-body chain), and time: within
-// 10% on the space robot, 20–50% on a 1,000-body chain, where the stored factors leave the cache.
+// λ += δ. It costs the factors' storage, O(N log L) (9 MB on a 1,000-body chain), and time, most
+// where the stored factors leave the cache (docs/benchmarks.md).
 // Then q̈ is refined once against RNEA's residual, as in every CFA solver (cfa_common.hpp): the
 // refined λ keeps that step convergent on the spread-mass trees of the tests, where q̈ refined
 // alone stayed 6e-5 off on two of them.

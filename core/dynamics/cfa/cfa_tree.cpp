@@ -4,6 +4,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include "core/dynamics/kernels/prefetch.hpp"
+
 namespace kt {
 namespace {
 
@@ -38,20 +40,9 @@ const std::array<Vec6, 6> kUnitVectors = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Un
                                           Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
 const Vec6& unitVector(int d) { return kUnitVectors[static_cast<std::size_t>(d)]; }
 
-/// Asks for the cache lines of the object at `p` ahead of its use (a hint that changes no result;
-/// performance note 1).
-void prefetchBytes(const void* p, std::ptrdiff_t bytes) {
-  const char* c = static_cast<const char*>(p);
-  for (std::ptrdiff_t off = 0; off < bytes; off += 64) __builtin_prefetch(c + off);
-}
-template <typename T>
-void prefetch(const T* p) {
-  prefetchBytes(p, sizeof(T));
-}
-/// The bytes of a record from its start to a member.
-template <typename T, typename M>
-std::ptrdiff_t bytesBefore(const T& record, const M& member) {
-  return reinterpret_cast<const char*>(&member) - reinterpret_cast<const char*>(&record);
+/// to = from, column by column (performance note 4).
+void copyByColumns(const Mat6& from, Mat6& to) {
+  for (int k = 0; k < 6; ++k) to.col(k) = from.col(k);
 }
 
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1: a force carried into the parent's record
@@ -82,7 +73,7 @@ void accumulateInverseForceAlong(const Xform& X, int d, double t, double s, Vec6
   }
 }
 
-constexpr int kAhead = 3;  ///< bodies ahead to prefetch
+constexpr int kAhead = 3;  ///< bodies ahead to prefetch (performance note 1)
 
 }  // namespace
 
@@ -96,10 +87,13 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       w_(tree.nb),
       Psi_(tree.nb),
       XJ_(tree.nb),
+      aStored_(tree.nb),
+      FStored_(tree.nb),
+      fBody_(tree.nb),
       fRnea_(tree.nb),
-      fLin_(tree.nb),
       dqdd_(tree.nv) {
   kin_.resize(tree);
+  handover_ = SweepHandover(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     JointFrame& fr = frames_[i];
@@ -113,8 +107,8 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     fr.rotated = fr.universal || R != Mat3::Identity();
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);
-    fr.keepPsi = (parent >= 0 && parent != i - 1) || fr.nv > 1;
-    for (int c : tree.children[i]) fr.farChild = fr.farChild || c != i + 1;
+    fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1;
+    for (int c : tree.children[i]) fr.farChild = fr.farChild || !handover_.handsOverInLocal(c);
     std::array<bool, 6> motion{};
     for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
     fr.nc = 0;
@@ -197,8 +191,8 @@ void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
     for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + PsiC(cd[i], cd[j]);
   ldltInPlace<NC>(L, C.invDiag.data());
   // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)
-  // (eq. 29, the bias per body: C.a holds c_c)
-  const Vec6 b = X.applyMotion(alpha) + C.a - C.alpha;
+  // (eq. 29, the bias per body)
+  const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
   Mat6c Vt = B;
   Veccc z;
   for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
@@ -247,9 +241,18 @@ void CfaTreeSolver::rootRhs(int i, bool withBias) {
   BodyWork& W = w_[i];
   for (int j = 0; j < NC; ++j) {
     const int d = frames_[i].cdims[j];
-    W.z[j] = withBias ? W.a[d] - W.alpha[d] : -W.alpha[d];
+    W.z[j] = withBias ? W.c[d] - W.alpha[d] : -W.alpha[d];
   }
   solveUnitLower<NC>(W.L, W.z.template head<NC>());
+}
+
+// Prefetch for the first sweep: the fields it writes (ρ and c) of the record kAhead bodies
+// further from the base, and its ⁱX_p.
+void CfaTreeSolver::prefetchForBiasPass(int i) const {
+  if (i + kAhead >= tree_->nb) return;
+  const BodyWork& W = w_[i + kAhead];
+  prefetchMembers(W, W.rho, W.u);
+  prefetchObject(&kin_.X_p[i + kAhead]);
 }
 
 // Prefetch for the tip-to-base sweeps: the record of the body kAhead closer to the base, its I⁻¹
@@ -258,13 +261,12 @@ void CfaTreeSolver::rootRhs(int i, bool withBias) {
 void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   if (i < kAhead) return;
   const int k = i - kAhead;
-  const BodyWork& W = w_[k];
-  prefetch(&W);
-  if (!elimination) prefetch(&fRnea_[k]);
-  if (elimination && frames_[k].keepPsi) prefetch(&Psi_[k]);
-  if (frames_[k].ownTransform) prefetch(&XJ_[k]);
-  prefetch(&IinvJ_[k]);
-  prefetch(&kin_.X_p[k]);
+  prefetchObject(&w_[k]);
+  if (!elimination) prefetchObject(&fRnea_[k]);
+  if (elimination && frames_[k].keepPsi) prefetchObject(&Psi_[k]);
+  if (frames_[k].ownTransform) prefetchObject(&XJ_[k]);
+  prefetchObject(&IinvJ_[k]);
+  prefetchObject(&kin_.X_p[k]);
 }
 
 // Prefetch for the substitutions: the record (with Ψ's motion column of a 1-DoF joint), Ψ where a
@@ -272,24 +274,22 @@ void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
 void CfaTreeSolver::prefetchTowardsTips(int i) const {
   if (i + kAhead >= tree_->nb) return;
   const int k = i + kAhead;
-  const BodyWork& W = w_[k];
-  prefetch(&W);
+  prefetchObject(&w_[k]);
   const JointFrame& fr = frames_[k];
-  if (fr.nv > 1) prefetch(&Psi_[k]);
-  if (fr.ownTransform) prefetch(&XJ_[k]);
-  prefetch(&kin_.X_p[k]);
+  if (fr.nv > 1) prefetchObject(&Psi_[k]);
+  if (fr.ownTransform) prefetchObject(&XJ_[k]);
+  prefetchObject(&kin_.X_p[k]);
 }
 
 // λ_i = L⁻ᵀ D⁻¹ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
-// ones); F_p = ρ_p, the forces on the parent body not yet eliminated when joint i was. A root
-// joint has no V term.
+// ones); F_p, the forces on the parent body not yet eliminated when joint i was. A root joint
+// (Fp null) has no V term.
 template <int NC>
-void CfaTreeSolver::constraintForce(int i, Vec6& lambda) const {
+void CfaTreeSolver::constraintForce(int i, const Vec6* Fp, Vec6& lambda) const {
   using Veccc = Eigen::Matrix<double, NC, 1>;
   const BodyWork& W = w_[i];
-  const int p = tree_->parent[i];
   Veccc y = W.z.template head<NC>();
-  if (p >= 0) y.noalias() += W.Vt.template leftCols<NC>().transpose() * w_[p].rho;
+  if (Fp) y.noalias() += W.Vt.template leftCols<NC>().transpose() * *Fp;
   y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
   solveUnitLowerTransposed<NC>(W.L, y);
   lambda.setZero();
@@ -319,11 +319,7 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
   const Vec6 a0 = baseAcceleration(t);
   Vec6 vLast = Vec6::Zero();  // v_{i−1}: body i's parent on a chain; kin_.v holds it for the other children
   for (int i = 0; i < t.nb; ++i) {
-    if (i + kAhead < t.nb) {  // this pass writes ρ and a (and ᴶⁱX_ᴶᵖ, rarely)
-      const BodyWork& A = w_[i + kAhead];
-      prefetchBytes(&A.rho, bytesBefore(A, A.fRest) - bytesBefore(A, A.rho));
-      prefetch(&kin_.X_p[i + kAhead]);
-    }
+    prefetchForBiasPass(i);
     const JointModel& joint = t.joints[i];
     const double* qi = q.data() + t.qOffset[i];
     const double* vi = v.data() + t.vOffset[i];
@@ -349,13 +345,13 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const Vec6 c = p < 0 ? Vec6(Xp.applyMotion(a0) + ci) : ci;
     const Inertia& I = t.I[i];
     const Vec6 bias = crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
-    if (refine_) fLin_[i] = bias;  // RNEA's body wrench, completed by the first substitution
+    if (refine_) fBody_[i] = bias;  // RNEA's body wrench, completed by the first substitution
     if (fr.rotated) {
       const Mat3 Rt = axes_[i].R.transpose();
-      W.a = spatial(Rt * c.head<3>(), Rt * c.tail<3>());
+      W.c = spatial(Rt * c.head<3>(), Rt * c.tail<3>());
       W.rho = -spatial(Rt * bias.head<3>(), Rt * bias.tail<3>());
     } else {
-      W.a = c;
+      W.c = c;
       W.rho = -bias;
     }
   }
@@ -392,15 +388,15 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   // eliminating its children's joints (header; Liu et al. eqs. 29–37). Ψ_i is stored where it must
   // outlive the next step (JointFrame::keepPsi); else the parent is body i − 1, whose step comes
   // next and reads Ψ_i once (eliminating joint i), and two locals taking turns hold it.
-  Mat6 psiLocal[2];
-  const auto psiOf = [&](int i) -> Mat6& { return frames_[i].keepPsi ? Psi_[i] : psiLocal[i & 1]; };
+  LocalPair<Mat6> psiLocal;
+  const auto psiOf = [&](int i) -> Mat6& { return frames_[i].keepPsi ? Psi_[i] : psiLocal[i]; };
   for (int i = t.nb - 1; i >= 0; --i) {
     prefetchTowardsBase(i, true);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
     const Vec6 u = actuation(i, tau, false);
-    W.fRest = u;
+    W.u = u;
     if (p >= 0) {
       if (fr.nv == 1 && !fr.universal) {
         accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
@@ -410,9 +406,8 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     }
     // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, then each child's joint
     // eliminated into them
-    // (the copy column by column: performance note 4)
     Mat6& Psi = psiOf(i);
-    for (int k = 0; k < 6; ++k) Psi.col(k) = IinvJ_[i].col(k);
+    copyByColumns(IinvJ_[i], Psi);
     W.alpha.noalias() = Psi * (u + W.rho);
     const std::vector<int>& ch = t.children[i];
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, psiOf(*c), Psi, W.alpha);
@@ -429,20 +424,26 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
   const Tree& t = *tree_;
   // base to tip: λ, the accelerations a_i and q̈ (with the bias; without it, those of the
   // correction's system at rest)
+  // a_p and F_p reach body i in a local where i is its parent's only child (p = i − 1, every link
+  // of a chain), from aStored_ and FStored_ where the parent has other children (JointFrame::farChild)
+  Vec6 aPrev = Vec6::Zero();  // a_{i−1}
+  Vec6 FPrev = Vec6::Zero();  // F_{i−1}
   for (int i = 0; i < t.nb; ++i) {
     prefetchTowardsTips(i);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(w_[p].a);  // the world is at rest
+    const bool stored = p >= 0 && frames_[p].farChild;
+    Vec6* Fp = p < 0 ? nullptr : stored ? &FStored_[p] : &FPrev;
+    // ᴶⁱX_ᴶᵖ a_p (the world is at rest)
+    const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(stored ? aStored_[p] : aPrev);
     Vec6 lambda = Vec6::Zero();
     dispatchSize(fr.nc, [&]<int NC>() {
-      if constexpr (NC > 0) constraintForce<NC>(i, lambda);
+      if constexpr (NC > 0) constraintForce<NC>(i, Fp, lambda);
     });
-    if (p >= 0 && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, w_[p].rho);
-    W.rho = lambda;  // F_i: joint i's constraint force on body i, for i's children
-    // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ (W.a holds c_i until it is a_i)
-    Vec6 a = withBias ? Vec6(y + W.a) : y;
+    if (stored && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, *Fp);  // for i's later siblings
+    // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ
+    Vec6 a = withBias ? Vec6(y + W.c) : y;
     if (fr.nv == 1 && !fr.universal) {
       const int d = fr.dims[0];
       const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
@@ -463,17 +464,21 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
         for (int k = 0; k < fr.nv; ++k) qdd[off + k] = rel[k];
       }
     }
-    W.a = a;
-    if (loads) {
-      W.fRest += lambda;  // D_i τ_i + T_i λ_i, joint frame
-      jointLoad(i, *loads, !withBias);
+    // F_i = T_i λ_i (joint i's constraint force on body i) and a_i, for i's children
+    if (fr.farChild) {
+      FStored_[i] = lambda;
+      aStored_[i] = a;
+    } else {
+      FPrev = lambda;
+      aPrev = a;
     }
+    if (loads) jointLoad(i, W.u + lambda, *loads, !withBias);  // f_i = D_i τ_i + T_i λ_i, joint frame
     if (residual) {
       // RNEA's body wrench at q̈: p_i from the bias pass plus I_i a_i, formed per body before any
       // subtree sum (summed apart, gravity's and the inertial subtree wrenches grow far larger than
       // their difference, and their rounding would be most of the residual)
       const JointAxes& ax = axes_[i];
-      fLin_[i] += t.I[i] * (fr.rotated ? spatial(ax.R * a.head<3>(), ax.R * a.tail<3>()) : a);
+      fBody_[i] += t.I[i] * (fr.rotated ? spatial(ax.R * a.head<3>(), ax.R * a.tail<3>()) : a);
     }
   }
 }
@@ -481,24 +486,28 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
 void CfaTreeSolver::correctionPass(const VectorX& tau) {
   const Tree& t = *tree_;
   // tip to base: the RNEA joint wrench of q̈ so far (the subtree sums of substitutionPass's body
-  // wrenches), its residual r = τ − Sᵀ f, u = D r, and α for u with the factor kept
-  // from eliminationPass (Ψ, L and V are unchanged: only the right-hand side is new)
+  // wrenches, handed to the parent as in sweep_handover.hpp), its residual r = τ − Sᵀ f, u = D r,
+  // and α for u with the factor kept from eliminationPass (Ψ, L and V are unchanged: only the
+  // right-hand side is new)
   for (int i = t.nb - 1; i >= 0; --i) {
     prefetchTowardsBase(i, false);
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    fRnea_[i] = fLin_[i];
-    if (p >= 0) accumulateInverseForce(kin_.X_p[i], fLin_[i], 1.0, fLin_[p]);
+    if (handover_.isLeaf(i)) fRnea_[i] = fBody_[i];
+    if (p >= 0) {
+      if (handover_.startsParent(i)) fRnea_[p] = fBody_[p];
+      accumulateInverseForce(kin_.X_p[i], fRnea_[i], 1.0, fRnea_[p]);
+    }
     const Vec6 u = actuation(i, tau, true);
-    W.fRest = u;
+    W.u = u;
     const std::vector<int>& ch = t.children[i];
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
     for (int c : ch) {
       const JointFrame& fc = frames_[c];
       if (fc.nv == 1 && !fc.universal) {
-        accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].fRest[fc.dims[0]], -1.0, rho);
+        accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].u[fc.dims[0]], -1.0, rho);
       } else if (fc.nv > 0) {
-        accumulateInverseForce(jointTransform(c), w_[c].fRest, -1.0, rho);
+        accumulateInverseForce(jointTransform(c), w_[c].u, -1.0, rho);
       }
     }
     W.alpha.noalias() = IinvJ_[i] * (u + rho);
@@ -515,13 +524,11 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
   }
 }
 
-void CfaTreeSolver::jointLoad(int i, JointLoads& loads, bool corrected) {
+void CfaTreeSolver::jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected) {
   const Tree& t = *tree_;
   // the joint loads f = D τ + T λ (refined: RNEA's f + D r + T δλ), and their parts τ_i = S_iᵀ f_i,
   // λ_i = T_iᵀ f_i (JointModel's T), world axes
   const JointFrame& fr = frames_[i];
-  const BodyWork& W = w_[i];
-  const Vec6& fJ = W.fRest;
   const JointAxes& ax = axes_[i];
   Vec6 f = fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
   if (corrected) f += fRnea_[i];
@@ -551,26 +558,28 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 
 }  // namespace kt
 
-// Performance notes: why the passes are written as they are. None of these changes a result
-// (tests/core/test_cfa.cpp holds cfa-tree to the plain reference version on random trees).
-//  1. Prefetch. Each pass walks about a kilobyte per body, in several arrays at once (w_,
-//     kin_.X_p, IinvJ_): more streams than the hardware prefetchers follow on long trees. The
-//     passes ask for the data kAhead = 3 bodies ahead, and only for what they read: the bias pass
-//     for ρ and a, the others for the whole record (it holds nothing else), and each for ᴶⁱX_ᴶᵖ
-//     only where the frames are rotated. The record and I⁻¹ are LargeArrays (large_pages.hpp): on
-//     4 KB pages their TLB misses were most of the growth in cost per body on long chains.
-//  1a. Ψ in locals. Only the elimination needs a whole Ψ_i, and on a chain only until the next
-//     body's step; the substitution needs its motion columns. Storing every Ψ_i in the record
-//     wrote 288 bytes a body that went out to L3 and were read back a column at a time: on the
-//     10,000-body chain 300–330 ns a body against 280–290 without (chain of 100: the same).
+// Performance notes: why the passes are written as they are (docs/benchmarks.md has the
+// measurements). None of these changes a result (tests/core/test_cfa.cpp holds cfa-tree to the
+// plain reference version of the same per-body form on random trees).
+//  1. Prefetch (kernels/prefetch.hpp). Each pass walks about a kilobyte per body, in several
+//     arrays at once (w_, kin_.X_p, IinvJ_): more streams than the hardware prefetchers follow on
+//     long trees. The passes ask for the data kAhead bodies ahead, and only for what they read:
+//     the bias pass for ρ and c, the others for the whole record (it holds nothing else), and each
+//     for ᴶⁱX_ᴶᵖ only where the frames are rotated. The record and I⁻¹ are LargeArrays
+//     (large_pages.hpp): on 4 KB pages their TLB misses were most of the growth in cost per body
+//     on long chains.
+//  1a. Ψ and a in locals. Only the elimination needs a whole Ψ_i, and on a chain only until the
+//     next body's step; the substitution needs its motion columns. Stored for every body, Ψ_i went
+//     out to L3 on long chains and was read back a column at a time. Likewise a_i is read only by
+//     its children, along a chain by the next body: it is stored only for a child other than that.
 //  2. Forces into the parent's record. accumulateInverseForce adds coefficient by coefficient into
 //     the parent's record, which is read as whole vectors only much later, instead of returning a
 //     6-vector read back at once (scalar stores cannot be forwarded to the vector loads after them).
 //  3. One-coordinate joints as vector operations: u = e_d τ_d and a += e_d q̈ with e_d read as a
 //     whole vector (unitVector), where a scalar store read back as a vector would stall. Carried
 //     into the parent, u = e_d τ_d is one row of ᶜX_pᵀ times τ_d (accumulateInverseForceAlong).
-//  4. Ψ_i is copied from I_i⁻¹ column by column: a whole 288-byte matrix copy compiles to a string
-//     move, slower at this size.
+//  4. Ψ_i is copied from I_i⁻¹ column by column (copyByColumns): a whole 288-byte matrix copy
+//     compiles to a string move, slower at this size.
 //  5. The passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
 //     enough for the compiler to inline the spatial arithmetic into it, which one long function is not.
 //  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ scatters:
@@ -580,5 +589,4 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //     own: one sweep fewer over the records (the loads of body i need its parent's ᵖX_0 only).
 //  8. A_cc = L D Lᵀ, not L Lᵀ. Along a chain each elimination waits for the last one's Ψ, so the
 //     factor's latency is the sweep's: the n_c square roots of a Cholesky factor (each followed by
-//     a division) were on that path. Without them the 1,000-body chain ran about 4 % faster
-//     (median ratio to aba 1.40 against 1.46, six alternating runs), for 12 more instructions per body.
+//     a division) were on that path, for a few instructions fewer per body.

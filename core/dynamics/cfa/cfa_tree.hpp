@@ -63,6 +63,7 @@
 
 #include "core/dynamics/cfa/cfa_common.hpp"
 #include "core/dynamics/kernels/large_pages.hpp"
+#include "core/dynamics/kernels/sweep_handover.hpp"
 
 namespace kt {
 
@@ -96,27 +97,28 @@ class CfaTreeSolver final : public Solver {
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
   };
   /// Per-body work, one record per body (read and written in index order): only what the passes
-  /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ and the refinement's wrench, read on
-  /// some bodies only, are arrays of their own).
+  /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ, a_i,
+  /// F_i and the refinement's wrenches, stored for some bodies only, are arrays of their own).
+  /// Quantities in the joint frame.
   struct BodyWork {
-    Vec6 z;                         ///< L⁻¹ b_i (n_c)
+    Vec6 z;                         ///< z = L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / D_j
     PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
     Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
-    Vec6 alpha;   ///< α_i, joint frame
-    Vec6 rho;     ///< −p_i − Σ_c ᶜX_iᵀ u_c (backward), then F_i (forward), joint frame
-    Vec6 a;       ///< c_i (bias pass, read by the elimination), then a_i (substitution), joint frame
-    Vec6 fRest;   ///< D_i τ_i, joint frame (T_i λ_i is added for the joint loads)
+    Vec6 alpha;   ///< α_i
+    Vec6 rho;     ///< ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, the known wrench on body i (bias pass, elimination)
+    Vec6 c;       ///< c_i, with the world's −g at a root (bias pass; elimination, substitution)
+    Vec6 u;       ///< u_i = D_i τ_i (correction: D_i r_i), the actuation wrench
     Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
   };
 
   /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
-  /// kComplianceRatio ‖I_c⁻¹‖₂: a light body carrying a heavy one (header, "Refinement"). Of 720
-  /// random trees in test_cfa only spread-mass ones reach it; without the refinement, the two
-  /// over the accuracy bound had ratios of 2.8·10⁴ and 1.8·10⁵, and plain random trees stay below 30.
+  /// kComplianceRatio ‖I_c⁻¹‖₂: a light body carrying a heavy one (header, "Refinement";
+  /// docs/dynamics.md §5 gives the ratios of the random trees of test_cfa).
   static constexpr double kComplianceRatio = 100;
-  bool refine_ = false;  ///< the model has such a pair: every call refines q̈
-  Kinematics kin_;       ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
+  bool refine_ = false;     ///< the model has such a pair: every call refines q̈
+  Kinematics kin_;          ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
+  SweepHandover handover_;  ///< Ψ_i and RNEA's wrenches handed to the parent
   std::vector<JointFrame> frames_;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
@@ -127,11 +129,15 @@ class CfaTreeSolver final : public Solver {
   /// (nb) Ψ_i, joint frame, where it must outlive the elimination step that follows body i's: a
   /// parent other than body i − 1 (the elimination visits it later) or a joint of more than one
   /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
-  /// two locals, and the elimination writes 48 bytes of it a body (psiCol), not 288.
+  /// two locals, and the elimination writes only its motion column (psiCol).
   std::vector<Mat6> Psi_;
-  std::vector<Xform> XJ_;    ///< (nb) ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
-  std::vector<Vec6> fRnea_;  ///< (nb) refinement: RNEA's joint wrench at the first q̈, body frame
-  std::vector<Vec6> fLin_;   ///< (nb) refinement: RNEA's body wrenches at q̈, then their subtree sums
+  std::vector<Xform> XJ_;      ///< (nb) ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
+  std::vector<Vec6> aStored_;  ///< (nb) a_i, joint frame, where a child other than body i + 1 reads it
+  /// (nb) F_i, the forces on body i not yet eliminated when its next child was: T_i λ_i less what
+  /// the children before it took, joint frame, where a child other than body i + 1 reads it
+  std::vector<Vec6> FStored_;
+  std::vector<Vec6> fBody_;  ///< (nb) refinement: RNEA's body wrench p_i + I_i a_i at the first q̈, body frame
+  std::vector<Vec6> fRnea_;  ///< (nb) refinement: RNEA's joint wrench f_i at the first q̈, body frame
   VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
 
   // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
@@ -140,17 +146,18 @@ class CfaTreeSolver final : public Solver {
   /// Tip to base: u = D τ, then Ψ and α of each body, eliminating its children's joints.
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
   /// Base to tip: λ, the accelerations and q̈ (withBias: of the system itself; otherwise of the
-  /// correction's system at rest); with loads, D τ + T λ in fRest and each joint's load; with
-  /// residual, RNEA's body wrenches p_i + I_i a_i in fLin_.
+  /// correction's system at rest); with loads, each joint's load D τ + T λ; with residual, RNEA's
+  /// body wrenches p_i + I_i a_i in fBody_.
   [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual);
-  /// Tip to base, after a substitution with residual: fRnea becomes the RNEA joint wrench of q̈,
-  /// u = D (τ − Sᵀ f) its residual, and α and z are those of u with the factor already built.
+  /// Tip to base, after a substitution with residual: fRnea_, the RNEA joint wrench of q̈ (the
+  /// subtree sums of fBody_), u = D (τ − Sᵀ f) its residual, and α and z for u with the factor
+  /// already built.
   [[gnu::noinline]] void correctionPass(const VectorX& tau);
   /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i).
   Vec6 actuation(int i, const VectorX& tau, bool residual) const;
-  /// Joint i's load from fRest (corrected: plus fRnea_), in world axes through ⁱX_0's rotation (its
-  /// parent's already computed: called base to tip).
-  void jointLoad(int i, JointLoads& loads, bool corrected);
+  /// Joint i's load from fJ = D_i τ_i + T_i λ_i in the joint frame (corrected: plus fRnea_), in
+  /// world axes through ⁱX_0's rotation (its parent's already computed: called base to tip).
+  void jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected);
 
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
@@ -164,10 +171,11 @@ class CfaTreeSolver final : public Solver {
   void factorRoot(int i, const Mat6& Psi);
   template <int NC>
   void rootRhs(int i, bool withBias);
+  void prefetchForBiasPass(int i) const;
   void prefetchTowardsBase(int i, bool elimination) const;
   void prefetchTowardsTips(int i) const;
   template <int NC>
-  void constraintForce(int i, Vec6& lambda) const;
+  void constraintForce(int i, const Vec6* Fp, Vec6& lambda) const;
 };
 
 std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree);
