@@ -109,10 +109,10 @@ std::vector<SolverDifference> compareAtStates(const Tree& tree, const std::vecto
     }
   }
 
-  for (std::size_t s = 0; s < solvers.size(); ++s) {
-    std::unique_ptr<Solver> solver = makeSolver(solvers[s], tree);
+  for (const std::string& name : solvers) {
+    std::unique_ptr<Solver> solver = makeSolver(name, tree);
     SolverDifference d;
-    d.solver = solvers[s];
+    d.solver = name;
     d.impulse = solver->stateForm() == StateForm::Impulse;
     const bool checkImpulse = d.impulse && tree.nv <= kComparisonMaxMassMatrix;
     if (checkImpulse && pRef.empty()) {  // once, with the reference solver's q̈

@@ -61,7 +61,7 @@ std::string resolveLinks(const std::string& path) {
     target.resize(static_cast<std::size_t>(n));
     if (!target.empty() && target[0] != '/') {
       const std::size_t slash = p.rfind('/');
-      if (slash != std::string::npos) target = p.substr(0, slash + 1) + target;
+      if (slash != std::string::npos) target.insert(0, p, 0, slash + 1);
     }
     p = target;
   }
@@ -197,7 +197,7 @@ int removeStaleTemporaries(const std::string& directory) {
 
 // --- AtomicFile ---------------------------------------------------------------------------------
 
-AtomicFile::AtomicFile(std::string path) : path_(resolveLinks(path)) {
+AtomicFile::AtomicFile(const std::string& path) : path_(resolveLinks(path)) {
   struct stat st {};
   if (::stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw std::runtime_error("cannot write " + path + ": it is a directory");

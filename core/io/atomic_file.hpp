@@ -28,7 +28,7 @@ namespace kt {
 class AtomicFile {
  public:
   /// Creates the temporary file. Throws std::runtime_error when it cannot.
-  explicit AtomicFile(std::string path);
+  explicit AtomicFile(const std::string& path);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;

@@ -893,7 +893,7 @@ bool parseDriveText(const std::string& text, JointType joint, Drive& drive, std:
     drive = Drive{};
     return true;
   }
-  if (value.find("\n") != std::string::npos) {  // a block mapping: indented under `drive:`
+  if (value.find('\n') != std::string::npos) {  // a block mapping: indented under `drive:`
     std::string block;
     std::size_t from = 0;
     while (from <= value.size()) {

@@ -60,9 +60,9 @@ class Builder {
   void onAlias(Position pos, const std::string& anchor) {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
-      problems_.push_back({pos,
-                           "alias refers to a node that is not complete yet (a node cannot contain "
-                           "itself)"});
+      problems_.emplace_back(pos,
+                             "alias refers to a node that is not complete yet (a node cannot contain "
+                             "itself)");
       auto n = std::make_shared<Node>();
       n->pos = pos;
       attach(n);
@@ -112,12 +112,11 @@ class Builder {
       const std::string name = tag.substr(kStandard.size());
       for (const char* a : allowed)
         if (name == a) return;
-      problems_.push_back({pos, "the tag !!" + name + " is not supported here; remove it", childPath()});
+      problems_.emplace_back(pos, "the tag !!" + name + " is not supported here; remove it", childPath());
       return;
     }
-    problems_.push_back({pos,
-                         "unknown tag '" + tag + "'; model files use no tags (remove it, and write the value itself)",
-                         childPath()});
+    problems_.emplace_back(
+        pos, "unknown tag '" + tag + "'; model files use no tags (remove it, and write the value itself)", childPath());
   }
 
   // Path of the node about to be attached: the pending key or the next list index.
@@ -160,10 +159,10 @@ class Builder {
       if (n->kind == Node::Kind::Scalar) {
         auto [it, inserted] = f.keys.emplace(n->value, n->pos);
         if (!inserted)
-          problems_.push_back({n->pos,
-                               "duplicate key '" + n->value + "' (first given at line " +
-                                   std::to_string(it->second.line + 1) + "); each key may appear once",
-                               f.path.empty() ? n->value : f.path + "." + n->value});
+          problems_.emplace_back(n->pos,
+                                 "duplicate key '" + n->value + "' (first given at line " +
+                                     std::to_string(it->second.line + 1) + "); each key may appear once",
+                                 f.path.empty() ? n->value : f.path + "." + n->value);
       }
     } else {
       f.node->entries.emplace_back(f.pendingKey, n);
@@ -376,8 +375,8 @@ std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<P
   }
   Position where;
   if (!nestingWithin(text, kMaxNestingDepth, where)) {
-    problems.push_back({where, "nesting is deeper than " + std::to_string(kMaxNestingDepth) +
-                                   " levels; a model file needs fewer than 10 (is this a model file?)"});
+    problems.emplace_back(where, "nesting is deeper than " + std::to_string(kMaxNestingDepth) +
+                                     " levels; a model file needs fewer than 10 (is this a model file?)");
     return nullptr;
   }
   std::string carried;
@@ -402,7 +401,7 @@ std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<P
   for (bool done = false; !done;) {
     yaml_event_t event;
     if (!yaml_parser_parse(&parser, &event)) {
-      problems.push_back({toPosition(parser.problem_mark), syntaxMessage(parser)});
+      problems.emplace_back(toPosition(parser.problem_mark), syntaxMessage(parser));
       root = nullptr;
       break;
     }
@@ -411,9 +410,9 @@ std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<P
       case YAML_STREAM_END_EVENT: done = true; break;
       case YAML_DOCUMENT_START_EVENT:
         if (builder.documents > 0) {
-          problems.push_back({pos,
-                              "the file holds a second YAML document (after '---'); a model file "
-                              "holds exactly one"});
+          problems.emplace_back(pos,
+                                "the file holds a second YAML document (after '---'); a model file "
+                                "holds exactly one");
           done = true;
         } else {
           builder.onDocumentStart(pos);

@@ -13,7 +13,7 @@ std::string formatRoundTrip(double x) {
   if (std::isinf(x)) return x > 0 ? ".inf" : "-.inf";
   char buf[64];
   const auto res = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, res.ptr);
+  return {buf, res.ptr};
 }
 
 std::string formatRoundTripList(const double* x, int n) {

@@ -332,7 +332,7 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
       return;
     }
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
-  const Vec3 p = eig.eigenvalues();  // ascending
+  const Vec3& p = eig.eigenvalues();  // ascending
   const auto moments = [&] {
     return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
            "]";

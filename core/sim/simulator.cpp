@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
@@ -109,8 +110,8 @@ SimulatorOptions SimulatorOptions::fromSettings(const SimulationSettings& settin
   return o;
 }
 
-Simulator::Simulator(const Model& model, const SimulatorOptions& options)
-    : model_(model), tree_(std::make_unique<Tree>()), options_(options) {
+Simulator::Simulator(Model model, SimulatorOptions options)
+    : model_(std::move(model)), tree_(std::make_unique<Tree>()), options_(std::move(options)) {
   // the model's problems, then its simulation: block's, as the loader lists them
   std::vector<Diagnostic> problems;
   const bool finalized = finalize(model_, *tree_, problems);

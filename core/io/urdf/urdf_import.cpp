@@ -66,7 +66,7 @@ urdf::ModelInterfaceSharedPtr parseWithUrdfdom(const std::string& xml, CollectMe
   try {
     model = urdf::parseURDF(xml);
   } catch (const std::exception& e) {
-    messages.errors.push_back(e.what());
+    messages.errors.emplace_back(e.what());
   }
   console_bridge::restorePreviousOutputHandler();
   console_bridge::setLogLevel(level);
@@ -364,7 +364,7 @@ class Importer {
     CollectMessages messages;
     const urdf::ModelInterfaceSharedPtr urdfModel = parseWithUrdfdom(xml, messages);
     if (!urdfModel) {
-      if (messages.errors.empty()) messages.errors.push_back("liburdfdom could not read the robot");
+      if (messages.errors.empty()) messages.errors.emplace_back("liburdfdom could not read the robot");
       std::vector<Diagnostic> errors;
       for (const std::string& m : messages.errors) errors.push_back(diagnostic(locate(m, robot), "URDF: " + m, false));
       throw ModelLoadError(errors);
@@ -754,7 +754,7 @@ class Importer {
       }
     // the parent's list stays in draft order, the order in which checkMassless visits it
     std::vector<int>& siblings = children_[child.parent];
-    const std::ptrdiff_t before = static_cast<std::ptrdiff_t>(siblings.size());
+    const auto before = static_cast<std::ptrdiff_t>(siblings.size());
     siblings.insert(siblings.end(), children_[c].begin(), children_[c].end());
     std::inplace_merge(siblings.begin(), siblings.begin() + before, siblings.end());
     children_[c].clear();

@@ -155,7 +155,7 @@ Target resolve(Model& model, const std::string& path, bool forWriting, std::vect
   const std::size_t open = parts[0].find('[');
   if (parts[0].back() != ']') fail(path, "expected bodies[NAME] or bodies[INDEX]");
   BodySpec& b = model.bodies[bodyIndex(model, path, parts[0].substr(open + 1, parts[0].size() - open - 2))];
-  const std::size_t nv = static_cast<std::size_t>(jointNv(b.joint.type));
+  const auto nv = static_cast<std::size_t>(jointNv(b.joint.type));
   const auto [section, sectionIndex] = splitIndex(path, parts[1]);
   noIndex(path, sectionIndex);
   if (section == "inertial" && parts.size() >= 3) {
@@ -262,7 +262,7 @@ int modelFieldBody(const Model& model, const std::string& path) {
 
 double getModelField(const Model& model, const std::string& path) {
   std::vector<double> scratch;
-  Model& m = const_cast<Model&>(model);  // resolve() reads only when not writing
+  auto& m = const_cast<Model&>(model);  // resolve() reads only when not writing
   const Target t = resolve(m, path, false, scratch);
   if (t.entries.empty()) fail(path, "has no entries");
   const double first = *t.entries.front();

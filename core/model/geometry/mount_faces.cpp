@@ -32,7 +32,7 @@ std::vector<MountFace> mountFaces(const BodySpec& body) {
     // faces in the shape frame, carried into the body frame by the shape's origin
     std::vector<std::pair<std::string, std::pair<Vec3, Vec3>>> local;  // name, (centre, normal)
     const auto add = [&](std::string name, const Vec3& centre, const Vec3& normal) {
-      local.push_back({std::move(name), {centre, normal}});
+      local.emplace_back(std::move(name), std::make_pair(centre, normal));
     };
     const double h = 0.5 * shape.length;
     switch (shape.type) {
