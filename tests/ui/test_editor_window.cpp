@@ -40,6 +40,8 @@
 #include "render/bridge/vtk_widget.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/files.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -52,8 +54,8 @@
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/properties/property_widgets.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/files/file_actions.hpp"
 #include "ui/results/export/export_actions.hpp"
-#include "ui/shell/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -77,18 +79,9 @@ void wheelOver(QWidget* w, int notches) {
   }
 }
 
-std::unique_ptr<MainWindow> shownWindow() {
-  auto w = std::make_unique<MainWindow>();
-  w->resize(1280, 800);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  return w;
-}
+using kt::test::shownWindow;
 
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using kt::test::readAll;
 
 std::string yamlOf(const Document& doc) { return kt::saveModelToString(doc.model()); }
 

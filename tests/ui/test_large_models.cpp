@@ -20,13 +20,14 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "render/scene/scene_view.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/editor/flat_chain_proxy.hpp"
 #include "ui/editor/model_tree_dock.hpp"
 #include "ui/editor/selection.hpp"
-#include "ui/shell/file_actions.hpp"
+#include "ui/files/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
 
 using kt::ui::MainWindow;
@@ -34,13 +35,7 @@ using kt::ui::ModelTreeDock;
 
 namespace {
 
-std::unique_ptr<MainWindow> shownWindow() {
-  auto w = std::make_unique<MainWindow>();
-  w->resize(1280, 800);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  return w;
-}
+using kt::test::shownWindow;
 
 QString writeChain(const QTemporaryDir& dir, int n) {
   const QString path = dir.filePath(QStringLiteral("chain%1.yaml").arg(n));

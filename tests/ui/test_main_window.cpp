@@ -40,6 +40,7 @@
 #include "render/bridge/offscreen.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
@@ -50,14 +51,14 @@
 #include "ui/editor/model_tree_dock.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/files/file_actions.hpp"
+#include "ui/files/import_urdf.hpp"
+#include "ui/files/recent_files.hpp"
 #include "ui/results/export/export_actions.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
 #include "ui/results/plots_dock.hpp"
-#include "ui/shell/file_actions.hpp"
 #include "ui/shell/help_dialogs.hpp"
-#include "ui/shell/import_urdf.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/shell/recent_files.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
 
@@ -117,13 +118,7 @@ bool runUntil(MainWindow& w, double duration, const std::function<bool()>& done)
   return QTest::qWaitFor(done, 60000);
 }
 
-std::unique_ptr<MainWindow> shownWindow(bool defaultSize = true) {
-  auto w = std::make_unique<MainWindow>();
-  if (defaultSize) w->resize(1280, 800);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  return w;
-}
+using kt::test::shownWindow;
 
 }  // namespace
 
@@ -739,7 +734,7 @@ class TestMainWindow : public QObject {
     QCOMPARE(settings.value(QStringLiteral("recentFiles")).toStringList(),
              QStringList{QFileInfo(path).absoluteFilePath()});
     QVERIFY(!settings.value(QStringLiteral("mainWindow/geometry")).toByteArray().isEmpty());
-    auto again = shownWindow(false);  // restores the saved geometry
+    auto again = shownWindow(QSize());  // restores the saved geometry
     QCOMPARE(again->size(), QSize(900, 700));
     QCOMPARE(again->files().recentFiles()->files().size(), 1);
   }

@@ -43,13 +43,14 @@
 #include "render/overlays/load_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/files/file_actions.hpp"
 #include "ui/results/export/export_plots_dialog.hpp"
 #include "ui/results/joint_load_view.hpp"
 #include "ui/results/plots_dock.hpp"
-#include "ui/shell/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -60,12 +61,7 @@ using kt::ui::SimulationController;
 namespace {
 
 std::unique_ptr<MainWindow> openWindow(const QString& model) {
-  auto w = std::make_unique<MainWindow>();
-  w->resize(1280, 900);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  QString error;
-  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
+  auto w = kt::test::openWindow(model, QSize(1280, 900));
   w->plotsDock()->show();  // shown by default; a test may have hidden it
   QTest::qWait(50);
   return w;
@@ -82,19 +78,6 @@ bool runFor(SimulationController* sim, double seconds) {
   if (!QTest::qWaitFor([&] { return !sim->isRunning(); }, 60000)) return false;
   sim->poll();
   return sim->errorMessage().isEmpty();
-}
-
-double pixelVariance(const QImage& image) {
-  double sum = 0, sum2 = 0;
-  const int n = image.width() * image.height();
-  for (int y = 0; y < image.height(); ++y)
-    for (int x = 0; x < image.width(); ++x) {
-      const double g = qGray(image.pixel(x, y));
-      sum += g;
-      sum2 += g * g;
-    }
-  const double mean = sum / n;
-  return sum2 / n - mean * mean;
 }
 
 }  // namespace
@@ -400,7 +383,7 @@ class TestPlots : public QObject {
       QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
       const QImage image(base + ".png");
       QVERIFY(!image.isNull());
-      QVERIFY(pixelVariance(image) > 1.0);  // a drawn chart, not a blank rectangle
+      QVERIFY(kt::render::greyVariance(image) > 1.0);  // a drawn chart, not a blank rectangle
 
       QFile svg(base + ".svg");
       QVERIFY(svg.open(QIODevice::ReadOnly));
@@ -576,7 +559,7 @@ class TestPlots : public QObject {
     QTest::qWait(100);
     const QImage shot = w->grab().toImage();
     shot.save(QStringLiteral("screenshot_simulation.png"));
-    QVERIFY(pixelVariance(shot) > 10.0);
+    QVERIFY(kt::render::greyVariance(shot) > 10.0);
   }
 };
 

@@ -65,6 +65,8 @@ extern "C" {
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "support/cli_runner.hpp"
+#include "support/files.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -72,13 +74,13 @@ extern "C" {
 #include "ui/document/problems_model.hpp"
 #include "ui/editor/problems_dock.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/files/file_actions.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
 #include "ui/results/export/results_export.hpp"
-#include "ui/results/export/video_export.hpp"
 #include "ui/results/joint_load_view.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/results/plots_dock.hpp"
-#include "ui/shell/file_actions.hpp"
+#include "ui/results/video/video_export.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
@@ -92,15 +94,7 @@ using kt::ui::SimulationController;
 
 namespace {
 
-std::unique_ptr<MainWindow> openWindow(const QString& model) {
-  auto w = std::make_unique<MainWindow>();
-  w->resize(1280, 860);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  QString error;
-  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
-  return w;
-}
+std::unique_ptr<MainWindow> openWindow(const QString& model) { return kt::test::openWindow(model, QSize(1280, 860)); }
 
 // Runs the window's model for `duration` simulated seconds as fast as possible, to the end.
 bool runToEnd(MainWindow& w, double duration) {
@@ -112,10 +106,7 @@ bool runToEnd(MainWindow& w, double duration) {
   return QTest::qWaitFor([&] { return sim->runState() == SimulationController::RunState::Finished; }, 60000);
 }
 
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using kt::test::readAll;
 
 // What a decoded video holds.
 struct Decoded {

@@ -25,11 +25,12 @@
 
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/problems_model.hpp"
 #include "ui/editor/problems_dock.hpp"
-#include "ui/shell/file_actions.hpp"
+#include "ui/files/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -39,13 +40,7 @@ using kt::ui::SimulationController;
 namespace {
 
 std::unique_ptr<MainWindow> openWindow(const QString& model, QSize size = QSize(900, 600)) {
-  auto w = std::make_unique<MainWindow>();
-  w->resize(size);
-  w->show();
-  if (!QTest::qWaitForWindowExposed(w.get())) qFatal("main window not exposed");
-  QString error;
-  if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
-  return w;
+  return kt::test::openWindow(model, size);
 }
 
 SimulationController* controllerOf(MainWindow* w) { return w->simulation(); }

@@ -3,7 +3,7 @@
 // plots, peak loads and mathematics docks; the File, Edit, View, Simulation and Help menus and the
 // simulation toolbar. It only creates the parts and wires them: each menu, dock and dialog is a
 // class of its room (docs/architecture.md, "The application's rooms"):
-//  - ui/shell: FileActions (File menu), ViewMenu, HelpMenu, WindowLayout;
+//  - ui/shell: ViewMenu, HelpMenu, WindowLayout; ui/files: FileActions (the File menu);
 //  - ui/editor: Selection, EditActions, the Model, Properties and Problems docks;
 //  - ui/simulation: the SimulationController and its menu, toolbar, status and timeline;
 //  - ui/results: RunResults, the plots, Peak Loads, the load arrows, ExportActions;

@@ -9,7 +9,7 @@
 #include <QString>
 #include <functional>
 
-#include "ui/results/export/video_export.hpp"
+#include "ui/results/video/video_export.hpp"
 
 namespace kt::ui {
 

@@ -8,8 +8,8 @@
 
 #include "core/results/recorder.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
-#include "ui/results/export/export_video_dialog.hpp"
 #include "ui/results/plots_dock.hpp"
+#include "ui/results/video/export_video_dialog.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {

@@ -6,7 +6,7 @@
 #include <QObject>
 #include <functional>
 
-#include "ui/results/export/video_export.hpp"
+#include "ui/results/video/video_export.hpp"
 
 class QAction;
 class QMainWindow;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/shell/file_actions.hpp"
+#include "ui/files/file_actions.hpp"
 
 #include <QAction>
 #include <QCoreApplication>
@@ -25,8 +25,8 @@
 #include "resources/resources.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/recovery.hpp"
-#include "ui/shell/import_urdf.hpp"
-#include "ui/shell/recent_files.hpp"
+#include "ui/files/import_urdf.hpp"
+#include "ui/files/recent_files.hpp"
 
 namespace kt::ui {
 

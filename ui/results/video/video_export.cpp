@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/results/export/video_export.hpp"
+#include "ui/results/video/video_export.hpp"
 
 #include <QPainter>
 #include <algorithm>

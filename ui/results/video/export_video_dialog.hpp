@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "ui/results/export/export_dialog.hpp"
-#include "ui/results/export/video_export.hpp"
+#include "ui/results/video/video_export.hpp"
 
 class QCheckBox;
 class QComboBox;

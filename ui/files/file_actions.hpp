@@ -48,7 +48,7 @@ class FileActions : public QObject {
   bool loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread = {});
   /// File ▸ New: an empty model (after asking about unsaved changes).
   bool newModel();
-  /// Reads a URDF robot into a new, unsaved document (ui::importUrdf in ui/shell/import_urdf.hpp) and
+  /// Reads a URDF robot into a new, unsaved document (ui::importUrdf in ui/files/import_urdf.hpp) and
   /// fits the view to it. On failure the current model stays and `error` holds every diagnostic
   /// (file:line:col). Does not ask about unsaved changes (openModel does).
   bool importUrdf(const QString& path, QString& error);

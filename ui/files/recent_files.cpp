@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/shell/recent_files.hpp"
+#include "ui/files/recent_files.hpp"
 
 #include <QAction>
 #include <QDir>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/shell/import_urdf.hpp"
+#include "ui/files/import_urdf.hpp"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ui/results/export/export_video_dialog.hpp"
+#include "ui/results/video/export_video_dialog.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
