@@ -21,6 +21,7 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "support/cli_runner.hpp"
+#include "support/files.hpp"
 
 using namespace kt;
 
@@ -32,10 +33,7 @@ using kt::test::example;
 
 const QStringList kShortRun = {"--duration", "0.05"};
 
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using kt::test::readAll;
 
 // Files in `dir` named as temporary files (core/io/atomic_file.hpp): left-over ones.
 QStringList temporaryFiles(const QString& dir) {

@@ -22,6 +22,7 @@
 #include "core/model/editing/edit_ops.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
+#include "support/files.hpp"
 #include "ui/document/body_tree_model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -36,10 +37,7 @@ namespace {
 
 std::string yamlOf(const Document& d) { return saveModelToString(d.model()); }
 
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using kt::test::readAll;
 
 // Every item of the tree model is a body whose parent item is its parent body, children in
 // model order, and every body appears exactly once.
