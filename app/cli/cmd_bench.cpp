@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kinetree-cli bench: the cost of one forward-dynamics call (q̈ plus joint loads) per solver, and
-// optionally of a whole simulation (10 s at h = 0.002 s with RK4, as in Liu et al. 2016, Table 1).
+// kinetree-cli bench: the cost of one forward-dynamics call (q̈ plus joint loads) per solver, of
+// inverse dynamics (τ by the RNEA, alone and with every joint's wrench: what a prescribed motion
+// costs per sample), of hybrid dynamics (every other joint prescribed) per solver that computes
+// it, and optionally of a whole simulation (10 s at h = 0.002 s with RK4, as in Liu et al. 2016,
+// Table 1).
 //
-// Every call computes q̈ and the joint loads (aba and crba by the RNEA backward pass on their q̈;
-// the cfa-* solvers from λ), unless --no-loads. Timing (CPU time of the calling thread): a warm-up of at least 50 ms,
-// then K batches of calls, each batch long enough to last about 20 ms; the reported time per call is the median over
-// the batches.
+// Every forward and hybrid call computes q̈ and the joint loads (aba and crba by the RNEA backward
+// pass on their q̈; the cfa-* solvers from λ), unless --no-loads. Timing (CPU time of the calling thread): a warm-up of
+// at least 50 ms, then K batches of calls, each batch long enough to last about 20 ms; the reported time per call is
+// the median over the batches.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +21,7 @@
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
+#include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
@@ -30,7 +34,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
-    "                          [--solvers a,b,...] [--repeat K] [--json] [--simulate] [--no-loads]\n"
+    "                          [--solvers a,b,...] [--kinds forward,inverse,hybrid] [--repeat K] [--json]\n"
+    "                          [--simulate] [--no-loads]\n"
     "                          [--package-path DIR]...\n";
 
 // CPU time of the calling thread: on a shared machine, time spent descheduled is not counted.
@@ -90,15 +95,9 @@ void benchState(const Tree& tree, VectorX& q, VectorX& v, VectorX& tau) {
   for (int k = 0; k < tree.nv; ++k) tau[k] = rng.uniform(-1.0, 1.0);
 }
 
-// Median time of one forward-dynamics call with joint loads, in nanoseconds.
-// With withLoads false, q̈ only (to measure what the joint loads cost each solver).
-double timeCall(Solver& solver, const VectorX& q, const VectorX& v, const VectorX& tau, int repeat, bool withLoads) {
-  const Tree& tree = solver.tree();
-  VectorX qdd = VectorX::Zero(tree.nv);
-  JointLoads loads;
-  loads.resize(tree);
-  JointLoads* out = withLoads ? &loads : nullptr;
-  auto call = [&] { solver.forwardDynamics(q, v, tau, {}, qdd, out); };
+// Median time of one call of `call`, in nanoseconds.
+template <class Call>
+double timeCall(Call&& call, int repeat) {
   // warm-up: at least 3 calls and 50 ms; estimates the cost of one call
   long calls = 0;
   const auto start = Clock::now();
@@ -117,6 +116,47 @@ double timeCall(Solver& solver, const VectorX& q, const VectorX& v, const Vector
   }
   std::nth_element(perCall.begin(), perCall.begin() + repeat / 2, perCall.end());
   return 1e9 * perCall[repeat / 2];
+}
+
+// Forward dynamics with joint loads (withLoads false: q̈ only, to measure what the loads cost).
+double timeForward(Solver& solver, const VectorX& q, const VectorX& v, const VectorX& tau, int repeat, bool withLoads) {
+  const Tree& tree = solver.tree();
+  VectorX qdd = VectorX::Zero(tree.nv);
+  JointLoads loads;
+  loads.resize(tree);
+  JointLoads* out = withLoads ? &loads : nullptr;
+  return timeCall([&] { solver.forwardDynamics(q, v, tau, {}, qdd, out); }, repeat);
+}
+
+// Inverse dynamics τ(q, ν, q̈) by the RNEA, with every joint's wrench when withLoads.
+double timeInverse(const Tree& tree, const VectorX& q, const VectorX& v, const VectorX& qdd, int repeat,
+                   bool withLoads) {
+  RneaWorkspace ws(tree);
+  VectorX tau = VectorX::Zero(tree.nv);
+  JointLoads loads;
+  loads.resize(tree);
+  JointLoads* out = withLoads ? &loads : nullptr;
+  return timeCall([&] { inverseDynamics(tree, ws, q, v, qdd, {}, tau, out); }, repeat);
+}
+
+// Hybrid dynamics with every other joint prescribed (tree order: 1, 3, 5, …), its q̈ given.
+double timeHybrid(Solver& solver, const VectorX& q, const VectorX& v, const VectorX& tau, const VectorX& qdd,
+                  int repeat, bool withLoads) {
+  const Tree& tree = solver.tree();
+  std::vector<char> prescribed(static_cast<std::size_t>(tree.nb), 0);
+  for (std::size_t i = 1; i < prescribed.size(); i += 2) prescribed[i] = 1;
+  VectorX tauInOut = tau, qddInOut = qdd;
+  JointLoads loads;
+  loads.resize(tree);
+  JointLoads* out = withLoads ? &loads : nullptr;
+  return timeCall(
+      [&] {
+        // the free joints' τ and the prescribed joints' q̈ are the inputs; a call overwrites the rest
+        tauInOut = tau;
+        qddInOut = qdd;
+        solver.hybridDynamics(q, v, tauInOut, {}, prescribed, qddInOut, out);
+      },
+      repeat);
 }
 
 // Wall time of a 10 s run at h = 0.002 s with RK4 (Liu et al. 2016, Table 1), in seconds.
@@ -153,6 +193,7 @@ int cmdBench(const std::vector<std::string>& args) {
                   {"--cardan-chain"},
                   {"--binary-tree"},
                   {"--solvers"},
+                  {"--kinds"},
                   {"--repeat"},
                   {"--json", false},
                   {"--simulate", false},
@@ -165,7 +206,7 @@ int cmdBench(const std::vector<std::string>& args) {
                  kUsage);
     return 2;
   }
-  std::string modelPath, solverList;
+  std::string modelPath, solverList, kindList = "forward,inverse,hybrid";
   int chain = 0, cardanChain = 0, binaryDepth = 0, repeat = 7;
   bool json = false, simulate = false, withLoads = true;
   int sources = 0;
@@ -194,9 +235,29 @@ int cmdBench(const std::vector<std::string>& args) {
       ++sources;
     } else if (name == "--solvers") {
       solverList = value;
+    } else if (name == "--kinds") {
+      kindList = value;
     } else if (name == "--repeat") {
       if (!parsePositiveInt(name, value, kMaxBenchRepeat, "batches (about 20 ms each)", repeat)) return 2;
     }
+  }
+  bool forward = false, inverse = false, hybrid = false;
+  for (const std::string& k : splitList(kindList)) {
+    if (k == "forward") {
+      forward = true;
+    } else if (k == "inverse") {
+      inverse = true;
+    } else if (k == "hybrid") {
+      hybrid = true;
+    } else {
+      std::fprintf(stderr, "kinetree-cli bench: --kinds takes forward, inverse and hybrid, got '%s'\n",
+                   printable(k).c_str());
+      return 2;
+    }
+  }
+  if (!forward && !inverse && !hybrid) {
+    std::fputs("kinetree-cli bench: --kinds needs at least one of forward, inverse, hybrid\n", stderr);
+    return 2;
   }
   if (sources != 1) {
     std::fprintf(stderr, "kinetree-cli bench: give exactly one of --model, --chain, --cardan-chain, --binary-tree\n%s",
@@ -247,33 +308,54 @@ int cmdBench(const std::vector<std::string>& args) {
 
   VectorX q, v, tau;
   benchState(tree, q, v, tau);
-  // aba is always timed: it is the reference of the ratio column
-  const double abaNs = timeCall(*makeSolver("aba", tree), q, v, tau, repeat, withLoads);
+  // the q̈ that inverse and hybrid dynamics are given: forward dynamics' at the same state
+  VectorX qdd = VectorX::Zero(tree.nv);
+  makeSolver("aba", tree)->forwardDynamics(q, v, tau, {}, qdd, nullptr);
+  // aba's forward dynamics is always timed: it is the reference of the ratio column
+  const double abaNs = timeForward(*makeSolver("aba", tree), q, v, tau, repeat, withLoads);
 
   if (!json) {
-    std::printf("%-18s %7s %7s  %-14s %13s %11s %8s%s\n", "model", "bodies", "nv", "solver", "ns/call", "ns/body",
-                "ratio", simulate ? "   sim 10 s [s]" : "");
+    std::printf("%-18s %7s %7s  %-8s %-14s %6s %13s %11s %8s%s\n", "model", "bodies", "nv", "kind", "solver", "loads",
+                "ns/call", "ns/body", "ratio", simulate ? "   sim 10 s [s]" : "");
   }
-  for (const std::string& s : solvers) {
-    const double ns = s == "aba" ? abaNs : timeCall(*makeSolver(s, tree), q, v, tau, repeat, withLoads);
+  const auto row = [&](const char* kind, const std::string& solver, bool loads, double ns, const double* simSeconds) {
     const double perBody = ns / std::max(1, tree.nb);
     const double ratio = ns / abaNs;
-    double simSeconds = 0.0;
-    if (simulate) simSeconds = timeSimulation(model, s);
     if (json) {
       std::printf(
-          "{\"model\": %s, \"bodies\": %d, \"nv\": %d, \"solver\": %s, \"ns_per_call\": %.1f, "
-          "\"ns_per_body\": %.2f, \"ratio_to_aba\": %.4f",
-          jsonString(label).c_str(), tree.nb, tree.nv, jsonString(s).c_str(), ns, perBody, ratio);
-      if (simulate) std::printf(", \"simulate_s\": %.4f", simSeconds);
+          "{\"model\": %s, \"bodies\": %d, \"nv\": %d, \"kind\": \"%s\", \"solver\": %s, \"loads\": %s, "
+          "\"ns_per_call\": %.1f, \"ns_per_body\": %.2f, \"ratio_to_aba\": %.4f",
+          jsonString(label).c_str(), tree.nb, tree.nv, kind, jsonString(solver).c_str(), loads ? "true" : "false", ns,
+          perBody, ratio);
+      if (simSeconds) std::printf(", \"simulate_s\": %.4f", *simSeconds);
       std::printf("}\n");
     } else {
-      std::printf("%-18s %7d %7d  %-14s %13.0f %11.1f %8.3f", label.c_str(), tree.nb, tree.nv, s.c_str(), ns, perBody,
-                  ratio);
-      if (simulate) std::printf(" %14.3f", simSeconds);
+      std::printf("%-18s %7d %7d  %-8s %-14s %6s %13.0f %11.1f %8.3f", label.c_str(), tree.nb, tree.nv, kind,
+                  solver.c_str(), loads ? "yes" : "no", ns, perBody, ratio);
+      if (simSeconds) std::printf(" %14.3f", *simSeconds);
       std::printf("\n");
     }
     std::fflush(stdout);
+  };
+  if (forward) {
+    for (const std::string& s : solvers) {
+      const double ns = s == "aba" ? abaNs : timeForward(*makeSolver(s, tree), q, v, tau, repeat, withLoads);
+      double simSeconds = 0.0;
+      if (simulate) simSeconds = timeSimulation(model, s);
+      row("forward", s, withLoads, ns, simulate ? &simSeconds : nullptr);
+    }
+  }
+  // inverse dynamics, the engine of a prescribed motion: τ alone, and with every joint's wrench
+  if (inverse) {
+    row("inverse", "rnea", false, timeInverse(tree, q, v, qdd, repeat, false), nullptr);
+    if (withLoads) row("inverse", "rnea", true, timeInverse(tree, q, v, qdd, repeat, true), nullptr);
+  }
+  if (hybrid) {
+    for (const std::string& s : solvers) {
+      const std::unique_ptr<Solver> solver = makeSolver(s, tree);
+      if (solver->supportsHybrid())
+        row("hybrid", s, withLoads, timeHybrid(*solver, q, v, tau, qdd, repeat, withLoads), nullptr);
+    }
   }
   return 0;
 }

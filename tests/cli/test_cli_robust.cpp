@@ -207,12 +207,20 @@ class TestCliRobust : public QObject {
     const Run r = cli({"bench", "--model", path, "--solvers", "aba", "--repeat", "1", "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.size(), 1);
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(lines[0].toUtf8(), &error);
-    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + ": " + lines[0]));
-    QCOMPARE(doc.object().value("model").toString(), QStringLiteral("a\"b\\c"));
-    QCOMPARE(doc.object().value("solver").toString(), QStringLiteral("aba"));
+    // aba's forward dynamics, the RNEA without and with the loads, aba's hybrid dynamics
+    const QList<std::pair<QString, QString>> rows = {
+        {"forward", "aba"}, {"inverse", "rnea"}, {"inverse", "rnea"}, {"hybrid", "aba"}};
+    QCOMPARE(lines.size(), rows.size());
+    for (qsizetype k = 0; k < lines.size(); ++k) {
+      QJsonParseError error;
+      const QJsonDocument doc = QJsonDocument::fromJson(lines[k].toUtf8(), &error);
+      QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + ": " + lines[k]));
+      QCOMPARE(doc.object().value("model").toString(), QStringLiteral("a\"b\\c"));
+      QCOMPARE(doc.object().value("kind").toString(), rows[k].first);
+      QCOMPARE(doc.object().value("solver").toString(), rows[k].second);
+      QVERIFY(doc.object().value("ns_per_call").toDouble() > 0.0);
+    }
+    QCOMPARE(cli({"bench", "--chain", "3", "--kinds", "backward"}).code, 2);
   }
 
   // An output that is a directory is refused before the run (it used to fail after it).

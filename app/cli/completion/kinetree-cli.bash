@@ -10,7 +10,7 @@ _kinetree_cli_options() {
     simulate) echo "--solver --integrator --step --tolerance --duration --output --signals --every --package-path --help --version" ;;
     peaks) echo "--solver --integrator --step --tolerance --duration --csv --output --package-path --help --version" ;;
     compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --package-path --help --version" ;;
-    bench) echo "--model --chain --cardan-chain --binary-tree --solvers --repeat --json --simulate --no-loads --package-path --help --version" ;;
+    bench) echo "--model --chain --cardan-chain --binary-tree --solvers --kinds --repeat --json --simulate --no-loads --package-path --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
     sweep) echo "--output --processes --dask --batch-size --max-cases --help --version" ;;
@@ -36,6 +36,11 @@ _kinetree_cli() {
     --solvers)  # a comma-separated list: complete its last item
       local head=${cur%"${cur##*,}"}
       mapfile -t COMPREPLY < <(compgen -P "$head" -W "$solvers" -- "${cur##*,}")
+      compopt -o nospace 2>/dev/null
+      return ;;
+    --kinds)  # a comma-separated list: complete its last item
+      local head=${cur%"${cur##*,}"}
+      mapfile -t COMPREPLY < <(compgen -P "$head" -W "forward inverse hybrid" -- "${cur##*,}")
       compopt -o nospace 2>/dev/null
       return ;;
     --integrator)
