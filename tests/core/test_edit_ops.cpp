@@ -10,11 +10,11 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/editing/edit_ops.hpp"
+#include "core/model/editing/round_values.hpp"
 #include "core/model/generators.hpp"
-#include "core/model/joint.hpp"
 #include "core/model/geometry/mass_properties.hpp"
 #include "core/model/geometry/mount_faces.hpp"
-#include "core/model/editing/round_values.hpp"
+#include "core/model/joint.hpp"
 #include "core/model/text_util.hpp"
 
 using namespace kt;
