@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QPushButton>
@@ -387,7 +388,8 @@ class TestResults : public QObject {
   }
 
   // A joint whose peak reached its rating is a warning in the Problems dock once the run stops,
-  // at its rating field; a rating raised after the run clears it, and so does File ▸ New.
+  // at its rating field; a rating raised after the run clears it, and so does File ▸ New, or
+  // opening a model that cannot run (the run's end must not bring its warnings back).
   void ratingsReachedAreProblems() {
     auto w = openWindow(kt::resources::kDefaultModel);
     Document* doc = &w->document();
@@ -417,6 +419,17 @@ class TestResults : public QObject {
     doc->push(edit::setRating(*doc, j22, low));
     QVERIFY(runToEnd(*w, 1.0));  // a new run: its own peaks
     QCOMPARE(warnings().size(), 1);
+    // the same joints with the same low rating, and a body of negative mass: it opens to be fixed
+    kt::Model broken = doc->model();
+    broken.bodies.back().inertial.mass = -1.0;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.yaml"));
+    QString error;
+    QVERIFY2(Document::writeModelFile(broken, path, &error), qPrintable(error));
+    w->files().setUnsavedChangesAnswerForTesting([] { return QMessageBox::Discard; });
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
+    QVERIFY(!w->isRunnable());
+    QVERIFY2(warnings().filter(QStringLiteral("J22 reached")).isEmpty(), qPrintable(warnings().join('\n')));
     doc->newDocument();
     QVERIFY(warnings().isEmpty());
   }

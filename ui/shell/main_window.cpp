@@ -273,9 +273,10 @@ void MainWindow::createSimulation() {
   // the model to the run: the arrows are rebuilt for the shown tree before the run restarts
   connect(this, &MainWindow::modelReplaced, this, [this] {
     jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
-    plotsDock_->clear();                               // nothing of the old model stays in a pane
-    doc_->problems()->setRunPeaks({}, doc_->model());  // nor among the problems
+    plotsDock_->clear();  // nothing of the old model stays in a pane
     simulation_->modelReplaced(runnable_);
+    // nor among the problems: cleared once the old session has ended (its end announces its peaks)
+    doc_->problems()->setRunPeaks({}, doc_->model());
   });
   connect(this, &MainWindow::modelEdited, this, [this] {
     jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
