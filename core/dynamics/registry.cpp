@@ -70,6 +70,17 @@ bool isSolverName(std::string_view name) {
   return false;
 }
 
+std::vector<std::string> hybridSolverNames() {
+  static const std::vector<std::string> names = [] {
+    const Tree empty;  // what a solver computes does not depend on the tree
+    std::vector<std::string> out;
+    for (const SolverFactoryEntry& e : factories())
+      if (e.make(empty)->supportsHybrid()) out.push_back(e.info.name);
+    return out;
+  }();
+  return names;
+}
+
 std::unique_ptr<Solver> makeSolver(std::string_view name, const Tree& tree) {
   for (const SolverFactoryEntry& e : factories())
     if (e.info.name == name) return applySolverPerturbationForTesting(e.make(tree));

@@ -86,6 +86,8 @@ struct SolverInfo {
 const std::vector<SolverInfo>& solverRegistry();
 /// True when `name` is in the registry.
 bool isSolverName(std::string_view name);
+/// The registry names of the solvers that compute hybrid dynamics (prescribed motions), in menu order.
+std::vector<std::string> hybridSolverNames();
 /// Builds a solver for `tree` (which must outlive it). Throws std::invalid_argument for an unknown name.
 std::unique_ptr<Solver> makeSolver(std::string_view name, const Tree& tree);
 

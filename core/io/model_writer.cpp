@@ -112,6 +112,52 @@ void writeDrive(Writer& w, const Drive& d) {
       w.line(I, "damping: " + list(d.damping));
       w.line(I, "rest_position: " + list(d.restPosition));
       break;
+    case DriveType::Table: w.line(I, "file: " + quoted(d.file)); break;
+  }
+}
+
+// One list of items per coordinate, each item written by `item`.
+template <typename T, typename Item>
+void writePerCoordinate(Writer& w, int indent, const char* key, const std::vector<std::vector<T>>& lists, Item item) {
+  if (lists.empty()) {
+    w.line(indent, std::string(key) + ": []");
+    return;
+  }
+  w.line(indent, std::string(key) + ":");
+  for (const std::vector<T>& coordinate : lists) {
+    std::string s = "- [";
+    for (std::size_t i = 0; i < coordinate.size(); ++i) s += (i ? ", " : "") + item(coordinate[i]);
+    w.line(indent + 2, s + "]");
+  }
+}
+
+void writeMotion(Writer& w, const Motion& m) {
+  const int I = 8;
+  w.line(6, "motion:");
+  w.line(I, "type: " + std::string(motionTypeName(m.type)));
+  switch (m.type) {
+    case MotionType::None: break;
+    case MotionType::Spline:
+      writePerCoordinate(w, I, "knots", m.knots,
+                         [](const Knot& k) { return "[" + num(k.t) + ", " + num(k.value) + "]"; });
+      if (!m.startVelocity.empty()) w.line(I, "start_velocity: " + list(m.startVelocity));
+      if (!m.endVelocity.empty()) w.line(I, "end_velocity: " + list(m.endVelocity));
+      break;
+    case MotionType::RestToRest:
+      writePerCoordinate(w, I, "moves", m.moves, [](const Move& mv) {
+        return "[" + num(mv.ta) + ", " + num(mv.tb) + ", " + num(mv.qa) + ", " + num(mv.qb) + "]";
+      });
+      break;
+    case MotionType::Sinusoid:
+      w.line(I, "amplitude: " + list(m.amplitude));
+      w.line(I, "frequency: " + list(m.frequency));
+      w.line(I, "phase: " + list(m.phase));
+      w.line(I, "offset: " + list(m.offset));
+      break;
+    case MotionType::Table:
+      w.line(I, "file: " + quoted(m.file));
+      if (m.cutoff != 0.0) w.line(I, "cutoff: " + num(m.cutoff));
+      break;
   }
 }
 
@@ -159,6 +205,7 @@ std::string driveText(const Drive& d) {
       add("damping", compactList(d.damping));
       add("rest_position", compactList(d.restPosition));
       break;
+    case DriveType::Table: add("file", quoted(d.file)); break;
   }
   return s + "}";
 }
@@ -171,6 +218,7 @@ void writeRating(Writer& w, const LoadRating& rating) {
   if (rating.force != 0.0) add("force: " + num(rating.force));
   if (rating.moment != 0.0) add("moment: " + num(rating.moment));
   if (!rating.reaction.empty()) add("reaction: " + list(rating.reaction));
+  if (!rating.effort.empty()) add("effort: " + list(rating.effort));
   w.line(6, "rating: {" + s + "}");
 }
 
@@ -193,6 +241,7 @@ void writeJoint(Writer& w, const JointSpec& j) {
       w.line(6, s + "]");
     }
     if (j.drive.type != DriveType::None) writeDrive(w, j.drive);
+    if (j.motion.type != MotionType::None) writeMotion(w, j.motion);
   }
   if (!j.rating.empty()) writeRating(w, j.rating);
 }

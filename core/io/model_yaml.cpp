@@ -273,8 +273,8 @@ void readPlacement(Reader& r, const Node& n, const std::string& path, Placement&
   }
 }
 
-const Keys kDriveKeys = {"type", "value", "amplitude", "frequency", "phase",   "offset",
-                         "kp",   "kd",    "knots",     "stiffness", "damping", "rest_position"};
+const Keys kDriveKeys = {"type", "value", "amplitude", "frequency", "phase",         "offset", "kp",
+                         "kd",   "knots", "stiffness", "damping",   "rest_position", "file"};
 
 Keys driveKeys(DriveType t) {
   switch (t) {
@@ -284,6 +284,7 @@ Keys driveKeys(DriveType t) {
     case DriveType::PdSinusoid: return {"type", "kp", "kd", "amplitude", "frequency", "phase", "offset"};
     case DriveType::PdPiecewise: return {"type", "kp", "kd", "knots"};
     case DriveType::SpringDamper: return {"type", "stiffness", "damping", "rest_position"};
+    case DriveType::Table: return {"type", "file"};
   }
   return {"type"};
 }
@@ -308,19 +309,19 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
             "expected a drive (a mapping with a type: " +
                 std::string("none, constant, sinusoid, "
                             "pd_sinusoid, pd_piecewise, "
-                            "spring_damper), got ") +
+                            "spring_damper, table), got ") +
                 yaml::describe(n));
     return;
   }
   const Node* typeNode = r.required(n, path, "type",
-                                    "none, constant, sinusoid, pd_sinusoid, pd_piecewise or "
-                                    "spring_damper");
+                                    "none, constant, sinusoid, pd_sinusoid, pd_piecewise, "
+                                    "spring_damper or table");
   if (!typeNode) return;
   std::string typeName;
   if (!r.text(*typeNode, path + ".type", typeName)) return;
   const auto type = driveTypeFromName(typeName);
   if (!type) {
-    const Keys names = {"none", "constant", "sinusoid", "pd_sinusoid", "pd_piecewise", "spring_damper"};
+    const Keys names = {"none", "constant", "sinusoid", "pd_sinusoid", "pd_piecewise", "spring_damper", "table"};
     const std::string near = closestMatch(typeName, names);
     r.error(*typeNode, path + ".type",
             "unknown drive type '" + typeName + "'; expected one of: " + joinNames(names) +
@@ -389,21 +390,144 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
       vecOr("damping", d.damping, false);
       vecOr("rest_position", d.restPosition, false);
       break;
+    case DriveType::Table:
+      if (const Node* f = r.required(n, path, "file", "a CSV file with tau:<joint>[k] columns"))
+        r.text(*f, path + ".file", d.file);
+      break;
   }
 }
 
-const Keys kJointKeys = {"type", "name", "origin", "axis", "axis2", "q0", "v0", "limits", "drive", "rating"};
+// A list of items per coordinate, or one list for every coordinate: `leafIsItem` tells an item
+// (a [time, value] pair, a [ta, tb, qa, qb] move) from a list of them.
+template <typename T, typename ReadList>
+void readPerCoordinate(const Node& k, const std::string& path, int nv, std::vector<std::vector<T>>& out,
+                       ReadList readList) {
+  const bool single = !k.items.empty() && k.items[0]->kind == Kind::Sequence && !k.items[0]->items.empty() &&
+                      k.items[0]->items[0]->kind == Kind::Scalar;
+  if (single) {
+    std::vector<T> one;
+    readList(k, path, one);
+    out.assign(static_cast<std::size_t>(std::max(nv, 1)), one);
+    return;
+  }
+  out.resize(k.items.size());
+  for (std::size_t i = 0; i < k.items.size(); ++i) readList(*k.items[i], Reader::idx(path, i), out[i]);
+}
+
+void readMoveList(Reader& r, const Node& n, const std::string& path, std::vector<Move>& out) {
+  if (!r.visit(n, path)) return;
+  if (n.kind != Kind::Sequence) {
+    r.error(n, path, "expected a list of moves [t_a, t_b, q_a, q_b], got " + yaml::describe(n));
+    return;
+  }
+  out.resize(n.items.size());
+  for (std::size_t i = 0; i < n.items.size(); ++i) {
+    double m[4] = {0, 0, 0, 0};
+    if (r.fixed(*n.items[i], Reader::idx(path, i), m, 4)) out[i] = {m[0], m[1], m[2], m[3]};
+  }
+}
+
+const Keys kMotionKeys = {"type",      "knots", "start_velocity", "end_velocity", "moves", "amplitude",
+                          "frequency", "phase", "offset",         "file",         "cutoff"};
+
+Keys motionKeys(MotionType t) {
+  switch (t) {
+    case MotionType::None: return {"type"};
+    case MotionType::Spline: return {"type", "knots", "start_velocity", "end_velocity"};
+    case MotionType::RestToRest: return {"type", "moves"};
+    case MotionType::Sinusoid: return {"type", "amplitude", "frequency", "phase", "offset"};
+    case MotionType::Table: return {"type", "file", "cutoff"};
+  }
+  return {"type"};
+}
+
+void readMotion(Reader& r, const Node& n, const std::string& path, JointType jointType, Motion& m) {
+  if (!r.visit(n, path)) return;
+  const char* types = "spline, rest_to_rest, sinusoid, table or none";
+  if (n.kind != Kind::Map) {
+    r.error(n, path, std::string("expected a motion (a mapping with a type: ") + types + "), got " + yaml::describe(n));
+    return;
+  }
+  const Node* typeNode = r.required(n, path, "type", types);
+  if (!typeNode) return;
+  std::string typeName;
+  if (!r.text(*typeNode, path + ".type", typeName)) return;
+  const auto type = motionTypeFromName(typeName);
+  if (!type) {
+    const Keys names = {"none", "spline", "rest_to_rest", "sinusoid", "table"};
+    const std::string near = closestMatch(typeName, names);
+    r.error(*typeNode, path + ".type",
+            "unknown motion type '" + typeName + "'; expected one of: " + joinNames(names) +
+                (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+    return;
+  }
+  m.type = *type;
+  const Keys keys = motionKeys(m.type);
+  r.map(n, path, keys, "a motion", [&](const std::string& key) {
+    if (std::find(kMotionKeys.begin(), kMotionKeys.end(), key) == kMotionKeys.end()) return std::string();
+    return "'" + key + "' is not used by a " + typeName + " motion (its keys: " + joinNames(keys) + ")";
+  });
+  const int nv = jointNv(jointType);
+  const auto vecOr = [&](const char* key, std::vector<double>& out, bool req) {
+    if (const Node* v = n.find(key))
+      r.list(*v, path + "." + key, out, nv);
+    else if (req)
+      r.required(n, path, key, std::string("one number per joint coordinate, or one for all"));
+    else
+      out.assign(static_cast<std::size_t>(nv), 0.0);
+  };
+  const auto lists = [&](const char* key, const char* what, auto& out, auto readList) {
+    const Node* k = r.required(n, path, key, what);
+    const std::string kp = path + "." + key;
+    if (!k || !r.visit(*k, kp)) return;
+    if (k->kind != Kind::Sequence) {
+      r.error(*k, kp, std::string("expected ") + what + ", got " + yaml::describe(*k));
+      return;
+    }
+    readPerCoordinate(*k, kp, nv, out, readList);
+  };
+  switch (m.type) {
+    case MotionType::None: break;
+    case MotionType::Spline:
+      lists("knots", "[time, position] pairs, or one such list per coordinate", m.knots,
+            [&](const Node& k, const std::string& p, std::vector<Knot>& out) { readKnotList(r, k, p, out); });
+      if (n.find("start_velocity") || n.find("end_velocity")) {
+        vecOr("start_velocity", m.startVelocity, false);
+        vecOr("end_velocity", m.endVelocity, false);
+      }
+      break;
+    case MotionType::RestToRest:
+      lists("moves", "moves [t_a, t_b, q_a, q_b], or one such list per coordinate", m.moves,
+            [&](const Node& k, const std::string& p, std::vector<Move>& out) { readMoveList(r, k, p, out); });
+      break;
+    case MotionType::Sinusoid:
+      vecOr("amplitude", m.amplitude, true);
+      vecOr("frequency", m.frequency, true);
+      vecOr("phase", m.phase, false);
+      vecOr("offset", m.offset, false);
+      break;
+    case MotionType::Table:
+      if (const Node* f = r.required(n, path, "file", "a CSV file with q:<joint>[k] columns"))
+        r.text(*f, path + ".file", m.file);
+      if (const Node* c = n.find("cutoff")) r.number(*c, path + ".cutoff", m.cutoff);
+      break;
+  }
+}
+
+const Keys kJointKeys = {"type", "name", "origin", "axis", "axis2", "q0", "v0", "limits", "drive", "motion", "rating"};
 
 std::string jointTypeList() {
   return "fixed, revolute, prismatic, cylindrical, universal (or cardan), spherical, planar, free";
 }
 
 // reactions: the joint's 6 − n_v reaction coordinates (one number applies to all of them)
-void readRating(Reader& r, const Node& n, const std::string& path, int reactions, LoadRating& rating) {
-  if (!r.map(n, path, {"force", "moment", "reaction"}, "a load rating")) return;
+// efforts: the joint's n_v actuated coordinates (one number applies to all of them)
+void readRating(Reader& r, const Node& n, const std::string& path, int reactions, int efforts, LoadRating& rating) {
+  if (!r.map(n, path, {"force", "moment", "reaction", "effort"}, "a load rating")) return;
   if (const Node* v = n.find("force")) r.number(*v, path + ".force", rating.force);
   if (const Node* v = n.find("moment")) r.number(*v, path + ".moment", rating.moment);
   if (const Node* v = n.find("reaction")) r.list(*v, path + ".reaction", rating.reaction, reactions);
+  if (const Node* v = n.find("effort")) r.list(*v, path + ".effort", rating.effort, efforts);
 }
 
 void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) {
@@ -434,6 +558,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     keys.insert(keys.end(), {"q0", "v0"});
     if (jointNq(j.type) == jointNv(j.type) && !jointUsesQuasiVelocity(j.type)) keys.emplace_back("limits");
     keys.emplace_back("drive");
+    keys.emplace_back("motion");
   }
   keys.emplace_back("rating");
   r.map(n, path, keys, "a joint", [&](const std::string& key) {
@@ -448,7 +573,8 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     if (const Node* v = n.find("axis")) r.vec(*v, path + ".axis", j.axis);
   if (j.type == JointType::Universal)
     if (const Node* v = n.find("axis2")) r.vec(*v, path + ".axis2", j.axis2);
-  if (const Node* v = n.find("rating")) readRating(r, *v, path + ".rating", 6 - jointNv(j.type), j.rating);
+  if (const Node* v = n.find("rating"))
+    readRating(r, *v, path + ".rating", 6 - jointNv(j.type), jointNv(j.type), j.rating);
   if (j.type == JointType::Fixed) return;
   if (const Node* v = n.find("q0")) r.list(*v, path + ".q0", j.q0, 1);
   if (const Node* v = n.find("v0")) r.list(*v, path + ".v0", j.v0, 1);
@@ -471,6 +597,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
     }
   }
   if (const Node* v = n.find("drive")) readDrive(r, *v, path + ".drive", j.type, j.drive);
+  if (const Node* v = n.find("motion")) readMotion(r, *v, path + ".motion", j.type, j.motion);
 }
 
 void readInertial(Reader& r, const Node& n, const std::string& path, Inertial& in) {

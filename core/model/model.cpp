@@ -26,14 +26,33 @@ std::string_view driveTypeName(DriveType type) {
     case DriveType::PdSinusoid: return "pd_sinusoid";
     case DriveType::PdPiecewise: return "pd_piecewise";
     case DriveType::SpringDamper: return "spring_damper";
+    case DriveType::Table: return "table";
   }
   return "none";
 }
 
 std::optional<DriveType> driveTypeFromName(std::string_view name) {
   for (DriveType t : {DriveType::None, DriveType::Constant, DriveType::Sinusoid, DriveType::PdSinusoid,
-                      DriveType::PdPiecewise, DriveType::SpringDamper})
+                      DriveType::PdPiecewise, DriveType::SpringDamper, DriveType::Table})
     if (driveTypeName(t) == name) return t;
+  return std::nullopt;
+}
+
+std::string_view motionTypeName(MotionType type) {
+  switch (type) {
+    case MotionType::None: return "none";
+    case MotionType::Spline: return "spline";
+    case MotionType::RestToRest: return "rest_to_rest";
+    case MotionType::Sinusoid: return "sinusoid";
+    case MotionType::Table: return "table";
+  }
+  return "none";
+}
+
+std::optional<MotionType> motionTypeFromName(std::string_view name) {
+  for (MotionType t :
+       {MotionType::None, MotionType::Spline, MotionType::RestToRest, MotionType::Sinusoid, MotionType::Table})
+    if (motionTypeName(t) == name) return t;
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/model/joint_type.hpp"
+#include "core/motion/motion_profile.hpp"
 #include "core/spatial/spatial.hpp"
 
 namespace kt {
@@ -38,7 +39,7 @@ struct Knot {
   bool operator==(const Knot&) const = default;
 };
 
-enum class DriveType { None, Constant, Sinusoid, PdSinusoid, PdPiecewise, SpringDamper };
+enum class DriveType { None, Constant, Sinusoid, PdSinusoid, PdPiecewise, SpringDamper, Table };
 
 /// A drive on one joint, applied to every velocity coordinate of the joint (vectors have nv
 /// entries; a scalar in the file is broadcast by the loader).
@@ -47,6 +48,8 @@ enum class DriveType { None, Constant, Sinusoid, PdSinusoid, PdPiecewise, Spring
 ///   PdSinusoid:    τ = kp (q* − q) + kd (q̇* − q̇),  q* = offset + amplitude sin(2π f t + phase)
 ///   PdPiecewise:   τ = kp (q* − q) + kd (q̇* − q̇),  q* piecewise linear through `knots`
 ///   SpringDamper:  τ = −stiffness (q − restPosition) − damping q̇
+///   Table:         τ from the columns tau:<joint>[k] of a CSV file, a C² cubic spline through
+///                  the samples (docs/motion.md, "Tabulated drives")
 /// PD and spring drives need q and q̇ of the same size (joints with nq == nv).
 struct Drive {
   DriveType type = DriveType::None;
@@ -58,7 +61,32 @@ struct Drive {
   double kp = 0.0, kd = 0.0;
   std::vector<std::vector<Knot>> knots;                  ///< PdPiecewise, one list per coordinate
   std::vector<double> stiffness, damping, restPosition;  ///< SpringDamper
+  std::string file;                                      ///< Table: CSV path, relative to the model file
   bool operator==(const Drive&) const = default;
+};
+
+enum class MotionType { None, Spline, RestToRest, Sinusoid, Table };
+
+/// A prescribed motion of one joint (docs/motion.md): its coordinates follow q(t) with the
+/// analytic q̇(t) and q̈(t), and the solver computes the generalized force the joint must supply.
+/// Vectors have one entry (or list) per coordinate; a single one is broadcast by the loader.
+///   Spline:      C² cubic spline through `knots` [t, q]; natural, or clamped when
+///                `startVelocity` / `endVelocity` are given
+///   RestToRest:  quintic rest-to-rest `moves`, in time order, held outside them
+///   Sinusoid:    q = offset + amplitude sin(2π f t + phase)
+///   Table:       the columns q:<joint>[k] of the CSV `file`, a natural spline through the
+///                samples after an optional zero-phase low-pass at `cutoff` Hz
+/// Only joints whose position and velocity coordinates coincide (nq == nv, not spherical or
+/// free) take a motion.
+struct Motion {
+  MotionType type = MotionType::None;
+  std::vector<std::vector<Knot>> knots;                     ///< Spline
+  std::vector<double> startVelocity, endVelocity;           ///< Spline: empty = natural ends
+  std::vector<std::vector<Move>> moves;                     ///< RestToRest
+  std::vector<double> amplitude, frequency, phase, offset;  ///< Sinusoid (frequency in Hz, phase in rad)
+  std::string file;                                         ///< Table: CSV path, relative to the model file
+  double cutoff = 0.0;                                      ///< Table: low-pass cutoff in Hz; 0 = none
+  bool operator==(const Motion&) const = default;
 };
 
 /// Display limits of one coordinate (the solvers do not enforce them).
@@ -69,14 +97,16 @@ struct Limit {
 };
 
 /// What a joint may carry (docs/model-format.md, "Load ratings"): the largest |force| and |moment|
-/// of the wrench it transmits, and optionally the largest |λ_k| of each reaction coordinate.
+/// of the wrench it transmits, optionally the largest |λ_k| of each reaction coordinate and the
+/// largest |τ_k| of each actuated coordinate (a motor's peak torque).
 /// Zero (or an empty list) means no rating. The peak-load table, the load arrows' colours and the
 /// utilisation figures use it; the solvers do not.
 struct LoadRating {
   double force = 0.0;            ///< N
   double moment = 0.0;           ///< N·m
   std::vector<double> reaction;  ///< (6 − nv) N or N·m, in the order of the reaction:<joint>.* signals
-  bool empty() const { return force == 0.0 && moment == 0.0 && reaction.empty(); }
+  std::vector<double> effort;    ///< (nv) largest |τ_k| the joint's actuator gives, N·m or N (tau:<joint>[k])
+  bool empty() const { return force == 0.0 && moment == 0.0 && reaction.empty() && effort.empty(); }
   bool operator==(const LoadRating&) const = default;
 };
 
@@ -91,6 +121,7 @@ struct JointSpec {
   std::vector<double> v0;      ///< initial velocity (nv); empty = zero
   std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty
   Drive drive;
+  Motion motion;  ///< when set, the joint follows it and `drive` is none (validate.cpp)
   LoadRating rating;
   bool operator==(const JointSpec&) const = default;
 };
@@ -160,6 +191,8 @@ struct Model {
 /// YAML spellings of the enums (docs/model-format.md), also used in menus and messages.
 std::string_view driveTypeName(DriveType type);
 std::optional<DriveType> driveTypeFromName(std::string_view name);
+std::string_view motionTypeName(MotionType type);
+std::optional<MotionType> motionTypeFromName(std::string_view name);
 std::string_view shapeTypeName(ShapeType type);
 std::optional<ShapeType> shapeTypeFromName(std::string_view name);
 

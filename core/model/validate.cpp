@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include <Eigen/Eigenvalues>
@@ -15,6 +18,7 @@
 #include "core/model/geometry/mass_properties.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
+#include "core/motion/joint_motion.hpp"
 
 namespace kt {
 namespace {
@@ -152,6 +156,18 @@ void checkRating(Checker& c, const std::string& path, const JointSpec& j) {
     c.positive(path + ".reaction[" + std::to_string(k) + "]", r.reaction[k]);
 }
 
+void checkEffortRating(Checker& c, const std::string& path, const JointSpec& j) {
+  const std::vector<double>& e = j.rating.effort;
+  if (e.empty()) return;
+  const int nv = jointNv(j.type);
+  if (nv == 0) {
+    c.error(path, "a fixed joint has no actuated coordinate; remove the effort rating");
+    return;
+  }
+  checkVectorSize(c, path, e.size(), nv, "actuated coordinates", jointArticle(j.type));
+  for (std::size_t k = 0; k < e.size(); ++k) c.positive(path + "[" + std::to_string(k) + "]", e[k]);
+}
+
 void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
   const Drive& d = j.drive;
   if (d.type == DriveType::None) return;
@@ -225,12 +241,128 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
       nonNegative("damping", d.damping);
       vec("rest_position", d.restPosition);
       break;
+    case DriveType::Table:
+      if (d.file.empty()) c.error(path + ".file", "must name a CSV file with tau:<joint>[k] columns");
+      break;
   }
   if (d.type == DriveType::PdSinusoid || d.type == DriveType::PdPiecewise) {
     const bool kpOk = c.positive(path + ".kp", d.kp, false);
     const bool kdOk = c.positive(path + ".kd", d.kd, false);
     if (kpOk && kdOk && d.kp == 0.0 && d.kd == 0.0)
       c.error(path + ".kp", "kp and kd are both 0, so the drive does nothing; give a positive gain");
+  }
+}
+
+// A prescribed motion (docs/motion.md): on a joint whose position coordinates are its velocity
+// coordinates, one profile per coordinate, each one that the motion shapes accept
+// (core/motion/motion_profile.hpp).
+void checkMotion(Checker& c, const std::string& path, const JointSpec& j) {
+  const Motion& m = j.motion;
+  if (m.type == MotionType::None) return;
+  const int nq = jointNq(j.type), nv = jointNv(j.type);
+  const std::string jd = jointArticle(j.type);
+  if (nv == 0) {
+    c.error(path + ".type", "a fixed joint has no coordinate to move; remove the motion or use type: none");
+    return;
+  }
+  if (nq != nv || jointUsesQuasiVelocity(j.type)) {
+    c.error(path + ".type", jd +
+                                " cannot follow a prescribed motion (its velocity is not the rate of its "
+                                "coordinates); prescribe revolute, prismatic, cylindrical, universal or planar joints");
+    return;
+  }
+  if (j.drive.type != DriveType::None)
+    c.error(path, "the joint has a drive as well; a joint follows either a motion or a drive: remove one of them");
+  const auto vec = [&](const char* key, const std::vector<double>& v) {
+    const std::string p = path + "." + key;
+    if (static_cast<int>(v.size()) != nv) {
+      c.error(p, "has " + countWord(v.size(), "value") + ", expected " + std::to_string(nv) +
+                     " (one per coordinate of " + jd + "; a single number applies to all)");
+      return false;
+    }
+    return c.finiteVec(p, v);
+  };
+  const auto perCoordinate = [&](const char* key, std::size_t lists, const char* what) {
+    if (static_cast<int>(lists) == nv) return true;
+    c.error(path + "." + key, "has " + countWord(lists, what) + ", expected " + std::to_string(nv) +
+                                  " (one per coordinate of " + jd + ")");
+    return false;
+  };
+  switch (m.type) {
+    case MotionType::None: break;
+    case MotionType::Spline:
+      if (!perCoordinate("knots", m.knots.size(), "knot list")) break;
+      for (std::size_t k = 0; k < m.knots.size(); ++k) {
+        const std::string kp = path + ".knots[" + std::to_string(k) + "]";
+        if (m.knots[k].size() < 2) {
+          c.error(kp, "a spline needs at least two [time, position] knots, got " + std::to_string(m.knots[k].size()));
+          continue;
+        }
+        for (std::size_t i = 0; i < m.knots[k].size(); ++i) {
+          const Knot& kn = m.knots[k][i];
+          const std::string ip = kp + "[" + std::to_string(i) + "]";
+          if (!c.finite(ip + "[0]", kn.t) || !c.finite(ip + "[1]", kn.value)) break;
+          if (i > 0 && !(kn.t > m.knots[k][i - 1].t)) {
+            c.error(ip + "[0]", "knot times must increase strictly, got " + formatRoundTrip(kn.t) + " after " +
+                                    formatRoundTrip(m.knots[k][i - 1].t));
+            break;
+          }
+        }
+      }
+      if (!m.startVelocity.empty() || !m.endVelocity.empty()) {
+        vec("start_velocity", m.startVelocity);
+        vec("end_velocity", m.endVelocity);
+      }
+      break;
+    case MotionType::RestToRest:
+      if (!perCoordinate("moves", m.moves.size(), "move list")) break;
+      for (std::size_t k = 0; k < m.moves.size(); ++k) {
+        const std::string kp = path + ".moves[" + std::to_string(k) + "]";
+        if (m.moves[k].empty()) {
+          c.error(kp, "must have at least one move [t_a, t_b, q_a, q_b]");
+          continue;
+        }
+        for (std::size_t i = 0; i < m.moves[k].size(); ++i) {
+          const Move& mv = m.moves[k][i];
+          const std::string ip = kp + "[" + std::to_string(i) + "]";
+          const double values[4] = {mv.ta, mv.tb, mv.qa, mv.qb};
+          if (!c.finite(ip, values, 4)) break;
+          if (!(mv.tb > mv.ta)) {
+            c.error(ip + "[1]", "a move must end after it starts: t_b = " + formatRoundTrip(mv.tb) +
+                                    " is not after t_a = " + formatRoundTrip(mv.ta));
+            break;
+          }
+          if (i == 0) continue;
+          const Move& prev = m.moves[k][i - 1];
+          if (mv.ta < prev.tb) {
+            c.error(ip + "[0]", "moves must follow one another: this one starts at " + formatRoundTrip(mv.ta) +
+                                    " s, before the previous one ends (" + formatRoundTrip(prev.tb) + " s)");
+            break;
+          }
+          if (std::abs(mv.qa - prev.qb) > 1e-12 * std::max(1.0, std::abs(prev.qb))) {
+            c.error(ip + "[2]", "a move starts where the previous one ended (" + formatRoundTrip(prev.qb) + "), got " +
+                                    formatRoundTrip(mv.qa) + ": a jump would need an infinite velocity");
+            break;
+          }
+        }
+      }
+      break;
+    case MotionType::Sinusoid:
+      vec("amplitude", m.amplitude);
+      if (vec("frequency", m.frequency))
+        for (std::size_t i = 0; i < m.frequency.size(); ++i)
+          if (m.frequency[i] < 0.0) {
+            c.error(path + ".frequency[" + std::to_string(i) + "]",
+                    "must be ≥ 0, got " + formatRoundTrip(m.frequency[i]));
+            break;
+          }
+      vec("phase", m.phase);
+      vec("offset", m.offset);
+      break;
+    case MotionType::Table:
+      if (m.file.empty()) c.error(path + ".file", "must name a CSV file with q:<joint>[k] columns");
+      c.positive(path + ".cutoff", m.cutoff, false);
+      break;
   }
 }
 
@@ -296,7 +428,9 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
     }
   }
   checkDrive(c, path + ".drive", j);
+  checkMotion(c, path + ".motion", j);
   checkRating(c, path + ".rating", j);
+  checkEffortRating(c, path + ".rating.effort", j);
 }
 
 // Inertia about the centre of mass: symmetric, positive definite, triangle inequality. With
@@ -592,6 +726,35 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
         message += "; angles are in radians: is it in degrees? (" + formatSignificant(q, 6) + "° is " +
                    formatSignificant(radians, 6) + " rad)";
       warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
+    }
+  }
+  // A prescribed joint starts where its motion is at t = 0, whatever q0 and v0 say (tables are
+  // read with the run: their start is not known here).
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) {
+    const JointSpec& j = model.bodies[k].joint;
+    if (j.motion.type == MotionType::None || j.motion.type == MotionType::Table) continue;
+    const int nv = jointNv(j.type);
+    if (jointNq(j.type) != nv || nv == 0) continue;
+    JointMotion motion;
+    try {
+      motion = JointMotion(j.motion, nv);
+    } catch (const std::invalid_argument&) {
+      continue;  // an error of validate()
+    }
+    const std::string path = "bodies[" + std::to_string(k) + "].joint.";
+    for (const auto& [written, key, what] :
+         {std::tuple{&j.q0, "q0", "position"}, std::tuple{&j.v0, "v0", "velocity"}}) {
+      if (static_cast<int>(written->size()) != nv) continue;
+      for (int c = 0; c < nv; ++c) {
+        const MotionSample at0 = motion.at(c, 0.0);
+        const double start = std::string_view(key) == "q0" ? at0.q : at0.qd;
+        const double given = (*written)[static_cast<std::size_t>(c)];
+        if (std::abs(given - start) <= 1e-12 * std::max(1.0, std::abs(start))) continue;
+        warn(path + key + "[" + std::to_string(c) + "]",
+             std::string("the joint follows a motion, which starts at ") + what + " " + formatRoundTrip(start) +
+                 ", not " + formatRoundTrip(given) + ": the motion's value is used (remove " + key + ")");
+        break;
+      }
     }
   }
   // Implausible written inertials, as URDF files often carry (placeholder inertias of 1 kg m² on a

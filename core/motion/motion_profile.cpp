@@ -110,10 +110,10 @@ MotionSample CubicSpline::at(double t) const {
   return segment(i, t);
 }
 
-RestToRest::RestToRest(std::vector<RestToRestSegment> segments) : segments_(std::move(segments)) {
+RestToRest::RestToRest(std::vector<Move> segments) : segments_(std::move(segments)) {
   if (segments_.empty()) throw std::invalid_argument("a rest-to-rest motion needs at least one segment");
   for (std::size_t k = 0; k < segments_.size(); ++k) {
-    const RestToRestSegment& s = segments_[k];
+    const Move& s = segments_[k];
     const std::string which = "segment " + std::to_string(k);
     if (!std::isfinite(s.ta) || !std::isfinite(s.tb) || !std::isfinite(s.qa) || !std::isfinite(s.qb))
       throw std::invalid_argument(which + " holds a value that is not a finite number");
@@ -121,7 +121,7 @@ RestToRest::RestToRest(std::vector<RestToRestSegment> segments) : segments_(std:
       throw std::invalid_argument(which + ": the end time t_b = " + number(s.tb) +
                                   " s must be later than the start t_a = " + number(s.ta) + " s");
     if (k == 0) continue;
-    const RestToRestSegment& p = segments_[k - 1];
+    const Move& p = segments_[k - 1];
     if (s.ta < p.tb)
       throw std::invalid_argument(which + " starts at t_a = " + number(s.ta) + " s, before segment " +
                                   std::to_string(k - 1) + " ends at t_b = " + number(p.tb) + " s");
@@ -134,10 +134,10 @@ RestToRest::RestToRest(std::vector<RestToRestSegment> segments) : segments_(std:
 
 MotionSample RestToRest::at(double t) const {
   // the first segment not yet finished at t; before it (or after the last) the motion rests
-  const auto it = std::lower_bound(segments_.begin(), segments_.end(), t,
-                                   [](const RestToRestSegment& s, double tt) { return s.tb < tt; });
+  const auto it =
+      std::lower_bound(segments_.begin(), segments_.end(), t, [](const Move& s, double tt) { return s.tb < tt; });
   if (it == segments_.end()) return {segments_.back().qb, 0.0, 0.0};
-  const RestToRestSegment& s = *it;
+  const Move& s = *it;
   if (t <= s.ta) return {s.qa, 0.0, 0.0};
   const double T = s.tb - s.ta, d = s.qb - s.qa;
   const double u = (t - s.ta) / T;

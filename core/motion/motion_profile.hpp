@@ -47,9 +47,11 @@ class CubicSpline {
   std::vector<double> t_, q_, m_;  ///< knots and the second derivative at each (Mᵢ)
 };
 
-struct RestToRestSegment {
+/// One rest-to-rest move of a coordinate: from qa at ta to qb at tb.
+struct Move {
   double ta = 0.0, tb = 1.0;  ///< s, ta < tb
   double qa = 0.0, qb = 0.0;  ///< position at ta and tb
+  bool operator==(const Move&) const = default;
 };
 
 class RestToRest {
@@ -57,13 +59,13 @@ class RestToRest {
   RestToRest() = default;
   /// Segments in time order, not overlapping (tb of one ≤ ta of the next), each starting at the
   /// position the previous one reached (a jump would be an infinite velocity).
-  explicit RestToRest(std::vector<RestToRestSegment> segments);
+  explicit RestToRest(std::vector<Move> segments);
 
   MotionSample at(double t) const;
-  const std::vector<RestToRestSegment>& segments() const { return segments_; }
+  const std::vector<Move>& segments() const { return segments_; }
 
  private:
-  std::vector<RestToRestSegment> segments_;
+  std::vector<Move> segments_;
 };
 
 struct SinusoidMotion {

@@ -31,12 +31,20 @@ Governing governing(const JointPeaks& j) {
   consider(j.moment, j.rating.moment, "moment");
   for (std::size_t k = 0; k < j.lambda.size() && k < j.rating.reaction.size(); ++k)
     consider(j.lambda[k], j.rating.reaction[k], "reaction." + j.lambdaNames[k]);
+  for (std::size_t k = 0; k < j.effort.size() && k < j.rating.effort.size(); ++k)
+    consider(j.effort[k], j.rating.effort[k], "effort[" + std::to_string(k) + "]");
   return g;
 }
 
 }  // namespace
 
 double JointPeaks::utilisation() const { return governing(*this).ratio; }
+Peak JointPeaks::largestEffort() const {
+  Peak largest;
+  for (const Peak& p : effort)
+    if (!std::isnan(p.time) && (std::isnan(largest.time) || p.value > largest.value)) largest = p;
+  return largest;
+}
 std::string JointPeaks::utilisationOf() const { return governing(*this).of; }
 double JointPeaks::utilisationTime() const { return governing(*this).time; }
 
@@ -83,9 +91,14 @@ std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const 
     const Governing g = governing(j);
     if (!(g.ratio >= 1.0)) continue;
     const bool reaction = g.of.rfind("reaction.", 0) == 0;
+    const bool effort = g.of.rfind("effort[", 0) == 0;
     const std::string component = reaction ? g.of.substr(9) : g.of;
-    const bool moment = component == "moment" || component.front() == 'm';
-    const std::string what = reaction ? (moment ? "constraint moment " : "constraint force ") + component : component;
+    const std::size_t coordinate = effort ? std::stoul(g.of.substr(7)) : 0;
+    const bool moment = effort ? coordinate < j.effortAngular.size() && j.effortAngular[coordinate] != 0
+                               : component == "moment" || component.front() == 'm';
+    const std::string what = reaction ? (moment ? "constraint moment " : "constraint force ") + component
+                             : effort ? "effort (tau[" + std::to_string(coordinate) + "])"
+                                      : component;
     const std::string unit = moment ? " N·m" : " N";
     Diagnostic d;
     d.path = "bodies[" + std::to_string(body - model.bodies.begin()) + "].joint.rating";
@@ -114,6 +127,7 @@ PeakLoads::PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<L
   joints_.resize(nb);
   reactionColumns_.resize(nb);
   reactionScales_.resize(nb);
+  effortColumns_.resize(nb);
   T_.resize(nb);
   f_.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) {
@@ -127,9 +141,17 @@ PeakLoads::PeakLoads(const Tree& tree, const SignalLayout& layout, std::vector<L
     reactionColumns_[i].assign(static_cast<std::size_t>(6 - joint.nv), -1);
     reactionScales_[i].assign(static_cast<std::size_t>(6 - joint.nv), 1.0);
     for (const ReactionComponent& c : reactionComponents(joint)) j.lambdaNames.push_back(c.name);
+    effortColumns_[i].assign(static_cast<std::size_t>(joint.nv), -1);
+    for (int k = 0; k < joint.nv; ++k) j.effortAngular.push_back(joint.velocityIsAngular(k) ? 1 : 0);
   }
   for (int c = 0; c < layout.size(); ++c) {
     const SignalInfo& s = layout.infos()[static_cast<std::size_t>(c)];
+    if (s.kind == SignalKind::Tau && s.body >= 0) {
+      std::vector<int>& cols = effortColumns_[static_cast<std::size_t>(s.body)];
+      if (s.component >= 0 && s.component < static_cast<int>(cols.size()))
+        cols[static_cast<std::size_t>(s.component)] = c;
+      continue;
+    }
     if (s.kind != SignalKind::Reaction || s.body < 0) continue;
     std::vector<int>& cols = reactionColumns_[static_cast<std::size_t>(s.body)];
     if (s.component >= 0 && s.component < static_cast<int>(cols.size())) {
@@ -144,6 +166,7 @@ void PeakLoads::reset() {
   for (JointPeaks& j : joints_) {
     j.force = j.moment = j.reactionForce = j.reactionMoment = Peak();
     j.lambda.assign(reactionColumns_[static_cast<std::size_t>(j.joint)].size(), Peak());
+    j.effort.assign(effortColumns_[static_cast<std::size_t>(j.joint)].size(), Peak());
   }
   samples_ = 0;
   firstTime_ = lastTime_ = std::numeric_limits<double>::quiet_NaN();
@@ -162,6 +185,9 @@ void PeakLoads::add(const double* row) {
     const Vec6& f = f_[i];  // [moment; force], joint frame
     j.moment.add(f.head<3>().norm(), t);
     j.force.add(f.tail<3>().norm(), t);
+    const std::vector<int>& efforts = effortColumns_[i];
+    for (std::size_t k = 0; k < efforts.size(); ++k)
+      if (efforts[k] >= 0) j.effort[k].add(std::abs(row[efforts[k]]), t);
     const std::vector<int>& cols = reactionColumns_[i];
     if (cols.empty()) continue;
     const JointModel& joint = tree_.joints[i];
@@ -183,16 +209,18 @@ void PeakLoads::add(const double* row) {
 
 std::string peakLoadsCsv(const std::vector<JointPeaks>& joints) {
   std::string out;
-  appendCsvHeader(out, {"joint", "force_N", "force_t_s", "moment_Nm", "moment_t_s", "reaction_force_N",
-                        "reaction_force_t_s", "reaction_moment_Nm", "reaction_moment_t_s", "rating_force_N",
-                        "rating_moment_Nm", "utilisation_percent", "utilisation_of", "utilisation_t_s"});
+  appendCsvHeader(
+      out, {"joint", "force_N", "force_t_s", "moment_Nm", "moment_t_s", "reaction_force_N", "reaction_force_t_s",
+            "reaction_moment_Nm", "reaction_moment_t_s", "effort", "effort_t_s", "rating_force_N", "rating_moment_Nm",
+            "utilisation_percent", "utilisation_of", "utilisation_t_s"});
   const auto number = [&out](double x, bool present = true) {
     out += ',';
     if (present && !std::isnan(x)) appendCsvNumber(out, x);
   };
   for (const JointPeaks& j : joints) {
     appendCsvField(out, j.name);
-    for (const Peak* p : {&j.force, &j.moment, &j.reactionForce, &j.reactionMoment}) {
+    const Peak effort = j.largestEffort();
+    for (const Peak* p : {&j.force, &j.moment, &j.reactionForce, &j.reactionMoment, &effort}) {
       number(p->value, !std::isnan(p->time));
       number(p->time);
     }
@@ -209,14 +237,17 @@ std::string peakLoadsCsv(const std::vector<JointPeaks>& joints) {
 }
 
 std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
-  const std::vector<std::string> header = {"joint", "|F| (N)",      "t (s)",        "|M| (N·m)",
-                                           "t (s)", "reaction |F|", "reaction |M|", "utilisation"};
+  const std::vector<std::string> header = {"joint",        "|F| (N)",      "t (s)", "|M| (N·m)", "t (s)",
+                                           "reaction |F|", "reaction |M|", "|τ|",   "t (s)",     "utilisation"};
   std::vector<std::vector<std::string>> rows;
-  const auto g = [](double x) { return std::isnan(x) ? std::string("-") : formatSignificant(x, 6); };
+  const auto g = [](double x, bool present = true) {
+    return !present || std::isnan(x) ? std::string("-") : formatSignificant(x, 6);
+  };
   // one reference per kind for every column: the largest force (moment) the run's joints transmit
   const LoadScale scale = loadScale(joints);
   for (const JointPeaks& j : joints) {
     const double u = j.utilisation();
+    const Peak effort = j.largestEffort();  // "-" for a joint that never acts (a passive joint)
     const auto peak = [&g](const Peak& p, double reference) {
       return aboveDeadBand(p, reference) ? g(p.value) : std::string("-");
     };
@@ -226,6 +257,7 @@ std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
     rows.push_back(
         {j.name, peak(j.force, scale.force), time(j.force, scale.force), peak(j.moment, scale.moment),
          time(j.moment, scale.moment), peak(j.reactionForce, scale.force), peak(j.reactionMoment, scale.moment),
+         g(effort.value, effort.value > 0.0), g(effort.time, effort.value > 0.0),
          std::isnan(u) ? std::string("-") : formatSignificant(100.0 * u, 4) + " % (" + j.utilisationOf() + ")"});
   }
   // Widths in characters (code points), so that "N·m" counts as three.

@@ -2,8 +2,10 @@
 // Peak joint loads over a run (docs/signals.md, "Peak loads"): for every joint, the largest
 // |force| and |moment| of the wrench f it transmits (the load:<joint>.* signals) and of its
 // reaction part T λ (T_i the joint's constraint subspace, λ from the reaction:<joint>.* signals),
-// the largest |λ_k| of each reaction coordinate, the time of each peak, and, where the model gives
-// the joint a load rating, the utilisation: the largest ratio of a peak to its rating.
+// the largest |λ_k| of each reaction coordinate, the largest |τ_k| of each actuated coordinate (the
+// tau:<joint>[k] signals: drive forces, or the required efforts of a prescribed motion), the time
+// of each peak, and, where the model gives the joint a load rating, the utilisation: the largest
+// ratio of a peak to its rating.
 //
 // The same computation serves the application's Peak loads dock (over the recording, or the
 // rows of a time range) and `kinetree-cli peaks` (sample by sample as the run goes): add() takes
@@ -45,12 +47,18 @@ struct JointPeaks {
   Peak reactionMoment;                   ///< |(T λ)_moment| (N·m)
   std::vector<Peak> lambda;              ///< (6 − n_v) |λ_k|, N·m or N
   std::vector<std::string> lambdaNames;  ///< (6 − n_v) "mx", "fy", … (reaction:<joint>.<name>)
+  std::vector<Peak> effort;              ///< (n_v) |τ_k|, N·m or N
+  std::vector<char> effortAngular;       ///< (n_v) 1 where τ_k is a moment (N·m), 0 a force (N)
   LoadRating rating;
 
-  /// The largest ratio of a peak to its rating (force, moment, each rated λ_k); NaN when the
-  /// joint has no rating.
+  /// The largest |τ_k| over the joint's coordinates (a Peak with NaN time when it has none).
+  Peak largestEffort() const;
+
+  /// The largest ratio of a peak to its rating (force, moment, each rated λ_k and τ_k); NaN when
+  /// the joint has no rating.
   double utilisation() const;
-  /// What the utilisation is the ratio of ("force", "moment", "reaction.mx", …), and when it peaked.
+  /// What the utilisation is the ratio of ("force", "moment", "reaction.mx", "effort[0]", …), and
+  /// when it peaked.
   std::string utilisationOf() const;
   double utilisationTime() const;
 };
@@ -85,6 +93,7 @@ class PeakLoads {
   std::vector<JointPeaks> joints_;
   std::vector<std::vector<int>> reactionColumns_;    ///< (nb) column of λ_k
   std::vector<std::vector<double>> reactionScales_;  ///< (nb) the column holds scale · λ_k
+  std::vector<std::vector<int>> effortColumns_;      ///< (nb) column of τ_k
   std::vector<Mat6N> T_;                             ///< (nb) T_i where it does not depend on q
   std::vector<Vec6> f_;                              ///< (nb) scratch: the row's joint wrenches
   Eigen::VectorXd q_;                                ///< scratch: the row's q (universal joints)

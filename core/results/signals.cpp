@@ -83,11 +83,15 @@ SignalLayout::SignalLayout(const Tree& tree) {
       for (int k = 0; k < tree.joints[i].nv; ++k)
         add(indexed(g.prefix, tree.jointNames[i], k), g.kind, i, k, tree.vOffset[i] + k,
             tree.joints[i].velocityIsAngular(k) ? g.angular : g.linear);
+  for (int i = 0; i < tree.nb; ++i)
+    if (tree.joints[i].nv > 0)
+      add("power:" + tree.jointNames[i], SignalKind::Power, i, tree.joints[i].nv, tree.vOffset[i], "W");
   // wrench components in column order fx, fy, fz, mx, my, mz; f = [moment; force]
   static constexpr const char* kWrench[] = {"fx", "fy", "fz", "mx", "my", "mz"};
   static constexpr int kWrenchIndex[] = {3, 4, 5, 0, 1, 2};
   for (const auto& [prefix, kind] :
-       {std::pair{"load:", SignalKind::Load}, std::pair{"load_world:", SignalKind::LoadWorld}})
+       {std::pair{"load:", SignalKind::Load}, std::pair{"load_world:", SignalKind::LoadWorld},
+        std::pair{"load_parent:", SignalKind::LoadParent}})
     for (int i = 0; i < tree.nb; ++i)
       for (int c = 0; c < 6; ++c)
         add(std::string(prefix) + tree.jointNames[i] + "." + kWrench[c], kind, i, c, kWrenchIndex[c],
@@ -184,8 +188,10 @@ void SignalLayout::fill(const SampleInputs& in, double* row) const {
       case SignalKind::Qd: x = (*in.v)[s.index]; break;
       case SignalKind::Qdd: x = (*in.qdd)[s.index]; break;
       case SignalKind::Tau: x = (*in.tau)[s.index]; break;
+      case SignalKind::Power: x = in.tau->segment(s.index, s.component).dot(in.v->segment(s.index, s.component)); break;
       case SignalKind::Load: x = in.loads->f[s.body][s.index]; break;
       case SignalKind::LoadWorld: x = in.loads->fWorld[s.body][s.index]; break;
+      case SignalKind::LoadParent: x = (*in.loadsParent)[s.body][s.index]; break;
       case SignalKind::Reaction: x = s.scale * in.loads->lambda[s.index]; break;
       case SignalKind::Attitude: x = (*in.attitude)[s.index][s.component]; break;
       case SignalKind::Position: x = bodyPositionWorld(*in.kin, s.body)[s.component]; break;

@@ -4,8 +4,10 @@
 //
 //   time
 //   q:<joint>[k]  qd:<joint>[k]  qdd:<joint>[k]  tau:<joint>[k]     (k: position / velocity coordinate)
+//   power:<joint>                           τᵀν, the mechanical power the joint's actuation supplies
 //   load:<joint>.fx|fy|fz|mx|my|mz          joint wrench, child joint (body) frame
 //   load_world:<joint>.fx|fy|fz|mx|my|mz    the same wrench, world axes
+//   load_parent:<joint>.fx|fy|fz|mx|my|mz   the same wrench in the joint frame fixed to the parent
 //   reaction:<joint>.mx|my|mz|fx|fy|fz      λ = Tᵀ f, the constraint part (T's columns along the
 //                                           joint frame's axes; m1, m2, f1, f2 across other axes)
 //   attitude:<body>.roll|pitch|yaw          free-joint bodies: ZYX angles, unwrapped
@@ -28,14 +30,30 @@
 
 namespace kt {
 
-enum class SignalKind { Time, Q, Qd, Qdd, Tau, Load, LoadWorld, Reaction, Attitude, Position, Energy, Momentum };
+enum class SignalKind {
+  Time,
+  Q,
+  Qd,
+  Qdd,
+  Tau,
+  Power,
+  Load,
+  LoadWorld,
+  LoadParent,
+  Reaction,
+  Attitude,
+  Position,
+  Energy,
+  Momentum
+};
 
 struct SignalInfo {
   std::string name;
   SignalKind kind = SignalKind::Time;
   int body = -1;       ///< tree index of the joint/body, −1 for system-wide signals
-  int component = 0;   ///< coordinate, or component within the group (fx…mz = 0…5, roll/pitch/yaw = 0…2, …)
-  int index = 0;       ///< index into q, ν, λ, or the component of the source vector
+  int component = 0;   ///< coordinate, or component within the group (fx…mz = 0…5, roll/pitch/yaw = 0…2, …);
+                       ///< power: the joint's number of velocity coordinates
+  int index = 0;       ///< index into q, ν, λ, or the component of the source vector (power: ν's first)
   std::string unit;    ///< SI unit ("rad", "m/s", "N·m", "1" for quaternion coordinates, …)
   double scale = 1.0;  ///< reaction signals: the signal is scale · λ_index (±1, reactionComponents)
 };
@@ -43,13 +61,14 @@ struct SignalInfo {
 /// Everything one sample is made of (the simulator fills it at each output time).
 struct SampleInputs {
   double t = 0.0;
-  const Eigen::VectorXd* q = nullptr;           ///< (nq)
-  const Eigen::VectorXd* v = nullptr;           ///< (nv)
-  const Eigen::VectorXd* qdd = nullptr;         ///< (nv)
-  const Eigen::VectorXd* tau = nullptr;         ///< (nv) applied joint forces (drives)
-  const JointLoads* loads = nullptr;            ///< joint wrenches, λ
-  const Kinematics* kin = nullptr;              ///< body poses for positions
-  const std::vector<Vec3>* attitude = nullptr;  ///< (free bodies) unwrapped roll, pitch, yaw
+  const Eigen::VectorXd* q = nullptr;              ///< (nq)
+  const Eigen::VectorXd* v = nullptr;              ///< (nv)
+  const Eigen::VectorXd* qdd = nullptr;            ///< (nv)
+  const Eigen::VectorXd* tau = nullptr;            ///< (nv) joint forces: drives, required efforts of motions
+  const JointLoads* loads = nullptr;               ///< joint wrenches, λ
+  const std::vector<Vec6>* loadsParent = nullptr;  ///< (nb) joint wrenches in the parent-side joint frames
+  const Kinematics* kin = nullptr;                 ///< body poses for positions
+  const std::vector<Vec3>* attitude = nullptr;     ///< (free bodies) unwrapped roll, pitch, yaw
   Energy energy;
   Vec6 momentum = Vec6::Zero();  ///< [L_O; P], world
 };

@@ -2,7 +2,11 @@
 #include "core/sim/drives.hpp"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <stdexcept>
+
+#include "core/sim/prescribed_motion.hpp"
 
 namespace kt {
 namespace {
@@ -54,10 +58,12 @@ void piecewiseLinearTarget(const std::vector<Knot>& knots, double t, double& val
   value = a.value + slope * (t - a.t);
 }
 
-Drives::Drives(const Model& model, const Tree& tree) : tree_(&tree), drives_(tree.nb) {
+Drives::Drives(const Model& model, const Tree& tree, MotionTables* tables)
+    : tree_(&tree), tables_(tables), drives_(tree.nb), tabulated_(tree.nb) {
   for (int i = 0; i < tree.nb; ++i) {
     drives_[i] = model.bodies[tree.specIndex[i]].joint.drive;
     broadcastDrive(drives_[i], tree.joints[i].nv);
+    loadTable(i);
   }
   refresh();
 }
@@ -65,7 +71,26 @@ Drives::Drives(const Model& model, const Tree& tree) : tree_(&tree), drives_(tre
 void Drives::setDrive(int joint, const Drive& drive) {
   drives_[joint] = drive;
   broadcastDrive(drives_[joint], tree_->joints[joint].nv);
+  loadTable(joint);
   refresh();
+}
+
+void Drives::loadTable(int joint) {
+  tabulated_[joint].clear();
+  if (drives_[joint].type != DriveType::Table || tree_->joints[joint].nv == 0) return;
+  if (tables_ == nullptr)
+    throw std::invalid_argument("the table drive of joint '" + tree_->jointNames[joint] + "' has no file to read");
+  const MotionTable& table = tables_->get(drives_[joint].file);
+  MotionTables::checkStart(table);
+  for (std::span<const double> column : MotionTables::jointColumns(table, *tree_, joint, "tau:"))
+    tabulated_[joint].push_back(CubicSpline::natural(table.time, column));
+}
+
+double Drives::lastTableTime() const {
+  double last = std::numeric_limits<double>::infinity();
+  for (const std::vector<CubicSpline>& splines : tabulated_)
+    if (!splines.empty()) last = std::min(last, splines.front().lastTime());
+  return last;
 }
 
 void Drives::refresh() {
@@ -115,6 +140,7 @@ void Drives::evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd&
         case DriveType::SpringDamper:
           out = -d.stiffness[k] * (qk - d.restPosition[k]) - d.damping[k] * v[vo + k];
           break;
+        case DriveType::Table: out = tabulated_[i][k].at(t).q; break;
       }
     }
   }

@@ -11,19 +11,26 @@
 //   PdPiecewise:   τ = kp (q* − q) + kd (q̇* − ν),  q* piecewise linear through the knots
 //                  (held outside them), q̇* its slope (0 outside the knots)
 //   SpringDamper:  τ = −stiffness (q − rest) − damping ν
+//   Table:         τ from the file's tau:<joint>[k] column, a natural C² cubic spline through the
+//                  samples (core/sim/prescribed_motion.hpp reads the file)
 // PD and spring drives read q_k of joints whose nq == nv (the validator enforces it).
 #pragma once
 
 #include <vector>
 
 #include "core/model/tree.hpp"
+#include "core/motion/motion_profile.hpp"
 
 namespace kt {
 
+class MotionTables;
+
 class Drives {
  public:
-  /// The drives of `model`'s joints, in the tree's order (`tree` = finalize(model)).
-  Drives(const Model& model, const Tree& tree);
+  /// The drives of `model`'s joints, in the tree's order (`tree` = finalize(model)). Table drives
+  /// read their files through `tables` (absent: a table drive is an error); throws TableError
+  /// (core/io/motion_table.hpp) for a bad file.
+  Drives(const Model& model, const Tree& tree, MotionTables* tables = nullptr);
 
   /// τ (nv, sized by the caller) at (t, q, ν). Allocates nothing.
   void evaluate(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& tau) const;
@@ -33,16 +40,23 @@ class Drives {
   /// True when no joint has a drive (τ ≡ 0).
   bool empty() const { return active_.empty(); }
 
-  /// Replaces the drive of tree joint `joint` (not in a hot path: may allocate).
+  /// Replaces the drive of tree joint `joint` (not in a hot path: may allocate). Throws like the
+  /// constructor for a table drive.
   void setDrive(int joint, const Drive& drive);
+  /// The end of the shortest table a drive reads (+∞ when none): a run past it would extrapolate.
+  double lastTableTime() const;
   const Drive& drive(int joint) const { return drives_[joint]; }
 
  private:
   void refresh();
 
+  void loadTable(int joint);
+
   const Tree* tree_;
-  std::vector<Drive> drives_;  ///< (nb) per tree joint, vectors broadcast to nv entries
-  std::vector<int> active_;    ///< tree joints with a drive
+  MotionTables* tables_ = nullptr;
+  std::vector<Drive> drives_;                        ///< (nb) per tree joint, vectors broadcast to nv entries
+  std::vector<std::vector<CubicSpline>> tabulated_;  ///< (nb) table drives: one spline per coordinate
+  std::vector<int> active_;                          ///< tree joints with a drive
   bool usesVelocity_ = false;
 };
 

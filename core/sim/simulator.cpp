@@ -18,10 +18,12 @@ using Eigen::VectorXd;
 // The ODE the integrators see: x = (q, y), y = ν or p.
 //   velocity form: ẋ = (G(q) ν, q̈),  q̈ = FD(q, ν, τ(t, q, ν))
 //   impulse form:  ẋ = (G(q) ν, ṗ),  (ν, ṗ₀) = impulseDynamics(q, p, τ = 0), ṗ = ṗ₀ + τ(t, q, ν)
+//   prescribed motions (velocity form only): the prescribed coordinates of q and ν are replaced
+//     by the motion's at t, and q̈ = HD(q, ν, τ, q̈_prescribed) (Solver::hybridDynamics)
 class Simulator::System final : public OdeSystem {
  public:
-  System(const Tree& tree, Solver& solver, const Drives& drives, bool impulse)
-      : tree_(tree), solver_(solver), drives_(drives), impulse_(impulse) {
+  System(const Tree& tree, Solver& solver, const Drives& drives, const PrescribedMotions& motions, bool impulse)
+      : tree_(tree), solver_(solver), drives_(drives), motions_(motions), impulse_(impulse) {
     q_.setZero(tree.nq);
     y_.setZero(tree.nv);
     v_.setZero(tree.nv);
@@ -43,11 +45,18 @@ class Simulator::System final : public OdeSystem {
     y_ = x.tail(nv);
     if (primed_ && t == tPrimed_ && x == xPrimed_) {
       // the state of the last output: its solver call already gave this derivative (RK4's k₁)
-      positionDerivative(q_, impulse_ ? vPrimed_ : y_, xdot);
+      // ν of the output: the impulse form's, or with the prescribed coordinates' q̇ in it
+      positionDerivative(q_, impulse_ || !motions_.empty() ? vPrimed_ : y_, xdot);
       xdot.tail(nv) = ratePrimed_;
       return;
     }
-    if (!impulse_) {
+    if (!motions_.empty()) {
+      motions_.apply(t, q_.data(), y_.data(), rate_.data());
+      drives_.evaluate(t, q_, y_, tau_);
+      solver_.hybridDynamics(q_, y_, tau_, {}, motions_.mask(), rate_, nullptr);
+      positionDerivative(q_, y_, xdot);
+      xdot.tail(nv) = rate_;
+    } else if (!impulse_) {
       drives_.evaluate(t, q_, y_, tau_);
       solver_.forwardDynamics(q_, y_, tau_, {}, rate_, nullptr);
       positionDerivative(q_, y_, xdot);
@@ -91,6 +100,7 @@ class Simulator::System final : public OdeSystem {
   const Tree& tree_;
   Solver& solver_;
   const Drives& drives_;
+  const PrescribedMotions& motions_;
   bool impulse_;
   std::vector<int> quaternionJoints_;
   VectorXd q_, y_, v_, rate_, tau_, zero_;  ///< (nq), (nv)…: scratch, sized once
@@ -129,8 +139,17 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   solver_ = makeSolver(options_.solver, tree);
   integrator_ = makeIntegrator(options_.integrator);
   impulse_ = solver_->stateForm() == StateForm::Impulse;
-  drives_ = std::make_unique<Drives>(model_, tree);
-  system_ = std::make_unique<System>(tree, *solver_, *drives_, impulse_);
+  tables_ = std::make_unique<MotionTables>(model_.sourceDirectory);
+  drives_ = std::make_unique<Drives>(model_, tree, tables_.get());
+  motions_ = std::make_unique<PrescribedMotions>(model_, tree, *tables_);
+  if (!motions_->empty() && !solver_->supportsHybrid()) {
+    std::string able;
+    for (const std::string& name : hybridSolverNames()) able += (able.empty() ? "" : ", ") + name;
+    throw std::invalid_argument("the solver " + options_.solver + " cannot compute prescribed motions (joint '" +
+                                tree.jointNames[motions_->joints().front()] + "' follows one); use " + able);
+  }
+  inverse_ = motions_->all();
+  system_ = std::make_unique<System>(tree, *solver_, *drives_, *motions_, impulse_);
   signals_ = SignalLayout(tree);
   // chunks of 1,024 rows, fewer where rows are wide, so that one chunk stays within 8 MiB
   const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
@@ -161,6 +180,8 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   for (VectorXd* v : {&v_, &qdd_, &tau_, &p_, &pdot_, &zeroTau_, &vS_, &qddS_, &tauS_, &pS_}) v->setZero(tree.nv);
   loads_.resize(tree);
   loadsS_.resize(tree);
+  loadsParent_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
+  loadsParentS_ = loadsParent_;
   kin_.resize(tree);
   unwrappers_.assign(signals_.freeBodies().size(), AttitudeUnwrapper{});
   unwrapS_ = unwrappers_;
@@ -184,13 +205,14 @@ void Simulator::reset() {
   tInt_ = 0.0;
   outputIndex_ = 0;
   x_.head(tree.nq) = tree.initialQ;
+  x_.tail(tree.nv) = tree.initialV;
+  // prescribed joints start where their motion is at t = 0 (a different q0 is a model warning)
+  motions_->apply(0.0, x_.data(), x_.data() + tree.nq, nullptr);
   system_->normalize(x_);
   if (impulse_) {
     const VectorXd q0 = x_.head(tree.nq);
     solver_->impulseFromVelocity(q0, tree.initialV, p_);
     x_.tail(tree.nv) = p_;
-  } else {
-    x_.tail(tree.nv) = tree.initialV;
   }
   for (AttitudeUnwrapper& u : unwrappers_) u.reset();
   recorder_->clear();
@@ -209,6 +231,15 @@ void Simulator::setDrive(int joint, const Drive& drive) {
   integrator_->start(*system_, tInt_, x_);
 }
 
+double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drives_->lastTableTime()); }
+
+std::string Simulator::tableEndMessage() const {
+  if (motions_->lastTime() <= drives_->lastTableTime())
+    return "the motion of joint '" + tree_->jointNames[motions_->lastTimeJoint()] + "' is read from " +
+           motions_->lastTimeFile() + ", whose samples end at t = " + formatSignificant(motions_->lastTime(), 9) + " s";
+  return "a table drive's samples end at t = " + formatSignificant(drives_->lastTableTime(), 9) + " s";
+}
+
 bool Simulator::fail(double t, const std::string& what) {
   error_ = "t = " + formatSignificant(t, 6) + " s, solver " + options_.solver + ": " + what;
   return false;
@@ -219,6 +250,13 @@ bool Simulator::step() {
   const double tNext = static_cast<double>(outputIndex_ + 1) * outputInterval_;
   const bool adaptive = integrator_->adaptive();
   const double tEnd = adaptive ? std::numeric_limits<double>::infinity() : tNext;
+  if (inverse_) {
+    // every coordinate follows its motion: nothing to integrate (evaluate() sets q and ν)
+    tInt_ = tNext;
+    if (!output(tNext, x_)) return false;
+    ++outputIndex_;
+    return true;
+  }
   while (tInt_ < tNext) {
     const double tBefore = tInt_;
     const StepStatus status = integrator_->step(*system_, tInt_, x_, tEnd);
@@ -259,12 +297,22 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
     // the recorded state and what follows from it (energy, momentum) take the exact ν; the
     // integrator keeps the derivative of the state it integrates, (q, p)
     if (exactV) vS_ = *exactV;
+  } else if (!motions_->empty()) {
+    vS_ = x.tail(tree.nv);
+    motions_->apply(t, qS_.data(), vS_.data(), qddS_.data());
+    drives_->evaluate(t, qS_, vS_, tauS_);
+    solver_->hybridDynamics(qS_, vS_, tauS_, {}, motions_->mask(), qddS_, &loadsS_);
+    system_->prime(t, x, vS_, qddS_);
   } else {
     vS_ = x.tail(tree.nv);
     drives_->evaluate(t, qS_, vS_, tauS_);
     solver_->forwardDynamics(qS_, vS_, tauS_, {}, qddS_, &loadsS_);
     system_->prime(t, x, vS_, qddS_);
   }
+  // the joint wrench in the joint frame on the parent side: (ᶜX_J)ᵀ f (load_parent:)
+  for (int i = 0; i < tree.nb; ++i)
+    loadsParentS_[static_cast<std::size_t>(i)] =
+        tree.joints[i].transform(qS_.data() + tree.qOffset[i]).inverseForce(loadsS_.f[static_cast<std::size_t>(i)]);
   computeKinematics(tree, qS_, vS_, kin_);
   unwrapS_ = unwrappers_;
   for (std::size_t f = 0; f < unwrapS_.size(); ++f)
@@ -276,6 +324,7 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   in.qdd = &qddS_;
   in.tau = &tauS_;
   in.loads = &loadsS_;
+  in.loadsParent = &loadsParentS_;
   in.kin = &kin_;
   in.attitude = &attitude_;
   in.energy = systemEnergy(tree, kin_);
@@ -297,6 +346,7 @@ bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV) {
   tau_.swap(tauS_);
   if (impulse_) p_.swap(pS_);
   std::swap(loads_, loadsS_);
+  loadsParent_.swap(loadsParentS_);
   unwrappers_.swap(unwrapS_);
   sample_.swap(sampleS_);
   xLast_ = x;

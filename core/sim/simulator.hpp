@@ -12,6 +12,14 @@
 //     τ = 0 and adds τ(t, q, ν) to ṗ (ṗ = τ + terms independent of τ, docs/dynamics.md §6); outputs
 //     call it again with the drive τ for q̈ and the joint loads.
 //
+// Prescribed motions (docs/motion.md): the coordinates of joints with a `motion:` are set from
+// q(t), q̇(t), q̈(t) at every evaluation, whatever the integrator holds for them, and the solver's
+// hybrid dynamics gives the other joints' q̈ and the prescribed joints' required effort, which
+// the tau: signals record. Only solvers with Solver::supportsHybrid() run such a model (the
+// constructor refuses the others, naming those that can). When every joint with coordinates is
+// prescribed the run is inverse dynamics: nothing is integrated, each output evaluates the
+// motion and the solver once.
+//
 // Output times are t_k = k · outputInterval (k = 0 at reset). Fixed-step integrators take
 // round(outputInterval / step) equal steps per output; dopri5 steps freely and samples its
 // continuous extension at t_k (quaternions renormalized). Each output evaluates the solver once
@@ -42,6 +50,7 @@
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
 #include "core/sim/drives.hpp"
+#include "core/sim/prescribed_motion.hpp"
 
 namespace kt {
 
@@ -62,9 +71,10 @@ struct SimulatorOptions {
 class Simulator {
  public:
   /// Validates and finalizes `model` with its mesh files (finalize, core/io/model_files.hpp), builds
-  /// solver, integrator and drives, then reset().
+  /// solver, integrator, drives and prescribed motions (reading their tables), then reset().
   /// Throws std::invalid_argument for an invalid model (the formatted diagnostics), an unknown
-  /// solver or integrator name, or a non-positive step or tolerance.
+  /// solver or integrator name, a non-positive step or tolerance, or prescribed motions with a
+  /// solver that cannot compute them; TableError (core/io/motion_table.hpp) for a bad table.
   Simulator(Model model, SimulatorOptions options);
   ~Simulator();
   Simulator(const Simulator&) = delete;
@@ -100,6 +110,14 @@ class Simulator {
   Solver& solver() { return *solver_; }
   const Integrator& integrator() const { return *integrator_; }
   const Drives& drives() const { return *drives_; }
+  const PrescribedMotions& motions() const { return *motions_; }
+  /// The last time every table (motions and drives) covers, +∞ when none: a run past it would
+  /// extrapolate the samples, which callers refuse before running (tableEndMessage()).
+  double tableEnd() const;
+  /// "the motion table FILE of joint J ends at T s": what limits tableEnd(), for messages.
+  std::string tableEndMessage() const;
+  /// The joint wrenches of the current output in each joint's parent-side frame (load_parent:).
+  const std::vector<Vec6>& parentLoads() const { return loadsParent_; }
   /// Replaces the drive of tree joint `joint` from the current time on (live drive changes):
   /// the integrator restarts from the current output state (dopri5 forgets its cached
   /// derivative). Not allocation-free; call it between steps.
@@ -127,7 +145,10 @@ class Simulator {
   std::unique_ptr<Tree> tree_;
   SimulatorOptions options_;
   std::unique_ptr<Solver> solver_;
+  std::unique_ptr<MotionTables> tables_;
   std::unique_ptr<Drives> drives_;
+  std::unique_ptr<PrescribedMotions> motions_;
+  bool inverse_ = false;  ///< every joint prescribed: outputs without integration
   std::unique_ptr<Integrator> integrator_;
   std::unique_ptr<System> system_;
   SignalLayout signals_;
@@ -148,6 +169,7 @@ class Simulator {
   Eigen::VectorXd qS_, vS_, qddS_, tauS_, pS_;  ///< scratch twins
   Eigen::VectorXd pdot_, zeroTau_;              ///< (nv) impulse-form scratch
   JointLoads loads_, loadsS_;
+  std::vector<Vec6> loadsParent_, loadsParentS_;  ///< (nb) load_parent: of the output and its twin
   Kinematics kin_;
   std::vector<AttitudeUnwrapper> unwrappers_, unwrapS_;  ///< (free bodies)
   std::vector<Vec3> attitude_;                           ///< (free bodies)

@@ -122,7 +122,7 @@ class RandomModel {
     const int nv = jointNv(t);
     if (nv == 0) return d;
     const bool positional = jointNq(t) == nv && !jointUsesQuasiVelocity(t);
-    std::vector<DriveType> types = {DriveType::None, DriveType::Constant, DriveType::Sinusoid};
+    std::vector<DriveType> types = {DriveType::None, DriveType::Constant, DriveType::Sinusoid, DriveType::Table};
     if (positional) types.insert(types.end(), {DriveType::PdSinusoid, DriveType::PdPiecewise, DriveType::SpringDamper});
     d.type = types[rng_.next() % types.size()];
     switch (d.type) {
@@ -156,8 +156,57 @@ class RandomModel {
         d.damping = values(nv, 0, 5);
         d.restPosition = values(nv, -1, 1);
         break;
+      case DriveType::Table: d.file = pick({"torques.csv", "logs/motor log.csv", "../a,b.csv"}); break;
     }
     return d;
+  }
+
+  // A prescribed motion of every type (the table's file is not read by the loader).
+  Motion motion(int nv) {
+    Motion m;
+    m.type = pick({MotionType::Spline, MotionType::RestToRest, MotionType::Sinusoid, MotionType::Table});
+    switch (m.type) {
+      case MotionType::None: break;
+      case MotionType::Spline:
+        m.knots.resize(static_cast<std::size_t>(nv));
+        for (auto& list : m.knots) {
+          double t = uniform(-1, 1);
+          const int k = 2 + static_cast<int>(rng_.next() % 5);
+          for (int i = 0; i < k; ++i) {
+            list.push_back({t, uniform(-2, 2)});
+            t += uniform(0.01, 2);
+          }
+        }
+        if (coin()) {
+          m.startVelocity = values(nv, -1, 1);
+          m.endVelocity = values(nv, -1, 1);
+        }
+        break;
+      case MotionType::RestToRest:
+        m.moves.resize(static_cast<std::size_t>(nv));
+        for (auto& list : m.moves) {
+          double t = uniform(0, 1), q = uniform(-1, 1);
+          const int k = 1 + static_cast<int>(rng_.next() % 4);
+          for (int i = 0; i < k; ++i) {
+            const double tb = t + uniform(0.1, 2), qb = uniform(-2, 2);
+            list.push_back({t, tb, q, qb});
+            t = tb + (coin() ? 0.0 : uniform(0, 1));
+            q = qb;
+          }
+        }
+        break;
+      case MotionType::Sinusoid:
+        m.amplitude = values(nv, -1, 1);
+        m.frequency = values(nv, 0, 2);
+        m.phase = values(nv, -3, 3);
+        m.offset = values(nv, -1, 1);
+        break;
+      case MotionType::Table:
+        m.file = pick({"motions/pick.csv", "trajectory (deg).csv"});
+        if (coin()) m.cutoff = uniform(1, 50);
+        break;
+    }
+    return m;
   }
 
   Shape shape() {
@@ -206,6 +255,9 @@ class RandomModel {
           j.limits.push_back({lo, lo + uniform(0, 3)});
         }
       j.drive = drive(j.type);
+      if (j.drive.type == DriveType::None && nq == nv && !jointUsesQuasiVelocity(j.type) && coin())
+        j.motion = motion(nv);
+      if (coin()) j.rating.effort = values(nv, 1, 100);
     }
     const int shapes = static_cast<int>(rng_.next() % 4);
     for (int k = 0; k < shapes; ++k) b.shapes.push_back(shape());

@@ -477,7 +477,8 @@ class TestSimulator : public QObject {
       expected.push_back(std::string(p) + "j_link1[0]");
       for (int k = 0; k < 6; ++k) expected.push_back(std::string(p) + "float[" + std::to_string(k) + "]");
     }
-    for (const char* p : {"load:", "load_world:"})
+    for (const char* j : {"j_link1", "float"}) expected.push_back(std::string("power:") + j);
+    for (const char* p : {"load:", "load_world:", "load_parent:"})
       for (const char* j : {"j_link1", "float"})
         for (const char* c : {"fx", "fy", "fz", "mx", "my", "mz"}) expected.push_back(std::string(p) + j + "." + c);
     // the chain's joints turn about y: moments about x and z (the latter the component along +z)

@@ -116,6 +116,7 @@ bool driveUses(DriveType type, const std::string& field) {
              field == "offset";
     case DriveType::PdPiecewise: return field == "kp" || field == "kd";
     case DriveType::SpringDamper: return field == "stiffness" || field == "damping" || field == "rest_position";
+    case DriveType::Table: return false;
   }
   return false;
 }
