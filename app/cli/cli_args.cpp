@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "app/cli/cli_args.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/io/motion_table.hpp"
 #include "core/io/urdf/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
@@ -203,7 +206,7 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
 }
 
 std::vector<OptionSpec> runOptionSpecs() {
-  return {{"--solver"}, {"--integrator"}, {"--step"}, {"--tolerance"}, {"--duration"}};
+  return {{"--solver"}, {"--integrator"}, {"--step"}, {"--tolerance"}, {"--duration"}, {"--motion"}, {"--cutoff"}};
 }
 
 bool takeRunOption(const char* command, const std::string& name, const std::string& value, RunChoices& choices,
@@ -236,6 +239,14 @@ bool takeRunOption(const char* command, const std::string& name, const std::stri
     return parsePositive(command, name, value, choices.tolerance);
   } else if (name == "--duration") {
     return parsePositive(command, name, value, choices.duration);
+  } else if (name == "--motion") {
+    if (value.empty()) {
+      std::fprintf(stderr, "kinetree-cli %s: --motion expects a CSV file of joint histories\n", command);
+      return false;
+    }
+    choices.motion = value;
+  } else if (name == "--cutoff") {
+    return parsePositive(command, name, value, choices.cutoff);
   } else {
     taken = false;
   }
@@ -254,6 +265,43 @@ bool runSettings(const char* command, const std::string& modelPath, const Model&
                          options.tolerance, choices.tolerance > 0);
 }
 
+bool applyMotionChoice(const char* command, const RunChoices& choices, Model& model) {
+  if (choices.motion.empty()) {
+    if (choices.cutoff > 0)
+      std::fprintf(stderr, "kinetree-cli %s: --cutoff filters the samples of --motion; give --motion FILE.csv\n",
+                   command);
+    return choices.cutoff == 0;
+  }
+  try {
+    const MotionTable table = readMotionTable(choices.motion);
+    std::error_code ec;
+    const std::string absolute = std::filesystem::absolute(choices.motion, ec).lexically_normal().string();
+    const MotionTableMatch match = applyMotionTable(model, table, ec ? choices.motion : absolute, choices.cutoff);
+    for (const Diagnostic& d : match.unmatched) std::fprintf(stderr, "%s\n", printable(d.format()).c_str());
+    for (const Diagnostic& d : match.problems) std::fprintf(stderr, "%s\n", printable(d.format()).c_str());
+    if (!match.unmatched.empty() || !match.problems.empty()) return false;
+    if (match.joints.empty()) {
+      std::fprintf(stderr, "%s:1:1: error: no column q:<joint>[k]: the file prescribes no joint\n",
+                   printable(choices.motion).c_str());
+      return false;
+    }
+  } catch (const TableError& e) {
+    std::fprintf(stderr, "%s\n", printable(e.what()).c_str());
+    return false;
+  }
+  return true;
+}
+
+bool checkTableEnd(const char* command, const Simulator& sim, double duration, bool durationGiven) {
+  const double end = sim.tableEnd();
+  // the last output may fall a rounding error past the duration (t_k = k · interval)
+  if (duration <= end + 1e-9 * std::max(1.0, end)) return true;
+  std::fprintf(stderr, "kinetree-cli %s: %s %s s runs past the data: %s; shorten the run (--duration %s)\n", command,
+               durationGiven ? "--duration" : "the model's duration", formatRoundTrip(duration).c_str(),
+               printable(sim.tableEndMessage()).c_str(), formatRoundTrip(end).c_str());
+  return false;
+}
+
 int streamingRun(const char* command, const char* usage, const std::string& modelPath,
                  const std::vector<std::string>& packagePaths, const RunChoices& choices,
                  std::unique_ptr<Simulator>& sim, double& duration) {
@@ -263,16 +311,21 @@ int streamingRun(const char* command, const char* usage, const std::string& mode
   }
   Model model;
   if (!loadModel(modelPath, model, packagePaths)) return 1;
+  if (!applyMotionChoice(command, choices, model)) return choices.motion.empty() ? 2 : 1;
   SimulatorOptions options;
   // what cannot run is refused before anything is written
   if (!runSettings(command, modelPath, model, choices, options, duration)) return 2;
   options.record = false;
   try {
     sim = std::make_unique<Simulator>(model, options);
+  } catch (const TableError& e) {
+    std::fprintf(stderr, "%s\n", printable(e.what()).c_str());
+    return 1;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
     return 1;
   }
+  if (!checkTableEnd(command, *sim, duration, choices.duration > 0)) return 2;
   return 0;
 }
 

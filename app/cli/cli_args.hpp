@@ -56,10 +56,13 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
                      bool durationGiven, double tolerance, bool toleranceGiven);
 
 /// The settings of one run on a command line: --solver, --integrator, --step, --tolerance and
-/// --duration (zero or empty: the model file's).
+/// --duration (zero or empty: the model file's), and --motion FILE.csv with its --cutoff
+/// (docs/motion.md: every joint the file names follows it, the model file unchanged).
 struct RunChoices {
   std::string solver, integrator;
   double step = 0.0, tolerance = 0.0, duration = 0.0;
+  std::string motion;
+  double cutoff = 0.0;
 };
 /// The option specs of RunChoices, for a command's parseArgs list.
 std::vector<OptionSpec> runOptionSpecs();
@@ -72,6 +75,14 @@ bool takeRunOption(const char* command, const std::string& name, const std::stri
 /// simulation: block; false (messages on stderr, as checkRunOptions) when they cannot run.
 bool runSettings(const char* command, const std::string& modelPath, const Model& model, const RunChoices& choices,
                  SimulatorOptions& options, double& duration);
+
+/// Prescribes the joints named in `choices.motion` (applyMotionTable). False, with every problem
+/// on stderr (file:line:col), when the file cannot be read or does not fit the model. Nothing to
+/// do without --motion; --cutoff without it is a usage error.
+bool applyMotionChoice(const char* command, const RunChoices& choices, Model& model);
+/// False, with the reason on stderr, when a run of `duration` s would pass the end of a table the
+/// simulator's motions or drives read.
+bool checkTableEnd(const char* command, const Simulator& sim, double duration, bool durationGiven);
 
 /// The simulator of a command that runs one model file sample by sample (simulate, peaks): the
 /// file loaded (its diagnostics printed), `choices` applied to its simulation: block and checked,

@@ -39,7 +39,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-    "                            [--tolerance TOL] [--trajectory] [--digits] [--package-path DIR]...\n";
+    "                            [--tolerance TOL] [--trajectory] [--digits] [--motion FILE.csv [--cutoff HZ]]\n"
+    "                            [--package-path DIR]...\n";
 
 using kt::cli::splitList;
 
@@ -135,6 +136,8 @@ int cmdCompare(const std::vector<std::string>& args) {
                   {"--tolerance"},
                   {"--trajectory", false},
                   {"--digits", false},
+                  {"--motion"},
+                  {"--cutoff"},
                   packagePathSpec()},
                  parsed))
     return 2;
@@ -143,7 +146,10 @@ int cmdCompare(const std::vector<std::string>& args) {
   std::string solverList, integrator;
   double duration = 0, step = 0, tolerance = 0;
   bool trajectory = false, digits = false;
+  RunChoices motion;  // --motion and --cutoff
   for (const auto& [name, value] : parsed.options) {
+    bool taken = false;
+    if ((name == "--motion" || name == "--cutoff") && !takeRunOption("compare", name, value, motion, taken)) return 2;
     if (name == "--trajectory") trajectory = true;
     if (name == "--digits") digits = true;
     if (name == "--solvers") {
@@ -181,6 +187,13 @@ int cmdCompare(const std::vector<std::string>& args) {
 
   Model model;
   if (!loadModel(modelPath, model, packagePathsOf(parsed))) return 1;
+  if (!applyMotionChoice("compare", motion, model)) return motion.motion.empty() ? 2 : 1;
+  // Prescribed motions: the reference run needs a solver that computes them (aba, the default
+  // first, does); pointwise, every solver is then compared at its states with the required
+  // efforts as τ, and trajectories by default compare the solvers that can run such a model.
+  const bool prescribed = std::any_of(model.bodies.begin(), model.bodies.end(),
+                                      [](const BodySpec& b) { return b.joint.motion.type != MotionType::None; });
+  if (prescribed && solverList.empty() && trajectory) solvers = hybridSolverNames();
   SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
   if (!integrator.empty()) options.integrator = integrator;
   if (step > 0) options.step = step;
@@ -190,6 +203,21 @@ int cmdCompare(const std::vector<std::string>& args) {
   // what cannot run is refused before any solver starts (--tolerance here is the comparison's)
   if (!checkRunOptions("compare", modelPath, options.step, step > 0, duration, durationGiven, options.tolerance, false))
     return 2;
+  if (prescribed) {
+    // tables are read, and a run past their end refused, before any solver starts
+    try {
+      SimulatorOptions probe = options;
+      probe.solver = solvers.front();
+      const Simulator sim(model, probe);
+      if (!checkTableEnd("compare", sim, duration, durationGiven)) return 2;
+    } catch (const TableError& e) {
+      std::fprintf(stderr, "%s\n", printable(e.what()).c_str());
+      return 1;
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
+      return 1;
+    }
+  }
 
   if (!trajectory) return comparePointwise(modelPath, model, options, duration, solvers, tolerance, digits);
 

@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-    "                          [--duration T] [--csv] [-o|--output FILE|-] [--package-path DIR]...\n";
+    "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
+    "                          [--package-path DIR]...\n";
 
 }  // namespace
 

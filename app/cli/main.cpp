@@ -44,7 +44,7 @@ const Command kCommands[] = {
     {"simulate", "run a model and write its signals as CSV",
      "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
      "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
-     "                             [--every K] [--package-path DIR]...\n\n"
+     "                             [--every K] [--motion FILE.csv [--cutoff HZ]] [--package-path DIR]...\n\n"
      "Simulates the model from its initial state and writes one CSV row per output step (every H\n"
      "seconds, from t = 0 to T): a header of signal names (docs/signals.md), then numbers as %.17g.\n"
      "Defaults come from the model's simulation: block. Solvers: aba, crba, cfa-*, poisson-*;\n"
@@ -58,6 +58,11 @@ const Command kCommands[] = {
      "(a temporary file renamed over it; its mode is kept, a new file gets 0666 less the umask); a FIFO,\n"
      "device or process substitution is written in place. Settings that cannot run are refused (a step\n"
      "below 1e-12 s or longer than the duration, more than 1e9 output steps, a tolerance below 1e-14).\n"
+     "--motion FILE.csv prescribes every joint the file names (columns time, q:<joint>[k], angles in rad\n"
+     "or 'q:<joint>[k] (deg)', as simulate and Export Results write them; docs/motion.md): those joints\n"
+     "follow the samples through a C2 spline, the model file unchanged, and tau: is the effort they need.\n"
+     "--cutoff HZ low-passes the samples first (zero phase), for measured data. A column that names no\n"
+     "joint, a bad number, times that do not increase or a run longer than the file is an error.\n"
      "SIGINT, SIGTERM or SIGHUP removes the temporary file and exits 130, 143 or 129.\n"
      "Exit status: 0; 1 for an invalid model or a run that stopped (NaN/Inf or a failed adaptive\n"
      "step: the message names the time, the solver and the first bad quantity; the rows up to the\n"
@@ -67,11 +72,13 @@ const Command kCommands[] = {
      &kt::cli::cmdSimulate},
     {"peaks", "run a model and list the peak load of every joint",
      "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
-     "                          [--duration T] [--csv] [-o|--output FILE|-] [--package-path DIR]...\n\n"
-     "Simulates the model as simulate does (the same options and defaults, the same output samples)\n"
+     "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
+     "                          [--package-path DIR]...\n\n"
+     "Simulates the model as simulate does (the same options, --motion included, and the same samples)\n"
      "and prints, for every joint, the largest |force| and |moment| of the wrench it transmits and the\n"
      "time of each, the largest |force| and |moment| of its reaction part, and, for joints with a load\n"
-     "rating (docs/model-format.md), the utilisation: the largest ratio of a peak to its rating, in %.\n"
+     "rating (docs/model-format.md), the utilisation: the largest ratio of a peak to its rating, in %;\n"
+     "an effort rating is checked against the largest |tau| of each coordinate (a motor's peak torque).\n"
      "--csv writes the table as CSV (one row per joint; docs/signals.md, \"Peak loads\"); --output\n"
      "writes it to a file (atomically) instead of stdout.\n"
      "A joint whose peak reached its rating is named on stderr as a warning.\n"
@@ -81,7 +88,8 @@ const Command kCommands[] = {
      &kt::cli::cmdPeaks},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
-     "                            [--tolerance TOL] [--trajectory] [--digits] [--package-path DIR]...\n\n"
+     "                            [--tolerance TOL] [--trajectory] [--digits] [--motion FILE.csv [--cutoff HZ]]\n"
+     "                            [--package-path DIR]...\n\n"
      "Compares solvers (default: every solver, aba first) against the first (docs/signals.md,\n"
      "\"Comparing solvers\"). Pointwise, the default: one run of the first solver gives the states, and\n"
      "every solver is evaluated at those same states: qdd and the joint loads against the first solver's,\n"
@@ -91,7 +99,9 @@ const Command kCommands[] = {
      "difference within 10 times that integrator difference counts as the integrator's. Differences are\n"
      "relative to the largest |value| of the reference over the run. Defaults for T, H and I come from\n"
      "the model's simulation: block. --digits prints the agreement as digits, -log10 of the relative\n"
-     "difference (16.0: equal to the last bit; 'exact': no difference at all).\n"
+     "difference (16.0: equal to the last bit; 'exact': no difference at all). With prescribed motions\n"
+     "(in the model or --motion) the first solver must compute them (aba, crba, cfa-tree); pointwise,\n"
+     "every solver is compared at its states with the required efforts as tau.\n"
      "Exit status: 0; 1 when a difference exceeds TOL (default 1e-10 pointwise, 1e-9 for trajectories)\n"
      "and is not the integrator's, a run stops, or the model is invalid; 2 on a usage error.\n"
      "\nexample: kinetree-cli compare examples/space_robot.yaml --solvers aba,cfa-tree,poisson-ldl --digits\n",

@@ -74,7 +74,7 @@ enum class MotionType { None, Spline, RestToRest, Sinusoid, Table };
 ///                `startVelocity` / `endVelocity` are given
 ///   RestToRest:  quintic rest-to-rest `moves`, in time order, held outside them
 ///   Sinusoid:    q = offset + amplitude sin(2π f t + phase)
-///   Table:       the columns q:<joint>[k] of the CSV `file`, a natural spline through the
+///   Table:       the columns q:<joint>[k] of the CSV `file`, a not-a-knot spline through the
 ///                samples after an optional zero-phase low-pass at `cutoff` Hz
 /// Only joints whose position and velocity coordinates coincide (nq == nv, not spherical or
 /// free) take a motion.

@@ -61,7 +61,7 @@ JointMotion::JointMotion(const Motion& m, int nv, const CoordinateSamples* sampl
           throw std::invalid_argument("a table motion needs one column per coordinate");
         const std::vector<double> q =
             filteredSamples(samples->time, samples->values[static_cast<std::size_t>(k)], samples->cutoff);
-        coordinates_.emplace_back(CubicSpline::natural(samples->time, q));
+        coordinates_.emplace_back(CubicSpline::notAKnot(samples->time, q));
         first_ = samples->time.front();
         last_ = samples->time.back();
         break;

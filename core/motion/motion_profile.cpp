@@ -31,19 +31,29 @@ void checkKnots(std::span<const double> t, std::span<const double> q) {
 
 // The second derivatives Mᵢ of the interpolating cubic solve the tridiagonal system
 //   h_{i−1} M_{i−1} + 2 (h_{i−1} + hᵢ) Mᵢ + hᵢ M_{i+1} = 6 (δᵢ − δ_{i−1}),  δᵢ = (q_{i+1} − qᵢ) / hᵢ,
-// closed by M₀ = Mₙ = 0 (natural) or by 2h₀M₀ + h₀M₁ = 6(δ₀ − v₀) and
-// h_{n−1}M_{n−1} + 2h_{n−1}Mₙ = 6(vₙ − δ_{n−1}) (clamped); solved by the Thomas algorithm, which
-// is stable here because the matrix is diagonally dominant.
-CubicSpline CubicSpline::solve(std::span<const double> t, std::span<const double> q, bool clampedEnds, double v0,
-                               double vn) {
+// closed by M₀ = Mₙ = 0 (natural), by 2h₀M₀ + h₀M₁ = 6(δ₀ − v₀) and
+// h_{n−1}M_{n−1} + 2h_{n−1}Mₙ = 6(vₙ − δ_{n−1}) (clamped), or (not-a-knot) by a third derivative
+// continuous across t₁ and t_{n−1}: M₀ = ((h₀ + h₁) M₁ − h₀ M₂) / h₁ and its mirror at the end,
+// eliminated from the first and last interior rows. Solved by the Thomas algorithm, which is
+// stable here because the matrix is diagonally dominant.
+CubicSpline CubicSpline::solve(std::span<const double> t, std::span<const double> q, Ends ends, double v0, double vn) {
   checkKnots(t, q);
-  if (clampedEnds && (!std::isfinite(v0) || !std::isfinite(vn)))
+  if (ends == Ends::Clamped && (!std::isfinite(v0) || !std::isfinite(vn)))
     throw std::invalid_argument("the end velocities must be finite numbers");
   const std::size_t n = t.size() - 1;
   std::vector<double> h(n), delta(n);
   for (std::size_t i = 0; i < n; ++i) {
     h[i] = t[i + 1] - t[i];
     delta[i] = (q[i + 1] - q[i]) / h[i];
+  }
+  CubicSpline s;
+  s.t_.assign(t.begin(), t.end());
+  s.q_.assign(q.begin(), q.end());
+  s.m_.assign(n + 1, 0.0);
+  if (ends == Ends::NotAKnot && n < 3) {
+    // two knots: the straight line; three: the one parabola through them (q'' = 2 × its divided difference)
+    if (n == 2) s.m_.assign(3, 2.0 * (delta[1] - delta[0]) / (h[0] + h[1]));
+    return s;
   }
   std::vector<double> lower(n + 1, 0.0), diag(n + 1, 1.0), upper(n + 1, 0.0), rhs(n + 1, 0.0);
   for (std::size_t i = 1; i < n; ++i) {
@@ -52,34 +62,46 @@ CubicSpline CubicSpline::solve(std::span<const double> t, std::span<const double
     upper[i] = h[i];
     rhs[i] = 6.0 * (delta[i] - delta[i - 1]);
   }
-  if (clampedEnds) {
+  std::size_t first = 0, last = n;  // the rows solved
+  if (ends == Ends::Clamped) {
     diag[0] = 2.0 * h[0];
     upper[0] = h[0];
     rhs[0] = 6.0 * (delta[0] - v0);
     lower[n] = h[n - 1];
     diag[n] = 2.0 * h[n - 1];
     rhs[n] = 6.0 * (vn - delta[n - 1]);
+  } else if (ends == Ends::NotAKnot) {
+    first = 1;
+    last = n - 1;
+    diag[1] = (h[0] + h[1]) * (h[0] + 2.0 * h[1]) / h[1];
+    upper[1] = (h[1] - h[0]) * (h[1] + h[0]) / h[1];
+    lower[n - 1] = (h[n - 2] - h[n - 1]) * (h[n - 2] + h[n - 1]) / h[n - 2];
+    diag[n - 1] = (h[n - 2] + h[n - 1]) * (2.0 * h[n - 2] + h[n - 1]) / h[n - 2];
   }
-  for (std::size_t i = 1; i <= n; ++i) {
+  for (std::size_t i = first + 1; i <= last; ++i) {
     const double w = lower[i] / diag[i - 1];
     diag[i] -= w * upper[i - 1];
     rhs[i] -= w * rhs[i - 1];
   }
-  CubicSpline s;
-  s.m_.assign(n + 1, 0.0);
-  s.m_[n] = rhs[n] / diag[n];
-  for (std::size_t i = n; i-- > 0;) s.m_[i] = (rhs[i] - upper[i] * s.m_[i + 1]) / diag[i];
-  s.t_.assign(t.begin(), t.end());
-  s.q_.assign(q.begin(), q.end());
+  s.m_[last] = rhs[last] / diag[last];
+  for (std::size_t i = last; i-- > first;) s.m_[i] = (rhs[i] - upper[i] * s.m_[i + 1]) / diag[i];
+  if (ends == Ends::NotAKnot) {
+    s.m_[0] = ((h[0] + h[1]) * s.m_[1] - h[0] * s.m_[2]) / h[1];
+    s.m_[n] = ((h[n - 1] + h[n - 2]) * s.m_[n - 1] - h[n - 1] * s.m_[n - 2]) / h[n - 2];
+  }
   return s;
 }
 
 CubicSpline CubicSpline::natural(std::span<const double> t, std::span<const double> q) {
-  return solve(t, q, false, 0.0, 0.0);
+  return solve(t, q, Ends::Natural, 0.0, 0.0);
 }
 
 CubicSpline CubicSpline::clamped(std::span<const double> t, std::span<const double> q, double v0, double vn) {
-  return solve(t, q, true, v0, vn);
+  return solve(t, q, Ends::Clamped, v0, vn);
+}
+
+CubicSpline CubicSpline::notAKnot(std::span<const double> t, std::span<const double> q) {
+  return solve(t, q, Ends::NotAKnot, 0.0, 0.0);
 }
 
 MotionSample CubicSpline::at(double t) const {

@@ -2,9 +2,9 @@
 // Prescribed motions of one coordinate: q(t) with its analytic q̇(t) and q̈(t), never finite
 // differences (docs/model-format.md, "Prescribed motion"). Three shapes, all defined for every t:
 //
-//   CubicSpline   C² cubic through knots (tᵢ, qᵢ), natural (q̈ = 0 at both ends) or clamped
-//                 (q̇ given at both ends), as Adams' CUBSPL. Outside the knots it continues as
-//                 the straight line of its end position and velocity (C¹, q̈ = 0).
+//   CubicSpline   C² cubic through knots (tᵢ, qᵢ), natural (q̈ = 0 at both ends), clamped
+//                 (q̇ given at both ends), as Adams' CUBSPL, or not-a-knot (sampled data). Outside the knots it
+//                 continues as the straight line of its end position and velocity (C¹, q̈ = 0).
 //   RestToRest    moves q_a → q_b over [t_a, t_b] by the quintic
 //                   q = q_a + (q_b − q_a) s(τ),  s = 10τ³ − 15τ⁴ + 6τ⁵,  τ = (t − t_a)/(t_b − t_a),
 //                 zero velocity and acceleration at both ends, held outside; a sequence of such
@@ -35,6 +35,10 @@ class CubicSpline {
   static CubicSpline natural(std::span<const double> t, std::span<const double> q);
   /// Spline with q̇(t₀) = v0 and q̇(tₙ) = vn.
   static CubicSpline clamped(std::span<const double> t, std::span<const double> q, double v0, double vn);
+  /// Not-a-knot spline (de Boor): the third derivative continuous across the second and the
+  /// last-but-one knot, so that the ends take the data's own curvature. For sampled histories,
+  /// whose ends are rarely at rest: a natural end would force q̈ = 0 there.
+  static CubicSpline notAKnot(std::span<const double> t, std::span<const double> q);
 
   MotionSample at(double t) const;
   double firstTime() const { return t_.front(); }
@@ -42,8 +46,8 @@ class CubicSpline {
   int knots() const { return static_cast<int>(t_.size()); }
 
  private:
-  static CubicSpline solve(std::span<const double> t, std::span<const double> q, bool clampedEnds, double v0,
-                           double vn);
+  enum class Ends { Natural, Clamped, NotAKnot };
+  static CubicSpline solve(std::span<const double> t, std::span<const double> q, Ends ends, double v0, double vn);
   std::vector<double> t_, q_, m_;  ///< knots and the second derivative at each (Mᵢ)
 };
 

@@ -83,7 +83,7 @@ void Drives::loadTable(int joint) {
   const MotionTable& table = tables_->get(drives_[joint].file);
   MotionTables::checkStart(table);
   for (std::span<const double> column : MotionTables::jointColumns(table, *tree_, joint, "tau:"))
-    tabulated_[joint].push_back(CubicSpline::natural(table.time, column));
+    tabulated_[joint].push_back(CubicSpline::notAKnot(table.time, column));
 }
 
 double Drives::lastTableTime() const {

@@ -11,7 +11,7 @@
 //   PdPiecewise:   τ = kp (q* − q) + kd (q̇* − ν),  q* piecewise linear through the knots
 //                  (held outside them), q̇* its slope (0 outside the knots)
 //   SpringDamper:  τ = −stiffness (q − rest) − damping ν
-//   Table:         τ from the file's tau:<joint>[k] column, a natural C² cubic spline through the
+//   Table:         τ from the file's tau:<joint>[k] column, a not-a-knot C² cubic spline through the
 //                  samples (core/sim/prescribed_motion.hpp reads the file)
 // PD and spring drives read q_k of joints whose nq == nv (the validator enforces it).
 #pragma once

@@ -228,6 +228,24 @@ class TestPrescribedMotion : public QObject {
     QCOMPARE(forward.tableEnd(), column(prescribed, "time").back());
   }
 
+  // A table's spline takes the data's own curvature at its ends (not-a-knot): it reproduces any
+  // cubic exactly, ends included, on uneven samples; a natural end would force q̈ = 0 there.
+  void tableSplineReproducesACubic() {
+    const auto cubic = [](double t) { return 0.3 - 1.2 * t + 2.5 * t * t - 0.7 * t * t * t; };
+    const std::vector<double> t = {0.0, 0.13, 0.3, 0.42, 0.7, 0.81, 1.0};
+    for (std::size_t n : {std::size_t{3}, std::size_t{4}, t.size()}) {
+      std::vector<double> tt(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(n)), q;
+      for (double x : tt) q.push_back(n == 3 ? 1.0 + x * x : cubic(x));  // three knots: a parabola
+      const CubicSpline s = CubicSpline::notAKnot(tt, q);
+      for (double x : {0.0, 0.05, 0.21, 0.5, tt.back()}) {
+        if (x > tt.back()) continue;
+        const MotionSample m = s.at(x);
+        const double qdd = n == 3 ? 2.0 : 5.0 - 4.2 * x;
+        QVERIFY2(std::abs(m.qdd - qdd) < 1e-9, qPrintable(QString("n %1 t %2: %3").arg(n).arg(x).arg(m.qdd)));
+      }
+    }
+  }
+
   // q0 and v0 of a prescribed joint come from its motion; a different written q0 is a warning.
   void prescribedJointStartsOnItsMotion() {
     Model model = makeChain(2);
