@@ -19,7 +19,7 @@
 
 using namespace kt;
 
-Q_DECLARE_METATYPE(kt::RestToRestSegment)
+Q_DECLARE_METATYPE(kt::Move)
 
 namespace {
 
@@ -56,6 +56,12 @@ double amplitudeAfterFilter(double frequency, double dt, double cutoff) {
   const double m = 2.0 / (i1 - i0);
   if (std::abs(c * m) > 0.01 * std::hypot(s * m, c * m) + 1e-3) return -1.0;  // a phase shift
   return std::hypot(s * m, c * m);
+}
+
+VectorX flatten(const std::vector<Vec6>& f) {
+  VectorX out(6 * static_cast<Eigen::Index>(f.size()));
+  for (std::size_t i = 0; i < f.size(); ++i) out.segment<6>(6 * static_cast<Eigen::Index>(i)) = f[i];
+  return out;
 }
 
 }  // namespace
@@ -162,18 +168,18 @@ class TestMotion : public QObject {
   }
 
   void restToRestInputIsChecked_data() {
-    QTest::addColumn<std::vector<RestToRestSegment>>("segments");
+    QTest::addColumn<std::vector<Move>>("segments");
     QTest::addColumn<QString>("message");
-    QTest::newRow("none") << std::vector<RestToRestSegment>{} << "at least one segment";
-    QTest::newRow("backwards") << std::vector<RestToRestSegment>{{2.0, 1.0, 0.0, 1.0}}
+    QTest::newRow("none") << std::vector<Move>{} << "at least one segment";
+    QTest::newRow("backwards") << std::vector<Move>{{2.0, 1.0, 0.0, 1.0}}
                                << "t_b = 1 s must be later than the start t_a = 2 s";
-    QTest::newRow("overlap") << std::vector<RestToRestSegment>{{0.0, 2.0, 0.0, 1.0}, {1.5, 3.0, 1.0, 0.0}}
+    QTest::newRow("overlap") << std::vector<Move>{{0.0, 2.0, 0.0, 1.0}, {1.5, 3.0, 1.0, 0.0}}
                              << "segment 1 starts at t_a = 1.5 s, before segment 0 ends at t_b = 2 s";
-    QTest::newRow("jump") << std::vector<RestToRestSegment>{{0.0, 1.0, 0.0, 1.0}, {2.0, 3.0, 0.5, 0.0}}
+    QTest::newRow("jump") << std::vector<Move>{{0.0, 1.0, 0.0, 1.0}, {2.0, 3.0, 0.5, 0.0}}
                           << "segment 1 starts at q_a = 0.5 where segment 0 ended at q_b = 1";
   }
   void restToRestInputIsChecked() {
-    QFETCH(std::vector<RestToRestSegment>, segments);
+    QFETCH(std::vector<Move>, segments);
     QFETCH(QString, message);
     try {
       RestToRest m(segments);
@@ -251,34 +257,63 @@ class TestMotion : public QObject {
               QCOMPARE(tau[c], s.tau[c]);  // the given force
             }
           }
-        // forward dynamics with the required efforts gives back the same motion
+        // forward dynamics with the required efforts gives back the same motion and joint loads
         auto aba = makeSolver("aba", tree);
         VectorX qddForward(tree.nv);
-        aba->forwardDynamics(s.q, s.v, tau, {}, qddForward, nullptr);
+        JointLoads loadsForward;
+        loadsForward.resize(tree);
+        aba->forwardDynamics(s.q, s.v, tau, {}, qddForward, &loadsForward);
         QVERIFY2(test::relativeError(qddForward, qdd) < 100 * tol,
                  qPrintable(QStringLiteral("%1 seed %2: %3")
                                 .arg(info.name.c_str())
                                 .arg(seed)
                                 .arg(test::relativeError(qddForward, qdd))));
         QVERIFY2(test::relativeError(loads.tau, tau) < 100 * tol, info.name.c_str());
-        // and every solver that computes it agrees with the partitioned M of crba
+        QVERIFY2(test::relativeError(flatten(loads.f), flatten(loadsForward.f)) < 100 * tol, info.name.c_str());
+        // and every solver that computes it agrees with the partitioned M of crba, loads included
         VectorX tauCrba = s.tau, qddCrba = qddGiven;
-        makeSolver("crba", tree)->hybridDynamics(s.q, s.v, tauCrba, {}, prescribed, qddCrba, nullptr);
-        QVERIFY2(test::relativeError(qdd, qddCrba) < 100 * tol && test::relativeError(tau, tauCrba) < 100 * tol,
+        JointLoads loadsCrba;
+        loadsCrba.resize(tree);
+        makeSolver("crba", tree)->hybridDynamics(s.q, s.v, tauCrba, {}, prescribed, qddCrba, &loadsCrba);
+        QVERIFY2(test::relativeError(qdd, qddCrba) < 100 * tol && test::relativeError(tau, tauCrba) < 100 * tol &&
+                     test::relativeError(flatten(loads.f), flatten(loadsCrba.f)) < 100 * tol,
                  info.name.c_str());
+        // a solver that ran another set of prescribed joints and forward dynamics in between gives
+        // the same, and its forward dynamics is a fresh solver's (cfa-tree keeps per-set joint data)
+        VectorX tauAll(tree.nv), qddAll = qddGiven, qddFresh(tree.nv), qddAfter(tree.nv);
+        solver->hybridDynamics(s.q, s.v, tauAll, {}, std::vector<char>(prescribed.size(), 1), qddAll, nullptr);
+        solver->forwardDynamics(s.q, s.v, s.tau, {}, qddAfter, nullptr);
+        makeSolver(info.name, tree)->forwardDynamics(s.q, s.v, s.tau, {}, qddFresh, nullptr);
+        QCOMPARE(qddAfter, qddFresh);
+        VectorX tauAgain = s.tau, qddAgain = qddGiven;
+        solver->hybridDynamics(s.q, s.v, tauAgain, {}, prescribed, qddAgain, nullptr);
+        QCOMPARE(qddAgain, qdd);
+        QCOMPARE(tauAgain, tau);
         ++cases;
       }
-      // every joint prescribed: inverse dynamics
-      auto crba = makeSolver("crba", tree);
+      // every joint prescribed: inverse dynamics, τ and the joint wrenches of the RNEA
       std::vector<char> all(static_cast<std::size_t>(tree.nb), 1);
-      VectorX tau(tree.nv), qdd = qddGiven, tauRnea(tree.nv);
-      crba->hybridDynamics(s.q, s.v, tau, {}, all, qdd, nullptr);
+      VectorX tauRnea(tree.nv);
+      JointLoads loadsRnea;
+      loadsRnea.resize(tree);
       RneaWorkspace ws(tree);
-      inverseDynamics(tree, ws, s.q, s.v, qddGiven, {}, tauRnea);
-      QVERIFY(test::relativeError(tau, tauRnea) < 100 * tol);
-      QCOMPARE(qdd, qddGiven);
+      inverseDynamics(tree, ws, s.q, s.v, qddGiven, {}, tauRnea, &loadsRnea);
+      for (const char* name : {"aba", "crba", "cfa-tree"}) {
+        VectorX tau(tree.nv), qdd = qddGiven;
+        JointLoads loads;
+        loads.resize(tree);
+        makeSolver(name, tree)->hybridDynamics(s.q, s.v, tau, {}, all, qdd, &loads);
+        QVERIFY2(test::relativeError(tau, tauRnea) < 100 * tol &&
+                     test::relativeError(flatten(loads.f), flatten(loadsRnea.f)) < 100 * tol,
+                 qPrintable(QStringLiteral("%1 seed %2: τ %3, f %4")
+                                .arg(name)
+                                .arg(seed)
+                                .arg(test::relativeError(tau, tauRnea))
+                                .arg(test::relativeError(flatten(loads.f), flatten(loadsRnea.f)))));
+        QCOMPARE(qdd, qddGiven);
+      }
     }
-    QVERIFY(cases >= 24);  // aba and crba on each tree
+    QVERIFY(cases >= 36);  // aba, crba and cfa-tree on each tree
   }
 };
 

@@ -3,6 +3,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <stdexcept>
 
 #include "core/dynamics/kernels/prefetch.hpp"
 
@@ -79,7 +80,8 @@ constexpr int kAhead = 3;  ///< bodies ahead to prefetch (performance note 1)
 
 CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     : Solver(tree),
-      frames_(tree.nb),
+      ownFrames_(tree.nb),
+      prescribed_(tree.nb, 0),
       axes_(tree.nb),
       IinvB_(tree.nb),
       IinvJ_(tree.nb),
@@ -96,7 +98,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
   handover_ = SweepHandover(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
-    JointFrame& fr = frames_[i];
+    JointFrame& fr = ownFrames_[i];
     Mat3& R = axes_[i].R;
     fr.nv = static_cast<std::int8_t>(joint.nv);
     // the joint frame: columns of R in body axes, and the coordinates S_i spans there
@@ -106,7 +108,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     for (int n = 0; n < fr.nv; ++n) fr.dims[n] = static_cast<std::int8_t>(jf.dims[n]);
     fr.rotated = fr.universal || R != Mat3::Identity();
     const int parent = tree.parent[i];
-    fr.ownTransform = fr.rotated || (parent >= 0 && frames_[static_cast<std::size_t>(parent)].rotated);
+    fr.ownTransform = fr.rotated || (parent >= 0 && ownFrames_[static_cast<std::size_t>(parent)].rotated);
     fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1;
     for (int c : tree.children[i]) fr.farChild = fr.farChild || !handover_.handsOverInLocal(c);
     std::array<bool, 6> motion{};
@@ -133,6 +135,9 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
     IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
   }
+  // no joint prescribed yet: prescribedFrames_ matches prescribed_
+  prescribedFrames_ = ownFrames_;
+  frames_ = ownFrames_.data();
   // the refinement of q̈ where a light body carries a heavy one (header, "Refinement")
   std::vector<double> stiffness(static_cast<std::size_t>(tree.nb));  // λ_min(I_i) = 1 / ‖I_i⁻¹‖₂
   for (int i = 0; i < tree.nb; ++i)
@@ -299,20 +304,55 @@ void CfaTreeSolver::constraintForce(int i, const Vec6* Fp, Vec6& lambda) const {
 void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                                     VectorX& qdd, JointLoads* loads) {
   if (qdd.size() != tree_->nv) qdd.resize(tree_->nv);
-  biasPass(q, v, fext);
-  eliminationPass(tau);
+  biasPass<false>(q, v, fext, qdd);
+  eliminationPass<false>(tau);
   if (!refine_) {
-    substitutionPass(qdd, loads, true, false);
+    substitutionPass<false>(qdd, nullptr, loads, true, false);
     return;
   }
   // one step of iterative refinement of q̈ with the factor just built (header, "Refinement")
-  substitutionPass(qdd, nullptr, true, true);
-  correctionPass(tau);
-  substitutionPass(dqdd_, loads, false, false);
+  substitutionPass<false>(qdd, nullptr, nullptr, true, true);
+  correctionPass<false>(tau);
+  substitutionPass<false>(dqdd_, nullptr, loads, false, false);
   qdd += dqdd_;
 }
 
-void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext) {
+void CfaTreeSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
+                                   std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
+  const Tree& t = *tree_;
+  if (prescribed.size() != static_cast<std::size_t>(t.nb) || qdd.size() != t.nv || tau.size() != t.nv)
+    throw std::invalid_argument("cfa-tree: hybrid dynamics takes one prescribed flag per joint, nv q̈ and nv τ");
+  // the same passes as forwardDynamics, with the prescribed joints transmitting full wrenches
+  // (header, "Prescribed joints"); the free joints' τ and the prescribed joints' q̈ are inputs.
+  // Every call refines q̈ and the efforts once (header, "Prescribed joints": welded subtrees).
+  selectPrescribed(prescribed);
+  frames_ = prescribedFrames_.data();
+  biasPass<true>(q, v, fext, qdd);
+  eliminationPass<true>(tau);
+  substitutionPass<true>(qdd, &tau, nullptr, true, true);
+  correctionPass<true>(tau);
+  substitutionPass<true>(dqdd_, &tau, loads, false, false);
+  qdd += dqdd_;  // δq̈ is zero on the prescribed coordinates
+  frames_ = ownFrames_.data();
+}
+
+void CfaTreeSolver::selectPrescribed(std::span<const char> prescribed) {
+  for (int i = 0; i < tree_->nb; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    const char p = prescribed[k] != 0 ? 1 : 0;
+    if (p == prescribed_[k]) continue;
+    prescribed_[k] = p;
+    JointFrame& fr = prescribedFrames_[k];
+    fr = ownFrames_[k];
+    if (p && fr.nv > 0) {  // all six coordinates of the joint frame are constraint coordinates
+      fr.nc = 6;
+      for (int d = 0; d < 6; ++d) fr.cdims[d] = static_cast<std::int8_t>(d);
+    }
+  }
+}
+
+template <bool kHybrid>
+void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext, const VectorX& qdd) {
   const Tree& t = *tree_;
   // base to tip, one pass: the kinematics (as computeKinematics, keeping ⁱX_p and v_i),
   // joint-frame transforms, and each body's own bias terms (header, "Bias terms per body")
@@ -345,7 +385,7 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const Vec6 c = p < 0 ? Vec6(Xp.applyMotion(a0) + ci) : ci;
     const Inertia& I = t.I[i];
     const Vec6 bias = crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
-    if (refine_) fBody_[i] = bias;  // RNEA's body wrench, completed by the first substitution
+    if (kHybrid || refine_) fBody_[i] = bias;  // RNEA's body wrench, completed by the first substitution
     if (fr.rotated) {
       const Mat3 Rt = axes_[i].R.transpose();
       W.c = spatial(Rt * c.head<3>(), Rt * c.tail<3>());
@@ -354,15 +394,26 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
       W.c = c;
       W.rho = -bias;
     }
+    if (isPrescribed<kHybrid>(i)) {
+      // the known relative acceleration S_i q̈_i joins c_i (header, "Prescribed joints"); in the
+      // joint frame S_i selects coordinates, S_i = [Ŝ; 0] for a universal joint
+      const double* qddi = qdd.data() + t.vOffset[i];
+      if (fr.universal) {
+        W.c.head<2>() += axes_[i].Shat * Eigen::Vector2d(qddi[0], qddi[1]);
+      } else {
+        for (int k = 0; k < fr.nv; ++k) W.c[fr.dims[k]] += qddi[k];
+      }
+    }
   }
 }
 
 // D_i τ_i in the joint frame: τ on the motion coordinates (zero on the constraint ones). In the
 // correction (residual), D_i r_i with r_i = τ_i − S_iᵀ f_i, f_i RNEA's joint wrench of q̈ so far.
+template <bool kHybrid>
 Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
   const JointFrame& fr = frames_[i];
   Vec6 u = Vec6::Zero();
-  if (fr.nv == 0) return u;
+  if (fr.nv == 0 || isPrescribed<kHybrid>(i)) return u;  // a prescribed joint's whole wrench is λ_i
   const int off = tree_->vOffset[i];
   // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
   const JointAxes& ax = axes_[i];
@@ -382,6 +433,7 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
   return u;
 }
 
+template <bool kHybrid>
 void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   const Tree& t = *tree_;
   // tip to base: u = D τ carried into the parent's known wrench; then Ψ and α of each body,
@@ -395,7 +447,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    const Vec6 u = actuation(i, tau, false);
+    const Vec6 u = actuation<kHybrid>(i, tau, false);
     W.u = u;
     if (p >= 0) {
       if (fr.nv == 1 && !fr.universal) {
@@ -420,7 +472,8 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
   }
 }
 
-void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual) {
+template <bool kHybrid>
+void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* loads, bool withBias, bool residual) {
   const Tree& t = *tree_;
   // base to tip: λ, the accelerations a_i and q̈ (with the bias; without it, those of the
   // correction's system at rest)
@@ -444,7 +497,15 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
     if (stored && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, *Fp);  // for i's later siblings
     // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ
     Vec6 a = withBias ? Vec6(y + W.c) : y;
-    if (fr.nv == 1 && !fr.universal) {
+    if (isPrescribed<kHybrid>(i)) {
+      // a_i = y + c_i + S_i q̈_i (c_i carries S_i q̈_i) with the given q̈_i, which the correction
+      // leaves alone (δq̈_i = 0); the required effort τ_i = S_iᵀ f_i, f_i = λ_i (refined: plus
+      // RNEA's f_i, as the loads)
+      const int off = t.vOffset[i];
+      if (!withBias)
+        for (int k = 0; k < fr.nv; ++k) qdd[off + k] = 0.0;
+      generalizedForce(i, bodyLoad(i, lambda, !withBias), effort->data() + off);
+    } else if (fr.nv == 1 && !fr.universal) {
       const int d = fr.dims[0];
       const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
@@ -483,6 +544,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, JointLoads* loads, bool withB
   }
 }
 
+template <bool kHybrid>
 void CfaTreeSolver::correctionPass(const VectorX& tau) {
   const Tree& t = *tree_;
   // tip to base: the RNEA joint wrench of q̈ so far (the subtree sums of substitutionPass's body
@@ -498,7 +560,7 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
       if (handover_.startsParent(i)) fRnea_[p] = fBody_[p];
       accumulateInverseForce(kin_.X_p[i], fRnea_[i], 1.0, fRnea_[p]);
     }
-    const Vec6 u = actuation(i, tau, true);
+    const Vec6 u = actuation<kHybrid>(i, tau, true);
     W.u = u;
     const std::vector<int>& ch = t.children[i];
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
@@ -524,23 +586,36 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
   }
 }
 
+Vec6 CfaTreeSolver::bodyLoad(int i, const Vec6& fJ, bool corrected) const {
+  const JointAxes& ax = axes_[i];
+  Vec6 f = frames_[i].rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
+  if (corrected) f += fRnea_[i];
+  return f;
+}
+
+void CfaTreeSolver::generalizedForce(int i, const Vec6& f, double* out) const {
+  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
+  const JointFrame& fr = frames_[i];
+  if (fr.nv == 0) return;
+  const JointAxes& ax = axes_[i];
+  const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
+  if (fr.universal) {
+    const Eigen::Vector2d tau = ax.Shat.transpose() * fr6.head<2>();
+    out[0] = tau[0];
+    out[1] = tau[1];
+  } else {
+    for (int k = 0; k < fr.nv; ++k) out[k] = fr6[fr.dims[k]];
+  }
+}
+
 void CfaTreeSolver::jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected) {
   const Tree& t = *tree_;
   // the joint loads f = D τ + T λ (refined: RNEA's f + D r + T δλ), and their parts τ_i = S_iᵀ f_i,
   // λ_i = T_iᵀ f_i (JointModel's T), world axes
   const JointFrame& fr = frames_[i];
-  const JointAxes& ax = axes_[i];
-  Vec6 f = fr.rotated ? spatial(ax.R * fJ.head<3>(), ax.R * fJ.tail<3>()) : fJ;
-  if (corrected) f += fRnea_[i];
+  const Vec6 f = bodyLoad(i, fJ, corrected);
   loads.f[i] = f;
-  if (fr.nv > 0) {  // τ = Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates
-    const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
-    if (fr.universal) {
-      loads.tau.segment<2>(t.vOffset[i]) = ax.Shat.transpose() * fr6.head<2>();
-    } else {
-      for (int k = 0; k < fr.nv; ++k) loads.tau[t.vOffset[i] + k] = fr6[fr.dims[k]];
-    }
-  }
+  generalizedForce(i, f, loads.tau.data() + t.vOffset[i]);
   double* lam = loads.lambda.data() + t.lambdaOffset[i];
   if (fr.gather) {
     for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];

@@ -55,6 +55,28 @@
 // residual, and runs the elimination's right-hand side alone (α and z with the stored L, D, V) for
 // the system at rest; a second substitution gives δq̈ and δλ. q̈ = q̈⁰ + δq̈ and the loads are
 // f + D r + T δλ.
+//
+// Prescribed joints (hybridDynamics; docs/dynamics.md §4, "Hybrid dynamics"). A joint whose q̈_i is
+// given has no free coordinate left: it transmits a full wrench, as a fixed joint does. Its
+// constraint space becomes all six coordinates of its joint frame (T_i = 1, n_c = 6: Liu et al.'s
+// split eq. 5 with W_j = 1 and no F_T,j, the whole wrench F_j = F_S,j), its actuation u_i = D_i τ_i
+// drops out, and its known relative acceleration S_i q̈_i joins c_i: the kinematic constraint
+// a_i − ⁱX_p a_p = S_i q̈_i + c_i (F–F eq. 13) moves the known term to the right-hand side, so
+//
+//   b_i = T_iᵀ (ⁱX_p α_p + c_i + S_i q̈_i − α_i)                               (Liu et al. eq. 29)
+//
+// with the elimination and back substitution unchanged (they are compiled for n_c = 6). λ_i is
+// then the joint's whole wrench f_i, and the force the joint must supply, its required effort,
+// is τ_i = S_iᵀ f_i (F–F eq. 14); its acceleration is the kinematic a_i = ⁱX_p a_p + c_i + S_i q̈_i,
+// the given q̈_i untouched. The per-joint description for a set of prescribed joints
+// (prescribedFrames_) is rebuilt only when the set differs from the last call's.
+// A prescribed joint welds its child's subtree to the parent body, and a welded subtree acts on
+// what carries it as one heavy body: the case of "Refinement" above, wherever prescribed joints
+// follow one another, whatever the masses. So hybridDynamics refines every call (docs/dynamics.md
+// §4 has the figures). The refinement holds as it is: the residual r = τ − Sᵀ f is taken on the
+// free joints only (u_i = 0 on a prescribed one), the correction's system at rest keeps δq̈_i = 0
+// on prescribed joints (no S_i q̈_i in its b), and their effort becomes S_iᵀ (f_i + δλ_i), which
+// is (M q̈ + h)_i exactly because S_iᵀ δλ_i = (M δq̈)_i in the system at rest.
 // Workspaces are sized in the constructor; a call allocates nothing.
 #pragma once
 
@@ -73,16 +95,19 @@ class CfaTreeSolver final : public Solver {
   std::string_view name() const override { return "cfa-tree"; }
   void forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext, VectorX& qdd,
                        JointLoads* loads) override;
+  bool supportsHybrid() const override { return true; }
+  void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
+                      std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
 
  private:
-  /// Constant description of joint i in its joint frame, read in every pass (30 bytes).
+  /// Constant description of joint i in its joint frame, read in every pass (32 bytes).
   struct JointFrame {
     std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
     std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
     std::array<std::int8_t, 6> index{};  ///< (gather) the coordinate of f in λ_k
     std::array<std::int8_t, 6> sign{};   ///< (gather) ±1
     std::int8_t nv = 0;                  ///< n_i
-    std::int8_t nc = 6;                  ///< 6 − n_i
+    std::int8_t nc = 6;                  ///< 6 − n_i; 6 for a prescribed joint (header, "Prescribed joints")
     bool rotated = false;                ///< R ≠ 1
     bool universal = false;              ///< R and Ŝ depend on q
     bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
@@ -119,7 +144,12 @@ class CfaTreeSolver final : public Solver {
   bool refine_ = false;     ///< the model has such a pair: every call refines q̈
   Kinematics kin_;          ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
   SweepHandover handover_;  ///< Ψ_i and RNEA's wrenches handed to the parent
-  std::vector<JointFrame> frames_;
+  std::vector<JointFrame> ownFrames_;  ///< (nb) every joint as the model has it (forwardDynamics)
+  /// (nb) the same with the joints of prescribed_ transmitting all six coordinates (hybridDynamics)
+  std::vector<JointFrame> prescribedFrames_;
+  std::vector<char> prescribed_;  ///< (nb) 1 for the joints prescribedFrames_ prescribes: the last call's set
+  /// what the passes read: ownFrames_, or prescribedFrames_ during hybridDynamics
+  const JointFrame* frames_ = nullptr;
   std::vector<JointAxes> axes_;
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
   LargeArray<Mat6> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
@@ -140,21 +170,44 @@ class CfaTreeSolver final : public Solver {
   std::vector<Vec6> fRnea_;  ///< (nb) refinement: RNEA's joint wrench f_i at the first q̈, body frame
   VectorX dqdd_;             ///< (nv) refinement: the correction of q̈
 
-  // The passes of forwardDynamics (out of line: performance note 5 in cfa_tree.cpp).
-  /// Base to tip: kinematics, joint-frame transforms, each body's c_i and p_i.
-  [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext);
+  // The passes of forwardDynamics and, with kHybrid, of hybridDynamics, where the joints of
+  // prescribed_ follow their given q̈ (out of line: performance note 5 in cfa_tree.cpp; the forward
+  // instantiations carry no test for prescribed joints).
+  /// Base to tip: kinematics, joint-frame transforms, each body's c_i (kHybrid: plus S_i q̈_i of a
+  /// prescribed joint, from qdd) and p_i.
+  template <bool kHybrid>
+  [[gnu::noinline]] void biasPass(const VectorX& q, const VectorX& v, ExternalWrenches fext, const VectorX& qdd);
   /// Tip to base: u = D τ, then Ψ and α of each body, eliminating its children's joints.
+  template <bool kHybrid>
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
   /// Base to tip: λ, the accelerations and q̈ (withBias: of the system itself; otherwise of the
   /// correction's system at rest); with loads, each joint's load D τ + T λ; with residual, RNEA's
-  /// body wrenches p_i + I_i a_i in fBody_.
-  [[gnu::noinline]] void substitutionPass(VectorX& qdd, JointLoads* loads, bool withBias, bool residual);
+  /// body wrenches p_i + I_i a_i in fBody_. kHybrid: a prescribed joint keeps its q̈ (the
+  /// correction's δq̈ is zero there) and its required effort S_iᵀ f_i goes into `effort`.
+  template <bool kHybrid>
+  [[gnu::noinline]] void substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* loads, bool withBias,
+                                          bool residual);
   /// Tip to base, after a substitution with residual: fRnea_, the RNEA joint wrench of q̈ (the
   /// subtree sums of fBody_), u = D (τ − Sᵀ f) its residual, and α and z for u with the factor
   /// already built.
+  template <bool kHybrid>
   [[gnu::noinline]] void correctionPass(const VectorX& tau);
-  /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i).
+  /// D_i τ_i in the joint frame; with residual, D_i (τ_i − S_iᵀ fRnea_i); zero for a prescribed joint.
+  template <bool kHybrid>
   Vec6 actuation(int i, const VectorX& tau, bool residual) const;
+  /// kHybrid: joint i follows its given q̈ in this call.
+  template <bool kHybrid>
+  bool isPrescribed(int i) const {
+    if constexpr (kHybrid) return prescribed_[static_cast<std::size_t>(i)] != 0;
+    return false;
+  }
+  /// prescribedFrames_ for the set `prescribed`, rebuilt only where it differs from the last call's.
+  void selectPrescribed(std::span<const char> prescribed);
+  /// Joint i's load f_i in the body frame from fJ = D_i τ_i + T_i λ_i in the joint frame (corrected:
+  /// plus fRnea_).
+  Vec6 bodyLoad(int i, const Vec6& fJ, bool corrected) const;
+  /// S_iᵀ f for f in the body frame, into joint i's n_i entries from out.
+  void generalizedForce(int i, const Vec6& f, double* out) const;
   /// Joint i's load from fJ = D_i τ_i + T_i λ_i in the joint frame (corrected: plus fRnea_), in
   /// world axes through ⁱX_0's rotation (its parent's already computed: called base to tip).
   void jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected);
