@@ -586,6 +586,20 @@ class TestUrdf : public QObject {
 
   // YAML → URDF → YAML keeps the dynamics: q̈ and the joint loads at random states (gravity, which
   // URDF does not hold, set back). Models URDF cannot express are refused with their joints named.
+  // URDF's <limit effort> is the actuator's peak torque: the effort rating, read and written back.
+  void effortIsTheEffortRating() {
+    const UrdfImport arm = importUrdfFile(kArm);
+    const int a1 = arm.model.findBody("a1_link"), a7 = arm.model.findBody("a7_link");
+    QVERIFY(a1 >= 0 && a7 >= 0);
+    QCOMPARE(arm.model.bodies[static_cast<std::size_t>(a1)].joint.rating.effort, std::vector<double>{320.0});
+    QCOMPARE(arm.model.bodies[static_cast<std::size_t>(a7)].joint.rating.effort,
+             std::vector<double>{40.0});  // continuous
+    std::vector<std::string> warnings;
+    const std::string xml = exportUrdf(arm.model, std::string(), warnings);
+    QVERIFY(xml.find("effort=\"320\"") != std::string::npos);
+    QVERIFY(xml.find("<limit effort=\"40\" velocity=\"0\"/>") != std::string::npos);
+  }
+
   void roundTrip() {
     for (const char* name : {"pendulum.yaml", "double_pendulum.yaml", "space_robot.yaml"}) {
       const Model original = loadModelFromFile(test::example(name).toStdString());

@@ -121,7 +121,11 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
 
     const JointSpec& j = b.joint;
     if (j.drive.type != DriveType::None) drives.push_back(jointName(b));
-    if (!j.rating.empty()) ratings.push_back(jointName(b));
+    // an effort rating is URDF's <limit effort> of a revolute or prismatic joint; the rest has no place
+    const bool effortKept = j.type == JointType::Revolute || j.type == JointType::Prismatic;
+    if (j.rating.force != 0.0 || j.rating.moment != 0.0 || !j.rating.reaction.empty() ||
+        (!j.rating.effort.empty() && !effortKept))
+      ratings.push_back(jointName(b));
     if (!j.q0.empty() || !j.v0.empty()) initial.push_back(jointName(b));
     if (b.appliedWrench != Vec6::Zero()) wrenches.push_back(b.name);
 
@@ -141,16 +145,19 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
     out << "    <child link=\"" << attr(b.name) << "\"/>\n";
     out << origin(j.origin, "    ");
     if (jointHasAxis(j.type)) out << "    <axis xyz=\"" << vec(j.axis) << "\"/>\n";
-    // URDF requires limits on revolute and prismatic joints; Kinetree's are display limits and it
-    // has no effort or velocity limit (0 here)
+    // URDF requires limits on revolute and prismatic joints; Kinetree's are display limits, its
+    // effort rating is URDF's effort, and it has no velocity limit (0 here)
+    const std::string effort = j.rating.effort.empty() ? std::string("0") : num(j.rating.effort[0]);
     if (j.type == JointType::Revolute && !j.limits.empty())
       out << "    <limit lower=\"" << num(j.limits[0].lower) << "\" upper=\"" << num(j.limits[0].upper)
-          << "\" effort=\"0\" velocity=\"0\"/>\n";
+          << "\" effort=\"" << effort << "\" velocity=\"0\"/>\n";
+    else if (j.type == JointType::Revolute && !j.rating.effort.empty())
+      out << "    <limit effort=\"" << effort << "\" velocity=\"0\"/>\n";
     if (j.type == JointType::Prismatic) {
       const Limit l = j.limits.empty() ? Limit{-1e6, 1e6} : j.limits[0];
       if (j.limits.empty()) limitless.push_back(jointName(b));
-      out << "    <limit lower=\"" << num(l.lower) << "\" upper=\"" << num(l.upper)
-          << "\" effort=\"0\" velocity=\"0\"/>\n";
+      out << "    <limit lower=\"" << num(l.lower) << "\" upper=\"" << num(l.upper) << "\" effort=\"" << effort
+          << "\" velocity=\"0\"/>\n";
     }
     out << "  </joint>\n";
   }

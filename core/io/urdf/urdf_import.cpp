@@ -585,15 +585,25 @@ class Importer {
       else
         notes_.add("limits with lower > upper left out", joint->name, locationOf(xml));
     };
+    // URDF's effort is the actuator's largest |τ|: Kinetree's effort rating (docs/model-format.md)
+    const auto effort = [&] {
+      if (joint->limits && joint->limits->effort > 0.0 && std::isfinite(joint->limits->effort))
+        js.rating.effort = {joint->limits->effort};
+    };
     switch (joint->type) {
       case urdf::Joint::REVOLUTE:
         js.type = JointType::Revolute;
         limits();
+        effort();
         break;
-      case urdf::Joint::CONTINUOUS: js.type = JointType::Revolute; break;
+      case urdf::Joint::CONTINUOUS:
+        js.type = JointType::Revolute;
+        effort();
+        break;
       case urdf::Joint::PRISMATIC:
         js.type = JointType::Prismatic;
         limits();
+        effort();
         break;
       case urdf::Joint::FLOATING: js.type = JointType::Free; break;
       case urdf::Joint::PLANAR: js.type = JointType::Planar; break;
