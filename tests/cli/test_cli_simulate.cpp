@@ -122,7 +122,7 @@ class TestCliSimulate : public QObject {
     p.kill();
     p.waitForFinished();
     QVERIFY2(
-        err.contains("this run writes about 7 GB (305 columns x 1,000,001 rows); --signals and --every write less"),
+        err.contains("this run writes about 9.1 GB (396 columns x 1,000,001 rows); --signals and --every write less"),
         err.constData());
     const Run small = cli({"simulate", example("space_robot.yaml"), "--duration", "0.1"});
     QVERIFY(!small.err.contains("GB"));

@@ -7,9 +7,9 @@ _kinetree_cli_options() {
   case "$1" in
     validate) echo "--package-path --help --version" ;;
     info) echo "--package-path --help --version" ;;
-    simulate) echo "--solver --integrator --step --tolerance --duration --output --signals --every --package-path --help --version" ;;
-    peaks) echo "--solver --integrator --step --tolerance --duration --csv --output --package-path --help --version" ;;
-    compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --package-path --help --version" ;;
+    simulate) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --output --signals --every --package-path --help --version" ;;
+    peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --csv --output --package-path --help --version" ;;
+    compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --motion --cutoff --package-path --help --version" ;;
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --kinds --repeat --json --simulate --no-loads --package-path --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
@@ -46,7 +46,7 @@ _kinetree_cli() {
     --integrator)
       mapfile -t COMPREPLY < <(compgen -W "$integrators" -- "$cur")
       return ;;
-    -o | --output | --model)
+    -o | --output | --model | --motion)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
@@ -54,8 +54,8 @@ _kinetree_cli() {
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
-    --step | --tolerance | --duration | --signals | --every | --chain | --cardan-chain | --binary-tree | --repeat | \
-      --processes | --dask | --batch-size | --max-cases)
+    --step | --tolerance | --duration | --cutoff | --signals | --every | --chain | --cardan-chain | --binary-tree | \
+      --repeat | --processes | --dask | --batch-size | --max-cases)
       return ;;  # a value the user types
   esac
   if [[ $command == help ]]; then
