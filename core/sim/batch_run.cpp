@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/model/text_util.hpp"
 #include "core/results/signals.hpp"
 #include "core/sim/run_limits.hpp"
 
@@ -26,6 +27,9 @@ BatchRun runBatch(const Model& model, const BatchRunOptions& options) {
   if (options.every < 1) throw std::invalid_argument("every: must be a positive integer");
 
   Simulator sim(model, simOptions);
+  if (duration > sim.tableEnd() + 1e-9 * std::max(1.0, sim.tableEnd()))
+    throw std::invalid_argument("the run of " + formatRoundTrip(duration) +
+                                " s runs past the data: " + sim.tableEndMessage());
   const SignalLayout& layout = sim.signalLayout();
   std::vector<int> columns;
   std::string error;

@@ -18,6 +18,9 @@ docs/python.md.
 
 from __future__ import annotations
 
+import csv
+import os
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -128,6 +131,8 @@ def simulate(
     tolerance: Optional[float] = None,
     signals: Union[None, str, Sequence[str]] = None,
     every: int = 1,
+    motion: Any = None,
+    cutoff: Optional[float] = None,
 ) -> Run:
     """Run a model from its initial state, as ``kinetree-cli simulate`` does.
 
@@ -139,11 +144,34 @@ def simulate(
     loads are taken over every output step whatever is kept. The GIL is released while the run
     goes, so runs in several threads proceed in parallel; Ctrl+C ends a run within a fraction of
     a second (KeyboardInterrupt).
+
+    ``motion`` prescribes joints, as ``kinetree-cli simulate --motion`` does (docs/motion.md): a
+    dict of equal-length arrays or a pandas DataFrame with a ``time`` column (s, increasing from
+    0) and ``q:<joint>[k]`` columns (rad or m); every joint named follows its samples through a C2
+    spline, and ``tau:<joint>[k]`` is then the effort it needs. ``cutoff`` (Hz) low-passes the
+    samples first (zero phase), for measured data. A column that names no joint, a bad number,
+    times that do not increase or a run longer than the samples raise ValueError.
     """
     if isinstance(model, str):
         model = load(model)
     patterns = signals if isinstance(signals, str) or signals is None else ",".join(signals)
-    raw = _kinetree.simulate(
+    if motion is None:
+        if cutoff is not None:
+            raise ValueError("cutoff filters the samples of motion; give motion as well")
+        return Run(_simulate(model, solver, integrator, step, duration, tolerance, patterns, every, "", 0.0))
+    with tempfile.TemporaryDirectory(prefix="kinetree-motion-") as directory:
+        path = os.path.join(directory, "motion.csv")
+        _write_motion(motion, path)
+        return Run(
+            _simulate(
+                model, solver, integrator, step, duration, tolerance, patterns, every, path,
+                0.0 if cutoff is None else float(cutoff),
+            )
+        )
+
+
+def _simulate(model, solver, integrator, step, duration, tolerance, patterns, every, motion, cutoff):
+    return _kinetree.simulate(
         model,
         solver or "",
         integrator or "",
@@ -153,8 +181,33 @@ def simulate(
         patterns or "",
         int(every),
         True,
+        motion,
+        cutoff,
     )
-    return Run(raw)
+
+
+def _write_motion(motion: Any, path: str) -> None:
+    """Joint histories (a dict of arrays, or a DataFrame) as the CSV table the engine reads."""
+    if hasattr(motion, "columns") and hasattr(motion, "to_numpy"):  # a pandas DataFrame
+        names = [str(c) for c in motion.columns]
+        columns = [np.asarray(motion[c].to_numpy(), dtype=float) for c in motion.columns]
+    elif isinstance(motion, dict):
+        names = [str(k) for k in motion]
+        columns = [np.atleast_1d(np.asarray(v, dtype=float)) for v in motion.values()]
+    else:
+        raise TypeError("motion must be a dict of arrays or a pandas DataFrame, got %s" % type(motion).__name__)
+    if "time" not in names:
+        raise ValueError("motion needs a 'time' column (s), got columns: %s" % ", ".join(names))
+    order = [names.index("time")] + [k for k, n in enumerate(names) if n != "time"]
+    lengths = {len(c) for c in columns}
+    if len(lengths) != 1:
+        raise ValueError("motion columns differ in length: %s" % ", ".join(
+            "%s %d" % (n, len(c)) for n, c in zip(names, columns)))
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([names[k] for k in order])
+        for row in zip(*[columns[k] for k in order]):
+            writer.writerow([repr(float(x)) for x in row])
 
 
 def _setting(value: Optional[float]) -> Optional[float]:

@@ -50,6 +50,8 @@ def simulate(
     signals: str,
     every: int,
     keep_rows: bool,
+    motion: str,
+    cutoff: float,
 ) -> Dict[str, Any]: ...
 def run_settings_problems(
     model: Model, step: Optional[float], duration: Optional[float], tolerance: Optional[float]

@@ -163,6 +163,8 @@ def run_case(model, index: int, case: Case, run: Mapping[str, Any]) -> Dict[str,
             "time",
             1,
             False,
+            "",
+            0.0,
         )
     except Exception as error:  # the model's own message (file:line:col where it has one)
         row.update(status="failed", message=str(error).strip())

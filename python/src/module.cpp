@@ -18,9 +18,11 @@
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/io/motion_table.hpp"
 #include "core/model/editing/model_fields.hpp"
 #include "core/results/peak_loads.hpp"
 #include "core/sim/batch_run.hpp"
+#include "core/sim/prescribed_motion.hpp"
 #include "core/sim/run_limits.hpp"
 #include "core/version.hpp"
 
@@ -187,12 +189,28 @@ constexpr std::chrono::milliseconds kSignalPoll{50};
 
 py::dict simulate(PyModel& pm, const std::string& solver, const std::string& integrator, std::optional<double> step,
                   std::optional<double> duration, std::optional<double> tolerance, const std::string& signals,
-                  long every, bool keepRows) {
+                  long every, bool keepRows, const std::string& motion, double cutoff) {
   kt::BatchRunOptions options = runOptions(pm.model(), solver, integrator, step, duration, tolerance);
   options.signals = signals;
   options.every = every;
   options.keepRows = keepRows;
-  const Model model = pm.model();  // a copy: the run does not hold the GIL
+  Model model = pm.model();  // a copy: the run does not hold the GIL
+  if (!motion.empty()) {
+    // the histories as a table file (written by the Python side), read with every check of
+    // kinetree-cli --motion (docs/motion.md)
+    std::string problems;
+    try {
+      const kt::MotionTable table = kt::readMotionTable(motion);
+      const kt::MotionTableMatch match = kt::applyMotionTable(model, table, motion, cutoff);
+      for (const kt::Diagnostic& d : match.unmatched) problems += d.message + "\n";
+      for (const kt::Diagnostic& d : match.problems) problems += d.message + "\n";
+      if (problems.empty() && match.joints.empty())
+        problems = "no q:<joint>[k] column: the motion prescribes no joint\n";
+    } catch (const kt::TableError& e) {
+      problems = e.diagnostic().message + "\n";
+    }
+    if (!problems.empty()) throw py::value_error("motion: " + problems.substr(0, problems.size() - 1));
+  }
   // The run goes on a thread of its own while this one, without the GIL, wakes every kSignalPoll
   // to let Python's signal handlers run (PyErr_CheckSignals acts on the main thread only): a
   // Ctrl+C sets the stop flag, the run ends at its next output step, KeyboardInterrupt is raised.
@@ -320,6 +338,9 @@ PYBIND11_MODULE(_kinetree, m) {
       py::object error = type(py::str(kt::formatDiagnostics(e.diagnostics())));
       error.attr("diagnostics") = diagnosticList(e.diagnostics());
       PyErr_SetObject(modelError.ptr(), error.ptr());
+    } catch (const kt::TableError& e) {
+      // a motion or drive table that cannot be used: bad input, as the model's own problems
+      PyErr_SetString(PyExc_ValueError, e.diagnostic().message.c_str());
     }
   });
 

@@ -212,6 +212,35 @@ class TestRunSettings(unittest.TestCase):
 
 
 class TestDocumentation(unittest.TestCase):
+    def test_motion_as_the_cli(self):
+        # a dict of arrays and a DataFrame give the run kinetree-cli simulate --motion gives
+        t = np.linspace(0.0, 1.0, 101)
+        q = 0.4 * np.sin(2.0 * np.pi * t) ** 2
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "m.csv")
+            with open(path, "w") as f:
+                f.write("time,q:hinge[0]\n")
+                for a, b in zip(t, q):
+                    f.write("%r,%r\n" % (float(a), float(b)))
+            header, rows = read_csv(cli("simulate", example("pendulum.yaml"), "--motion", path, "--duration", "1",
+                                        "--step", "0.01", "--signals", "q:*,tau:*").stdout)
+        for motion in ({"time": t, "q:hinge[0]": q}, __import__("pandas").DataFrame({"q:hinge[0]": q, "time": t})):
+            run = kinetree.simulate(example("pendulum.yaml"), duration=1, step=0.01, signals="q:*,tau:*",
+                                    motion=motion)
+            self.assertEqual(run.columns, header)
+            self.assertTrue(np.array_equal(run.data, np.array(rows)))
+        # what the CLI refuses, ValueError here
+        for motion, message in (({"time": t, "q:hnge[0]": q}, "names no joint of the model"),
+                                ({"time": t[::-1], "q:hinge[0]": q}, "the times must increase"),
+                                ({"q:hinge[0]": q}, "needs a 'time' column"),
+                                ({"time": t[:50], "q:hinge[0]": q[:50]}, "runs past the data")):
+            with self.assertRaisesRegex(ValueError, message):
+                kinetree.simulate(example("pendulum.yaml"), duration=1, step=0.01, motion=motion)
+        with self.assertRaisesRegex(ValueError, "give motion as well"):
+            kinetree.simulate(example("pendulum.yaml"), duration=1, cutoff=5)
+
     def test_every_public_name_is_documented(self):
         for name in kinetree.__all__:
             obj = getattr(kinetree, name)
