@@ -76,8 +76,8 @@ enum class MotionType { None, Spline, RestToRest, Sinusoid, Table };
 ///   Sinusoid:    q = offset + amplitude sin(2π f t + phase)
 ///   Table:       the columns q:<joint>[k] of the CSV `file`, a not-a-knot spline through the
 ///                samples after an optional zero-phase low-pass at `cutoff` Hz
-/// Only joints whose position and velocity coordinates coincide (nq == nv, not spherical or
-/// free) take a motion.
+/// Only joints whose velocity coordinates are the rates of their position coordinates (revolute,
+/// prismatic, cylindrical, universal) take a motion.
 struct Motion {
   MotionType type = MotionType::None;
   std::vector<std::vector<Knot>> knots;                     ///< Spline

@@ -266,9 +266,8 @@ void checkMotion(Checker& c, const std::string& path, const JointSpec& j) {
     return;
   }
   if (nq != nv || jointUsesQuasiVelocity(j.type)) {
-    c.error(path + ".type", jd +
-                                " cannot follow a prescribed motion (its velocity is not the rate of its "
-                                "coordinates); prescribe revolute, prismatic, cylindrical, universal or planar joints");
+    c.error(path + ".type", jd + " cannot follow a prescribed motion (its velocity is not the rate of its "
+                                 "coordinates); revolute, prismatic, cylindrical and universal joints can");
     return;
   }
   if (j.drive.type != DriveType::None)
