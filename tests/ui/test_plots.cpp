@@ -242,6 +242,25 @@ class TestPlots : public QObject {
     QVERIFY(w->grab().save(QStringLiteral("screenshot_plots_first_run.png")));
   }
 
+  // A model with prescribed joints (docs/motion.md) opens with the efforts they need and the loads
+  // of the first of them, the base attitude where the base floats.
+  void prescribedModelOpensWithItsEfforts() {
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1280, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QString error;
+    QVERIFY(w->files().loadModel(QStringLiteral(":/examples/space_robot_motion.yaml"), error));
+    QVERIFY(runFor(controllerOf(w.get()), 0.5));
+    PlotsDock* plots = w->plotsDock();
+    plots->redraw();
+    QCOMPARE(plots->paneTitle(0), QStringLiteral("Base attitude: base"));
+    QCOMPARE(plots->paneTitle(1), QStringLiteral("Required efforts: J11 … J26"));
+    QCOMPARE(plots->paneSignals(1).size(), 12);
+    QCOMPARE(plots->paneSignals(1).front(), QStringLiteral("tau:J11[0]"));
+    QCOMPARE(plots->paneTitle(2), QStringLiteral("Constraint forces and moments: J11 (joint frame)"));
+  }
+
   // The wheel zooms the time axis; with Ctrl the value axis; a zoom is drawn from the recording.
   void wheelZoomsOneAxis() {
     auto w = openWindow(kt::resources::kDefaultModel);

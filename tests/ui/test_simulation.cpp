@@ -331,6 +331,37 @@ class TestSimulation : public QObject {
     QCOMPARE(edit->text().toDouble(), 1e-10);
   }
 
+  // A run longer than the motion table it follows is refused with the table's end; "until stopped"
+  // ends there.
+  void runPastAMotionTableIsRefused() {
+    QTemporaryDir dir;
+    QFile csv(dir.filePath("swing.csv"));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("time,q:hinge[0]\n0,0\n0.5,0.2\n1,0\n");
+    csv.close();
+    QFile source(QStringLiteral(":/examples/pendulum.yaml"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QByteArray yaml = source.readAll();
+    yaml.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
+    QFile model(dir.filePath("pendulum.yaml"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write(yaml);
+    model.close();
+    auto w = openWindow(dir.filePath("pendulum.yaml"));
+    SimulationController* sim = controllerOf(w.get());
+    sim->run();
+    QVERIFY2(sim->errorMessage().contains("runs past the data") && sim->errorMessage().contains("t = 1 s"),
+             qPrintable(sim->errorMessage()));
+    sim->setUntilStopped(true);
+    sim->setSpeed(0.0);
+    sim->run();
+    QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
+    QTRY_VERIFY_WITH_TIMEOUT(sim->runState() == SimulationController::RunState::Finished, 10000);
+    kt::RecordedState last;
+    QVERIFY(sim->recorder()->latest(last));
+    QVERIFY2(std::abs(last.t - 1.0) < 1e-9, qPrintable(QString::number(last.t)));
+  }
+
   // A model with a warning (a joint started in degrees) opens with the warning in the problems
   // dock, and Run stays enabled, with its ordinary tooltip, and runs.
   void warningDoesNotBlockRun() {

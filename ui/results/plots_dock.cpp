@@ -217,6 +217,14 @@ void PlotsDock::onSessionStarted() {
                                                           ? -1
                                                           : tree->children[static_cast<std::size_t>(body)].front())
     if (tree->joints[static_cast<std::size_t>(body)].nv > 0) firstBranch_.push_back(body);
+  // joints on a prescribed motion: the run's question is their required efforts (docs/motion.md)
+  prescribed_.clear();
+  if (const kt::Model* model = simulation_->sessionModel())
+    for (int i = 0; i < tree->nb; ++i)
+      if (tree->joints[static_cast<std::size_t>(i)].nv > 0 &&
+          model->bodies[static_cast<std::size_t>(tree->specIndex[static_cast<std::size_t>(i)])].joint.motion.type !=
+              kt::MotionType::None)
+        prescribed_.push_back(i);
   const bool sameModel = oldJoints == jointNames_;
   if (!sameModel) selectedJoint_ = -1;
   for (std::size_t p = 0; p < panes_.size(); ++p) {
@@ -246,6 +254,7 @@ void PlotsDock::clear() {
   jointNames_.clear();
   jointNq_.clear();
   firstBranch_.clear();
+  prescribed_.clear();
   baseBody_.clear();
   selectedJoint_ = -1;
   for (const auto& pane : panes_) {
@@ -274,6 +283,10 @@ void PlotsDock::rebuildDefaults() {
   std::vector<int> attitude, joint, load;
   if (names_.empty()) {
     panes_[0]->defaultTitle = tr("Base attitude");
+  } else if (baseBody_.isEmpty() && !prescribed_.empty()) {
+    // a fixed base driven along a motion: energy is what the motors put in, their power says how
+    for (int i : prescribed_) add(attitude, QStringLiteral("power:%1").arg(jointNames_[static_cast<std::size_t>(i)]));
+    panes_[0]->defaultTitle = tr("Power the joints supply");
   } else if (!baseBody_.isEmpty()) {
     for (const char* c : {"roll", "pitch", "yaw"}) add(attitude, QStringLiteral("attitude:%1.%2").arg(baseBody_, c));
     panes_[0]->defaultTitle = tr("Base attitude: %1").arg(baseBody_);
@@ -299,7 +312,18 @@ void PlotsDock::rebuildDefaults() {
     for (int k = 0; k < jointNq_[static_cast<std::size_t>(i)]; ++k)
       add(joint, QStringLiteral("q:%1[%2]").arg(j).arg(k));
   };
-  if (selectedJoint_ >= 0) {
+  if (!prescribed_.empty()) {
+    // the efforts the prescribed joints need; the loads of the selected joint (or the first)
+    for (int i : prescribed_)
+      for (std::size_t c = 0; c < names_.size(); ++c)
+        if (names_[c].startsWith(QStringLiteral("tau:%1[").arg(jointNames_[static_cast<std::size_t>(i)])))
+          joint.push_back(static_cast<int>(c));
+    const QString first = jointNames_[static_cast<std::size_t>(prescribed_.front())];
+    const QString last = jointNames_[static_cast<std::size_t>(prescribed_.back())];
+    panes_[1]->defaultTitle = prescribed_.size() == 1 ? tr("Required effort: %1").arg(first)
+                                                      : tr("Required efforts: %1 … %2").arg(first, last);
+    panes_[2]->defaultTitle = loadsOf(selectedJoint_ >= 0 ? selectedJoint_ : prescribed_.front());
+  } else if (selectedJoint_ >= 0) {
     coordinatesOf(selectedJoint_);
     panes_[1]->defaultTitle = tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(selectedJoint_)]);
     panes_[2]->defaultTitle = loadsOf(selectedJoint_);

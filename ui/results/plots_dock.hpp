@@ -139,6 +139,7 @@ class PlotsDock : public QDockWidget {
   std::vector<QString> jointNames_;
   std::vector<int> jointNq_;
   std::vector<int> firstBranch_;  ///< joints (tree indices, nv > 0) from the base down its first children
+  std::vector<int> prescribed_;   ///< joints (tree indices) on a prescribed motion
   int selectedJoint_ = -1;
 
   QElapsedTimer redrawClock_;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/dynamics/solver.hpp"
+#include "core/model/text_util.hpp"
 #include "core/sim/run_limits.hpp"
 #include "ui/document/document.hpp"
 
@@ -168,7 +169,9 @@ SimulationController::RunState SimulationController::runState() const {
   if (loop_->failed()) return RunState::Failed;
   if (loop_->full()) return RunState::RecordingFull;
   if (loop_->running()) return RunState::Running;
-  if (!untilStopped_ && duration_ > 0.0 && latest_.t >= duration_ - 0.5 * active_.step) return RunState::Finished;
+  // the duration, or the end of the motion tables a run "until stopped" stops at
+  if (const double end = effectiveDuration(); end > 0.0 && latest_.t >= end - 0.5 * active_.step)
+    return RunState::Finished;
   return latest_.t > 0.0 ? RunState::Paused : RunState::Ready;
 }
 
@@ -269,6 +272,11 @@ bool SimulationController::rebuild() {
   std::unique_ptr<kt::Simulator> sim;
   try {
     sim = std::make_unique<kt::Simulator>(document_.model(), pending_);
+    // a run past the end of a motion or drive table would extrapolate it: refused, as the CLI does
+    tableEnd_ = sim->tableEnd();
+    if (!untilStopped_ && duration_ > tableEnd_ + 1e-9 * std::max(1.0, tableEnd_))
+      throw std::invalid_argument("the run of " + kt::formatSignificant(duration_, 6) +
+                                  " s runs past the data: " + sim->tableEndMessage() + "; shorten the duration");
     // Room for the start of the run up front (at most 8 MB: chunks are zero-filled when made);
     // later chunks take the recorder's chunk lock once each.
     const double span = untilStopped_ ? 60.0 : duration_;

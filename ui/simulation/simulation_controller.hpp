@@ -26,6 +26,8 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -187,7 +189,8 @@ class SimulationController : public QObject {
   void readShownRow(const kt::Recorder& rec);
   bool rebuild();
   void stopLoop();
-  double effectiveDuration() const { return untilStopped_ ? 0.0 : duration_; }
+  /// "Until stopped" ends where the motion and drive tables end (docs/motion.md); 0 = no end.
+  double effectiveDuration() const { return !untilStopped_ ? duration_ : std::isfinite(tableEnd_) ? tableEnd_ : 0.0; }
   void adoptFileSettings();
   /// The models simulate alike: they differ at most in name, description and source folder.
   static bool sameDynamics(const kt::Model& a, const kt::Model& b);
@@ -203,6 +206,7 @@ class SimulationController : public QObject {
   kt::SimulationSettings fileSettings_;  ///< the model's own settings when last applied
   kt::SimulatorOptions active_;
   double duration_ = 10.0;
+  double tableEnd_ = std::numeric_limits<double>::infinity();  ///< of the session's simulator
   bool untilStopped_ = false;
   double speed_ = 1.0;
   bool wasRunning_ = false;
