@@ -66,7 +66,8 @@ std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTabl
   return out;
 }
 
-MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const std::string& file, double cutoff) {
+MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const std::string& file, double cutoff,
+                                  bool partial) {
   MotionTableMatch match;
   std::vector<int> bodies;
   for (const MotionTable::Column& c : table.columns) {
@@ -111,7 +112,7 @@ MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const 
     }
     if (std::find(bodies.begin(), bodies.end(), body) == bodies.end()) bodies.push_back(body);
   }
-  if (!match.unmatched.empty() || !match.problems.empty()) return match;
+  if (!partial && (!match.unmatched.empty() || !match.problems.empty())) return match;
   std::sort(bodies.begin(), bodies.end());
   for (int b : bodies) {
     JointSpec& j = model.bodies[static_cast<std::size_t>(b)].joint;

@@ -50,9 +50,11 @@ struct MotionTableMatch {
 
 /// Prescribes every joint named by a q:<joint>[k] column of `table` with a table motion reading
 /// `file` (as the model will store it) and low-pass `cutoff`; a drive of such a joint is set
-/// aside (a joint follows a motion or a drive). Columns of other signals are ignored. Nothing is
-/// changed when the match has unmatched columns or problems.
-MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const std::string& file, double cutoff);
+/// aside (a joint follows a motion or a drive). Columns of other signals are ignored. When the
+/// match has unmatched columns or problems nothing is changed, unless `partial` (the
+/// application's Import Motion, which lists them): then the joints that fit are prescribed.
+MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const std::string& file, double cutoff,
+                                  bool partial = false);
 
 class PrescribedMotions {
  public:

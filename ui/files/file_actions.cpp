@@ -25,6 +25,7 @@
 #include "resources/resources.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/files/import_motion.hpp"
 #include "ui/files/import_urdf.hpp"
 #include "ui/files/recent_files.hpp"
 
@@ -79,6 +80,9 @@ FileActions::FileActions(Document* doc, render::SceneView* view, QMainWindow* wi
   QAction* importUrdf = menu_->addAction(tr("&Import URDF…"), this, &FileActions::showImportUrdfDialog);
   importUrdf->setObjectName(QStringLiteral("importUrdfAction"));
   importUrdf->setStatusTip(tr("Read a robot from a URDF file into a new, unsaved model"));
+  QAction* importMotion = menu_->addAction(tr("Import &Motion…"), this, &FileActions::showImportMotionDialog);
+  importMotion->setObjectName(QStringLiteral("importMotionAction"));
+  importMotion->setStatusTip(tr("Make joints of this model follow the histories of a CSV file (docs/motion.md)"));
 
   menu_->addSeparator();
   menu_->addAction(tr("&Save"), QKeySequence::Save, this, &FileActions::save);
@@ -192,6 +196,11 @@ void FileActions::showImportUrdfDialog() {
   const QString path = QDir::fromNativeSeparators(dialog.path());
   QString error;
   if (!importUrdf(path, error)) showOpenFailure(path, error);
+}
+
+void FileActions::showImportMotionDialog() {
+  ImportMotionDialog dialog(*doc_, QString(), window_);
+  if (dialog.exec() == QDialog::Accepted) showMessage(dialog.summary());
 }
 
 bool FileActions::importUrdf(const QString& path, QString& error) {

@@ -73,6 +73,8 @@ class FileActions : public QObject {
   void showOpenDialog();
   /// File ▸ Import URDF…
   void showImportUrdfDialog();
+  /// File ▸ Import Motion…: a CSV of joint histories onto the open model (docs/motion.md).
+  void showImportMotionDialog();
 
  protected:
   /// Model files dragged onto the window open as File ▸ Open would.

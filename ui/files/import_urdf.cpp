@@ -80,7 +80,8 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
                                            : QObject::tr("All %1 joints").arg(moving);
     informative << QObject::tr(
                        "%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in "
-                       "the Properties dock ▸ Drive (docs/model-format.md, “Drives”).")
+                       "the Properties dock ▸ Drive (docs/model-format.md, “Drives”), or a trajectory to follow "
+                       "with File ▸ Import Motion… (docs/motion.md).")
                        .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
   }
   if (mistakes > 0) {
