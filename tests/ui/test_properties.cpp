@@ -32,6 +32,7 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/editor/properties/motion_preview.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 
 using namespace kt;
@@ -436,6 +437,37 @@ class TestProperties : public QObject {
     QCOMPARE(doc_->model().simulation.integrator, std::string("euler"));
     type("simulation.step", "0.001");
     QCOMPARE(doc_->model().simulation.step, 0.001);
+  }
+
+  // A prescribed motion replaces the drive section; its fields are checked as the file is, the
+  // preview plots it, and undo gives the drive back.
+  void prescribedMotion() {
+    dock_->showBody(body("L12"));
+    QVERIFY(field<QComboBox>("joint.drive.type"));
+    const Drive drive = spec("L12").joint.drive;
+    choose("joint.motion.type", 2);  // rest_to_rest
+    QCOMPARE(spec("L12").joint.motion.type, MotionType::RestToRest);
+    QCOMPARE(spec("L12").joint.drive.type, DriveType::None);
+    QVERIFY(!field<QComboBox>("joint.drive.type"));  // a joint follows a motion or a drive
+    type("joint.motion.moves[0]", "0, 1, 0, 0.5; 1, 2, 0.4, 0");
+    QVERIFY(errorOf("joint.motion.moves[0]")->isVisible());  // a jump
+    QVERIFY(errorOf("joint.motion.moves[0]")->text().contains("a move starts where the previous one ended"));
+    type("joint.motion.moves[0]", "0, 1, 0, 0.5; 1.5, 2, 0.5, 0");
+    QCOMPARE(spec("L12").joint.motion.moves[0].size(), std::size_t(2));
+    QCOMPARE(spec("L12").joint.motion.moves[0][1].qb, 0.0);
+    auto* preview = dock_->findChild<MotionPreview*>();
+    QVERIFY(preview && preview->message().isEmpty());
+    choose("joint.motion.type", 3);  // sinusoid: the amplitude of an angle in degrees
+    type("joint.motion.amplitude", "30");
+    QVERIFY(std::abs(spec("L12").joint.motion.amplitude[0] - std::numbers::pi / 6) < 1e-12);
+    while (spec("L12").joint.motion.type != MotionType::None) doc_->undoStack()->undo();
+    QCOMPARE(spec("L12").joint.drive, drive);
+    QVERIFY(field<QComboBox>("joint.drive.type"));
+    // the effort rating: a motor's peak torque
+    type("joint.rating.effort", "250");
+    QCOMPARE(spec("L12").joint.rating.effort, std::vector<double>{250.0});
+    type("joint.rating.effort", "-1");
+    QVERIFY(errorOf("joint.rating.effort")->isVisible());
   }
 
   void followsTheDocumentInPlace() {

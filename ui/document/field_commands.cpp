@@ -67,6 +67,7 @@ const char* fieldLabel(Field f) {
     case Field::InitialVelocity: return "initial velocity";
     case Field::Limits: return "limits";
     case Field::Drive: return "drive";
+    case Field::Motion: return "motion";
     case Field::Rating: return "load rating";
     case Field::Inertial: return "inertial data";
     case Field::Mass: return "mass";
@@ -145,6 +146,7 @@ std::string fieldPath(Field field, int body, int sub) {
     case Field::InitialVelocity: return b + ".joint.v0";
     case Field::Limits: return b + ".joint.limits";
     case Field::Drive: return b + ".joint.drive";
+    case Field::Motion: return b + ".joint.motion";
     case Field::Rating: return b + ".joint.rating";
     case Field::Inertial: return b + ".inertial";
     case Field::Mass: return b + ".inertial.mass";
@@ -221,6 +223,9 @@ QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString*
         }
         // a rating per reaction coordinate fits only a joint with as many of them
         if (kt::jointNv(old) != kt::jointNv(type)) j.rating.reaction.clear();
+        if (kt::jointNv(old) != kt::jointNv(type)) j.rating.effort.clear();
+        // a motion needs coordinates whose rates are the velocities, as many as it was written for
+        if (!sameDims || kt::jointNv(type) == 0 || kt::jointUsesQuasiVelocity(type)) j.motion = kt::Motion{};
         const bool pd = j.drive.type == kt::DriveType::PdSinusoid || j.drive.type == kt::DriveType::PdPiecewise ||
                         j.drive.type == kt::DriveType::SpringDamper;
         if (!sameDims || type == kt::JointType::Fixed || (pd && kt::jointNq(type) != kt::jointNv(type)))
@@ -265,6 +270,16 @@ QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& l
 QUndoCommand* setDrive(Document& doc, int body, const kt::Drive& drive, QString* error) {
   return bodyEdit(
       doc, body, Field::Drive, -1, [&](kt::BodySpec& b) { b.joint.drive = drive; }, error);
+}
+
+QUndoCommand* setMotion(Document& doc, int body, const kt::Motion& motion, QString* error) {
+  return bodyEdit(
+      doc, body, Field::Motion, -1,
+      [&](kt::BodySpec& b) {
+        b.joint.motion = motion;
+        if (motion.type != kt::MotionType::None) b.joint.drive = kt::Drive{};
+      },
+      error);
 }
 
 QUndoCommand* setRating(Document& doc, int body, const kt::LoadRating& rating, QString* error) {

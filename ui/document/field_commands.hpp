@@ -42,6 +42,7 @@ enum class Field {
   InitialVelocity,
   Limits,
   Drive,
+  Motion,
   Rating,
   // inertial
   Inertial,
@@ -100,7 +101,7 @@ class ModelFieldCommand : public QUndoCommand {
 namespace edit {
 
 // Joint. Changing the type keeps the origin and axes, clears q0, v0 and limits when the number
-// of coordinates changes, and drops a drive the new type cannot take.
+// of coordinates changes, and drops a drive or a motion the new type cannot take.
 QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString* error = nullptr);
 QUndoCommand* setJointOrigin(Document& doc, int body, const kt::Placement& origin, QString* error = nullptr);
 QUndoCommand* setJointAxis(Document& doc, int body, const kt::Vec3& axis, QString* error = nullptr);
@@ -109,6 +110,9 @@ QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<doub
 QUndoCommand* setInitialVelocity(Document& doc, int body, const std::vector<double>& v0, QString* error = nullptr);
 QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& limits, QString* error = nullptr);
 QUndoCommand* setDrive(Document& doc, int body, const kt::Drive& drive, QString* error = nullptr);
+/// A prescribed motion (docs/motion.md); one that is not none replaces the joint's drive (a joint
+/// follows a motion or a drive), and undo gives the drive back.
+QUndoCommand* setMotion(Document& doc, int body, const kt::Motion& motion, QString* error = nullptr);
 QUndoCommand* setRating(Document& doc, int body, const kt::LoadRating& rating, QString* error = nullptr);
 // Inertial data.
 QUndoCommand* setInertial(Document& doc, int body, const kt::Inertial& inertial, QString* error = nullptr);

@@ -149,6 +149,7 @@ QString PropertiesDock::layoutKey() const {
                     .arg(s.joint.limits.empty())
                     .arg(static_cast<int>(s.joint.drive.type))
                     .arg(s.inertial.fromShapes);
+  key += QStringLiteral(" m%1").arg(static_cast<int>(s.joint.motion.type));
   for (const kt::Shape& shape : s.shapes)
     key += QStringLiteral(" s%1%2").arg(static_cast<int>(shape.type)).arg(shape.origin.useQuaternion);
   return key;
@@ -204,6 +205,7 @@ void PropertiesDock::rebuild() {
     buildJointSection();
     buildStateSection();
     buildLimitsSection();
+    buildMotionSection();
     buildDriveSection();
     buildRatingSection();
     buildInertialSection();

@@ -81,12 +81,13 @@ class PropertiesDock : public QDockWidget {
   QWidget* findEditor(const QString& field) const;
 
   // Pages (properties_dock.cpp: the model page; property_joint_sections.cpp: body, joint, state, limits,
-  // drive; property_sections.cpp: inertial, shapes, applied wrench).
+  // motion, drive; property_sections.cpp: inertial, shapes, applied wrench).
   void buildModelPage();
   void buildBodySection();
   void buildJointSection();
   void buildStateSection();
   void buildLimitsSection();
+  void buildMotionSection();
   void buildDriveSection();
   void buildRatingSection();
   void buildInertialSection();

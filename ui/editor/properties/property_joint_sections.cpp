@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The property editor's body, joint, initial-state, limits and drive sections (the page
+// The property editor's body, joint, initial-state, limits, motion and drive sections (the page
 // machinery is in properties_dock.cpp; inertial data, shapes and loads in property_sections.cpp).
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,6 +19,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
 #include "ui/document/field_commands.hpp"
+#include "ui/editor/properties/motion_preview.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/properties/property_coordinates.hpp"
 
@@ -27,9 +31,9 @@ QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<i
 kt::Vec3 vec3(const std::vector<double>& v) { return {v[0], v[1], v[2]}; }
 std::vector<double> list(const kt::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
-constexpr kt::DriveType kDriveTypes[] = {kt::DriveType::None,        kt::DriveType::Constant,
-                                         kt::DriveType::Sinusoid,    kt::DriveType::PdSinusoid,
-                                         kt::DriveType::PdPiecewise, kt::DriveType::SpringDamper};
+constexpr kt::DriveType kDriveTypes[] = {
+    kt::DriveType::None,        kt::DriveType::Constant,     kt::DriveType::Sinusoid, kt::DriveType::PdSinusoid,
+    kt::DriveType::PdPiecewise, kt::DriveType::SpringDamper, kt::DriveType::Table};
 
 // A drive of type `type` for a joint with `nv` coordinates: the parameters that type uses, taken
 // from `old` where they fit, defaults otherwise (a PD drive starts with kp 100, kd 10 and a target
@@ -60,6 +64,7 @@ kt::Drive driveOfType(const kt::Drive& old, kt::DriveType type, int nv) {
       take(old.damping, d.damping, 1.0);
       take(old.restPosition, d.restPosition, 0.0);
       break;
+    case kt::DriveType::Table: d.file = old.file; break;
   }
   if (type == kt::DriveType::PdSinusoid || type == kt::DriveType::PdPiecewise) {
     const bool gains = old.kp != 0.0 || old.kd != 0.0;
@@ -94,9 +99,69 @@ bool parseKnots(const QString& text, std::vector<kt::Knot>& out, QString* error)
   return true;
 }
 
+constexpr kt::MotionType kMotionTypes[] = {kt::MotionType::None, kt::MotionType::Spline, kt::MotionType::RestToRest,
+                                           kt::MotionType::Sinusoid, kt::MotionType::Table};
+
+// A motion of `type` for a joint with `nv` coordinates that starts where the joint is (q0): a
+// spline that holds it for a second, a half-radian (or 0.1 m) move from 0.5 s to 1.5 s, a sinusoid
+// about it. The user edits the numbers from there.
+kt::Motion motionOfType(kt::MotionType type, const kt::JointSpec& joint, int nv) {
+  kt::Motion m;
+  m.type = type;
+  const auto start = [&](int k) {
+    return static_cast<int>(joint.q0.size()) == nv ? joint.q0[static_cast<std::size_t>(k)] : 0.0;
+  };
+  for (int k = 0; k < nv; ++k) {
+    const double q = start(k), step = isAngular(joint.type, k) ? 0.5 : 0.1;
+    switch (type) {
+      case kt::MotionType::None:
+      case kt::MotionType::Table: break;
+      case kt::MotionType::Spline: m.knots.push_back({{0.0, q}, {1.0, q + step}, {2.0, q}}); break;
+      case kt::MotionType::RestToRest: m.moves.push_back({{0.5, 1.5, q, q + step}}); break;
+      case kt::MotionType::Sinusoid:
+        m.amplitude.push_back(step);
+        m.frequency.push_back(0.5);
+        m.phase.push_back(0.0);
+        m.offset.push_back(q);
+        break;
+    }
+  }
+  return m;
+}
+
+QString formatMoves(const std::vector<kt::Move>& moves) {
+  QStringList parts;
+  for (const kt::Move& m : moves)
+    parts << QStringList{formatNumber(m.ta), formatNumber(m.tb), formatNumber(m.qa), formatNumber(m.qb)}.join(
+        QStringLiteral(", "));
+  return parts.join(QStringLiteral("; "));
+}
+
+// "t_a, t_b, q_a, q_b; …" (moves separated by ';', the numbers by ',' or spaces).
+bool parseMoves(const QString& text, std::vector<kt::Move>& out, QString* error) {
+  out.clear();
+  static const QRegularExpression sep(QStringLiteral("[,\\s]+"));
+  for (const QString& part : text.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+    const QStringList x = part.trimmed().split(sep, Qt::SkipEmptyParts);
+    if (x.isEmpty()) continue;
+    if (x.size() != 4) {
+      if (error)
+        *error =
+            QObject::tr("each move is 't_a, t_b, q_a, q_b' (moves separated by ';'), got '%1'").arg(part.trimmed());
+      return false;
+    }
+    kt::Move m;
+    if (!parseNumber(x[0], m.ta, error) || !parseNumber(x[1], m.tb, error) || !parseNumber(x[2], m.qa, error) ||
+        !parseNumber(x[3], m.qb, error))
+      return false;
+    out.push_back(m);
+  }
+  return true;
+}
+
 }  // namespace
 
-// ---- body page: body, joint, state, limits, drive ----
+// ---- body page: body, joint, state, limits, motion, drive ----
 
 void PropertiesDock::buildBodySection() {
   QFormLayout* f = addSection(tr("Body"));
@@ -331,6 +396,31 @@ void PropertiesDock::buildRatingSection() {
       f, tr("Moment (N·m)"), QStringLiteral("joint.rating.moment"), 1,
       [this] { return Values{spec().joint.rating.moment}; }, one(&kt::LoadRating::moment))
       ->setToolTip(tr("Largest |moment| the joint may transmit, the drive's torque included; 0: not rated"));
+  const int efforts = kt::jointNv(type);
+  if (efforts > 0) {
+    auto* effort = new NumberListEdit(-1);
+    effort->setObjectName(QStringLiteral("joint.rating.effort"));
+    effort->setPlaceholderText(efforts == 1 ? tr("none") : tr("none (%1 values, or one for all)").arg(efforts));
+    effort->setToolTip(
+        tr("Largest |τ_k| the joint's actuator gives (a motor's peak torque; a URDF's effort), N·m or N per "
+           "coordinate: checked against the drive forces and the required efforts of a motion; empty: not rated"));
+    connect(effort, &QLineEdit::editingFinished, this, [this, effort, efforts] {
+      commit(effort, [&](QString* error) -> QUndoCommand* {
+        Values v;
+        if (!effort->text().trimmed().isEmpty() && !effort->values(v, error)) return nullptr;
+        if (v.size() == 1) v.assign(static_cast<std::size_t>(efforts), v[0]);
+        if (v == spec().joint.rating.effort) return nullptr;
+        kt::LoadRating r = spec().joint.rating;
+        r.effort = v;
+        return edit::setRating(*doc_, index(), r, error);
+      });
+    });
+    bind(effort, nullptr, [this, effort] {
+      if (effort->hasFocus() && effort->isModified()) return;
+      effort->setValues(spec().joint.rating.effort);
+    });
+    addRow(f, tr("Effort (%1)").arg(coordinateUnits(type, QStringLiteral("N·m"), QStringLiteral("N"))), effort);
+  }
   const int reactions = 6 - kt::jointNv(type);
   if (reactions == 0) return;
   auto* perAxis = new NumberListEdit(-1);
@@ -357,10 +447,141 @@ void PropertiesDock::buildRatingSection() {
   addRow(f, tr("Per reaction"), perAxis);
 }
 
+void PropertiesDock::buildMotionSection() {
+  const kt::JointType type = spec().joint.type;
+  const int nv = kt::jointNv(type);
+  if (nv == 0 || kt::jointNq(type) != nv || kt::jointUsesQuasiVelocity(type)) return;
+  QFormLayout* f = addSection(tr("Motion"));
+  QStringList names;
+  for (kt::MotionType t : kMotionTypes) names << q(kt::motionTypeName(t));
+  const auto directory = [this] {
+    return model().sourceDirectory.empty() ? QFileInfo(doc_->filePath()).absolutePath() : q(model().sourceDirectory);
+  };
+  QComboBox* kind = comboEdit(
+      QStringLiteral("joint.motion.type"), names,
+      [this] {
+        const auto* it = std::find(std::begin(kMotionTypes), std::end(kMotionTypes), spec().joint.motion.type);
+        return static_cast<int>(it - std::begin(kMotionTypes));
+      },
+      [this, nv, directory](int i, QString* e) -> QUndoCommand* {
+        if (kMotionTypes[i] == spec().joint.motion.type) return nullptr;
+        kt::Motion m = motionOfType(kMotionTypes[i], spec().joint, nv);
+        if (m.type == kt::MotionType::Table) {
+          // a table needs its file: chosen now, stored relative to the model's folder
+          const QString path = QFileDialog::getOpenFileName(this, tr("Motion Table"), directory(),
+                                                            tr("Joint histories (*.csv);;All files (*)"));
+          if (path.isEmpty()) return nullptr;
+          m.file = (doc_->filePath().isEmpty() ? path : QDir(directory()).relativeFilePath(path)).toStdString();
+        }
+        return edit::setMotion(*doc_, index(), m, e);
+      });
+  kind->setToolTip(
+      tr("The joint follows q(t) exactly and the run gives the effort it needs (docs/motion.md); a motion "
+         "replaces the drive\nspline: C² cubic through (time, position) knots\n"
+         "rest_to_rest: quintic moves (t_a, t_b, q_a, q_b), at rest at both ends\n"
+         "sinusoid: q = offset + amplitude·sin(2π f t + phase)\ntable: the q:<joint>[k] columns of a CSV file"));
+  addRow(f, tr("Type"), kind);
+
+  const kt::MotionType mt = spec().joint.motion.type;
+  if (mt == kt::MotionType::None) return;
+  const auto setMotion = [this](const std::function<void(kt::Motion&)>& change, QString* e) {
+    kt::Motion m = spec().joint.motion;
+    change(m);
+    return edit::setMotion(*doc_, index(), m, e);
+  };
+  const QStringList coords = coordinateNames(type, true);
+  const QString position = coordinateUnits(type, QStringLiteral("rad"), QStringLiteral("m"));
+  switch (mt) {
+    case kt::MotionType::None: break;
+    case kt::MotionType::Spline:
+      for (int k = 0; k < nv; ++k) {
+        QLineEdit* e = addText(
+            f, nv == 1 ? tr("Knots (s, %1)").arg(position) : tr("Knots %1").arg(coords.value(k)),
+            QStringLiteral("joint.motion.knots[%1]").arg(k),
+            [this, k] {
+              const auto& knots = spec().joint.motion.knots;
+              return k < static_cast<int>(knots.size()) ? formatKnots(knots[static_cast<std::size_t>(k)]) : QString();
+            },
+            [setMotion, k](const QString& text, QString* e) -> QUndoCommand* {
+              std::vector<kt::Knot> knots;
+              if (!parseKnots(text, knots, e)) return nullptr;
+              return setMotion([&](kt::Motion& m) { m.knots[static_cast<std::size_t>(k)] = knots; }, e);
+            });
+        e->setPlaceholderText(tr("time, position; time, position; …"));
+        e->setToolTip(tr("A C² cubic spline through (time s, position) knots, natural ends; straight on outside"));
+      }
+      break;
+    case kt::MotionType::RestToRest:
+      for (int k = 0; k < nv; ++k) {
+        QLineEdit* e = addText(
+            f, nv == 1 ? tr("Moves (s, s, %1, %1)").arg(position) : tr("Moves %1").arg(coords.value(k)),
+            QStringLiteral("joint.motion.moves[%1]").arg(k),
+            [this, k] {
+              const auto& moves = spec().joint.motion.moves;
+              return k < static_cast<int>(moves.size()) ? formatMoves(moves[static_cast<std::size_t>(k)]) : QString();
+            },
+            [setMotion, k](const QString& text, QString* e) -> QUndoCommand* {
+              std::vector<kt::Move> moves;
+              if (!parseMoves(text, moves, e)) return nullptr;
+              return setMotion([&](kt::Motion& m) { m.moves[static_cast<std::size_t>(k)] = moves; }, e);
+            });
+        e->setPlaceholderText(tr("t_a, t_b, q_a, q_b; …"));
+        e->setToolTip(
+            tr("Quintic moves from q_a at t_a to q_b at t_b, at rest at both ends, each starting where the "
+               "previous one ended; held outside"));
+      }
+      break;
+    case kt::MotionType::Sinusoid: {
+      std::vector<DisplayUnit> positionUnits;
+      for (int i = 0; i < nv; ++i)
+        positionUnits.push_back(isAngular(type, i) ? DisplayUnit::Degrees : DisplayUnit::Same);
+      const QString shown = coordinateUnits(type, QStringLiteral("°"), QStringLiteral("m"));
+      const auto perCoordinate = [&](const QString& label, const char* key, std::vector<double> kt::Motion::*member,
+                                     const std::vector<DisplayUnit>& units) {
+        NumberListEdit* e = addNumbers(
+            f, label, QStringLiteral("joint.motion.") + QLatin1String(key), nv,
+            [this, member] { return spec().joint.motion.*member; },
+            [setMotion, member](const Values& v, QString* e) {
+              return setMotion([&](kt::Motion& m) { m.*member = v; }, e);
+            },
+            DisplayUnit::Same, true);
+        e->setUnits(units);
+      };
+      perCoordinate(tr("Amplitude (%1)").arg(shown), "amplitude", &kt::Motion::amplitude, positionUnits);
+      perCoordinate(tr("Frequency (Hz)"), "frequency", &kt::Motion::frequency, {DisplayUnit::Same});
+      perCoordinate(tr("Phase (°)"), "phase", &kt::Motion::phase, {DisplayUnit::Degrees});
+      perCoordinate(tr("Offset (%1)").arg(shown), "offset", &kt::Motion::offset, positionUnits);
+      break;
+    }
+    case kt::MotionType::Table: {
+      QLineEdit* e = addText(
+          f, tr("File"), QStringLiteral("joint.motion.file"), [this] { return q(spec().joint.motion.file); },
+          [setMotion](const QString& text, QString* e) -> QUndoCommand* {
+            return setMotion([&](kt::Motion& m) { m.file = text.trimmed().toStdString(); }, e);
+          });
+      e->setToolTip(
+          tr("A CSV with a time column and q:<joint>[k] columns (File ▸ Import Motion… assigns one to "
+             "every joint it names)"));
+      addNumbers(
+          f, tr("Cutoff (Hz)"), QStringLiteral("joint.motion.cutoff"), 1,
+          [this] { return Values{spec().joint.motion.cutoff}; },
+          [setMotion](const Values& v, QString* e) { return setMotion([&](kt::Motion& m) { m.cutoff = v[0]; }, e); })
+          ->setToolTip(tr("Zero-phase low-pass of the samples before the spline, for measured data; 0: none"));
+      break;
+    }
+  }
+  auto* preview = new MotionPreview;
+  bind(preview, nullptr, [this, preview, directory] {
+    const kt::BodySpec& b = spec();
+    preview->show(b.joint, b.joint.name.empty() ? b.name : b.joint.name, model().simulation.duration, directory());
+  });
+  f->addRow(preview);
+}
+
 void PropertiesDock::buildDriveSection() {
   const kt::JointType type = spec().joint.type;
   const int nv = kt::jointNv(type);
-  if (nv == 0) return;
+  if (nv == 0 || spec().joint.motion.type != kt::MotionType::None) return;  // a motion replaces the drive
   QFormLayout* f = addSection(tr("Drive"));
   QStringList names;
   for (kt::DriveType t : kDriveTypes) names << q(kt::driveTypeName(t));
@@ -378,7 +599,8 @@ void PropertiesDock::buildDriveSection() {
       tr("constant: τ = value\nsinusoid: τ = offset + amplitude·sin(2π f t + phase)\n"
          "pd_sinusoid: PD tracking of q* = offset + amplitude·sin(2π f t + phase)\n"
          "pd_piecewise: PD tracking of q* through (time, value) knots\n"
-         "spring_damper: τ = −stiffness·(q − rest) − damping·q̇"));
+         "spring_damper: τ = −stiffness·(q − rest) − damping·q̇\n"
+         "table: τ from the tau:<joint>[k] columns of a CSV file (docs/motion.md)"));
   addRow(f, tr("Type"), kind);
 
   const kt::DriveType dt = spec().joint.drive.type;
@@ -464,6 +686,16 @@ void PropertiesDock::buildDriveSection() {
                     "damping", &kt::Drive::damping);
       perCoordinate(tr("Rest (%1)").arg(position), "rest_position", &kt::Drive::restPosition, positionUnits);
       break;
+    case kt::DriveType::Table: {
+      QLineEdit* e = addText(
+          f, tr("File"), QStringLiteral("joint.drive.file"), [this] { return q(spec().joint.drive.file); },
+          [setDrive](const QString& text, QString* e) -> QUndoCommand* {
+            return setDrive([&](kt::Drive& d) { d.file = text.trimmed().toStdString(); }, e);
+          });
+      e->setPlaceholderText(tr("torques.csv (relative to the model file)"));
+      e->setToolTip(tr("A CSV with a time column and tau:<joint>[k] columns, splined between samples"));
+      break;
+    }
   }
 }
 
