@@ -128,6 +128,24 @@ class TestCliMotion : public QObject {
     QVERIFY(!QFile::exists(out));
   }
 
+  // The effort rating is checked like the others: a motor too weak for the motion ends peaks with
+  // exit status 3 and names the coordinate.
+  void effortRatingReached() {
+    QTemporaryDir dir;
+    QFile source(example("pendulum.yaml"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QByteArray yaml = source.readAll();
+    // a quarter turn in two seconds, held: about 75 N·m of gravity moment at the end, a 50 N·m motor
+    yaml.replace("      q0: [0.8]\n",
+                 "      motion: {type: rest_to_rest, moves: [[0, 2, 0, 1.5707963267948966]]}\n"
+                 "      rating: {effort: 50}\n");
+    const QString model = write(dir, "m.yaml", yaml);
+    const Run r = cli({"peaks", model, "--duration", "3", "--csv"});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("hinge reached") && r.err.contains("of its effort (tau[0]) rating"), qPrintable(r.err));
+    QVERIFY2(r.out.contains("effort[0]"), qPrintable(r.out));
+  }
+
   // --cutoff alone is a usage error.
   void cutoffWithoutMotion() {
     const Run r = cli({"simulate", example("pendulum.yaml"), "--cutoff", "5", "--duration", "0.1"});
