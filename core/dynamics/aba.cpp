@@ -94,6 +94,13 @@ void AbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vector
 void AbaSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                                std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
+  bool every = true;
+  for (int i = 0; i < t.nb && every; ++i) every = t.joints[i].nv == 0 || prescribed[static_cast<std::size_t>(i)];
+  if (every) {
+    if (!rnea_) rnea_ = std::make_unique<RneaWorkspace>(t);
+    inverseDynamics(t, *rnea_, q, v, qdd, fext, tau, loads);
+    return;
+  }
   if (!loads && hybridLoads_.f.size() != static_cast<std::size_t>(t.nb)) hybridLoads_.resize(t);
   JointLoads& out = loads ? *loads : hybridLoads_;
   solve<true>(q, v, tau, fext, prescribed, qdd, &out);

@@ -15,8 +15,11 @@
 // (sweep_handover.hpp). The joint loads are the RNEA backward pass on the a_i of pass 3.
 #pragma once
 
+#include <memory>
+
 #include "core/dynamics/kernels/sweep_handover.hpp"
 #include "core/dynamics/kinematics.hpp"
+#include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
 
 namespace kt {
@@ -30,7 +33,8 @@ class AbaSolver final : public Solver {
   bool supportsHybrid() const override { return true; }
   /// Featherstone's hybrid form (RBDA §9.2): a prescribed joint passes its body's articulated
   /// inertia to the parent whole, as a fixed joint does, with the bias acceleration c_i + S_i q̈_i;
-  /// its required effort is S_iᵀ f_i of the loads' backward pass.
+  /// its required effort is S_iᵀ f_i of the loads' backward pass. With every joint prescribed
+  /// nothing is articulated: that is inverse dynamics, and the RNEA gives it (about half the cost).
   void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
 
@@ -53,6 +57,9 @@ class AbaSolver final : public Solver {
   [[gnu::always_inline]] inline void handToParent(int i, ExternalWrenches fext, Mat6& Ia, Vec6& pa);
 
   Kinematics kin_;
+  /// Hybrid dynamics with every joint prescribed (made by the first such call: its Ic and F would
+  /// add a third to the solver's memory for a case most runs never meet).
+  std::unique_ptr<RneaWorkspace> rnea_;
   /// (nb) I^A_i and p^A_i summed over the children whose pass 2 is done. Written only where the
   /// next body pass 2 visits is not the parent: along a chain the sums are handed over in a local
   /// (handover_), and a call's memory traffic is the records it must keep for pass 3.
