@@ -153,6 +153,7 @@ PrescribedMotions::PrescribedMotions(const Model& model, const Tree& tree, Motio
           lastTime_ = table.time.back();
           lastTimeJoint_ = i;
           lastTimeFile_ = table.path;
+          lastTimeLine_ = table.rowLines.back();
         }
       } else {
         motions_[i] = JointMotion(m, nv);

@@ -81,6 +81,8 @@ class PrescribedMotions {
   /// The joint (tree index) whose table ends at lastTime(), −1 when none.
   int lastTimeJoint() const { return lastTimeJoint_; }
   const std::string& lastTimeFile() const { return lastTimeFile_; }
+  /// The line of that table's last sample (1-based).
+  int lastTimeLine() const { return lastTimeLine_; }
 
  private:
   const Tree* tree_;
@@ -91,6 +93,7 @@ class PrescribedMotions {
   double lastTime_;
   int lastTimeJoint_ = -1;
   std::string lastTimeFile_;
+  int lastTimeLine_ = 0;
 };
 
 }  // namespace kt

@@ -236,7 +236,8 @@ double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drive
 std::string Simulator::tableEndMessage() const {
   if (motions_->lastTime() <= drives_->lastTableTime())
     return "the motion of joint '" + tree_->jointNames[motions_->lastTimeJoint()] + "' is read from " +
-           motions_->lastTimeFile() + ", whose samples end at t = " + formatSignificant(motions_->lastTime(), 9) + " s";
+           motions_->lastTimeFile() + ", whose samples end at t = " + formatSignificant(motions_->lastTime(), 9) +
+           " s on line " + std::to_string(motions_->lastTimeLine());
   return "a table drive's samples end at t = " + formatSignificant(drives_->lastTableTime(), 9) + " s";
 }
 

@@ -90,6 +90,7 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
                                                     QT_TR_NOOP("t (s)"), QT_TR_NOOP("Utilisation (%)"),
                                                     QT_TR_NOOP("of"),    QT_TR_NOOP("Reaction |F| (N)"),
                                                     QT_TR_NOOP("t (s)"), QT_TR_NOOP("Reaction |M| (N·m)"),
+                                                    QT_TR_NOOP("t (s)"), QT_TR_NOOP("|τ| (N·m or N)"),
                                                     QT_TR_NOOP("t (s)")};
     if (role == Qt::DisplayRole) return PeakLoadsDock::tr(titles[section]);
     if (role != Qt::ToolTipRole) return {};
@@ -101,12 +102,16 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
             "Largest |force| of its reaction (constraint) part T λ: what the joint's structure "
             "carries");
       case ReactionMoment: return PeakLoadsDock::tr("Largest |moment| of the reaction part");
+      case Effort:
+        return PeakLoadsDock::tr(
+            "Largest |τ| of the joint's coordinates: its drive's force, or the effort its prescribed motion needs");
       case Utilisation:
         return PeakLoadsDock::tr("Largest ratio of a peak to the joint's load rating (model file: joint.rating)");
       case ForceTime:
       case MomentTime:
       case ReactionForceTime:
-      case ReactionMomentTime: return PeakLoadsDock::tr("When the peak on its left was first reached");
+      case ReactionMomentTime:
+      case EffortTime: return PeakLoadsDock::tr("When the peak on its left was first reached");
       default: return {};
     }
   }
@@ -155,6 +160,12 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
       case ReactionForceTime: return peak(j.reactionForce, scale_.force, true);
       case ReactionMoment: return peak(j.reactionMoment, scale_.moment, false);
       case ReactionMomentTime: return peak(j.reactionMoment, scale_.moment, true);
+      case Effort:
+      case EffortTime: {
+        const kt::Peak e = j.largestEffort();  // a joint that never acts (passive) has none
+        if (!(e.value > 0.0)) return std::nan("");
+        return column == Effort ? e.value : e.time;
+      }
       case Utilisation: return governing(row).percent;
       default: return std::nan("");
     }
@@ -189,6 +200,7 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
       if (j.rating.force > 0) rating << PeakLoadsDock::tr("force %1 N").arg(number(j.rating.force));
       if (j.rating.moment > 0) rating << PeakLoadsDock::tr("moment %1 N·m").arg(number(j.rating.moment));
       if (!j.rating.reaction.empty()) rating << PeakLoadsDock::tr("one per reaction coordinate");
+      if (!j.rating.effort.empty()) rating << PeakLoadsDock::tr("effort per coordinate");
       return PeakLoadsDock::tr("%1 % of the %2 rating; rating: %3; the utilisation peaked at t = %4 s")
           .arg(number(g.percent), g.of, rating.join(QStringLiteral(", ")), number(g.time));
     }
@@ -312,6 +324,7 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
     if (column == Moment || column == MomentTime) t = j.moment.time;
     if (column == ReactionForce || column == ReactionForceTime) t = j.reactionForce.time;
     if (column == ReactionMoment || column == ReactionMomentTime) t = j.reactionMoment.time;
+    if (column == Effort || column == EffortTime) t = j.largestEffort().time;
     if (!std::isnan(t)) emit jointActivated(joint, t);
   });
   connect(simulation_, &SimulationController::sessionStarted, this, &PeakLoadsDock::onSessionStarted);

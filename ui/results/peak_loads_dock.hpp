@@ -41,7 +41,6 @@ class PeakLoadsDock : public QDockWidget {
   Q_OBJECT
 
  public:
-  /// Columns of the table.
   /// Columns of the table: what a narrow dock shows first comes first.
   enum Column {
     Joint,
@@ -55,6 +54,8 @@ class PeakLoadsDock : public QDockWidget {
     ReactionForceTime,
     ReactionMoment,
     ReactionMomentTime,
+    Effort,  ///< the largest |τ_k|: a drive's force or a motion's required effort
+    EffortTime,
     ColumnCount
   };
 
