@@ -280,6 +280,7 @@ bool applyMotionChoice(const char* command, const RunChoices& choices, Model& mo
     for (const Diagnostic& d : match.unmatched) std::fprintf(stderr, "%s\n", printable(d.format()).c_str());
     for (const Diagnostic& d : match.problems) std::fprintf(stderr, "%s\n", printable(d.format()).c_str());
     if (!match.unmatched.empty() || !match.problems.empty()) return false;
+    for (const Diagnostic& d : match.skipped) std::fprintf(stderr, "%s\n", printable(d.format()).c_str());
     if (match.joints.empty()) {
       std::fprintf(stderr, "%s:1:1: error: no column q:<joint>[k]: the file prescribes no joint\n",
                    printable(choices.motion).c_str());
@@ -293,12 +294,14 @@ bool applyMotionChoice(const char* command, const RunChoices& choices, Model& mo
 }
 
 bool checkTableEnd(const char* command, const Simulator& sim, double duration, bool durationGiven) {
-  const double end = sim.tableEnd();
-  // the last output may fall a rounding error past the duration (t_k = k · interval)
-  if (duration <= end + 1e-9 * std::max(1.0, end)) return true;
+  if (sim.tablesCover(duration)) return true;
+  // the outputs are t_k = k · interval up to the first at or past the duration: the longest run
+  // the tables cover ends at the last output within them
+  const double end = sim.tableEnd(), h = sim.outputInterval();
+  const double longest = std::floor(end / h + 1e-9) * h;
   std::fprintf(stderr, "kinetree-cli %s: %s %s s runs past the data: %s; shorten the run (--duration %s)\n", command,
                durationGiven ? "--duration" : "the model's duration", formatRoundTrip(duration).c_str(),
-               printable(sim.tableEndMessage()).c_str(), formatRoundTrip(end).c_str());
+               printable(sim.tableEndMessage()).c_str(), formatSignificant(longest, 12).c_str());
   return false;
 }
 

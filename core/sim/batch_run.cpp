@@ -27,7 +27,7 @@ BatchRun runBatch(const Model& model, const BatchRunOptions& options) {
   if (options.every < 1) throw std::invalid_argument("every: must be a positive integer");
 
   Simulator sim(model, simOptions);
-  if (duration > sim.tableEnd() + 1e-9 * std::max(1.0, sim.tableEnd()))
+  if (!sim.tablesCover(duration))
     throw std::invalid_argument("the run of " + formatRoundTrip(duration) +
                                 " s runs past the data: " + sim.tableEndMessage());
   const SignalLayout& layout = sim.signalLayout();

@@ -59,7 +59,12 @@ void piecewiseLinearTarget(const std::vector<Knot>& knots, double t, double& val
 }
 
 Drives::Drives(const Model& model, const Tree& tree, MotionTables* tables)
-    : tree_(&tree), tables_(tables), drives_(tree.nb), tabulated_(tree.nb) {
+    : tree_(&tree),
+      tables_(tables),
+      drives_(tree.nb),
+      tabulated_(tree.nb),
+      tableFiles_(tree.nb),
+      tableLastLines_(tree.nb, 0) {
   for (int i = 0; i < tree.nb; ++i) {
     drives_[i] = model.bodies[tree.specIndex[i]].joint.drive;
     broadcastDrive(drives_[i], tree.joints[i].nv);
@@ -84,13 +89,33 @@ void Drives::loadTable(int joint) {
   MotionTables::checkStart(table);
   for (std::span<const double> column : MotionTables::jointColumns(table, *tree_, joint, "tau:"))
     tabulated_[joint].push_back(CubicSpline::notAKnot(table.time, column));
+  tableFiles_[joint] = table.path;
+  tableLastLines_[joint] = table.rowLines.back();
+}
+
+int Drives::lastTableJoint() const {
+  int joint = -1;
+  for (int i = 0; i < tree_->nb; ++i)
+    if (!tabulated_[i].empty() &&
+        (joint < 0 || tabulated_[i].front().lastTime() < tabulated_[joint].front().lastTime()))
+      joint = i;
+  return joint;
 }
 
 double Drives::lastTableTime() const {
-  double last = std::numeric_limits<double>::infinity();
-  for (const std::vector<CubicSpline>& splines : tabulated_)
-    if (!splines.empty()) last = std::min(last, splines.front().lastTime());
-  return last;
+  const int joint = lastTableJoint();
+  return joint < 0 ? std::numeric_limits<double>::infinity() : tabulated_[joint].front().lastTime();
+}
+
+const std::string& Drives::lastTableFile() const {
+  static const std::string none;
+  const int joint = lastTableJoint();
+  return joint < 0 ? none : tableFiles_[joint];
+}
+
+int Drives::lastTableLine() const {
+  const int joint = lastTableJoint();
+  return joint < 0 ? 0 : tableLastLines_[joint];
 }
 
 void Drives::refresh() {

@@ -16,6 +16,7 @@
 // PD and spring drives read q_k of joints whose nq == nv (the validator enforces it).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/model/tree.hpp"
@@ -45,6 +46,11 @@ class Drives {
   void setDrive(int joint, const Drive& drive);
   /// The end of the shortest table a drive reads (+∞ when none): a run past it would extrapolate.
   double lastTableTime() const;
+  /// The joint (tree index, −1 when none) whose table ends at lastTableTime(), its file and the
+  /// line of its last sample.
+  int lastTableJoint() const;
+  const std::string& lastTableFile() const;
+  int lastTableLine() const;
   const Drive& drive(int joint) const { return drives_[joint]; }
 
  private:
@@ -56,6 +62,8 @@ class Drives {
   MotionTables* tables_ = nullptr;
   std::vector<Drive> drives_;                        ///< (nb) per tree joint, vectors broadcast to nv entries
   std::vector<std::vector<CubicSpline>> tabulated_;  ///< (nb) table drives: one spline per coordinate
+  std::vector<std::string> tableFiles_;              ///< (nb) the file each table drive reads
+  std::vector<int> tableLastLines_;                  ///< (nb) the line of its last sample
   std::vector<int> active_;                          ///< tree joints with a drive
   bool usesVelocity_ = false;
 };

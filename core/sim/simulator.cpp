@@ -233,12 +233,21 @@ void Simulator::setDrive(int joint, const Drive& drive) {
 
 double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drives_->lastTableTime()); }
 
+bool Simulator::tablesCover(double duration) const {
+  const double end = tableEnd();
+  if (!std::isfinite(end)) return true;
+  const double last = static_cast<double>(runOutputCount(duration, outputInterval_)) * outputInterval_;
+  return last <= end + 1e-9 * std::max(1.0, end);
+}
+
 std::string Simulator::tableEndMessage() const {
   if (motions_->lastTime() <= drives_->lastTableTime())
     return "the motion of joint '" + tree_->jointNames[motions_->lastTimeJoint()] + "' is read from " +
            motions_->lastTimeFile() + ", whose samples end at t = " + formatSignificant(motions_->lastTime(), 9) +
            " s on line " + std::to_string(motions_->lastTimeLine());
-  return "a table drive's samples end at t = " + formatSignificant(drives_->lastTableTime(), 9) + " s";
+  return "the drive of joint '" + tree_->jointNames[drives_->lastTableJoint()] + "' is read from " +
+         drives_->lastTableFile() + ", whose samples end at t = " + formatSignificant(drives_->lastTableTime(), 9) +
+         " s on line " + std::to_string(drives_->lastTableLine());
 }
 
 bool Simulator::fail(double t, const std::string& what) {

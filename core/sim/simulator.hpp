@@ -114,6 +114,9 @@ class Simulator {
   /// The last time every table (motions and drives) covers, +∞ when none: a run past it would
   /// extrapolate the samples, which callers refuse before running (tableEndMessage()).
   double tableEnd() const;
+  /// True when every output of a run of `duration` s (t_k = k · outputInterval() up to the first
+  /// at or past the duration, runOutputCount) lies within the tables.
+  bool tablesCover(double duration) const;
   /// "the motion table FILE of joint J ends at T s": what limits tableEnd(), for messages.
   std::string tableEndMessage() const;
   /// The joint wrenches of the current output in each joint's parent-side frame (load_parent:).

@@ -273,8 +273,10 @@ bool SimulationController::rebuild() {
   try {
     sim = std::make_unique<kt::Simulator>(document_.model(), pending_);
     // a run past the end of a motion or drive table would extrapolate it: refused, as the CLI does
-    tableEnd_ = sim->tableEnd();
-    if (!untilStopped_ && duration_ > tableEnd_ + 1e-9 * std::max(1.0, tableEnd_))
+    // the last output within the tables: where "until stopped" ends (outputs are k · interval)
+    const double h = sim->outputInterval();
+    tableEnd_ = std::isfinite(sim->tableEnd()) ? std::floor(sim->tableEnd() / h + 1e-9) * h : sim->tableEnd();
+    if (!untilStopped_ && !sim->tablesCover(duration_))
       throw std::invalid_argument("the run of " + kt::formatSignificant(duration_, 6) +
                                   " s runs past the data: " + sim->tableEndMessage() + "; shorten the duration");
     // Room for the start of the run up front (at most 8 MB: chunks are zero-filled when made);
