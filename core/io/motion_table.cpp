@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
@@ -90,7 +91,7 @@ const MotionTable::Column* MotionTable::find(std::string_view name) const {
 }
 
 Diagnostic MotionTable::at(const Column& column, std::string message) const {
-  return problem(path, 1, column.headerColumn, std::move(message));
+  return problem(path, headerLine, column.headerColumn, std::move(message));
 }
 
 MotionTable parseMotionTable(std::string_view text, const std::string& path) {
@@ -114,6 +115,7 @@ MotionTable parseMotionTable(std::string_view text, const std::string& path) {
       throw TableError(problem(path, lineNo, bad, "a quoted field is not closed (expected a closing \")"));
     if (!header) {
       header = true;
+      table.headerLine = lineNo;
       const std::string first = trim(fields[0].text);
       if (first != "time" && first != "time (s)")
         throw TableError(problem(path, lineNo, fields[0].column,
@@ -175,6 +177,9 @@ MotionTable parseMotionTable(std::string_view text, const std::string& path) {
 }
 
 MotionTable readMotionTable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw TableError(problem(path, 0, 0, "is a folder; expected a CSV file of joint histories"));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TableError(problem(path, 0, 0, "cannot open the file (" + std::string(std::strerror(errno)) + ")"));
   std::ostringstream ss;

@@ -3,8 +3,9 @@
 // is `time` and whose other columns are named as the signals (q:<joint>[k] for a motion,
 // tau:<joint>[k] for a tabulated drive; docs/signals.md), as kinetree-cli simulate and the
 // application's Export Results write them. A column name may carry a unit in parentheses, as
-// Export Results writes angles in degrees ("q:J11[0] (deg)"): degrees are converted to radians,
-// SI units are taken as they are. Columns of other signals are read and ignored by the caller.
+// Export Results writes angles in degrees ("q:J11[0] (deg)"): degrees are converted to radians.
+// Which units a column may carry is the caller's to check (the coordinates it reads: rad, deg or
+// m; N·m or N). Columns of other signals are read and ignored by the caller.
 //
 // Every problem is a TableError naming the file, the line and the column (1-based, in
 // characters), and what was expected: a header that does not start with time, a field that is
@@ -31,6 +32,7 @@ struct MotionTable {
     std::vector<double> values;  ///< one per row, SI
   };
   std::string path;          ///< the file as given
+  int headerLine = 1;        ///< 1-based line of the header (blank lines may precede it)
   std::vector<double> time;  ///< s, strictly increasing
   std::vector<Column> columns;
   /// Line numbers (1-based) of each row, for messages about a sample.
@@ -38,7 +40,7 @@ struct MotionTable {
 
   /// The column of this signal name, or null.
   const Column* find(std::string_view name) const;
-  /// "FILE:1:COL" of a column's header (for messages about a column).
+  /// "FILE:LINE:COL" of a column's header (for messages about a column).
   Diagnostic at(const Column& column, std::string message) const;
 };
 

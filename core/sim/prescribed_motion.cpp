@@ -24,7 +24,7 @@ const MotionTable& MotionTables::get(const std::string& file) {
 }
 
 void MotionTables::checkStart(const MotionTable& table) {
-  if (std::abs(table.time.front()) <= 1e-9) return;
+  if (table.time.front() <= 1e-9) return;  // covers t = 0
   Diagnostic d;
   d.file = table.path;
   d.line = table.rowLines.front();
@@ -34,33 +34,65 @@ void MotionTables::checkStart(const MotionTable& table) {
   throw TableError(std::move(d));
 }
 
+namespace {
+
+// The joint a column q:<joint>[k] (or tau:...) names, and k; −1 when it is not of that form.
+int columnCoordinate(const std::string& column, const std::string& prefix, std::string& joint) {
+  joint.clear();
+  if (!column.starts_with(prefix)) return -1;
+  const std::size_t open = column.rfind('[');
+  if (open == std::string::npos || open < prefix.size() || column.back() != ']') return -1;
+  const std::string digits = column.substr(open + 1, column.size() - open - 2);
+  if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
+  joint = column.substr(prefix.size(), open - prefix.size());
+  return std::stoi(digits);
+}
+
+}  // namespace
+
 std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTable& table, const Tree& tree, int i,
                                                                 const std::string& prefix) {
   const JointModel& joint = tree.joints[static_cast<std::size_t>(i)];
   const std::string& name = tree.jointNames[static_cast<std::size_t>(i)];
   std::vector<std::span<const double>> out;
-  std::string found;
-  for (const MotionTable::Column& c : table.columns)
-    if (c.name.starts_with(prefix + name + "[")) found += (found.empty() ? "" : ", ") + c.name;
   for (int k = 0; k < joint.nv; ++k) {
     const std::string column = prefix + name + "[" + std::to_string(k) + "]";
     const MotionTable::Column* c = table.find(column);
     if (c == nullptr) {
+      // what the file has instead: its joints of that kind, and the nearest to this one (renamed?)
+      std::vector<std::string> joints;
+      std::string other;
+      for (const MotionTable::Column& col : table.columns)
+        if (columnCoordinate(col.name, prefix, other) >= 0 &&
+            std::find(joints.begin(), joints.end(), other) == joints.end())
+          joints.push_back(other);
+      std::string has = "the file has no " + prefix + " column";
+      if (!joints.empty()) {
+        has = "its " + prefix + " columns name ";
+        for (std::size_t j = 0; j < joints.size() && j < 6; ++j) has += (j ? ", " : "") + joints[j];
+        if (joints.size() > 6) has += ", …";
+        if (const std::string near = closestMatch(name, joints); !near.empty())
+          has += "; was the joint '" + near + "' renamed?";
+      }
       Diagnostic d;
       d.file = table.path;
-      d.line = 1;
+      d.line = table.headerLine;
       d.column = 1;
-      d.message = "no column '" + column + "' for coordinate " + std::to_string(k) + " of joint '" + name + "' (" +
-                  std::to_string(joint.nv) + " coordinate" + (joint.nv == 1 ? "" : "s") + "; the file has " +
-                  (found.empty() ? std::string("none of its columns") : found) + ")";
+      d.message =
+          "no column '" + column + "' for coordinate " + std::to_string(k) + " of joint '" + name + "' (" + has + ")";
       throw TableError(std::move(d));
     }
-    const bool angular = prefix == "q:" ? joint.velocityIsAngular(k) : false;
-    if (c->degrees && !angular)
-      throw TableError(
-          table.at(*c, "'" + c->name + "' is in " + c->unit + ", but " +
-                           (prefix == "q:" ? "this coordinate is a length (m)" : "a generalized force is in N*m or N") +
-                           "; write it in SI units"));
+    // the units a coordinate may be written in: SI, or degrees for an angle
+    const bool angular = prefix == "q:" && joint.velocityIsAngular(k);
+    const bool known =
+        prefix == "q:" ? c->unit.empty() || (angular ? c->unit == "rad" || c->unit == "deg" : c->unit == "m")
+                       : c->unit.empty() || c->unit == "N*m" || c->unit == "N·m" || c->unit == "Nm" || c->unit == "N";
+    if (!known) {
+      const std::string expected =
+          prefix == "q:" ? (angular ? "rad or deg" : "m") : (joint.velocityIsAngular(k) ? "N*m" : "N");
+      throw TableError(table.at(*c, "'" + c->name + "' is in (" + c->unit + "), which is not read here; write it in " +
+                                        expected + " (or with no unit: SI)"));
+    }
     out.emplace_back(c->values);
   }
   return out;
@@ -69,39 +101,48 @@ std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTabl
 MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const std::string& file, double cutoff,
                                   bool partial) {
   MotionTableMatch match;
-  std::vector<int> bodies;
+  const auto nameOf = [&](int b) {
+    const BodySpec& spec = model.bodies[static_cast<std::size_t>(b)];
+    return spec.joint.name.empty() ? spec.name : spec.joint.name;
+  };
+  std::vector<int> bodies;             // the joints the columns name, in the order first named
+  std::vector<std::vector<char>> has;  // (bodies) the coordinates they give
+  std::vector<int> skipped;            // joints that move under the dynamics (one note each)
+  std::string joint;
   for (const MotionTable::Column& c : table.columns) {
     if (!c.name.starts_with("q:")) continue;
-    const std::size_t open = c.name.rfind('[');
-    const std::string joint = c.name.substr(2, open == std::string::npos ? std::string::npos : open - 2);
-    int coordinate = -1;
-    if (open != std::string::npos && c.name.back() == ']') {
-      const std::string digits = c.name.substr(open + 1, c.name.size() - open - 2);
-      if (!digits.empty() && digits.size() < 4 && digits.find_first_not_of("0123456789") == std::string::npos)
-        coordinate = std::stoi(digits);
-    }
+    const int coordinate = columnCoordinate(c.name, "q:", joint);
     int body = -1;
-    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-      const BodySpec& spec = model.bodies[b];
-      if ((spec.joint.name.empty() ? spec.name : spec.joint.name) == joint) body = static_cast<int>(b);
-    }
-    if (body < 0 || coordinate < 0) {
+    for (std::size_t b = 0; b < model.bodies.size() && coordinate >= 0; ++b)
+      if (nameOf(static_cast<int>(b)) == joint) body = static_cast<int>(b);
+    if (body < 0) {
       std::vector<std::string> names;
-      for (const BodySpec& spec : model.bodies)
-        if (spec.joint.type != JointType::Fixed) names.push_back(spec.joint.name.empty() ? spec.name : spec.joint.name);
-      const std::string near = closestMatch(joint, names);
+      for (std::size_t b = 0; b < model.bodies.size(); ++b)
+        if (model.bodies[b].joint.type != JointType::Fixed) names.push_back(nameOf(static_cast<int>(b)));
+      const std::string near = coordinate < 0 ? std::string() : closestMatch(joint, names);
       match.unmatched.push_back(table.at(c, "the column '" + c.name + "' names no joint of the model" +
                                                 (coordinate < 0 ? " (expected q:<joint>[k])" : "") +
                                                 (near.empty() ? std::string() : " (did you mean '" + near + "'?)")));
       continue;
     }
     const JointSpec& j = model.bodies[static_cast<std::size_t>(body)].joint;
-    const int nq = jointNq(j.type), nv = jointNv(j.type);
-    if (nv == 0 || nq != nv || jointUsesQuasiVelocity(j.type)) {
+    const int nv = jointNv(j.type);
+    if (nv == 0) {
       match.problems.push_back(table.at(
-          c, "the joint '" + joint + "' is " + std::string(jointTypeName(j.type)) +
-                 " and cannot follow a prescribed motion (revolute, prismatic, cylindrical and universal joints "
-                 "can); remove its columns"));
+          c, "the joint '" + joint + "' is fixed and cannot follow a prescribed motion (it has no coordinate)"));
+      continue;
+    }
+    if (jointNq(j.type) != nv || jointUsesQuasiVelocity(j.type)) {
+      // a floating base in a run's own export: it moves under the dynamics as the joints it
+      // carries follow the file (docs/motion.md)
+      if (std::find(skipped.begin(), skipped.end(), body) == skipped.end()) {
+        skipped.push_back(body);
+        Diagnostic note = table.at(c, "the joint '" + joint + "' is " + std::string(jointTypeName(j.type)) +
+                                          " and cannot follow a prescribed motion: it moves under the dynamics, "
+                                          "and its q: columns are not read");
+        note.warning = true;
+        match.skipped.push_back(std::move(note));
+      }
       continue;
     }
     if (coordinate >= nv) {
@@ -110,18 +151,42 @@ MotionTableMatch applyMotionTable(Model& model, const MotionTable& table, const 
                                                (nv > 1 ? " to [" + std::to_string(nv - 1) + "]" : "") + ")"));
       continue;
     }
-    if (std::find(bodies.begin(), bodies.end(), body) == bodies.end()) bodies.push_back(body);
+    auto it = std::find(bodies.begin(), bodies.end(), body);
+    if (it == bodies.end()) {
+      bodies.push_back(body);
+      has.emplace_back(static_cast<std::size_t>(nv), 0);
+      it = bodies.end() - 1;
+    }
+    has[static_cast<std::size_t>(it - bodies.begin())][static_cast<std::size_t>(coordinate)] = 1;
+  }
+  // a joint follows the file in all of its coordinates or not at all
+  std::vector<int> complete;
+  for (std::size_t k = 0; k < bodies.size(); ++k) {
+    const auto missing = std::find(has[k].begin(), has[k].end(), 0);
+    if (missing == has[k].end()) {
+      complete.push_back(bodies[k]);
+      continue;
+    }
+    const std::string name = nameOf(bodies[k]);
+    Diagnostic d;
+    d.file = table.path;
+    d.line = table.headerLine;
+    d.column = 1;
+    d.message = "the joint '" + name + "' has " + std::to_string(has[k].size()) +
+                " coordinates and the file no column q:" + name + "[" + std::to_string(missing - has[k].begin()) +
+                "]: a joint follows the file in all of them";
+    match.problems.push_back(std::move(d));
   }
   if (!partial && (!match.unmatched.empty() || !match.problems.empty())) return match;
-  std::sort(bodies.begin(), bodies.end());
-  for (int b : bodies) {
+  std::sort(complete.begin(), complete.end());
+  for (int b : complete) {
     JointSpec& j = model.bodies[static_cast<std::size_t>(b)].joint;
     j.drive = Drive{};
     j.motion = Motion{};
     j.motion.type = MotionType::Table;
     j.motion.file = file;
     j.motion.cutoff = cutoff;
-    match.joints.push_back(j.name.empty() ? model.bodies[static_cast<std::size_t>(b)].name : j.name);
+    match.joints.push_back(nameOf(b));
   }
   return match;
 }
@@ -159,7 +224,9 @@ PrescribedMotions::PrescribedMotions(const Model& model, const Tree& tree, Motio
         motions_[i] = JointMotion(m, nv);
       }
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("the motion of joint '" + name + "': " + e.what());
+      throw std::invalid_argument("the motion of joint '" + name + "'" +
+                                  (m.type == MotionType::Table ? " (" + m.file + ")" : std::string()) + ": " +
+                                  e.what());
     }
     mask_[i] = 1;
     joints_.push_back(i);

@@ -45,10 +45,13 @@ class MotionTables {
 struct MotionTableMatch {
   std::vector<std::string> joints;    ///< joints now following the table, in model order
   std::vector<Diagnostic> unmatched;  ///< q: columns that name no joint of the model
-  std::vector<Diagnostic> problems;   ///< q: columns of joints that cannot follow a motion, or beyond their coordinates
+  std::vector<Diagnostic> problems;   ///< q: columns of fixed joints, beyond a joint's coordinates, or of
+                                      ///< a joint whose other coordinates the file lacks
+  std::vector<Diagnostic> skipped;    ///< warnings, one per joint that cannot follow a motion (a free base):
+                                      ///< its columns are not read and it moves under the dynamics
 };
 
-/// Prescribes every joint named by a q:<joint>[k] column of `table` with a table motion reading
+/// Prescribes every joint named by q:<joint>[k] columns of `table` (all of its coordinates) with a table motion reading
 /// `file` (as the model will store it) and low-pass `cutoff`; a drive of such a joint is set
 /// aside (a joint follows a motion or a drive). Columns of other signals are ignored. When the
 /// match has unmatched columns or problems nothing is changed, unless `partial` (the

@@ -150,7 +150,8 @@ def simulate(
     0) and ``q:<joint>[k]`` columns (rad or m); every joint named follows its samples through a C2
     spline, and ``tau:<joint>[k]`` is then the effort it needs. ``cutoff`` (Hz) low-passes the
     samples first (zero phase), for measured data. A column that names no joint, a bad number,
-    times that do not increase or a run longer than the samples raise ValueError.
+    times that do not increase or a run longer than the samples raise ValueError; its "line L"
+    counts the header as line 1, so sample k (from 0) is line k + 2.
     """
     if isinstance(model, str):
         model = load(model)
@@ -162,12 +163,15 @@ def simulate(
     with tempfile.TemporaryDirectory(prefix="kinetree-motion-") as directory:
         path = os.path.join(directory, "motion.csv")
         _write_motion(motion, path)
-        return Run(
-            _simulate(
-                model, solver, integrator, step, duration, tolerance, patterns, every, path,
-                0.0 if cutoff is None else float(cutoff),
+        try:
+            return Run(
+                _simulate(
+                    model, solver, integrator, step, duration, tolerance, patterns, every, path,
+                    0.0 if cutoff is None else float(cutoff),
+                )
             )
-        )
+        except ValueError as error:  # the samples are "motion" to the caller, not a temporary file
+            raise ValueError(str(error).replace(path, "motion")) from None
 
 
 def _simulate(model, solver, integrator, step, duration, tolerance, patterns, every, motion, cutoff):

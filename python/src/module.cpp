@@ -202,12 +202,18 @@ py::dict simulate(PyModel& pm, const std::string& solver, const std::string& int
     try {
       const kt::MotionTable table = kt::readMotionTable(motion);
       const kt::MotionTableMatch match = kt::applyMotionTable(model, table, motion, cutoff);
-      for (const kt::Diagnostic& d : match.unmatched) problems += d.message + "\n";
-      for (const kt::Diagnostic& d : match.problems) problems += d.message + "\n";
+      // where in the file (line 2 is the first sample), as the CLI says it
+      const auto where = [](const kt::Diagnostic& d) {
+        return "line " + std::to_string(d.line) + ", column " + std::to_string(d.column) + ": " + d.message + "\n";
+      };
+      for (const kt::Diagnostic& d : match.unmatched) problems += where(d);
+      for (const kt::Diagnostic& d : match.problems) problems += where(d);
       if (problems.empty() && match.joints.empty())
         problems = "no q:<joint>[k] column: the motion prescribes no joint\n";
     } catch (const kt::TableError& e) {
-      problems = e.diagnostic().message + "\n";
+      const kt::Diagnostic& d = e.diagnostic();
+      problems = (d.line > 0 ? "line " + std::to_string(d.line) + ", column " + std::to_string(d.column) + ": " : "") +
+                 d.message + "\n";
     }
     if (!problems.empty()) throw py::value_error("motion: " + problems.substr(0, problems.size() - 1));
   }
@@ -340,7 +346,10 @@ PYBIND11_MODULE(_kinetree, m) {
       PyErr_SetObject(modelError.ptr(), error.ptr());
     } catch (const kt::TableError& e) {
       // a motion or drive table that cannot be used: bad input, as the model's own problems
-      PyErr_SetString(PyExc_ValueError, e.diagnostic().message.c_str());
+      const kt::Diagnostic& d = e.diagnostic();
+      const std::string where =
+          d.line > 0 ? "line " + std::to_string(d.line) + ", column " + std::to_string(d.column) + ": " : "";
+      PyErr_SetString(PyExc_ValueError, ("motion: " + where + d.message).c_str());
     }
   });
 

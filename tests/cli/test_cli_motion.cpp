@@ -146,6 +146,62 @@ class TestCliMotion : public QObject {
     QVERIFY2(r.out.contains("effort[0]"), qPrintable(r.out));
   }
 
+  // The outputs are k · step up to the first at or past the duration: a step that does not divide
+  // the duration would take the last one past the samples, and is refused.
+  void lastOutputPastTheSamples() {
+    QTemporaryDir dir;
+    const QString file = write(dir, "m.csv", "time,q:hinge[0]\n0,0\n0.5,0.1\n1,0\n");
+    const Run r = cli({"simulate", example("pendulum.yaml"), "--motion", file, "--duration", "1", "--step", "0.3"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("runs past the data") && r.err.contains("on line 4") && r.err.contains("--duration 0.9"),
+             qPrintable(r.err));
+    QCOMPARE(cli({"simulate", example("pendulum.yaml"), "--motion", file, "--duration", "0.9", "--step", "0.3"}).code,
+             0);
+  }
+
+  // Units: degrees or radians for an angle, metres for a length; anything else is refused at its column.
+  void unitsOutsideTheListAreRefused() {
+    QTemporaryDir dir;
+    const QString file = write(dir, "m.csv", "time,q:hinge[0] (mm)\n0,0\n1,10\n");
+    const Run r = cli({"simulate", example("pendulum.yaml"), "--motion", file, "--duration", "1"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(
+        r.err.contains("m.csv:1:6: error: 'q:hinge[0]' is in (mm), which is not read here; write it in rad or deg"),
+        qPrintable(r.err));
+  }
+
+  // A floating-base run's own export replays: the arms follow it, the base (whose q: columns
+  // cannot be followed) moves under the dynamics again, and so gives back the same motion.
+  void floatingBaseExportReplays() {
+    QTemporaryDir dir;
+    const QString run = dir.filePath("run.csv");
+    QCOMPARE(cli({"simulate", example("space_robot.yaml"), "--duration", "0.5", "--step", "0.002", "-o", run}).code, 0);
+    const Run r = cli({"simulate", example("space_robot.yaml"), "--motion", run, "--duration", "0.5", "--step", "0.002",
+                       "--signals", "attitude:base.yaw"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("warning: the joint 'base_joint' is free and cannot follow a prescribed motion"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.count("base_joint"), 1);  // one note for the joint, not one per column
+    const QList<QStringList> replay = parseCsv(r.out);
+    const QList<QStringList> original = parseCsv(cli({"simulate", example("space_robot.yaml"), "--duration", "0.5",
+                                                      "--step", "0.002", "--signals", "attitude:base.yaw"})
+                                                     .out);
+    // the arms' PD tracking gave their motion; replayed through a spline of the 2 ms samples, the
+    // base turns the same to the spline's accuracy
+    QVERIFY(std::abs(replay.last()[1].toDouble() - original.last()[1].toDouble()) <
+            1e-6 * (1.0 + std::abs(original.last()[1].toDouble())));
+  }
+
+  // A joint follows a file in all of its coordinates: a universal joint with one column is refused.
+  void everyCoordinateOrNone() {
+    QTemporaryDir dir;
+    const QString file = write(dir, "m.csv", "time,q:joint01[0]\n0,0\n1,0.1\n");
+    const Run r = cli({"simulate", example("cardan_chain.yaml"), "--motion", file, "--duration", "1"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("the joint 'joint01' has 2 coordinates and the file no column q:joint01[1]"),
+             qPrintable(r.err));
+  }
+
   // --cutoff alone is a usage error.
   void cutoffWithoutMotion() {
     const Run r = cli({"simulate", example("pendulum.yaml"), "--cutoff", "5", "--duration", "0.1"});

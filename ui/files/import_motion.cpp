@@ -146,10 +146,11 @@ void ImportMotionDialog::reread() {
       lines << line;
     }
   }
-  if (!match_.unmatched.empty() || !match_.problems.empty()) {
+  if (!match_.unmatched.empty() || !match_.problems.empty() || !match_.skipped.empty()) {
     lines << tr("Not used:");
     for (const kt::Diagnostic& d : match_.unmatched) lines << QStringLiteral("  ✗ ") + q(d.message);
     for (const kt::Diagnostic& d : match_.problems) lines << QStringLiteral("  ✗ ") + q(d.message);
+    for (const kt::Diagnostic& d : match_.skipped) lines << QStringLiteral("  – ") + q(d.message);
   }
   int other = 0;
   for (const kt::MotionTable::Column& c : t.columns) other += c.name.starts_with("q:") ? 0 : 1;
@@ -157,7 +158,7 @@ void ImportMotionDialog::reread() {
     lines << (other == 1 ? tr("1 column of another signal is not read.")
                          : tr("%1 columns of other signals (qd:, load:, …) are not read.").arg(other));
   if (!match_.joints.empty()) {
-    if (std::abs(t.time.front()) > 1e-9)
+    if (t.time.front() > 1e-9)
       lines << tr("The samples start at t = %1 s, but a run starts at 0: add a row at t = 0.")
                    .arg(seconds(t.time.front()));
     if (doc_.model().simulation.duration > t.time.back())
