@@ -34,6 +34,14 @@ JointMotion::JointMotion(const Motion& m, int nv, const CoordinateSamples* sampl
   const auto entry = [](const std::vector<double>& v, int k) {
     return v.empty() ? 0.0 : v[static_cast<std::size_t>(std::min<int>(k, static_cast<int>(v.size()) - 1))];
   };
+  // a motion that does not fit the joint is the validator's error; here it must not be read past its end
+  const auto lists = [nv](std::size_t n, const char* what) {
+    if (static_cast<int>(n) != nv)
+      throw std::invalid_argument("has " + std::to_string(n) + " " + what + " lists, expected " + std::to_string(nv) +
+                                  " (one per coordinate)");
+  };
+  if (m.type == MotionType::Spline) lists(m.knots.size(), "knot");
+  if (m.type == MotionType::RestToRest) lists(m.moves.size(), "move");
   coordinates_.reserve(static_cast<std::size_t>(nv));
   for (int k = 0; k < nv; ++k) {
     switch (m.type) {

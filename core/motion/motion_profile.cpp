@@ -147,9 +147,11 @@ RestToRest::RestToRest(std::vector<Move> segments) : segments_(std::move(segment
     if (s.ta < p.tb)
       throw std::invalid_argument(which + " starts at t_a = " + number(s.ta) + " s, before segment " +
                                   std::to_string(k - 1) + " ends at t_b = " + number(p.tb) + " s");
-    if (s.qa != p.qb)
-      throw std::invalid_argument(which + " starts at q_a = " + number(s.qa) + " where segment " +
-                                  std::to_string(k - 1) + " ended at q_b = " + number(p.qb) +
+    // the validator's tolerance (core/model/validate.cpp): a position written with one digit less
+    // than the previous move's end is the same position
+    if (std::abs(s.qa - p.qb) > 1e-12 * std::max(1.0, std::abs(p.qb)))
+      throw std::invalid_argument(which + " starts at q_a = " + formatRoundTrip(s.qa) + " where segment " +
+                                  std::to_string(k - 1) + " ended at q_b = " + formatRoundTrip(p.qb) +
                                   " (a jump in position needs an infinite velocity)");
   }
 }

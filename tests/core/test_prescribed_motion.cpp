@@ -246,6 +246,45 @@ class TestPrescribedMotion : public QObject {
     }
   }
 
+  // load_parent: is the joint wrench in the joint frame on the parent side: for the pendulum's
+  // hinge about y at angle q, R_y(q) applied to load:, moment and force alike (the origins are
+  // the same point); for the fixed support, load: itself.
+  void parentFrameLoads() {
+    Model model = loadModelFromFile(std::string(KINETREE_SOURCE_DIR) + "/examples/pendulum.yaml");
+    SimulatorOptions options = SimulatorOptions::fromSettings(model.simulation);
+    Simulator sim(model, options);
+    QVERIFY(sim.advanceTo(0.37));
+    const SignalLayout& layout = sim.signalLayout();
+    const std::vector<double>& row = sim.sample();
+    const auto wrench = [&](const std::string& prefix, const std::string& joint) {
+      Vec6 f;
+      const char* names[6] = {"mx", "my", "mz", "fx", "fy", "fz"};
+      for (int c = 0; c < 6; ++c) f[c] = row[static_cast<std::size_t>(layout.find(prefix + joint + "." + names[c]))];
+      return f;
+    };
+    const double q = row[static_cast<std::size_t>(layout.find("q:hinge[0]"))];
+    const Mat3 R = Eigen::AngleAxisd(q, Vec3::UnitY()).toRotationMatrix();
+    const Vec6 child = wrench("load:", "hinge"), parent = wrench("load_parent:", "hinge");
+    QVERIFY(std::abs(q) > 0.1);
+    QVERIFY((parent.head<3>() - R * child.head<3>()).norm() < 1e-12 * (1.0 + child.norm()));
+    QVERIFY((parent.tail<3>() - R * child.tail<3>()).norm() < 1e-12 * (1.0 + child.norm()));
+    QCOMPARE(wrench("load_parent:", "support"), wrench("load:", "support"));
+  }
+
+  // A motion whose lists do not fit the joint (a file being edited) is an error of the
+  // validator; the warnings, which the application computes for such a model too, pass it by.
+  void warningsPassByAMotionThatDoesNotFit() {
+    Model model = makeChain(2, JointType::Universal);
+    Motion m;
+    m.type = MotionType::Spline;
+    m.knots = {{{0.0, 0.0}, {1.0, 0.5}}};  // one list for two coordinates
+    model.bodies[0].joint.motion = m;
+    model.bodies[0].joint.drive = Drive{};
+    QVERIFY(!validate(model).empty());
+    for (const Diagnostic& d : modelWarnings(model)) QVERIFY(d.path.find("motion") == std::string::npos);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, JointMotion(m, 2));
+  }
+
   // q0 and v0 of a prescribed joint come from its motion; a different written q0 is a warning.
   void prescribedJointStartsOnItsMotion() {
     Model model = makeChain(2);

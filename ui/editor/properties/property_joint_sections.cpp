@@ -505,7 +505,13 @@ void PropertiesDock::buildMotionSection() {
             [setMotion, k](const QString& text, QString* e) -> QUndoCommand* {
               std::vector<kt::Knot> knots;
               if (!parseKnots(text, knots, e)) return nullptr;
-              return setMotion([&](kt::Motion& m) { m.knots[static_cast<std::size_t>(k)] = knots; }, e);
+              return setMotion(
+                  [&](kt::Motion& m) {
+                    // one list per coordinate (a file may hold fewer: the validator says so)
+                    if (m.knots.size() <= static_cast<std::size_t>(k)) m.knots.resize(static_cast<std::size_t>(k) + 1);
+                    m.knots[static_cast<std::size_t>(k)] = knots;
+                  },
+                  e);
             });
         e->setPlaceholderText(tr("time, position; time, position; …"));
         e->setToolTip(tr("A C² cubic spline through (time s, position) knots, natural ends; straight on outside"));
@@ -523,7 +529,12 @@ void PropertiesDock::buildMotionSection() {
             [setMotion, k](const QString& text, QString* e) -> QUndoCommand* {
               std::vector<kt::Move> moves;
               if (!parseMoves(text, moves, e)) return nullptr;
-              return setMotion([&](kt::Motion& m) { m.moves[static_cast<std::size_t>(k)] = moves; }, e);
+              return setMotion(
+                  [&](kt::Motion& m) {
+                    if (m.moves.size() <= static_cast<std::size_t>(k)) m.moves.resize(static_cast<std::size_t>(k) + 1);
+                    m.moves[static_cast<std::size_t>(k)] = moves;
+                  },
+                  e);
             });
         e->setPlaceholderText(tr("t_a, t_b, q_a, q_b; …"));
         e->setToolTip(
@@ -593,7 +604,17 @@ void PropertiesDock::buildDriveSection() {
       },
       [this, nv](int i, QString* e) -> QUndoCommand* {
         if (kDriveTypes[i] == spec().joint.drive.type) return nullptr;
-        return edit::setDrive(*doc_, index(), driveOfType(spec().joint.drive, kDriveTypes[i], nv), e);
+        kt::Drive d = driveOfType(spec().joint.drive, kDriveTypes[i], nv);
+        if (d.type == kt::DriveType::Table && d.file.empty()) {
+          // a table needs its file: chosen now, stored relative to the model's folder
+          const QString directory =
+              model().sourceDirectory.empty() ? QFileInfo(doc_->filePath()).absolutePath() : q(model().sourceDirectory);
+          const QString path = QFileDialog::getOpenFileName(this, tr("Drive Table"), directory,
+                                                            tr("Generalized forces (*.csv);;All files (*)"));
+          if (path.isEmpty()) return nullptr;
+          d.file = (doc_->filePath().isEmpty() ? path : QDir(directory).relativeFilePath(path)).toStdString();
+        }
+        return edit::setDrive(*doc_, index(), d, e);
       });
   kind->setToolTip(
       tr("constant: τ = value\nsinusoid: τ = offset + amplitude·sin(2π f t + phase)\n"
