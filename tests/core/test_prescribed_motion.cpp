@@ -152,9 +152,9 @@ class TestPrescribedMotion : public QObject {
     QVERIFY(yaw.size() >= 2);
     for (std::size_t s = 1; s < yaw.size(); ++s)
       for (std::size_t k = 0; k < yaw[0].size(); ++k) QVERIFY(std::abs(yaw[s][k] - yaw[0][k]) < 1e-9);
+    const std::vector<std::string> hybrid = hybridSolverNames();
     for (const SolverInfo& info : solverRegistry()) {
-      if (std::find(hybridSolverNames().begin(), hybridSolverNames().end(), info.name) != hybridSolverNames().end())
-        continue;
+      if (std::find(hybrid.begin(), hybrid.end(), info.name) != hybrid.end()) continue;
       options.solver = info.name;
       try {
         Simulator sim(model, options);
