@@ -3,6 +3,71 @@
 
 namespace kt {
 
+namespace {
+
+// λ = Tᵀ f without building T, where T's columns are signed coordinate axes (JointModel::
+// constraintSubspace): a fixed or spherical joint, or a revolute, prismatic, cylindrical or planar
+// joint whose axis is a coordinate axis (then perp1, perp2 are ± coordinate axes too). Each λ_k is
+// then one component of f, exactly what the product gives; + 0.0 makes a −0 the product's +0.
+// False for the other joints (T from constraintSubspace).
+bool reactionByAxes(const JointModel& joint, const Vec6& f, double* lambda) {
+  const auto along = [](const Vec3& u, const Vec3& x) { return u.dot(x) + 0.0; };
+  switch (joint.type) {
+    case JointType::Fixed:
+      for (int k = 0; k < 6; ++k) lambda[k] = f[k] + 0.0;
+      return true;
+    case JointType::Spherical:
+      for (int k = 0; k < 3; ++k) lambda[k] = f[3 + k] + 0.0;
+      return true;
+    default: break;
+  }
+  if (joint.unitAxis < 0) return false;
+  const Vec3 m = f.head<3>(), F = f.tail<3>();
+  switch (joint.type) {
+    case JointType::Revolute:
+      lambda[0] = along(joint.perp1, m);
+      lambda[1] = along(joint.perp2, m);
+      for (int k = 0; k < 3; ++k) lambda[2 + k] = F[k] + 0.0;
+      return true;
+    case JointType::Prismatic:
+      for (int k = 0; k < 3; ++k) lambda[k] = m[k] + 0.0;
+      lambda[3] = along(joint.perp1, F);
+      lambda[4] = along(joint.perp2, F);
+      return true;
+    case JointType::Cylindrical:
+      lambda[0] = along(joint.perp1, m);
+      lambda[1] = along(joint.perp2, m);
+      lambda[2] = along(joint.perp1, F);
+      lambda[3] = along(joint.perp2, F);
+      return true;
+    case JointType::Planar:
+      lambda[0] = along(joint.perp1, m);
+      lambda[1] = along(joint.perp2, m);
+      lambda[2] = along(joint.axis, F);
+      return true;
+    default: return false;
+  }
+}
+
+// out += v × (e_k s), the motion cross product (Featherstone eq. 2.31) with one nonzero
+// component: each cross product with a coordinate axis is two products, not six.
+inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
+  // u × (e_j s) for j = 0, 1, 2 is (0, u_z s, −u_y s), (−u_z s, 0, u_x s), (u_y s, −u_x s, 0)
+  const auto cross = [s](const double* u, int j, double* o) {
+    const int a = (j + 1) % 3, b = (j + 2) % 3;
+    o[a] += u[b] * s;
+    o[b] -= u[a] * s;
+  };
+  if (k < 3) {  // angular: [ω × e s; v_o × e s]
+    cross(v.data(), k, out.data());
+    cross(v.data() + 3, k, out.data() + 3);
+  } else {  // linear: [0; ω × e s]
+    cross(v.data(), k - 3, out.data() + 3);
+  }
+}
+
+}  // namespace
+
 RneaWorkspace::RneaWorkspace(const Tree& tree) : a(tree.nb), f(tree.nb), Ic(tree.nb), F(tree.nb) {
   kin.resize(tree);
   for (int i = 0; i < tree.nb; ++i) F[i].setZero(6, tree.joints[i].nv);
@@ -47,25 +112,62 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
       loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
     }
     if (joint.nv < 6) {
-      joint.constraintSubspace(q.data() + tree.qOffset[i], T);
-      loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
+      double* lambda = loads.lambda.data() + tree.lambdaOffset[i];
+      if (!reactionByAxes(joint, fi, lambda)) {
+        joint.constraintSubspace(q.data() + tree.qOffset[i], T);
+        loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
+      }
     }
     const Mat3 R_0_i = kin.X_0[i].E.transpose();  // body axes → world axes
     loads.fWorld[i] = spatial(R_0_i * fi.head<3>(), R_0_i * fi.tail<3>());
   }
 }
 
+// One pass base to tip gives each body's velocity, acceleration and net wrench, one pass tip to
+// base sums the wrenches into the joint loads (RBDA Table 5.1), with no other stored state than
+// ⁱX_p, v_i, a_i and f_i. For a joint along a coordinate axis, S_i = e_k: its velocity and q̈ add
+// to one component and τ_i = f_i[k], with no 6 × n_i product. World poses only for the loads.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
                      ExternalWrenches fext, VectorX& tau, JointLoads* loads) {
-  computeKinematics(tree, q, v, ws.kin);
-  bodyAccelerations(tree, ws.kin, qdd, ws.a);
+  Kinematics& kin = ws.kin;
   std::vector<Vec6>& f = loads ? loads->f : ws.f;
-  jointWrenchesFromAccelerations(tree, ws.kin, ws.a, fext, f);
+  const Vec6 a0 = baseAcceleration(tree);
   for (int i = 0; i < tree.nb; ++i) {
-    const int nv = tree.joints[i].nv;
-    if (nv > 0) tau.segment(tree.vOffset[i], nv).noalias() = ws.kin.S[i].transpose() * f[i];
+    const JointModel& joint = tree.joints[i];
+    const double* qi = q.data() + tree.qOffset[i];
+    const double* vi = v.data() + tree.vOffset[i];
+    const int p = tree.parent[i];
+    const Xform& X = kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
+    if (loads) kin.X_0[i] = p < 0 ? X : X * kin.X_0[p];
+    Vec6 vel = p < 0 ? Vec6::Zero() : X.applyMotion(kin.v[p]);
+    Vec6 acc = X.applyMotion(p < 0 ? a0 : ws.a[p]);
+    if (const int k = joint.unitMotionAxis(); k >= 0) {
+      vel[k] += vi[0];
+      addCrossUnit(vel, k, vi[0], acc);  // c_i = v_i × S_i ν_i (S̊ = 0)
+      acc[k] += qdd[tree.vOffset[i]];
+    } else if (joint.nv > 0) {
+      if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);
+      const Vec6 vJ = joint.jointVelocity(qi, vi);
+      vel += vJ;
+      acc += crossMotion(vel, vJ) + joint.velocityProduct(qi, vi);
+      acc.noalias() += kin.S[i] * qdd.segment(tree.vOffset[i], joint.nv);
+    }
+    kin.v[i] = vel;
+    ws.a[i] = acc;
+    const Inertia& I = tree.I[i];
+    f[i] = I * acc + crossForce(vel, I * vel) - appliedWrench(tree, fext, i);
   }
-  if (loads) completeJointLoads(tree, ws.kin, q, *loads);
+  // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit
+  for (int i = tree.nb - 1; i >= 0; --i) {
+    const JointModel& joint = tree.joints[i];
+    if (const int k = joint.unitMotionAxis(); k >= 0) {
+      tau[tree.vOffset[i]] = f[i][k];
+    } else if (joint.nv > 0) {
+      tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * f[i];
+    }
+    if (const int p = tree.parent[i]; p >= 0) f[p] += kin.X_p[i].inverseForce(f[i]);
+  }
+  if (loads) completeJointLoads(tree, kin, q, *loads);
 }
 
 void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,
