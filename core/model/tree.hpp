@@ -55,7 +55,8 @@ std::vector<Diagnostic> validate(const Model& model, const MeshSource& meshes);
 /// Likely mistakes that do not stop a model from running, each a warning with the YAML path of
 /// the field: a joint that starts outside its limits (a hint when the value fits in degrees); a
 /// moving body below 1 g; a written inertia whose radius of gyration is over 10 times the largest
-/// half-extent of the body's primitive shapes (a placeholder inertia).
+/// half-extent of the body's primitive shapes (a placeholder inertia); a prescribed motion whose
+/// start differs from the written q0 or v0; a motion or drive table whose file is not there.
 std::vector<Diagnostic> modelWarnings(const Model& model);
 
 /// Validates and finalizes (meshes read through `meshes`). Returns false and fills `problems`

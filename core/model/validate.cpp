@@ -727,6 +727,24 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
       warn("bodies[" + std::to_string(k) + "].joint.q0[" + std::to_string(i) + "]", message);
     }
   }
+  // The tables of motions and drives are read when a run starts: a file that is not there (a
+  // model saved to another folder, a file moved) is said here, at the field, before that.
+  for (std::size_t k = 0; k < model.bodies.size(); ++k) {
+    const JointSpec& j = model.bodies[k].joint;
+    const auto check = [&](const std::string& file, const char* path) {
+      std::filesystem::path p(file);
+      const bool relative = p.is_relative();
+      if (file.empty() || (relative && model.sourceDirectory.empty())) return;  // nowhere to look
+      if (relative) p = std::filesystem::path(model.sourceDirectory) / p;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(p, ec)) return;
+      warn("bodies[" + std::to_string(k) + "].joint." + path,
+           "there is no file " + p.lexically_normal().string() +
+               (relative ? " (the path is relative to the model's folder)" : "") + ": a run cannot read this table");
+    };
+    if (j.motion.type == MotionType::Table) check(j.motion.file, "motion.file");
+    if (j.drive.type == DriveType::Table) check(j.drive.file, "drive.file");
+  }
   // A prescribed joint starts where its motion is at t = 0, whatever q0 and v0 say (tables are
   // read with the run: their start is not known here).
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {

@@ -4,6 +4,7 @@
 // moves with the base free (momentum conserved, every solver that computes hybrid dynamics
 // agreeing); the required efforts fed back as a tabulated drive reproducing the motion; the
 // tables and the model's motion: block refusing what they cannot take, each with its message.
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -300,6 +301,26 @@ class TestPrescribedMotion : public QObject {
     Simulator sim(model, SimulatorOptions{});
     QCOMPARE(sim.q()[0], -0.2);
     QCOMPARE(sim.v()[0], JointMotion(m, 1).at(0, 0.0).qd);
+  }
+
+  // A table that is not where the model says (saved to another folder, moved) is a warning at its
+  // field before any run: the path is relative to the model's folder.
+  void missingTableFileIsAWarning() {
+    QTemporaryDir dir;
+    Model model = makeChain(1);
+    model.sourceDirectory = dir.path().toStdString();
+    model.bodies[0].joint.drive = Drive{};
+    model.bodies[0].joint.motion.type = MotionType::Table;
+    model.bodies[0].joint.motion.file = "motions/swing.csv";
+    std::vector<Diagnostic> warnings = modelWarnings(model);
+    QCOMPARE(warnings.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(warnings[0].path), QString("bodies[0].joint.motion.file"));
+    QVERIFY2(
+        warnings[0].message.find("motions/swing.csv (the path is relative to the model's folder)") != std::string::npos,
+        warnings[0].message.c_str());
+    QVERIFY(QDir(dir.path()).mkpath("motions"));
+    std::ofstream(dir.filePath("motions/swing.csv").toStdString()) << "time,q:x[0]\n0,0\n1,1\n";
+    QVERIFY(modelWarnings(model).empty());
   }
 
   // The motion: block: each mistake with its message, at its line and column.
