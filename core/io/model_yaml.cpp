@@ -302,6 +302,58 @@ void readKnotList(Reader& r, const Node& n, const std::string& path, std::vector
   }
 }
 
+// A list of items per coordinate, or one list for every coordinate. An item (a [time, value]
+// pair, a [ta, tb, qa, qb] move) is a list whose first entry is a number; a list of items is not.
+template <typename T, typename ReadList>
+void readPerCoordinate(const Node& k, const std::string& path, int nv, std::vector<std::vector<T>>& out,
+                       ReadList readList) {
+  const bool single = !k.items.empty() && k.items[0]->kind == Kind::Sequence && !k.items[0]->items.empty() &&
+                      k.items[0]->items[0]->kind == Kind::Scalar;
+  if (single) {
+    std::vector<T> one;
+    readList(k, path, one);
+    out.assign(static_cast<std::size_t>(std::max(nv, 1)), one);
+    return;
+  }
+  out.resize(k.items.size());
+  for (std::size_t i = 0; i < k.items.size(); ++i) readList(*k.items[i], Reader::idx(path, i), out[i]);
+}
+
+// A number per joint coordinate under `key` (one number for all of them); a missing optional one
+// is zeros.
+void readCoordinateValues(Reader& r, const Node& n, const std::string& path, const char* key, int nv, bool required,
+                          std::vector<double>& out) {
+  if (const Node* v = n.find(key))
+    r.list(*v, path + "." + key, out, nv);
+  else if (required)
+    r.required(n, path, key, std::string("one number per joint coordinate, or one for all"));
+  else
+    out.assign(static_cast<std::size_t>(nv), 0.0);
+}
+
+// The required `key`: one list of items (`what`) for every coordinate, or one list per coordinate.
+template <typename T, typename ReadList>
+void readCoordinateLists(Reader& r, const Node& n, const std::string& path, const char* key, const char* what, int nv,
+                         std::vector<std::vector<T>>& out, ReadList readList) {
+  const Node* k = r.required(n, path, key, what);
+  const std::string kp = path + "." + key;
+  if (!k || !r.visit(*k, kp)) return;
+  if (k->kind != Kind::Sequence) {
+    r.error(*k, kp, std::string("expected ") + what + ", got " + yaml::describe(*k));
+    return;
+  }
+  readPerCoordinate(*k, kp, nv, out, readList);
+}
+
+// The error of a type name that is none of `names` (with the nearest one), at the type's node.
+void unknownType(Reader& r, const Node& typeNode, const std::string& path, const char* kind,
+                 const std::string& typeName, const Keys& names) {
+  const std::string near = closestMatch(typeName, names);
+  r.error(typeNode, path + ".type",
+          "unknown " + std::string(kind) + " type '" + typeName + "'; expected one of: " + joinNames(names) +
+              (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+}
+
 void readDrive(Reader& r, const Node& n, const std::string& path, JointType jointType, Drive& d) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Map) {
@@ -321,11 +373,8 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
   if (!r.text(*typeNode, path + ".type", typeName)) return;
   const auto type = driveTypeFromName(typeName);
   if (!type) {
-    const Keys names = {"none", "constant", "sinusoid", "pd_sinusoid", "pd_piecewise", "spring_damper", "table"};
-    const std::string near = closestMatch(typeName, names);
-    r.error(*typeNode, path + ".type",
-            "unknown drive type '" + typeName + "'; expected one of: " + joinNames(names) +
-                (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+    unknownType(r, *typeNode, path, "drive", typeName,
+                {"none", "constant", "sinusoid", "pd_sinusoid", "pd_piecewise", "spring_damper", "table"});
     return;
   }
   d.type = *type;
@@ -336,12 +385,7 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
   });
   const int nv = jointNv(jointType);
   const auto vecOr = [&](const char* key, std::vector<double>& out, bool req) {
-    if (const Node* v = n.find(key))
-      r.list(*v, path + "." + key, out, nv);
-    else if (req)
-      r.required(n, path, key, std::string("one number per joint coordinate, or one for all"));
-    else
-      out.assign(static_cast<std::size_t>(nv), 0.0);
+    readCoordinateValues(r, n, path, key, nv, req, out);
   };
   const auto scalar = [&](const char* key, double& out, bool req) {
     if (const Node* v = n.find(key))
@@ -365,24 +409,9 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
     case DriveType::PdPiecewise: {
       scalar("kp", d.kp, true);
       scalar("kd", d.kd, false);
-      const Node* k = r.required(n, path, "knots", "[time, value] pairs, or one such list per coordinate");
-      if (!k || !r.visit(*k, path + ".knots")) break;
-      if (k->kind != Kind::Sequence) {
-        r.error(*k, path + ".knots", "expected a list of [time, value] pairs, got " + yaml::describe(*k));
-        break;
-      }
-      // One list of pairs applies to every coordinate; a list of such lists gives one per coordinate.
-      const bool single = !k->items.empty() && k->items[0]->kind == Kind::Sequence && !k->items[0]->items.empty() &&
-                          k->items[0]->items[0]->kind == Kind::Scalar;
-      if (single) {
-        std::vector<Knot> one;
-        readKnotList(r, *k, path + ".knots", one);
-        d.knots.assign(static_cast<std::size_t>(std::max(nv, 1)), one);
-      } else {
-        d.knots.resize(k->items.size());
-        for (std::size_t i = 0; i < k->items.size(); ++i)
-          readKnotList(r, *k->items[i], Reader::idx(path + ".knots", i), d.knots[i]);
-      }
+      readCoordinateLists(
+          r, n, path, "knots", "[time, value] pairs, or one such list per coordinate", nv, d.knots,
+          [&](const Node& k, const std::string& p, std::vector<Knot>& out) { readKnotList(r, k, p, out); });
       break;
     }
     case DriveType::SpringDamper:
@@ -395,23 +424,6 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
         r.text(*f, path + ".file", d.file);
       break;
   }
-}
-
-// A list of items per coordinate, or one list for every coordinate: `leafIsItem` tells an item
-// (a [time, value] pair, a [ta, tb, qa, qb] move) from a list of them.
-template <typename T, typename ReadList>
-void readPerCoordinate(const Node& k, const std::string& path, int nv, std::vector<std::vector<T>>& out,
-                       ReadList readList) {
-  const bool single = !k.items.empty() && k.items[0]->kind == Kind::Sequence && !k.items[0]->items.empty() &&
-                      k.items[0]->items[0]->kind == Kind::Scalar;
-  if (single) {
-    std::vector<T> one;
-    readList(k, path, one);
-    out.assign(static_cast<std::size_t>(std::max(nv, 1)), one);
-    return;
-  }
-  out.resize(k.items.size());
-  for (std::size_t i = 0; i < k.items.size(); ++i) readList(*k.items[i], Reader::idx(path, i), out[i]);
 }
 
 void readMoveList(Reader& r, const Node& n, const std::string& path, std::vector<Move>& out) {
@@ -454,11 +466,7 @@ void readMotion(Reader& r, const Node& n, const std::string& path, JointType joi
   if (!r.text(*typeNode, path + ".type", typeName)) return;
   const auto type = motionTypeFromName(typeName);
   if (!type) {
-    const Keys names = {"none", "spline", "rest_to_rest", "sinusoid", "table"};
-    const std::string near = closestMatch(typeName, names);
-    r.error(*typeNode, path + ".type",
-            "unknown motion type '" + typeName + "'; expected one of: " + joinNames(names) +
-                (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+    unknownType(r, *typeNode, path, "motion", typeName, {"none", "spline", "rest_to_rest", "sinusoid", "table"});
     return;
   }
   m.type = *type;
@@ -469,22 +477,10 @@ void readMotion(Reader& r, const Node& n, const std::string& path, JointType joi
   });
   const int nv = jointNv(jointType);
   const auto vecOr = [&](const char* key, std::vector<double>& out, bool req) {
-    if (const Node* v = n.find(key))
-      r.list(*v, path + "." + key, out, nv);
-    else if (req)
-      r.required(n, path, key, std::string("one number per joint coordinate, or one for all"));
-    else
-      out.assign(static_cast<std::size_t>(nv), 0.0);
+    readCoordinateValues(r, n, path, key, nv, req, out);
   };
   const auto lists = [&](const char* key, const char* what, auto& out, auto readList) {
-    const Node* k = r.required(n, path, key, what);
-    const std::string kp = path + "." + key;
-    if (!k || !r.visit(*k, kp)) return;
-    if (k->kind != Kind::Sequence) {
-      r.error(*k, kp, std::string("expected ") + what + ", got " + yaml::describe(*k));
-      return;
-    }
-    readPerCoordinate(*k, kp, nv, out, readList);
+    readCoordinateLists(r, n, path, key, what, nv, out, readList);
   };
   switch (m.type) {
     case MotionType::None: break;

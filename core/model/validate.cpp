@@ -168,6 +168,17 @@ void checkEffortRating(Checker& c, const std::string& path, const JointSpec& j) 
   for (std::size_t k = 0; k < e.size(); ++k) c.positive(path + "[" + std::to_string(k) + "]", e[k]);
 }
 
+// One finite number per coordinate of the joint `jd` (drive and motion parameters).
+bool checkCoordinateValues(Checker& c, const std::string& path, const std::vector<double>& v, int nv,
+                           const std::string& jd) {
+  if (static_cast<int>(v.size()) != nv) {
+    c.error(path, "has " + countWord(v.size(), "value") + ", expected " + std::to_string(nv) +
+                      " (one per coordinate of " + jd + "; a single number applies to all)");
+    return false;
+  }
+  return c.finiteVec(path, v);
+}
+
 void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
   const Drive& d = j.drive;
   if (d.type == DriveType::None) return;
@@ -186,13 +197,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
     return;
   }
   const auto vec = [&](const char* key, const std::vector<double>& v) {
-    const std::string p = path + "." + key;
-    if (static_cast<int>(v.size()) != nv) {
-      c.error(p, "has " + countWord(v.size(), "value") + ", expected " + std::to_string(nv) +
-                     " (one per coordinate of " + jd + "; a single number applies to all)");
-      return false;
-    }
-    return c.finiteVec(p, v);
+    return checkCoordinateValues(c, path + "." + key, v, nv, jd);
   };
   const auto nonNegative = [&](const char* key, const std::vector<double>& v) {
     if (!vec(key, v)) return;
@@ -273,13 +278,7 @@ void checkMotion(Checker& c, const std::string& path, const JointSpec& j) {
   if (j.drive.type != DriveType::None)
     c.error(path, "the joint has a drive as well; a joint follows either a motion or a drive: remove one of them");
   const auto vec = [&](const char* key, const std::vector<double>& v) {
-    const std::string p = path + "." + key;
-    if (static_cast<int>(v.size()) != nv) {
-      c.error(p, "has " + countWord(v.size(), "value") + ", expected " + std::to_string(nv) +
-                     " (one per coordinate of " + jd + "; a single number applies to all)");
-      return false;
-    }
-    return c.finiteVec(p, v);
+    return checkCoordinateValues(c, path + "." + key, v, nv, jd);
   };
   const auto perCoordinate = [&](const char* key, std::size_t lists, const char* what) {
     if (static_cast<int>(lists) == nv) return true;
