@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/rnea.hpp"
 
+#include "core/dynamics/kernels/spatial_kernels.hpp"
+
 namespace kt {
 
 namespace {
+
+using kernels::addInverseForce;
+using kernels::applyMotion;
+using kernels::cross;
+using kernels::netWrench;
+using kernels::rotateBack;
 
 // λ = Tᵀ f without building T, where T's columns are signed coordinate axes (JointModel::
 // constraintSubspace): a fixed or spherical joint, or a revolute, prismatic, cylindrical or planar
@@ -66,11 +74,112 @@ inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
   }
 }
 
+// A joint along e_K whose X_T does not rotate (RneaWorkspace::AxisPose): ⁱX_p = [E 0; −E r̃ E]
+// with E the joint's rotation about e_K (K < 3; rows K, A, B: e_K, c e_A + s e_B, c e_B − s e_A)
+// or 1 (K ≥ 3, a prismatic joint). o = E u and o = Eᵀ u, in two products per row where the
+// composed 3 × 3 has three (the third is by a zero entry, so the sums are the same).
+template <int K>
+inline void turn(const RneaWorkspace::AxisPose& X, const double* u, double* o) {
+  if constexpr (K >= 3) {
+    for (int j = 0; j < 3; ++j) o[j] = u[j];
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    o[K] = u[K];
+    o[A] = X.c * u[A] + X.s * u[B];
+    o[B] = X.c * u[B] - X.s * u[A];
+  }
+}
+template <int K>
+inline void turnBack(const RneaWorkspace::AxisPose& X, const double* u, double* o) {
+  if constexpr (K >= 3) {
+    for (int j = 0; j < 3; ++j) o[j] = u[j];
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    o[K] = u[K];
+    o[A] = X.c * u[A] - X.s * u[B];
+    o[B] = X.s * u[A] + X.c * u[B];
+  }
+}
+
+// ⁱX_p m = [E ω; E (v_O − r × ω)].
+template <int K>
+inline void applyMotion(const RneaWorkspace::AxisPose& X, const Vec6& m, Vec6& out) {
+  double rw[3], t[3];
+  cross(X.r.data(), m.data(), rw);
+  for (int k = 0; k < 3; ++k) t[k] = m[3 + k] - rw[k];
+  turn<K>(X, m.data(), out.data());
+  turn<K>(X, t, out.data() + 3);
+}
+
+// out += ᵖX*_i f = [Eᵀ n + r × Eᵀ f; Eᵀ f].
+template <int K>
+inline void addInverseForce(const RneaWorkspace::AxisPose& X, const Vec6& f, Vec6& out) {
+  double fl[3], n[3], rf[3];
+  turnBack<K>(X, f.data() + 3, fl);
+  turnBack<K>(X, f.data(), n);
+  cross(X.r.data(), fl, rf);
+  for (int k = 0; k < 3; ++k) {
+    out[k] += n[k] + rf[k];
+    out[3 + k] += fl[k];
+  }
+}
+
+// The pose of a joint along e_K at q: E's cos and sin (revolute) or r_T + q e_K (prismatic).
+template <int K>
+inline void axisPose(double q, const Vec3& r_T, RneaWorkspace::AxisPose& X) {
+  if constexpr (K < 3) {
+    X.c = std::cos(q);
+    X.s = std::sin(q);
+    X.r = r_T;
+  } else {
+    X.c = 1.0;
+    X.s = 0.0;
+    X.r = r_T;
+    X.r[K - 3] += q;
+  }
+}
+
+// ⁱX_0 = ⁱX_p ᵖX_0 = {E E_p, r_p + E_pᵀ r} (Xform::operator*), E's rows mixing two of E_p's.
+template <int K>
+inline void composeWorld(const RneaWorkspace::AxisPose& X, const Xform& X_p0, Xform& out) {
+  for (int j = 0; j < 3; ++j) {
+    const double col[3] = {X_p0.E(0, j), X_p0.E(1, j), X_p0.E(2, j)};
+    turn<K>(X, col, out.E.col(j).data());
+  }
+  double r[3];
+  rotateBack(X_p0.E.data(), X.r.data(), r);
+  for (int k = 0; k < 3; ++k) out.r[k] = X_p0.r[k] + r[k];
+}
+
+// Base to tip for body i along e_K: its pose, then
+//   v_i = ⁱX_p v_p + e_K ν_i,  a_i = ⁱX_p a_p + v_i × e_K ν_i + e_K q̈_i.
+template <int K>
+inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec6& vp, const Vec6& ap,
+                     RneaWorkspace::AxisPose& X, Vec6& v, Vec6& a) {
+  axisPose<K>(q, r_T, X);
+  Vec6 vel, acc;
+  applyMotion<K>(X, vp, vel);
+  applyMotion<K>(X, ap, acc);
+  vel[K] += nu;
+  addCrossUnit(vel, K, nu, acc);
+  acc[K] += qdd;
+  v = vel;
+  a = acc;
+}
+
 }  // namespace
 
-RneaWorkspace::RneaWorkspace(const Tree& tree) : a(tree.nb), f(tree.nb), Ic(tree.nb), F(tree.nb) {
+RneaWorkspace::RneaWorkspace(const Tree& tree)
+    : a(tree.nb), f(tree.nb), Ic(tree.nb), F(tree.nb), unitAxis(tree.nb), axisStep(tree.nb), axisPose(tree.nb) {
   kin.resize(tree);
-  for (int i = 0; i < tree.nb; ++i) F[i].setZero(6, tree.joints[i].nv);
+  for (int i = 0; i < tree.nb; ++i) {
+    F[i].setZero(6, tree.joints[i].nv);
+    const int k = tree.joints[i].unitMotionAxis();
+    unitAxis[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(k);
+    // exactly no rotation: the identity's entries are exact, and so are the products with them
+    const bool turns = tree.X_T[i].E != Mat3::Identity();
+    axisStep[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(k >= 0 && !turns ? k : -1);
+  }
 }
 
 void JointLoads::resize(const Tree& tree) {
@@ -124,48 +233,90 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
 }
 
 // One pass base to tip gives each body's velocity, acceleration and net wrench, one pass tip to
-// base sums the wrenches into the joint loads (RBDA Table 5.1), with no other stored state than
-// ⁱX_p, v_i, a_i and f_i. For a joint along a coordinate axis, S_i = e_k: its velocity and q̈ add
-// to one component and τ_i = f_i[k], with no 6 × n_i product. World poses only for the loads.
+// base sums the wrenches into the joint loads (RBDA Table 5.1). A joint along a coordinate axis
+// whose X_T does not rotate (most: RneaWorkspace::AxisPose) takes axisStep<k>: ⁱX_p is applied as
+// the translation and then the joint's turn about e_k, v_i and q̈_i add to one component, c_i =
+// v_i × e_k ν_i is two products per row and τ_i = f_i[k]; every index is fixed at compile time.
+// The others take ⁱX_p = X_J X_T as an Xform (kin.X_p). World poses only for the loads.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
                      ExternalWrenches fext, VectorX& tau, JointLoads* loads) {
   Kinematics& kin = ws.kin;
   std::vector<Vec6>& f = loads ? loads->f : ws.f;
   const Vec6 a0 = baseAcceleration(tree);
+  const Vec6 zero = Vec6::Zero();
+  const Xform world;  // ⁰X_0
   for (int i = 0; i < tree.nb; ++i) {
-    const JointModel& joint = tree.joints[i];
-    const double* qi = q.data() + tree.qOffset[i];
-    const double* vi = v.data() + tree.vOffset[i];
+    const auto n = static_cast<std::size_t>(i);
     const int p = tree.parent[i];
-    const Xform& X = kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
-    if (loads) kin.X_0[i] = p < 0 ? X : X * kin.X_0[p];
-    Vec6 vel = p < 0 ? Vec6::Zero() : X.applyMotion(kin.v[p]);
-    Vec6 acc = X.applyMotion(p < 0 ? a0 : ws.a[p]);
-    if (const int k = joint.unitMotionAxis(); k >= 0) {
-      vel[k] += vi[0];
-      addCrossUnit(vel, k, vi[0], acc);  // c_i = v_i × S_i ν_i (S̊ = 0)
-      acc[k] += qdd[tree.vOffset[i]];
-    } else if (joint.nv > 0) {
-      if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);
-      const Vec6 vJ = joint.jointVelocity(qi, vi);
-      vel += vJ;
-      acc += crossMotion(vel, vJ) + joint.velocityProduct(qi, vi);
-      acc.noalias() += kin.S[i] * qdd.segment(tree.vOffset[i], joint.nv);
+    const Vec6& vp = p < 0 ? zero : kin.v[p];
+    const Vec6& ap = p < 0 ? a0 : ws.a[p];
+    const double* qi = q.data() + tree.qOffset[i];
+    const int k = ws.axisStep[n];
+    if (k >= 0) {
+      const int o = tree.vOffset[i];
+      const Vec3& r_T = tree.X_T[i].r;
+      RneaWorkspace::AxisPose& X = ws.axisPose[n];
+      switch (k) {
+        case 0: axisStep<0>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+        case 1: axisStep<1>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+        case 2: axisStep<2>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+        case 3: axisStep<3>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+        case 4: axisStep<4>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+        default: axisStep<5>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
+      }
+      if (loads) {
+        const Xform& X_p0 = p < 0 ? world : kin.X_0[p];
+        switch (k) {
+          case 0: composeWorld<0>(X, X_p0, kin.X_0[i]); break;
+          case 1: composeWorld<1>(X, X_p0, kin.X_0[i]); break;
+          case 2: composeWorld<2>(X, X_p0, kin.X_0[i]); break;
+          default: composeWorld<3>(X, X_p0, kin.X_0[i]); break;
+        }
+      }
+    } else {
+      const JointModel& joint = tree.joints[i];
+      const double* vi = v.data() + tree.vOffset[i];
+      const Xform& X = kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
+      Vec6 vel, acc;
+      applyMotion(X, vp, vel);
+      applyMotion(X, ap, acc);
+      if (const int u = ws.unitAxis[n]; u >= 0) {
+        vel[u] += vi[0];
+        addCrossUnit(vel, u, vi[0], acc);
+        acc[u] += qdd[tree.vOffset[i]];
+      } else if (joint.nv > 0) {
+        if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);
+        const Vec6 vJ = joint.jointVelocity(qi, vi);
+        vel += vJ;
+        acc += crossMotion(vel, vJ) + joint.velocityProduct(qi, vi);
+        acc.noalias() += kin.S[i] * qdd.segment(tree.vOffset[i], joint.nv);
+      }
+      kin.v[i] = vel;
+      ws.a[i] = acc;
+      if (loads) kin.X_0[i] = p < 0 ? X : X * kin.X_0[p];
     }
-    kin.v[i] = vel;
-    ws.a[i] = acc;
-    const Inertia& I = tree.I[i];
-    f[i] = I * acc + crossForce(vel, I * vel) - appliedWrench(tree, fext, i);
+    netWrench(tree.I[i], kin.v[i], ws.a[i], f[i]);
+    f[i] -= appliedWrench(tree, fext, i);
   }
   // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit
   for (int i = tree.nb - 1; i >= 0; --i) {
-    const JointModel& joint = tree.joints[i];
-    if (const int k = joint.unitMotionAxis(); k >= 0) {
+    const auto n = static_cast<std::size_t>(i);
+    if (const int k = ws.unitAxis[n]; k >= 0) {
       tau[tree.vOffset[i]] = f[i][k];
-    } else if (joint.nv > 0) {
-      tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * f[i];
+    } else if (const int nv = tree.joints[i].nv; nv > 0) {
+      tau.segment(tree.vOffset[i], nv).noalias() = kin.S[i].transpose() * f[i];
     }
-    if (const int p = tree.parent[i]; p >= 0) f[p] += kin.X_p[i].inverseForce(f[i]);
+    const int p = tree.parent[i];
+    if (p < 0) continue;
+    switch (ws.axisStep[n]) {
+      case 0: addInverseForce<0>(ws.axisPose[n], f[i], f[p]); break;
+      case 1: addInverseForce<1>(ws.axisPose[n], f[i], f[p]); break;
+      case 2: addInverseForce<2>(ws.axisPose[n], f[i], f[p]); break;
+      case 3:
+      case 4:
+      case 5: addInverseForce<3>(ws.axisPose[n], f[i], f[p]); break;
+      default: addInverseForce(kin.X_p[i], f[i], f[p]); break;
+    }
   }
   if (loads) completeJointLoads(tree, kin, q, *loads);
 }

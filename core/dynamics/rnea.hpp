@@ -8,6 +8,8 @@
 // f_i is the wrench joint i transmits from the parent into the subtree of body i: the joint load.
 #pragma once
 
+#include <cstdint>
+
 #include "core/dynamics/kinematics.hpp"
 #include "core/dynamics/solver.hpp"
 
@@ -16,10 +18,21 @@ namespace kt {
 /// Scratch for RNEA and CRBA, sized once per tree.
 struct RneaWorkspace {
   Kinematics kin;
-  std::vector<Vec6> a;   ///< (nb) body accelerations including the fictitious −g
-  std::vector<Vec6> f;   ///< (nb) joint wrenches, body coordinates
-  std::vector<Mat6> Ic;  ///< (nb) composite inertias (CRBA)
-  std::vector<Mat6N> F;  ///< (nb) CRBA column blocks
+  std::vector<Vec6> a;                ///< (nb) body accelerations including the fictitious −g
+  std::vector<Vec6> f;                ///< (nb) joint wrenches, body coordinates
+  std::vector<Mat6> Ic;               ///< (nb) composite inertias (CRBA)
+  std::vector<Mat6N> F;               ///< (nb) CRBA column blocks
+  std::vector<std::int8_t> unitAxis;  ///< (nb) k when S_i = e_k (JointModel::unitMotionAxis), else −1
+
+  /// ⁱX_p of a joint along e_k whose X_T does not rotate (most joints of most models): the joint's
+  /// rotation by q about e_k, E = [e_k; c e_a + s e_b; c e_b − s e_a] (rows k, a = k+1, b = k+2 mod 3;
+  /// c = 1, s = 0 for a prismatic joint), after X_T's translation r (r_T + q e_k for a prismatic one).
+  struct AxisPose {
+    double c = 1.0, s = 0.0;
+    Vec3 r = Vec3::Zero();
+  };
+  std::vector<std::int8_t> axisStep;  ///< (nb) k when body i's ⁱX_p is an AxisPose, else −1
+  std::vector<AxisPose> axisPose;     ///< (nb) inverseDynamics' ⁱX_p where axisStep ≥ 0 (kin.X_p elsewhere)
 
   explicit RneaWorkspace(const Tree& tree);
 };
@@ -34,7 +47,8 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 /// Fills loads.tau, loads.lambda and loads.fWorld from loads.f (and the body poses in kin).
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads);
 
-/// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well.
+/// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
+/// ws.kin.v and, with `loads`, ws.kin.X_p and X_0 for the state given.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
                      ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr);
 

@@ -106,6 +106,7 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   SplitMix64 rng(seed);
   // a second stream, so that coordinateAxes leaves every other draw as it was
   SplitMix64 axisRng(seed ^ 0x9e3779b97f4a7c15ULL);
+  SplitMix64 placementRng(seed ^ 0xbf58476d1ce4e5b9ULL);  // and plainPlacements likewise
   Model m;
   m.name = "random" + std::to_string(seed);
   m.gravity = options.gravity ? Vec3(0, 0, -9.81) : Vec3::Zero();
@@ -142,6 +143,8 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
     b.joint.name = "j" + std::to_string(i);
     b.joint.origin.xyz = Vec3(rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3));
     b.joint.origin.rpy = Vec3(rng.uniform(-3, 3), rng.uniform(-1.5, 1.5), rng.uniform(-3, 3));
+    if (options.plainPlacements > 0.0 && placementRng.uniform() < options.plainPlacements)
+      b.joint.origin.rpy = Vec3::Zero();
     b.joint.axis = rng.unitVector();
     b.joint.axis2 = b.joint.axis.cross(rng.unitVector()).normalized();
     if (options.coordinateAxes > 0.0 && axisRng.uniform() < options.coordinateAxes) {

@@ -28,7 +28,8 @@ struct RandomTreeOptions {
   double chainBias = 0.5;     ///< probability that a new body extends the most recent one (long chains)
   bool allJointTypes = true;  ///< otherwise revolute only
   bool gravity = true;
-  double coordinateAxes = 0.0;  ///< fraction of joints whose axis is x, y or z (the solvers' special cases)
+  double coordinateAxes = 0.0;   ///< fraction of joints whose axis is x, y or z (the solvers' special cases)
+  double plainPlacements = 0.0;  ///< fraction of joint placements without rotation (rpy = 0: the RNEA's special case)
 };
 
 /// A seeded random tree: every joint type (the first root free or not), random placements,

@@ -195,15 +195,6 @@ void JointModel::motionSubspaceRateTransposeTimes(const double* S, const double*
   }
 }
 
-int JointModel::unitMotionAxis() const {
-  if (unitAxis < 0) return -1;
-  switch (type) {
-    case JointType::Revolute: return unitAxis;
-    case JointType::Prismatic: return 3 + unitAxis;
-    default: return -1;
-  }
-}
-
 JointCoordinateFrame JointModel::coordinateFrame() const {
   JointCoordinateFrame f;
   const Mat3 Rj = (Mat3() << perp1, perp2, axis).finished();  // the axis as z

@@ -73,8 +73,12 @@ struct JointModel {
   /// q[0..3] holds a unit quaternion (w, x, y, z) (spherical and free joints; normalize() renormalizes it).
   bool hasQuaternion() const { return type == JointType::Spherical || type == JointType::Free; }
   /// k when S = e_k, a constant coordinate unit vector: a revolute (k = 0, 1, 2) or prismatic
-  /// (k = 3, 4, 5) joint along x, y or z. Otherwise −1.
-  int unitMotionAxis() const;
+  /// (k = 3, 4, 5) joint along x, y or z. Otherwise −1. Inline: every solver asks per body.
+  int unitMotionAxis() const {
+    if (unitAxis < 0) return -1;
+    if (type == JointType::Revolute) return unitAxis;
+    return type == JointType::Prismatic ? 3 + unitAxis : -1;
+  }
   /// A joint frame in which S selects coordinates: S = diag(R, R) [e_{d_0} … e_{d_{nv−1}}]. R = 1
   /// for joints along x, y or z and for spherical and free joints, [perp1 perp2 axis] for revolute,
   /// prismatic and cylindrical joints along other axes and for planar joints. A universal joint

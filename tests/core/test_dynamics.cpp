@@ -153,6 +153,46 @@ class TestDynamics : public QObject {
     }
   }
 
+  // Joints along x, y or z whose placements do not rotate take the RNEA's own path (rnea.cpp,
+  // axisStep): τ, the joint wrenches and their world components agree with ABA's, which builds
+  // every ⁱX_p as an Xform, on trees where most joints are such and the rest are of every type.
+  void rneaPlainJointsMatchAba_data() { test::addSeedRows(kRandomTrees); }
+  void rneaPlainJointsMatchAba() {
+    QFETCH(quint64, seed);
+    RandomTreeOptions options = treeOptions(seed);
+    options.coordinateAxes = 0.8;
+    options.plainPlacements = 0.7;
+    options.allJointTypes = seed % 2 == 1;  // every type on odd seeds, revolute joints alone on even ones
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, options));
+    const test::RandomState s = test::randomState(tree, seed * 13 + 7);
+    VectorX qdd(tree.nv), tau(tree.nv);
+    JointLoads aba, rnea;
+    aba.resize(tree);
+    rnea.resize(tree);
+    makeSolver("aba", tree)->forwardDynamics(s.q, s.v, s.tau, {}, qdd, &aba);
+    RneaWorkspace ws(tree);
+    int plain = 0;
+    for (int i = 0; i < tree.nb; ++i) plain += ws.axisStep[static_cast<std::size_t>(i)] >= 0 ? 1 : 0;
+    QVERIFY(tree.nb < 8 || options.allJointTypes || plain > 0);
+    VectorX h(tree.nv);
+    biasForces(tree, ws, s.q, s.v, {}, h);
+    inverseDynamics(tree, ws, s.q, s.v, qdd, {}, tau, &rnea);
+    // relative to the largest of the terms that cancel in M q̈ + h = τ, as rneaInvertsAba
+    const double scale = std::max({s.tau.lpNorm<Eigen::Infinity>(), h.lpNorm<Eigen::Infinity>(), 1.0});
+    const double err = (tau - s.tau).lpNorm<Eigen::Infinity>() / scale;
+    QVERIFY2(err <= 1e-12, qPrintable(QStringLiteral("%1 (%2 of %3 bodies plain)").arg(err).arg(plain).arg(tree.nb)));
+    QVERIFY((rnea.tau - tau).lpNorm<Eigen::Infinity>() == 0.0);
+    double fScale = 1.0, fErr = 0.0, wErr = 0.0;
+    for (int i = 0; i < tree.nb; ++i) {
+      fScale = std::max(fScale, aba.f[i].lpNorm<Eigen::Infinity>());
+      fErr = std::max(fErr, (rnea.f[i] - aba.f[i]).lpNorm<Eigen::Infinity>());
+      wErr = std::max(wErr, (rnea.fWorld[i] - aba.fWorld[i]).lpNorm<Eigen::Infinity>());
+    }
+    QVERIFY2(fErr <= 1e-12 * fScale && wErr <= 1e-12 * fScale,
+             qPrintable(QStringLiteral("f %1 world %2 scale %3").arg(fErr).arg(wErr).arg(fScale)));
+    QVERIFY((rnea.lambda - aba.lambda).lpNorm<Eigen::Infinity>() <= 1e-12 * fScale);
+  }
+
   // M from CRBA against its definition, columns of RNEA: M e_k = ID(q, 0, e_k) − ID(q, 0, 0).
   void massMatrixMatchesRneaColumns_data() { test::addSeedRows(80); }
   void massMatrixMatchesRneaColumns() {

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The spatial products of the recursive passes (RNEA, the ABA's loads) on 3-vectors of doubles,
+// written out so that each inlines into its loop as scalar arithmetic: through Xform, Inertia and
+// Eigen's 3-vectors (two lanes and one), a third of the instructions moved numbers between
+// registers. Each sums in the order Xform::applyMotion, Xform::inverseForce, Inertia::operator*
+// and crossForce do (rotate, below), so the results are the same to the last bit.
+#pragma once
+
+#include "core/spatial/spatial.hpp"
+
+namespace kt::kernels {
+
+// o = E w and o = Eᵀ w (E column-major), o = a × b; o never aliases an input. Each sums as Eigen
+// does on SSE2 (this build's target), so that results do not move when a pass changes hands: E w's
+// rows 0 and 1 in one pair of lanes, left to right, row 2 as E_20 w_0 + (E_21 w_1 + E_22 w_2) (its
+// three-term reduction splits one and two); a row of Eᵀ w, a column of E, left to right.
+inline void rotate(const double* E, const double* w, double* o) {
+  for (int r = 0; r < 2; ++r) o[r] = E[r] * w[0] + E[3 + r] * w[1] + E[6 + r] * w[2];
+  o[2] = E[2] * w[0] + (E[5] * w[1] + E[8] * w[2]);
+}
+inline void rotateBack(const double* E, const double* w, double* o) {
+  for (int r = 0; r < 3; ++r) o[r] = E[3 * r] * w[0] + E[3 * r + 1] * w[1] + E[3 * r + 2] * w[2];
+}
+inline void cross(const double* a, const double* b, double* o) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+// ᴮX_A m = [E ω; E (v_O − r × ω)].
+inline void applyMotion(const Xform& X, const Vec6& m, Vec6& out) {
+  double rw[3], t[3];
+  cross(X.r.data(), m.data(), rw);
+  for (int k = 0; k < 3; ++k) t[k] = m[3 + k] - rw[k];
+  rotate(X.E.data(), m.data(), out.data());
+  rotate(X.E.data(), t, out.data() + 3);
+}
+
+// out += ᴬX*_B f = [Eᵀ n + r × Eᵀ f; Eᵀ f].
+inline void addInverseForce(const Xform& X, const Vec6& f, Vec6& out) {
+  double fl[3], n[3], rf[3];
+  rotateBack(X.E.data(), f.data() + 3, fl);
+  rotateBack(X.E.data(), f.data(), n);
+  cross(X.r.data(), fl, rf);
+  for (int k = 0; k < 3; ++k) {
+    out[k] += n[k] + rf[k];
+    out[3 + k] += fl[k];
+  }
+}
+
+// I m = [Ī_O ω + h × v_O; m v_O − h × ω].
+inline void inertiaTimes(const Inertia& I, const double* m, double* o) {
+  double hv[3], hw[3];
+  rotate(I.Io.data(), m, o);
+  cross(I.h.data(), m + 3, hv);
+  cross(I.h.data(), m, hw);
+  for (int k = 0; k < 3; ++k) {
+    o[k] += hv[k];
+    o[3 + k] = I.m * m[3 + k] - hw[k];
+  }
+}
+
+// f = I a + v ×* (I v): the net wrench the body's motion needs (the RNEA's I a + v ×* I v).
+inline void netWrench(const Inertia& I, const Vec6& v, const Vec6& a, Vec6& f) {
+  double Iv[6], Ia[6], wn[3], vf[3], wf[3];
+  inertiaTimes(I, v.data(), Iv);
+  inertiaTimes(I, a.data(), Ia);
+  cross(v.data(), Iv, wn);
+  cross(v.data() + 3, Iv + 3, vf);
+  cross(v.data(), Iv + 3, wf);
+  for (int k = 0; k < 3; ++k) {
+    f[k] = Ia[k] + (wn[k] + vf[k]);
+    f[3 + k] = Ia[3 + k] + wf[k];
+  }
+}
+
+}  // namespace kt::kernels
