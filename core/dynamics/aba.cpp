@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/dynamics/kernels/small_spd.hpp"
+#include "core/dynamics/kernels/spatial_kernels.hpp"
 #include "core/dynamics/rnea.hpp"
 
 namespace kt {
@@ -66,6 +67,7 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
 
 AbaSolver::AbaSolver(const Tree& tree)
     : Solver(tree),
+      bias_(tree.nb),
       IA_(tree.nb),
       pA_(tree.nb),
       oneDof_(tree.nb),
@@ -99,6 +101,7 @@ void AbaSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau,
   if (every) {
     if (!rnea_) rnea_ = std::make_unique<RneaWorkspace>(t);
     inverseDynamics(t, *rnea_, q, v, qdd, fext, tau, loads);
+    kinWhole_ = false;
     return;
   }
   if (!loads && hybridLoads_.f.size() != static_cast<std::size_t>(t.nb)) hybridLoads_.resize(t);
@@ -117,6 +120,7 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
 
   // pass 1, base to tip: ⁱX_p, v_i, c_i (X_0 only for the loads' world axes)
   computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);
+  kinWhole_ = loads != nullptr;
 
   // pass 2, tip to base: I^A_i, p^A_i summed over the children; I^a_i, p^a_i; handed to the parent
   Mat6 Ia;  // I^A_i, articulated to I^a_i, then handed over as (part of) I^A_p
@@ -210,19 +214,30 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
     }
   }
 
-  // joint loads: the RNEA backward pass on the accelerations just found
-  if (loads) {
-    jointWrenchesFromAccelerations(t, kin_, a_, fext, loads->f);
-    completeJointLoads(t, kin_, q, *loads);
-  }
+  if (loads) jointLoads(q, fext, *loads);
 }
 
-Vec6 AbaSolver::biasForce(int i, ExternalWrenches fext) const {
+void AbaSolver::jointLoads(const VectorX& q, ExternalWrenches fext, JointLoads& loads) {
   const Tree& t = *tree_;
-  return crossForce(kin_.v[i], t.I[i] * kin_.v[i]) - appliedWrench(t, fext, i);
+  std::vector<Vec6>& f = loads.f;
+  for (int i = 0; i < t.nb; ++i) {
+    double Ia[6];
+    kernels::inertiaTimes(t.I[i], a_[i].data(), Ia);
+    for (int k = 0; k < 6; ++k) f[i][k] = Ia[k] + bias_[i][k];
+    f[i] -= appliedWrench(t, fext, i);
+  }
+  for (int i = t.nb - 1; i >= 0; --i)
+    if (const int p = t.parent[i]; p >= 0) kernels::addInverseForce(kin_.X_p[i], f[i], f[p]);
+  completeJointLoads(t, kin_, q, loads);
 }
 
-void AbaSolver::takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA) const {
+Vec6 AbaSolver::biasForce(int i, ExternalWrenches fext) {
+  const Tree& t = *tree_;
+  bias_[i] = crossForce(kin_.v[i], t.I[i] * kin_.v[i]);
+  return bias_[i] - appliedWrench(t, fext, i);
+}
+
+void AbaSolver::takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA) {
   if (handover_.arrivesInLocal(i)) return;  // child i + 1 handed them over in IA, pA
   if (!handover_.isLeaf(i)) {
     IA = IA_[i];

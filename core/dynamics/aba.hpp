@@ -37,6 +37,7 @@ class AbaSolver final : public Solver {
   /// nothing is articulated: that is inverse dynamics, and the RNEA gives it (about half the cost).
   void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
+  const Kinematics* kinematics() const override { return kinWhole_ ? &kin_ : nullptr; }
 
  private:
   /// The three passes; with kHybrid the joints marked in `prescribed` take their q̈ from `qdd`.
@@ -46,17 +47,23 @@ class AbaSolver final : public Solver {
 
   // Steps of pass 2, one body each (always inlined: a call per body would cost more than the
   // bookkeeping it names).
-  /// p^A_i's own term, v_i ×* I_i v_i − f^ext_i.
-  [[gnu::always_inline]] inline Vec6 biasForce(int i, ExternalWrenches fext) const;
+  /// p^A_i's own term, v_i ×* I_i v_i − f^ext_i (v_i ×* I_i v_i kept in bias_ for the loads).
+  [[gnu::always_inline]] inline Vec6 biasForce(int i, ExternalWrenches fext);
   /// Pass 2 reaches body i: I^A_i and p^A_i from the locals, from IA_ and pA_, or a leaf's own terms.
-  [[gnu::always_inline]] inline void takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA) const;
+  [[gnu::always_inline]] inline void takeSums(int i, ExternalWrenches fext, Mat6& IA, Vec6& pA);
   /// A prescribed joint: I^a_i = I^A_i, p^a_i = p^A_i + I^A_i (c_i + S_i q̈_i).
   [[gnu::always_inline]] inline void articulatePrescribed(int i, const VectorX& qdd, const Mat6& Ia, Vec6& pa) const;
   /// I^A_p += ⁱX_pᵀ I^a_i ⁱX_p, p^A_p += ⁱX_pᵀ p^a_i (sweep_handover.hpp): the sums of p are left in
   /// Ia, pa, and stored where the next body visited is not p.
   [[gnu::always_inline]] inline void handToParent(int i, ExternalWrenches fext, Mat6& Ia, Vec6& pa);
 
+  /// The joint loads from pass 3's accelerations: the RNEA's backward pass, f_i = I_i a_i + v_i ×* I_i
+  /// v_i − f^ext_i with the middle term from pass 2 (bias_), summed tip to base.
+  void jointLoads(const VectorX& q, ExternalWrenches fext, JointLoads& loads);
+
   Kinematics kin_;
+  bool kinWhole_ = false;   ///< kin_ holds X_0 too (the last call computed loads): kinematics()
+  std::vector<Vec6> bias_;  ///< (nb) v_i ×* I_i v_i, from pass 2
   /// Hybrid dynamics with every joint prescribed (made by the first such call: its Ic and F would
   /// add a third to the solver's memory for a case most runs never meet).
   std::unique_ptr<RneaWorkspace> rnea_;

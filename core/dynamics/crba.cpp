@@ -14,6 +14,7 @@ void CrbaSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Vecto
   const Tree& t = *tree_;
   // h by RNEA with q̈ = 0 (also computes the kinematics CRBA reuses), M by CRBA
   biasForces(t, ws_, q, v, fext, h_);
+  called_ = true;
   massMatrix(t, ws_, q, M_, /*computePositions=*/false);
   // M q̈ = τ − h by Cholesky
   llt_.compute(M_);
@@ -35,6 +36,7 @@ void CrbaSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau
     for (int k = 0; k < t.joints[i].nv; ++k)
       (prescribed[static_cast<std::size_t>(i)] ? fixed_ : free_).push_back(t.vOffset[i] + k);
   biasForces(t, ws_, q, v, fext, h_);
+  called_ = true;
   massMatrix(t, ws_, q, M_, /*computePositions=*/false);
   const int nf = static_cast<int>(free_.size());
   if (nf > 0) {

@@ -20,9 +20,12 @@ class CrbaSolver final : public Solver {
   ///   M_ff q̈_f = τ_f − h_f − M_fp q̈_p,   τ_p = M_pf q̈_f + M_pp q̈_p + h_p.
   void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
+  /// h's RNEA computes the whole kinematics at every call.
+  const Kinematics* kinematics() const override { return called_ ? &ws_.kin : nullptr; }
 
  private:
   RneaWorkspace ws_;
+  bool called_ = false;
   MatrixX M_;                ///< (nv × nv)
   VectorX h_;                ///< (nv)
   Eigen::LLT<MatrixX> llt_;  ///< factor of M, storage sized once

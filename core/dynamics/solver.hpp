@@ -37,6 +37,8 @@ struct JointLoads {
   void resize(const Tree& tree);
 };
 
+struct Kinematics;  // core/dynamics/kinematics.hpp
+
 enum class StateForm { Velocity, Impulse };
 
 class Solver {
@@ -65,6 +67,11 @@ class Solver {
   virtual bool supportsHybrid() const { return false; }
   virtual void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                               std::span<const char> prescribed, VectorX& qdd, JointLoads* loads);
+
+  /// The kinematics of the last call that computed joint loads, whole (computeKinematics with the
+  /// world poses, at that call's q and ν), for callers that need them too; nullptr when the solver
+  /// keeps no such record (the default) or the last call did not compute them.
+  virtual const Kinematics* kinematics() const { return nullptr; }
 
   /// Impulse form only: p = M(q) ν.
   virtual void impulseFromVelocity(const VectorX& q, const VectorX& v, VectorX& p);
