@@ -10,19 +10,15 @@ Vec3 bodyComWorld(const Tree& tree, const Kinematics& kin, int i) {
   return kin.X_0[i].r + kin.X_0[i].E.transpose() * tree.I[i].com();
 }
 
-Energy systemEnergy(const Tree& tree, const Kinematics& kin) {
-  Energy e;
+SystemTotals systemTotals(const Tree& tree, const Kinematics& kin) {
+  SystemTotals s;
   for (int i = 0; i < tree.nb; ++i) {
-    e.kinetic += 0.5 * kin.v[i].dot(tree.I[i] * kin.v[i]);
-    e.potential -= tree.I[i].m * tree.gravity.dot(bodyComWorld(tree, kin, i));
+    const Vec6 Iv = tree.I[i] * kin.v[i];
+    s.energy.kinetic += 0.5 * kin.v[i].dot(Iv);
+    s.energy.potential -= tree.I[i].m * tree.gravity.dot(bodyComWorld(tree, kin, i));
+    s.momentum += kin.X_0[i].inverseForce(Iv);
   }
-  return e;
-}
-
-Vec6 systemMomentum(const Tree& tree, const Kinematics& kin) {
-  Vec6 h = Vec6::Zero();
-  for (int i = 0; i < tree.nb; ++i) h += kin.X_0[i].inverseForce(tree.I[i] * kin.v[i]);
-  return h;
+  return s;
 }
 
 double unwrapAngle(double angle, double previous) {

@@ -19,11 +19,14 @@ struct Energy {
   double total() const { return kinetic + potential; }
 };
 
-/// Kinetic and potential energy from body poses and velocities (kin after computeKinematics).
-Energy systemEnergy(const Tree& tree, const Kinematics& kin);
+struct SystemTotals {
+  Energy energy;                 ///< kinetic and potential
+  Vec6 momentum = Vec6::Zero();  ///< [L_O; P] in world axes about the world origin
+};
 
-/// Whole-system spatial momentum [L_O; P] in world axes about the world origin.
-Vec6 systemMomentum(const Tree& tree, const Kinematics& kin);
+/// Energy and whole-system spatial momentum from body poses and velocities (kin after
+/// computeKinematics), in one pass: I_i v_i serves both.
+SystemTotals systemTotals(const Tree& tree, const Kinematics& kin);
 
 /// Centre of mass of body i in world coordinates.
 Vec3 bodyComWorld(const Tree& tree, const Kinematics& kin, int i);

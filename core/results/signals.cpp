@@ -137,6 +137,32 @@ SignalLayout::SignalLayout(const Tree& tree) {
       worldColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
     if (s.kind == SignalKind::Reaction) reactionColumns_[static_cast<std::size_t>(s.index)] = k;
   }
+  // fill()'s runs: a column extends the run before it when it reads the next double of the same source
+  reactionScale_.assign(signals_.size(), 1.0);
+  for (int k = 0; k < size(); ++k) {
+    const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
+    bool copied = true;
+    int start = s.index;
+    switch (s.kind) {
+      case SignalKind::Q:
+      case SignalKind::Qd:
+      case SignalKind::Qdd:
+      case SignalKind::Tau: break;
+      case SignalKind::Reaction: reactionScale_[static_cast<std::size_t>(k)] = s.scale; break;
+      case SignalKind::Load:
+      case SignalKind::LoadWorld:
+      case SignalKind::LoadParent: start = 6 * s.body + s.index; break;
+      default: copied = false; break;
+    }
+    if (copied && !runs_.empty()) {
+      Run& last = runs_.back();
+      if (last.kind == s.kind && last.column + last.length == k && last.start + last.length == start) {
+        ++last.length;
+        continue;
+      }
+    }
+    runs_.push_back({s.kind, k, 1, start, s.body, s.component, s.index});
+  }
 }
 
 void SignalLayout::positionsFromRow(const double* row, Eigen::VectorXd& q) const {
@@ -179,28 +205,34 @@ int SignalLayout::find(std::string_view name) const {
 }
 
 void SignalLayout::fill(const SampleInputs& in, double* row) const {
-  for (std::size_t k = 0; k < signals_.size(); ++k) {
-    const SignalInfo& s = signals_[k];
-    double x = 0.0;
-    switch (s.kind) {
+  const auto copy = [row](const Run& r, const double* from) { std::copy_n(from + r.start, r.length, row + r.column); };
+  static_assert(sizeof(Vec6) == 6 * sizeof(double), "the wrenches of consecutive bodies are consecutive doubles");
+  const auto wrenches = [](const std::vector<Vec6>& f) { return f.front().data(); };
+  for (const Run& r : runs_) {
+    double& x = row[r.column];
+    switch (r.kind) {
       case SignalKind::Time: x = in.t; break;
-      case SignalKind::Q: x = (*in.q)[s.index]; break;
-      case SignalKind::Qd: x = (*in.v)[s.index]; break;
-      case SignalKind::Qdd: x = (*in.qdd)[s.index]; break;
-      case SignalKind::Tau: x = (*in.tau)[s.index]; break;
-      case SignalKind::Power: x = in.tau->segment(s.index, s.component).dot(in.v->segment(s.index, s.component)); break;
-      case SignalKind::Load: x = in.loads->f[s.body][s.index]; break;
-      case SignalKind::LoadWorld: x = in.loads->fWorld[s.body][s.index]; break;
-      case SignalKind::LoadParent: x = (*in.loadsParent)[s.body][s.index]; break;
-      case SignalKind::Reaction: x = s.scale * in.loads->lambda[s.index]; break;
-      case SignalKind::Attitude: x = (*in.attitude)[s.index][s.component]; break;
-      case SignalKind::Position: x = bodyPositionWorld(*in.kin, s.body)[s.component]; break;
-      case SignalKind::Energy:
-        x = s.component == 0 ? in.energy.kinetic : s.component == 1 ? in.energy.potential : in.energy.total();
+      case SignalKind::Q: copy(r, in.q->data()); break;
+      case SignalKind::Qd: copy(r, in.v->data()); break;
+      case SignalKind::Qdd: copy(r, in.qdd->data()); break;
+      case SignalKind::Tau: copy(r, in.tau->data()); break;
+      case SignalKind::Power: x = in.tau->segment(r.index, r.component).dot(in.v->segment(r.index, r.component)); break;
+      case SignalKind::Load: copy(r, wrenches(in.loads->f)); break;
+      case SignalKind::LoadWorld: copy(r, wrenches(in.loads->fWorld)); break;
+      case SignalKind::LoadParent: copy(r, wrenches(*in.loadsParent)); break;
+      case SignalKind::Reaction:
+        for (int j = 0; j < r.length; ++j) {
+          const int column = r.column + j;
+          row[column] = reactionScale_[static_cast<std::size_t>(column)] * in.loads->lambda[r.start + j];
+        }
         break;
-      case SignalKind::Momentum: x = in.momentum[s.index]; break;
+      case SignalKind::Attitude: x = (*in.attitude)[r.index][r.component]; break;
+      case SignalKind::Position: x = bodyPositionWorld(*in.kin, r.body)[r.component]; break;
+      case SignalKind::Energy:
+        x = r.component == 0 ? in.energy.kinetic : r.component == 1 ? in.energy.potential : in.energy.total();
+        break;
+      case SignalKind::Momentum: x = in.momentum[r.index]; break;
     }
-    row[k] = x;
   }
 }
 

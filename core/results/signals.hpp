@@ -115,6 +115,19 @@ class SignalLayout {
   std::vector<std::array<int, 6>> loadColumns_;   ///< (nb) columns of f_i = [moment; force]
   std::vector<std::array<int, 6>> worldColumns_;  ///< (nb) columns of f_i in world axes
   std::vector<int> reactionColumns_;              ///< (nλ) column of λ_k (its sign: signals_[column].scale)
+  /// What fill() reads, in column order: runs of columns that copy consecutive doubles of one
+  /// source (q, ν, q̈, τ, λ, or the wrenches, which lie six to a body one body after the other)
+  /// and single columns that need a computation. A sample is then a few dozen copies instead of a
+  /// dispatch per signal.
+  struct Run {
+    SignalKind kind;
+    int column;                  ///< first column
+    int length;                  ///< columns (1 for the computed kinds)
+    int start;                   ///< first double of the source: index, or 6 · body + component for wrenches
+    int body, component, index;  ///< of the first signal (the computed kinds)
+  };
+  std::vector<Run> runs_;
+  std::vector<double> reactionScale_;  ///< (columns) ±1 for reaction columns (SignalInfo::scale)
 };
 
 /// A reaction signal of a joint: its name ("mx", "fy", …, or "m1", "f2" …) and the sign that makes
