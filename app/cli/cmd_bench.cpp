@@ -2,8 +2,7 @@
 // kinetree-cli bench: the cost of one forward-dynamics call (q̈ plus joint loads) per solver, of
 // inverse dynamics (τ by the RNEA, alone and with every joint's wrench: what a prescribed motion
 // costs per sample), of hybrid dynamics (every other joint prescribed) per solver that computes
-// it, and optionally of a whole simulation (10 s at h = 0.002 s with RK4, as in Liu et al. 2016,
-// Table 1).
+// it, and optionally of a whole run split into the dynamics and what the run adds (bench_run.hpp).
 //
 // Every forward and hybrid call computes q̈ and the joint loads (aba and crba by the RNEA backward
 // pass on their q̈; the cfa-* solvers from λ), unless --no-loads. Timing (CPU time of the calling thread): a warm-up of
@@ -19,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_run.hpp"
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/dynamics/rnea.hpp"
@@ -41,11 +41,7 @@ constexpr const char* kUsage =
 // CPU time of the calling thread: on a shared machine, time spent descheduled is not counted.
 struct Clock {
   using time_point = double;
-  static double now() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-  }
+  static double now() { return threadSeconds(); }
 };
 
 double secondsSince(Clock::time_point start) { return Clock::now() - start; }
@@ -157,19 +153,6 @@ double timeHybrid(Solver& solver, const VectorX& q, const VectorX& v, const Vect
         solver.hybridDynamics(q, v, tauInOut, {}, prescribed, qddInOut, out);
       },
       repeat);
-}
-
-// Wall time of a 10 s run at h = 0.002 s with RK4 (Liu et al. 2016, Table 1), in seconds.
-double timeSimulation(const Model& model, const std::string& solver) {
-  SimulatorOptions options;
-  options.solver = solver;
-  options.integrator = "rk4";
-  options.step = 0.002;
-  options.record = false;
-  Simulator sim(model, options);
-  const auto start = Clock::now();
-  if (!sim.advanceTo(10.0)) throw std::runtime_error("simulation stopped: " + sim.error());
-  return secondsSince(start);
 }
 
 // Solvers whose cost grows as N³ in memory or time; left out of the default list on big models.
@@ -315,10 +298,10 @@ int cmdBench(const std::vector<std::string>& args) {
   const double abaNs = timeForward(*makeSolver("aba", tree), q, v, tau, repeat, withLoads);
 
   if (!json) {
-    std::printf("%-18s %7s %7s  %-8s %-14s %6s %13s %11s %8s%s\n", "model", "bodies", "nv", "kind", "solver", "loads",
-                "ns/call", "ns/body", "ratio", simulate ? "   sim 10 s [s]" : "");
+    std::printf("%-18s %7s %7s  %-8s %-14s %6s %13s %11s %8s\n", "model", "bodies", "nv", "kind", "solver", "loads",
+                "ns/call", "ns/body", "ratio");
   }
-  const auto row = [&](const char* kind, const std::string& solver, bool loads, double ns, const double* simSeconds) {
+  const auto row = [&](const char* kind, const std::string& solver, bool loads, double ns) {
     const double perBody = ns / std::max(1, tree.nb);
     const double ratio = ns / abaNs;
     if (json) {
@@ -327,36 +310,57 @@ int cmdBench(const std::vector<std::string>& args) {
           "\"ns_per_call\": %.1f, \"ns_per_body\": %.2f, \"ratio_to_aba\": %.4f",
           jsonString(label).c_str(), tree.nb, tree.nv, kind, jsonString(solver).c_str(), loads ? "true" : "false", ns,
           perBody, ratio);
-      if (simSeconds) std::printf(", \"simulate_s\": %.4f", *simSeconds);
       std::printf("}\n");
     } else {
-      std::printf("%-18s %7d %7d  %-8s %-14s %6s %13.0f %11.1f %8.3f", label.c_str(), tree.nb, tree.nv, kind,
+      std::printf("%-18s %7d %7d  %-8s %-14s %6s %13.0f %11.1f %8.3f\n", label.c_str(), tree.nb, tree.nv, kind,
                   solver.c_str(), loads ? "yes" : "no", ns, perBody, ratio);
-      if (simSeconds) std::printf(" %14.3f", *simSeconds);
-      std::printf("\n");
+    }
+    std::fflush(stdout);
+  };
+  // a 10 s run's parts (bench_run.hpp), one row per forward solver after the call timings
+  std::vector<std::pair<std::string, RunSplit>> runs;
+  const auto printRuns = [&] {
+    if (runs.empty()) return;
+    if (!json)
+      std::printf("\n%-18s %-14s %6s %13s %12s %14s %10s %8s %9s\n", "run (rk4, 2 ms)", "solver", "t [s]",
+                  "dynamics [s]", "outputs [s]", "recording [s]", "total [s]", "beyond", "csv [s]");
+    for (const auto& [solver, r] : runs) {
+      if (json) {
+        std::printf(
+            "{\"model\": %s, \"bodies\": %d, \"nv\": %d, \"kind\": \"run\", \"solver\": %s, \"duration_s\": %g, "
+            "\"dynamics_s\": %.5f, "
+            "\"outputs_s\": %.5f, \"recording_s\": %.5f, \"simulate_s\": %.5f, \"beyond_dynamics\": %.4f, "
+            "\"csv_s\": %.5f}\n",
+            jsonString(label).c_str(), tree.nb, tree.nv, jsonString(solver).c_str(), r.duration, r.dynamics, r.outputs,
+            r.recording, r.total(), r.overhead(), r.csv);
+      } else {
+        std::printf("%-18s %-14s %6g %13.4f %12.4f %14.4f %10.4f %7.1f%% %9.3f\n", label.c_str(), solver.c_str(),
+                    r.duration, r.dynamics, r.outputs, r.recording, r.total(), 100.0 * r.overhead(), r.csv);
+      }
     }
     std::fflush(stdout);
   };
   if (forward) {
     for (const std::string& s : solvers) {
       const double ns = s == "aba" ? abaNs : timeForward(*makeSolver(s, tree), q, v, tau, repeat, withLoads);
-      double simSeconds = 0.0;
-      if (simulate) simSeconds = timeSimulation(model, s);
-      row("forward", s, withLoads, ns, simulate ? &simSeconds : nullptr);
+      row("forward", s, withLoads, ns);
+      // 10 s as in Liu et al. 2016; 1 s on big models (the bench stays short, and a long chain at
+      // h = 2 ms leaves RK4's region of stability after a few seconds)
+      if (simulate) runs.emplace_back(s, timeRunSplit(model, s, tree.nb > 100 ? 1.0 : 10.0, tree.nb > 100 ? 1 : 5));
     }
   }
   // inverse dynamics, the engine of a prescribed motion: τ alone, and with every joint's wrench
   if (inverse) {
-    row("inverse", "rnea", false, timeInverse(tree, q, v, qdd, repeat, false), nullptr);
-    if (withLoads) row("inverse", "rnea", true, timeInverse(tree, q, v, qdd, repeat, true), nullptr);
+    row("inverse", "rnea", false, timeInverse(tree, q, v, qdd, repeat, false));
+    if (withLoads) row("inverse", "rnea", true, timeInverse(tree, q, v, qdd, repeat, true));
   }
   if (hybrid) {
     for (const std::string& s : solvers) {
       const std::unique_ptr<Solver> solver = makeSolver(s, tree);
-      if (solver->supportsHybrid())
-        row("hybrid", s, withLoads, timeHybrid(*solver, q, v, tau, qdd, repeat, withLoads), nullptr);
+      if (solver->supportsHybrid()) row("hybrid", s, withLoads, timeHybrid(*solver, q, v, tau, qdd, repeat, withLoads));
     }
   }
+  printRuns();
   return 0;
 }
 

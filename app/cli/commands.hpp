@@ -21,7 +21,7 @@ int cmdPeaks(const std::vector<std::string>& args);
 /// compare MODEL [--solvers a,b,...] [--duration T] [--step H] [--integrator I] [--tolerance TOL]
 int cmdCompare(const std::vector<std::string>& args);
 /// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json]
-/// [--simulate]
+/// [--simulate]: the cost of each solver call, and of a whole run split into its parts (bench_run.hpp)
 int cmdBench(const std::vector<std::string>& args);
 /// import ROBOT.urdf [-o MODEL.yaml] [--floating] [--merge-fixed] [--package-path DIR]...: URDF to a model.
 int cmdImport(const std::vector<std::string>& args);

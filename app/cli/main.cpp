@@ -106,7 +106,7 @@ const Command kCommands[] = {
      "and is not the integrator's, a run stops, or the model is invalid; 2 on a usage error.\n"
      "\nexample: kinetree-cli compare examples/space_robot.yaml --solvers aba,cfa-tree,poisson-ldl --digits\n",
      &kt::cli::cmdCompare},
-    {"bench", "time forward, inverse and hybrid dynamics (and optionally a 10 s run) per solver",
+    {"bench", "time forward, inverse and hybrid dynamics (and optionally a whole run) per solver",
      "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
      "                          [--solvers a,b,...] [--kinds forward,inverse,hybrid] [--repeat K] [--json]\n"
      "                          [--simulate] [--no-loads] [--package-path DIR]...\n\n"
@@ -120,8 +120,15 @@ const Command kCommands[] = {
      "time each (time spent descheduled on a busy machine is not counted). Prints model, bodies, nv,\n"
      "kind, solver, loads, ns per call, ns per body and the ratio to aba's forward dynamics; with\n"
      "--json one JSON object per line with the keys model, bodies, nv, kind, solver, loads,\n"
-     "ns_per_call, ns_per_body, ratio_to_aba (and simulate_s). --simulate also times a 10 s run at\n"
-     "h = 0.002 s with rk4 (Liu et al. 2016) per forward solver.\n"
+     "ns_per_call, ns_per_body, ratio_to_aba.\n"
+     "--simulate also times, per forward solver, a run at h = 0.002 s with rk4 (Liu et al. 2016;\n"
+     "10 s, 1 s on models of more than 100 bodies), every step an output, split into its parts:\n"
+     "  dynamics   a bare RK4 loop (drives and qdd at every stage, nothing else);\n"
+     "  outputs    a run that records nothing, less the bare loop (loads, kinematics, every signal);\n"
+     "  recording  a recording run, less one that records nothing;\n"
+     "  beyond     (outputs + recording) / dynamics;  csv  every sample written as CSV (/dev/null).\n"
+     "With --json one line per run, kind \"run\", with duration_s, dynamics_s, outputs_s, recording_s,\n"
+     "simulate_s (the whole recording run), beyond_dynamics and csv_s.\n"
      "Default solvers: every registered one (crba and cfa-dense only up to 1,000 bodies).\n"
      "Limits: --chain and --cardan-chain at most 1,000,000 bodies, --binary-tree at most depth 20,\n"
      "--repeat at most 1,000.\n"

@@ -2,6 +2,8 @@
 // kinetree-cli on input a careless user or a fuzzer gives it, run as a process: settings that
 // cannot run (named by their option or their place in the model file), deep trees, bench limits
 // and its JSON, empty and dash-led file names.
+#include <cmath>
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -197,6 +199,31 @@ class TestCliRobust : public QObject {
     QVERIFY2(repeat.err.contains("--repeat must be at most 1000"), qPrintable(repeat.err));
     QVERIFY(cli({"bench", "--binary-tree", "21"}).code == 2);
     qInfo("%lld ms", static_cast<long long>(timer.elapsed()));  // a benchmark, not a check
+  }
+
+  // bench --simulate splits a run into the bare RK4 loop, the outputs and the recording; the
+  // parts add up to the recording run and "beyond" is what the run adds to the bare loop.
+  void benchSimulateSplitsTheRun() {
+    const Run r = cli({"bench", "--model", example("pendulum.yaml"), "--solvers", "aba", "--kinds", "forward",
+                       "--repeat", "1", "--simulate", "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 2);
+    const QJsonObject run = QJsonDocument::fromJson(lines[1].toUtf8()).object();
+    QCOMPARE(run.value("kind").toString(), QStringLiteral("run"));
+    QCOMPARE(run.value("solver").toString(), QStringLiteral("aba"));
+    QCOMPARE(run.value("duration_s").toDouble(), 10.0);
+    const double dynamics = run.value("dynamics_s").toDouble(), outputs = run.value("outputs_s").toDouble(),
+                 recording = run.value("recording_s").toDouble(), total = run.value("simulate_s").toDouble();
+    QVERIFY(dynamics > 0.0 && total > 0.0 && run.value("csv_s").toDouble() > 0.0);
+    QVERIFY(std::abs(dynamics + outputs + recording - total) <= 1e-4 * total + 2e-5);
+    QVERIFY(std::abs(run.value("beyond_dynamics").toDouble() - (outputs + recording) / dynamics) <= 1e-3);
+    // the table names the parts
+    const Run table = cli({"bench", "--model", example("pendulum.yaml"), "--solvers", "aba", "--kinds", "forward",
+                           "--repeat", "1", "--simulate"});
+    QVERIFY2(table.code == 0, qPrintable(table.err));
+    for (const char* column : {"dynamics [s]", "outputs [s]", "recording [s]", "beyond", "csv [s]"})
+      QVERIFY2(table.out.contains(QLatin1String(column)), column);
   }
 
   // bench --json writes valid JSON whatever the model's file name.

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "app/cli/bench_run.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "core/dynamics/solver.hpp"
+#include "core/integrate/integrator.hpp"
+#include "core/io/csv.hpp"
+#include "core/sim/drives.hpp"
+#include "core/sim/simulator.hpp"
+
+namespace kt::cli {
+
+double threadSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+namespace {
+
+constexpr double kStep = 0.002;
+
+// ẋ = (G(q) ν, q̈) with τ from the drives and q̈ from the solver without loads: what a hand-written
+// RK4 loop around a dynamics library computes, and nothing else.
+class BareSystem final : public OdeSystem {
+ public:
+  BareSystem(const Tree& tree, Solver& solver, const Drives& drives) : tree_(tree), solver_(solver), drives_(drives) {
+    q_.setZero(tree.nq);
+    v_.setZero(tree.nv);
+    tau_.setZero(tree.nv);
+    qdd_.setZero(tree.nv);
+  }
+  int stateSize() const override { return tree_.nq + tree_.nv; }
+  void derivative(double t, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) override {
+    q_ = x.head(tree_.nq);
+    v_ = x.tail(tree_.nv);
+    drives_.evaluate(t, q_, v_, tau_);
+    solver_.forwardDynamics(q_, v_, tau_, {}, qdd_, nullptr);
+    for (int i = 0; i < tree_.nb; ++i) {
+      const JointModel& joint = tree_.joints[i];
+      if (joint.nq > 0)
+        joint.positionDerivative(q_.data() + tree_.qOffset[i], v_.data() + tree_.vOffset[i],
+                                 xdot.data() + tree_.qOffset[i]);
+    }
+    xdot.tail(tree_.nv) = qdd_;
+  }
+  void normalize(Eigen::VectorXd& x) override {
+    for (int i = 0; i < tree_.nb; ++i)
+      if (tree_.joints[i].hasQuaternion()) tree_.joints[i].normalize(x.data() + tree_.qOffset[i]);
+  }
+
+ private:
+  const Tree& tree_;
+  Solver& solver_;
+  const Drives& drives_;
+  Eigen::VectorXd q_, v_, tau_, qdd_;
+};
+
+SimulatorOptions runOptions(const std::string& solver, bool record) {
+  SimulatorOptions options;
+  options.solver = solver;
+  options.integrator = "rk4";
+  options.step = kStep;
+  options.record = record;
+  return options;
+}
+
+double bareLoop(const Simulator& reference, double duration) {
+  const Tree& tree = reference.tree();
+  const std::unique_ptr<Solver> solver = makeSolver(reference.options().solver, tree);
+  const Drives drives(reference.model(), tree);
+  BareSystem system(tree, *solver, drives);
+  const std::unique_ptr<Integrator> rk4 = makeIntegrator("rk4");
+  IntegratorSettings settings;
+  settings.step = kStep;
+  rk4->resize(system.stateSize(), settings);
+  Eigen::VectorXd x(system.stateSize());
+  x << reference.q(), reference.v();
+  const long steps = std::lround(duration / kStep);
+  const double start = threadSeconds();
+  double t = 0.0;
+  rk4->start(system, t, x);
+  for (long k = 0; k < steps; ++k) {
+    const double tEnd = static_cast<double>(k + 1) * kStep;
+    if (rk4->step(system, t, x, tEnd) != StepStatus::Accepted)
+      throw std::runtime_error("the bare RK4 loop stopped at t = " + std::to_string(t) + " s");
+  }
+  return threadSeconds() - start;
+}
+
+double simulatorRun(const Model& model, const std::string& solver, double duration, bool record) {
+  Simulator sim(model, runOptions(solver, record));
+  // as the application does before a run (SimulationController)
+  if (record) sim.recorder().reserve(static_cast<std::size_t>(std::lround(duration / kStep)) + 1);
+  const double start = threadSeconds();
+  if (!sim.advanceTo(duration)) throw std::runtime_error("simulation stopped: " + sim.error());
+  return threadSeconds() - start;
+}
+
+double csvRows(const Model& model, const std::string& solver, double duration) {
+  Simulator sim(model, runOptions(solver, false));
+  std::FILE* sink = std::fopen("/dev/null", "w");
+  if (!sink) throw std::runtime_error("cannot open /dev/null");
+  CsvWriter csv(sink);
+  csv.header(sim.signalLayout().names());
+  double seconds = 0.0;
+  const long steps = std::lround(duration / kStep);
+  for (long k = 0; k <= steps; ++k) {
+    if (k > 0 && !sim.step()) throw std::runtime_error("simulation stopped: " + sim.error());
+    const double start = threadSeconds();
+    csv.row(sim.sample());
+    seconds += threadSeconds() - start;
+  }
+  csv.finish();
+  std::fclose(sink);
+  return seconds;
+}
+
+}  // namespace
+
+RunSplit timeRunSplit(const Model& model, const std::string& solver, double duration, int repeat) {
+  const Simulator reference(model, runOptions(solver, false));
+  RunSplit split;
+  split.duration = duration;
+  // interleaved, so that a change of clock or cache state on the machine falls on every part
+  std::vector<double> bare, quiet, recorded;
+  for (int r = 0; r < repeat; ++r) {
+    bare.push_back(bareLoop(reference, duration));
+    quiet.push_back(simulatorRun(model, solver, duration, false));
+    recorded.push_back(simulatorRun(model, solver, duration, true));
+  }
+  const auto mid = [](std::vector<double>& t) {
+    std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
+    return t[t.size() / 2];
+  };
+  split.dynamics = mid(bare);
+  split.outputs = mid(quiet) - split.dynamics;
+  split.recording = mid(recorded) - mid(quiet);
+  split.csv = csvRows(model, solver, duration);
+  return split;
+}
+
+}  // namespace kt::cli

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What a whole run costs beyond its dynamics (kinetree-cli bench --simulate): a run at h = 0.002 s
+// with rk4 (Liu et al. 2016, Table 1), every step an output as in an interactive run, timed three
+// ways on the same model, solver and steps:
+//   dynamics   a bare RK4 loop: the drives and q̈ alone at every stage, the state update;
+//   outputs    a Simulator run that records nothing, less the bare loop: what each output adds
+//              (the joint loads, the parent-side loads, kinematics, energy, momentum, every
+//              signal, the finiteness checks);
+//   recording  a recording run less the one that records nothing: appending every sample.
+// and, apart from the run, csv: writing every sample as a CSV row (kinetree-cli simulate's output
+// of every signal, to /dev/null).
+#pragma once
+
+#include <string>
+
+#include "core/model/model.hpp"
+
+namespace kt::cli {
+
+/// CPU seconds of the calling thread: time spent descheduled on a busy machine is not counted.
+double threadSeconds();
+
+struct RunSplit {
+  double duration = 0.0;   ///< simulated seconds
+  double dynamics = 0.0;   ///< s: the bare RK4 loop
+  double outputs = 0.0;    ///< s: a run recording nothing, less the bare loop
+  double recording = 0.0;  ///< s: a recording run, less one recording nothing
+  double csv = 0.0;        ///< s: every sample as a CSV row
+  double total() const { return dynamics + outputs + recording; }
+  /// (outputs + recording) / dynamics: the run's cost beyond the dynamics.
+  double overhead() const { return (outputs + recording) / dynamics; }
+};
+
+/// Times the parts of a run of `duration` simulated seconds of `model` with `solver`, each the
+/// median of `repeat` runs (the CSV once). Throws std::runtime_error when a run stops early.
+RunSplit timeRunSplit(const Model& model, const std::string& solver, double duration, int repeat);
+
+}  // namespace kt::cli
