@@ -10,12 +10,13 @@ Vec3 bodyComWorld(const Tree& tree, const Kinematics& kin, int i) {
   return kin.X_0[i].r + kin.X_0[i].E.transpose() * tree.I[i].com();
 }
 
-SystemTotals systemTotals(const Tree& tree, const Kinematics& kin) {
+SystemTotals systemTotals(const Tree& tree, const Kinematics& kin, std::span<const Vec3> com) {
   SystemTotals s;
   for (int i = 0; i < tree.nb; ++i) {
     const Vec6 Iv = tree.I[i] * kin.v[i];
     s.energy.kinetic += 0.5 * kin.v[i].dot(Iv);
-    s.energy.potential -= tree.I[i].m * tree.gravity.dot(bodyComWorld(tree, kin, i));
+    const Vec3 c = kin.X_0[i].r + kin.X_0[i].E.transpose() * com[static_cast<std::size_t>(i)];  // bodyComWorld
+    s.energy.potential -= tree.I[i].m * tree.gravity.dot(c);
     s.momentum += kin.X_0[i].inverseForce(Iv);
   }
   return s;

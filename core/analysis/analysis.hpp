@@ -9,6 +9,8 @@
 //   momentum   h = Σ ⁰X*_i I_i v_i = [L_O; P]  (world axes, angular part about the world origin)
 #pragma once
 
+#include <span>
+
 #include "core/dynamics/kinematics.hpp"
 
 namespace kt {
@@ -25,8 +27,9 @@ struct SystemTotals {
 };
 
 /// Energy and whole-system spatial momentum from body poses and velocities (kin after
-/// computeKinematics), in one pass: I_i v_i serves both.
-SystemTotals systemTotals(const Tree& tree, const Kinematics& kin);
+/// computeKinematics), in one pass: I_i v_i serves both. `com`: each body's centre of mass in its
+/// own coordinates (Inertia::com(), constant: a caller that asks per sample keeps it).
+SystemTotals systemTotals(const Tree& tree, const Kinematics& kin, std::span<const Vec3> com);
 
 /// Centre of mass of body i in world coordinates.
 Vec3 bodyComWorld(const Tree& tree, const Kinematics& kin, int i);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/dynamics/kinematics.hpp"
 
+#include <cmath>
+
 namespace kt {
 
 void Kinematics::resize(const Tree& tree) {
@@ -9,6 +11,7 @@ void Kinematics::resize(const Tree& tree) {
   S.resize(tree.nb);
   v.resize(tree.nb);
   c.resize(tree.nb);
+  cosSin.assign(static_cast<std::size_t>(tree.nb), {1.0, 0.0});
   // S_i is constant but for universal joints: set here, and per call only where it turns with q
   // (motionSubspace reads q only for those)
   for (int i = 0; i < tree.nb; ++i) {
@@ -25,7 +28,14 @@ void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinem
   for (int i = 0; i < tree.nb; ++i) {
     const JointModel& joint = tree.joints[i];
     const double* qi = q.data() + tree.qOffset[i];
-    kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
+    if (worldPoses && joint.type == JointType::Revolute) {
+      auto& [c, s] = kin.cosSin[static_cast<std::size_t>(i)];
+      c = std::cos(qi[0]);
+      s = std::sin(qi[0]);
+      kin.X_p[i] = joint.revolutePlacement(c, s, tree.X_T[i]);
+    } else {
+      kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
+    }
     const int p = tree.parent[i];
     if (worldPoses) kin.X_0[i] = p < 0 ? kin.X_p[i] : kin.X_p[i] * kin.X_0[p];
     if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);

@@ -5,6 +5,7 @@
 //   c_i  = v_i × S_i ν_i + S̊_i ν_i       (Featherstone 2008, eq. 7.35; docs/dynamics.md §3)
 #pragma once
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -18,11 +19,14 @@ struct Kinematics {
   std::vector<Mat6N> S;    ///< (nb) motion subspace, body coordinates (constant ones set by resize)
   std::vector<Vec6> v;     ///< (nb) body velocity, body coordinates
   std::vector<Vec6> c;     ///< (nb) velocity-product acceleration v_i × S_i ν_i + S̊_i ν_i
+  /// (nb) cos q and sin q of a revolute joint, kept with the world poses: the joint's X_J again
+  /// without another sine (JointModel::revoluteTransform; the parent-side loads of a run's output)
+  std::vector<std::array<double, 2>> cosSin;
 
   void resize(const Tree& tree);
 };
 
-/// Positions only: X_p, X_0 (unless `worldPoses` is false) and S.
+/// Positions only: X_p, X_0 and cosSin (unless `worldPoses` is false) and S.
 void computePositionKinematics(const Tree& tree, const Eigen::VectorXd& q, Kinematics& kin, bool worldPoses = true);
 /// Positions and velocities: everything in Kinematics (X_0 only when `worldPoses`: the dynamics
 /// themselves need the relative transforms alone).

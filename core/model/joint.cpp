@@ -9,7 +9,25 @@ namespace {
 // Rotation matrix of a unit quaternion (w, x, y, z) stored at q[0..3].
 Mat3 quatRotation(const double* q) { return Quat(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix(); }
 
-Mat3 axisRotation(const Vec3& a, double angle) { return Eigen::AngleAxisd(angle, a).toRotationMatrix(); }
+// Eigen::AngleAxisd(angle, a).toRotationMatrix() from c = cos angle and s = sin angle, term for
+// term, so that a rotation built again from a kept cos and sin is the same to the last bit.
+Mat3 axisRotation(const Vec3& a, double c, double s) {
+  const Vec3 sa = s * a, ca = (1.0 - c) * a;
+  Mat3 R;
+  double t = ca.x() * a.y();
+  R(0, 1) = t - sa.z();
+  R(1, 0) = t + sa.z();
+  t = ca.x() * a.z();
+  R(0, 2) = t + sa.y();
+  R(2, 0) = t - sa.y();
+  t = ca.y() * a.z();
+  R(1, 2) = t - sa.x();
+  R(2, 1) = t + sa.x();
+  R.diagonal() = ca.cwiseProduct(a).array() + c;
+  return R;
+}
+
+Mat3 axisRotation(const Vec3& a, double angle) { return axisRotation(a, std::cos(angle), std::sin(angle)); }
 
 // ½ q ⊗ (0, ω): the quaternion rate for a body-frame angular velocity ω.
 void quatRate(const double* q, const Vec3& w, double* qdot) {
@@ -71,12 +89,16 @@ JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2)
 }
 
 Xform JointModel::placement(const double* q, const Xform& X_T) const {
-  if (type != JointType::Revolute || unitAxis < 0) return transform(q) * X_T;
+  if (type == JointType::Revolute) return revolutePlacement(std::cos(q[0]), std::sin(q[0]), X_T);
+  return transform(q) * X_T;
+}
+
+Xform JointModel::revolutePlacement(double c, double s, const Xform& X_T) const {
+  if (unitAxis < 0) return revoluteTransform(c, s) * X_T;
   // X_J = rotation by Eᵀ, E the rotation by q about e_k: with (a, b) the next two axes in cyclic
   // order, Eᵀ's rows are e_a c + e_b s, −e_a s + e_b c and e_k, so Eᵀ E_T mixes two rows of E_T;
   // X_J has no translation, so the origin is X_T's.
   const int k = unitAxis, a = (k + 1) % 3, b = (k + 2) % 3;
-  const double c = std::cos(q[0]), s = std::sin(q[0]);
   Xform X;
   X.E.row(k) = X_T.E.row(k);
   X.E.row(a) = c * X_T.E.row(a) + s * X_T.E.row(b);
@@ -85,10 +107,14 @@ Xform JointModel::placement(const double* q, const Xform& X_T) const {
   return X;
 }
 
+Xform JointModel::revoluteTransform(double c, double s) const {
+  return Xform::rotation(axisRotation(axis, c, s).transpose());
+}
+
 Xform JointModel::transform(const double* q) const {
   switch (type) {
     case JointType::Fixed: return Xform::identity();
-    case JointType::Revolute: return Xform::rotation(axisRotation(axis, q[0]).transpose());
+    case JointType::Revolute: return revoluteTransform(std::cos(q[0]), std::sin(q[0]));
     case JointType::Prismatic: return Xform::translation(axis * q[0]);
     case JointType::Cylindrical: return {axisRotation(axis, q[0]).transpose(), axis * q[1]};
     case JointType::Universal:

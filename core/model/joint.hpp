@@ -42,6 +42,10 @@ struct JointModel {
   /// X_J(q) X_T: the body's placement relative to its parent, ⁱX_p, for the joint's placement
   /// X_T in the parent. The same as transform(q) * X_T, cheaper for rotations about x, y or z.
   Xform placement(const double* q, const Xform& X_T) const;
+  /// placement() and transform() of a revolute joint from c = cos q and s = sin q, the same to
+  /// the last bit (the kinematics pass keeps them: Kinematics::cosSin).
+  Xform revolutePlacement(double c, double s, const Xform& X_T) const;
+  Xform revoluteTransform(double c, double s) const;
   /// Motion subspace S (6×nv) in child coordinates (q is read only where subspacesDependOnQ()).
   void motionSubspace(const double* q, Mat6N& S) const;
   /// Constraint-force subspace T (6×(6−nv)), orthonormal columns, Sᵀ T = 0.

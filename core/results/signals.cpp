@@ -6,6 +6,9 @@
 namespace kt {
 namespace {
 
+// The columns of a wrench are fx fy fz mx my mz; its Vec6 is [moment; force].
+constexpr int kWrenchIndex[] = {3, 4, 5, 0, 1, 2};
+
 std::string positionUnit(const JointModel& joint, int k) {
   if (joint.hasQuaternion()) return k < 4 ? "1" : "m";  // the quaternion, then (free joint) the position
   return joint.velocityIsAngular(k) ? "rad" : "m";
@@ -88,7 +91,6 @@ SignalLayout::SignalLayout(const Tree& tree) {
       add("power:" + tree.jointNames[i], SignalKind::Power, i, tree.joints[i].nv, tree.vOffset[i], "W");
   // wrench components in column order fx, fy, fz, mx, my, mz; f = [moment; force]
   static constexpr const char* kWrench[] = {"fx", "fy", "fz", "mx", "my", "mz"};
-  static constexpr int kWrenchIndex[] = {3, 4, 5, 0, 1, 2};
   for (const auto& [prefix, kind] :
        {std::pair{"load:", SignalKind::Load}, std::pair{"load_world:", SignalKind::LoadWorld},
         std::pair{"load_parent:", SignalKind::LoadParent}})
@@ -151,7 +153,7 @@ SignalLayout::SignalLayout(const Tree& tree) {
       case SignalKind::Reaction: reactionScale_[static_cast<std::size_t>(k)] = s.scale; break;
       case SignalKind::Load:
       case SignalKind::LoadWorld:
-      case SignalKind::LoadParent: start = 6 * s.body + s.index; break;
+      case SignalKind::LoadParent: start = 6 * s.body + s.component; break;  // columns fx … mz of each body
       default: copied = false; break;
     }
     if (copied && !runs_.empty()) {
@@ -206,8 +208,25 @@ int SignalLayout::find(std::string_view name) const {
 
 void SignalLayout::fill(const SampleInputs& in, double* row) const {
   const auto copy = [row](const Run& r, const double* from) { std::copy_n(from + r.start, r.length, row + r.column); };
-  static_assert(sizeof(Vec6) == 6 * sizeof(double), "the wrenches of consecutive bodies are consecutive doubles");
-  const auto wrenches = [](const std::vector<Vec6>& f) { return f.front().data(); };
+  // f_i = [moment; force], the columns of a body fx fy fz mx my mz: a run of whole bodies copies
+  // each body's two halves crosswise, any other run (a layout of one's own) element by element
+  const auto wrenches = [row](const Run& r, const std::vector<Vec6>& f) {
+    if (r.start % 6 == 0 && r.length % 6 == 0) {
+      double* out = row + r.column;
+      for (int b = r.start / 6, end = b + r.length / 6; b < end; ++b, out += 6) {
+        const Vec6& w = f[static_cast<std::size_t>(b)];
+        for (int c = 0; c < 3; ++c) {
+          out[c] = w[3 + c];
+          out[3 + c] = w[c];
+        }
+      }
+      return;
+    }
+    for (int j = 0; j < r.length; ++j) {
+      const int e = r.start + j;
+      row[r.column + j] = f[static_cast<std::size_t>(e / 6)][kWrenchIndex[e % 6]];
+    }
+  };
   for (const Run& r : runs_) {
     double& x = row[r.column];
     switch (r.kind) {
@@ -217,9 +236,9 @@ void SignalLayout::fill(const SampleInputs& in, double* row) const {
       case SignalKind::Qdd: copy(r, in.qdd->data()); break;
       case SignalKind::Tau: copy(r, in.tau->data()); break;
       case SignalKind::Power: x = in.tau->segment(r.index, r.component).dot(in.v->segment(r.index, r.component)); break;
-      case SignalKind::Load: copy(r, wrenches(in.loads->f)); break;
-      case SignalKind::LoadWorld: copy(r, wrenches(in.loads->fWorld)); break;
-      case SignalKind::LoadParent: copy(r, wrenches(*in.loadsParent)); break;
+      case SignalKind::Load: wrenches(r, in.loads->f); break;
+      case SignalKind::LoadWorld: wrenches(r, in.loads->fWorld); break;
+      case SignalKind::LoadParent: wrenches(r, *in.loadsParent); break;
       case SignalKind::Reaction:
         for (int j = 0; j < r.length; ++j) {
           const int column = r.column + j;

@@ -121,9 +121,9 @@ class SignalLayout {
   /// dispatch per signal.
   struct Run {
     SignalKind kind;
-    int column;                  ///< first column
-    int length;                  ///< columns (1 for the computed kinds)
-    int start;                   ///< first double of the source: index, or 6 · body + component for wrenches
+    int column;  ///< first column
+    int length;  ///< columns (1 for the computed kinds)
+    int start;   ///< first double of the source: index; for wrenches 6 · body + column (fx … mz = 0 … 5)
     int body, component, index;  ///< of the first signal (the computed kinds)
   };
   std::vector<Run> runs_;

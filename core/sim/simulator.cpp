@@ -199,6 +199,7 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   loadsParent_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
   loadsParentS_ = loadsParent_;
   kin_.resize(tree);
+  for (int i = 0; i < tree.nb; ++i) com_.push_back(tree.I[i].com());
   unwrappers_.assign(signals_.freeBodies().size(), AttitudeUnwrapper{});
   unwrapS_ = unwrappers_;
   attitude_.assign(signals_.freeBodies().size(), Vec3::Zero());
@@ -335,15 +336,20 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
     solver_->forwardDynamics(qS_, vS_, tauS_, {}, qddS_, &loadsS_);
     system_->prime(t, x, vS_, qddS_);
   }
-  // the joint wrench in the joint frame on the parent side: (ᶜX_J)ᵀ f (load_parent:)
-  for (int i = 0; i < tree.nb; ++i)
-    loadsParentS_[static_cast<std::size_t>(i)] =
-        tree.joints[i].transform(qS_.data() + tree.qOffset[i]).inverseForce(loadsS_.f[static_cast<std::size_t>(i)]);
   // the solver's own kinematics when it kept them whole for this state (the same pass)
   const Kinematics* kin = solver_->kinematics();
   if (!kin) {
     computeKinematics(tree, qS_, vS_, kin_);
     kin = &kin_;
+  }
+  // the joint wrench in the joint frame on the parent side: (ᶜX_J)ᵀ f (load_parent:); a revolute
+  // joint's X_J from the kinematics' cos q and sin q
+  for (int i = 0; i < tree.nb; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    const JointModel& joint = tree.joints[i];
+    const Xform X_J = joint.type == JointType::Revolute ? joint.revoluteTransform(kin->cosSin[n][0], kin->cosSin[n][1])
+                                                        : joint.transform(qS_.data() + tree.qOffset[i]);
+    loadsParentS_[n] = X_J.inverseForce(loadsS_.f[n]);
   }
   unwrapS_ = unwrappers_;
   for (std::size_t f = 0; f < unwrapS_.size(); ++f)
@@ -358,7 +364,7 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   in.loadsParent = &loadsParentS_;
   in.kin = kin;
   in.attitude = &attitude_;
-  const SystemTotals totals = systemTotals(tree, *kin);
+  const SystemTotals totals = systemTotals(tree, *kin, com_);
   in.energy = totals.energy;
   in.momentum = totals.momentum;
   signals_.fill(in, sampleS_.data());

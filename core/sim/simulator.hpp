@@ -174,6 +174,7 @@ class Simulator {
   JointLoads loads_, loadsS_;
   std::vector<Vec6> loadsParent_, loadsParentS_;  ///< (nb) load_parent: of the output and its twin
   Kinematics kin_;
+  std::vector<Vec3> com_;  ///< (nb) each body's centre of mass, body coordinates (systemTotals)
   std::vector<AttitudeUnwrapper> unwrappers_, unwrapS_;  ///< (free bodies)
   std::vector<Vec3> attitude_;                           ///< (free bodies)
   std::vector<double> sample_, sampleS_;                 ///< (signals)

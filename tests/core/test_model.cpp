@@ -14,6 +14,7 @@
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
+#include "core/model/generators.hpp"
 #include "core/model/geometry/mass_properties.hpp"
 #include "core/sim/run_limits.hpp"
 
@@ -288,6 +289,26 @@ class TestModel : public QObject {
       }
     QCOMPARE(JointModel::make(JointType::Revolute, Vec3::UnitY(), Vec3::UnitX()).unitAxis, 1);
     QCOMPARE(JointModel::make(JointType::Revolute, -Vec3::UnitY(), Vec3::UnitX()).unitAxis, -1);
+  }
+
+  // A revolute joint's X_J from a kept cos q and sin q (revoluteTransform, revolutePlacement: a
+  // run's output rebuilds the parent-side loads from the kinematics') is the very matrix of
+  // Eigen's angle-axis rotation, bit for bit, on random axes and angles: the recorded numbers must
+  // not move with the path that computed them.
+  void revoluteTransformFromCosSinIsExact() {
+    SplitMix64 rng(7);
+    for (int n = 0; n < 2000; ++n) {
+      const Vec3 axis = n % 4 == 0 ? Vec3::Unit(n % 3) : rng.unitVector();
+      const JointModel j = JointModel::make(JointType::Revolute, axis, Vec3::UnitY());
+      const double q = rng.uniform(-10.0, 10.0);
+      const Mat3 eigen = Eigen::AngleAxisd(q, j.axis).toRotationMatrix().transpose();
+      QVERIFY(j.transform(&q).E == eigen);
+      QVERIFY(j.revoluteTransform(std::cos(q), std::sin(q)).E == eigen);
+      const Xform XT{rotationFromRpy(Vec3(rng.uniform(-3, 3), rng.uniform(-1.5, 1.5), rng.uniform(-3, 3))),
+                     Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))};
+      const Xform a = j.placement(&q, XT), b = j.revolutePlacement(std::cos(q), std::sin(q), XT);
+      QVERIFY(a.E == b.E && a.r == b.r);
+    }
   }
 
   void primitiveClosedForms() {
