@@ -210,6 +210,27 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
   }
 }
 
+namespace {
+
+// λ_i = T_iᵀ f_i and f_i in world axes: what joint i's load adds to its wrench f_i (and τ_i).
+void reactionAndWorldAxes(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T,
+                          JointLoads& loads) {
+  const JointModel& joint = tree.joints[i];
+  const Vec6& fi = loads.f[i];
+  if (joint.nv < 6) {
+    double* lambda = loads.lambda.data() + tree.lambdaOffset[i];
+    if (!reactionByAxes(joint, fi, lambda)) {
+      joint.constraintSubspace(q.data() + tree.qOffset[i], T);
+      loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
+    }
+  }
+  // body axes → world axes, ⁱE_0ᵀ
+  kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data(), loads.fWorld[i].data());
+  kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data() + 3, loads.fWorld[i].data() + 3);
+}
+
+}  // namespace
+
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads) {
   Mat6N T;
   for (int i = 0; i < tree.nb; ++i) {
@@ -220,15 +241,7 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
     } else if (joint.nv > 0) {
       loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
     }
-    if (joint.nv < 6) {
-      double* lambda = loads.lambda.data() + tree.lambdaOffset[i];
-      if (!reactionByAxes(joint, fi, lambda)) {
-        joint.constraintSubspace(q.data() + tree.qOffset[i], T);
-        loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
-      }
-    }
-    const Mat3 R_0_i = kin.X_0[i].E.transpose();  // body axes → world axes
-    loads.fWorld[i] = spatial(R_0_i * fi.head<3>(), R_0_i * fi.tail<3>());
+    reactionAndWorldAxes(tree, kin, q, i, T, loads);
   }
 }
 
@@ -298,7 +311,9 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     netWrench(tree.I[i], kin.v[i], ws.a[i], f[i]);
     f[i] -= appliedWrench(tree, fext, i);
   }
-  // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit
+  // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit; f_i is
+  // whole here, so the loads take λ_i and the world axes in the same pass
+  Mat6N T;
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
     if (const int k = ws.unitAxis[n]; k >= 0) {
@@ -306,6 +321,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     } else if (const int nv = tree.joints[i].nv; nv > 0) {
       tau.segment(tree.vOffset[i], nv).noalias() = kin.S[i].transpose() * f[i];
     }
+    if (loads) reactionAndWorldAxes(tree, kin, q, i, T, *loads);
     const int p = tree.parent[i];
     if (p < 0) continue;
     switch (ws.axisStep[n]) {
@@ -318,7 +334,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
       default: addInverseForce(kin.X_p[i], f[i], f[p]); break;
     }
   }
-  if (loads) completeJointLoads(tree, kin, q, *loads);
+  if (loads) loads->tau = tau;
 }
 
 void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,

@@ -48,7 +48,7 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
-/// ws.kin.v and, with `loads`, ws.kin.X_p and X_0 for the state given.
+/// ws.kin.v and, with `loads`, ws.kin.X_0 for the state given (ws.kin.X_p only where axisStep < 0).
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
                      ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr);
 

@@ -21,6 +21,12 @@ inline void rotate(const double* E, const double* w, double* o) {
 inline void rotateBack(const double* E, const double* w, double* o) {
   for (int r = 0; r < 3; ++r) o[r] = E[3 * r] * w[0] + E[3 * r + 1] * w[1] + E[3 * r + 2] * w[2];
 }
+// o = Eᵀ w as Eigen computes it with Eᵀ formed first (Mat3(E.transpose()) * w): rotate()'s sums on
+// the transposed entries.
+inline void rotateBackFormed(const double* E, const double* w, double* o) {
+  for (int r = 0; r < 2; ++r) o[r] = E[3 * r] * w[0] + E[3 * r + 1] * w[1] + E[3 * r + 2] * w[2];
+  o[2] = E[6] * w[0] + (E[7] * w[1] + E[8] * w[2]);
+}
 inline void cross(const double* a, const double* b, double* o) {
   o[0] = a[1] * b[2] - a[2] * b[1];
   o[1] = a[2] * b[0] - a[0] * b[2];
