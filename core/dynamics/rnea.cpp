@@ -152,13 +152,14 @@ inline void composeWorld(const RneaWorkspace::AxisPose& X, const Xform& X_p0, Xf
 }
 
 // Base to tip for body i along e_K: its pose, then
-//   v_i = ⁱX_p v_p + e_K ν_i,  a_i = ⁱX_p a_p + v_i × e_K ν_i + e_K q̈_i.
+//   v_i = ⁱX_p v_p + e_K ν_i,  a_i = ⁱX_p a_p + v_i × e_K ν_i + e_K q̈_i
+// (vp null for a root: v_p = 0 exactly, not a transformed zero, whose entries may be −0).
 template <int K>
-inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec6& vp, const Vec6& ap,
+inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec6* vp, const Vec6& ap,
                      RneaWorkspace::AxisPose& X, Vec6& v, Vec6& a) {
   axisPose<K>(q, r_T, X);
-  Vec6 vel, acc;
-  applyMotion<K>(X, vp, vel);
+  Vec6 vel = Vec6::Zero(), acc;
+  if (vp) applyMotion<K>(X, *vp, vel);
   applyMotion<K>(X, ap, acc);
   vel[K] += nu;
   addCrossUnit(vel, K, nu, acc);
@@ -256,12 +257,11 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
   Kinematics& kin = ws.kin;
   std::vector<Vec6>& f = loads ? loads->f : ws.f;
   const Vec6 a0 = baseAcceleration(tree);
-  const Vec6 zero = Vec6::Zero();
   const Xform world;  // ⁰X_0
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
     const int p = tree.parent[i];
-    const Vec6& vp = p < 0 ? zero : kin.v[p];
+    const Vec6* vp = p < 0 ? nullptr : &kin.v[p];
     const Vec6& ap = p < 0 ? a0 : ws.a[p];
     const double* qi = q.data() + tree.qOffset[i];
     const int k = ws.axisStep[n];
@@ -290,8 +290,8 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
       const JointModel& joint = tree.joints[i];
       const double* vi = v.data() + tree.vOffset[i];
       const Xform& X = kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
-      Vec6 vel, acc;
-      applyMotion(X, vp, vel);
+      Vec6 vel = Vec6::Zero(), acc;
+      if (vp) applyMotion(X, *vp, vel);
       applyMotion(X, ap, acc);
       if (const int u = ws.unitAxis[n]; u >= 0) {
         vel[u] += vi[0];
@@ -321,7 +321,11 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     } else if (const int nv = tree.joints[i].nv; nv > 0) {
       tau.segment(tree.vOffset[i], nv).noalias() = kin.S[i].transpose() * f[i];
     }
-    if (loads) reactionAndWorldAxes(tree, kin, q, i, T, *loads);
+    if (loads) {
+      const int o = tree.vOffset[i], nv = tree.joints[i].nv;
+      for (int k = 0; k < nv; ++k) loads->tau[o + k] = tau[o + k];
+      reactionAndWorldAxes(tree, kin, q, i, T, *loads);
+    }
     const int p = tree.parent[i];
     if (p < 0) continue;
     switch (ws.axisStep[n]) {
@@ -334,7 +338,6 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
       default: addInverseForce(kin.X_p[i], f[i], f[p]); break;
     }
   }
-  if (loads) loads->tau = tau;
 }
 
 void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,
