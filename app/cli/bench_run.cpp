@@ -12,6 +12,7 @@
 #include "core/integrate/integrator.hpp"
 #include "core/io/csv.hpp"
 #include "core/sim/drives.hpp"
+#include "core/sim/prescribed_motion.hpp"
 #include "core/sim/simulator.hpp"
 
 namespace kt::cli {
@@ -27,10 +28,12 @@ namespace {
 constexpr double kStep = 0.002;
 
 // ẋ = (G(q) ν, q̈) with τ from the drives and q̈ from the solver without loads: what a hand-written
-// RK4 loop around a dynamics library computes, and nothing else.
+// RK4 loop around a dynamics library computes, and nothing else. With prescribed motions, the
+// prescribed coordinates follow them and q̈ is the hybrid dynamics', as in a run.
 class BareSystem final : public OdeSystem {
  public:
-  BareSystem(const Tree& tree, Solver& solver, const Drives& drives) : tree_(tree), solver_(solver), drives_(drives) {
+  BareSystem(const Tree& tree, Solver& solver, const Drives& drives, const PrescribedMotions& motions)
+      : tree_(tree), solver_(solver), drives_(drives), motions_(motions) {
     q_.setZero(tree.nq);
     v_.setZero(tree.nv);
     tau_.setZero(tree.nv);
@@ -40,8 +43,14 @@ class BareSystem final : public OdeSystem {
   void derivative(double t, const Eigen::VectorXd& x, Eigen::VectorXd& xdot) override {
     q_ = x.head(tree_.nq);
     v_ = x.tail(tree_.nv);
-    drives_.evaluate(t, q_, v_, tau_);
-    solver_.forwardDynamics(q_, v_, tau_, {}, qdd_, nullptr);
+    if (motions_.empty()) {
+      drives_.evaluate(t, q_, v_, tau_);
+      solver_.forwardDynamics(q_, v_, tau_, {}, qdd_, nullptr);
+    } else {
+      motions_.apply(t, q_.data(), v_.data(), qdd_.data());
+      drives_.evaluate(t, q_, v_, tau_);
+      solver_.hybridDynamics(q_, v_, tau_, {}, motions_.mask(), qdd_, nullptr);
+    }
     for (int i = 0; i < tree_.nb; ++i) {
       const JointModel& joint = tree_.joints[i];
       if (joint.nq > 0)
@@ -59,6 +68,7 @@ class BareSystem final : public OdeSystem {
   const Tree& tree_;
   Solver& solver_;
   const Drives& drives_;
+  const PrescribedMotions& motions_;
   Eigen::VectorXd q_, v_, tau_, qdd_;
 };
 
@@ -74,8 +84,7 @@ SimulatorOptions runOptions(const std::string& solver, bool record) {
 double bareLoop(const Simulator& reference, double duration) {
   const Tree& tree = reference.tree();
   const std::unique_ptr<Solver> solver = makeSolver(reference.options().solver, tree);
-  const Drives drives(reference.model(), tree);
-  BareSystem system(tree, *solver, drives);
+  BareSystem system(tree, *solver, reference.drives(), reference.motions());
   const std::unique_ptr<Integrator> rk4 = makeIntegrator("rk4");
   IntegratorSettings settings;
   settings.step = kStep;
@@ -126,6 +135,10 @@ double csvRows(const Model& model, const std::string& solver, double duration) {
 
 RunSplit timeRunSplit(const Model& model, const std::string& solver, double duration, int repeat) {
   const Simulator reference(model, runOptions(solver, false));
+  if (reference.motions().all())
+    throw std::runtime_error(
+        "every joint follows a prescribed motion: the run integrates nothing (inverse dynamics "
+        "at each output), so there is no RK4 loop to compare it with");
   RunSplit split;
   split.duration = duration;
   // interleaved, so that a change of clock or cache state on the machine falls on every part

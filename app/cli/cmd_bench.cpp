@@ -12,10 +12,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/bench_run.hpp"
@@ -318,19 +319,33 @@ int cmdBench(const std::vector<std::string>& args) {
     std::fflush(stdout);
   };
   // a 10 s run's parts (bench_run.hpp), one row per forward solver after the call timings
-  std::vector<std::pair<std::string, RunSplit>> runs;
+  struct TimedRun {
+    std::string solver;
+    RunSplit split;
+    std::string error;  ///< why this solver's run could not be timed (the others still are)
+  };
+  std::vector<TimedRun> runs;
   const auto printRuns = [&] {
     if (runs.empty()) return;
     if (!json)
       std::printf("\n%-18s %-14s %6s %13s %12s %14s %10s %8s %9s\n", "run (rk4, 2 ms)", "solver", "t [s]",
                   "dynamics [s]", "outputs [s]", "recording [s]", "total [s]", "beyond", "csv [s]");
-    for (const auto& [solver, r] : runs) {
+    for (const auto& [solver, r, error] : runs) {
+      if (!error.empty()) {
+        if (json) {
+          std::printf("{\"model\": %s, \"kind\": \"run\", \"solver\": %s, \"error\": %s}\n", jsonString(label).c_str(),
+                      jsonString(solver).c_str(), jsonString(error).c_str());
+        } else {
+          std::printf("%-18s %-14s not timed: %s\n", label.c_str(), solver.c_str(), error.c_str());
+        }
+        continue;
+      }
       if (json) {
         std::printf(
             "{\"model\": %s, \"bodies\": %d, \"nv\": %d, \"kind\": \"run\", \"solver\": %s, \"duration_s\": %g, "
-            "\"dynamics_s\": %.5f, "
-            "\"outputs_s\": %.5f, \"recording_s\": %.5f, \"simulate_s\": %.5f, \"beyond_dynamics\": %.4f, "
-            "\"csv_s\": %.5f}\n",
+            "\"dynamics_s\": %.9g, "
+            "\"outputs_s\": %.9g, \"recording_s\": %.9g, \"simulate_s\": %.9g, \"beyond_dynamics\": %.9g, "
+            "\"csv_s\": %.9g}\n",
             jsonString(label).c_str(), tree.nb, tree.nv, jsonString(solver).c_str(), r.duration, r.dynamics, r.outputs,
             r.recording, r.total(), r.overhead(), r.csv);
       } else {
@@ -346,7 +361,15 @@ int cmdBench(const std::vector<std::string>& args) {
       row("forward", s, withLoads, ns);
       // 10 s as in Liu et al. 2016; 1 s on big models (the bench stays short, and a long chain at
       // h = 2 ms leaves RK4's region of stability after a few seconds)
-      if (simulate) runs.emplace_back(s, timeRunSplit(model, s, tree.nb > 100 ? 1.0 : 10.0, tree.nb > 100 ? 1 : 5));
+      if (simulate) {
+        TimedRun run{s, {}, {}};
+        try {
+          run.split = timeRunSplit(model, s, tree.nb > 100 ? 1.0 : 10.0, tree.nb > 100 ? 1 : 5);
+        } catch (const std::exception& e) {
+          run.error = e.what();
+        }
+        runs.push_back(std::move(run));
+      }
     }
   }
   // inverse dynamics, the engine of a prescribed motion: τ alone, and with every joint's wrench
