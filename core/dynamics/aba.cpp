@@ -226,9 +226,11 @@ void AbaSolver::jointLoads(const VectorX& q, ExternalWrenches fext, JointLoads& 
     for (int k = 0; k < 6; ++k) f[i][k] = Ia[k] + bias_[i][k];
     f[i] -= appliedWrench(t, fext, i);
   }
-  for (int i = t.nb - 1; i >= 0; --i)
+  Mat6N T;
+  for (int i = t.nb - 1; i >= 0; --i) {
+    completeJointLoad(t, kin_, q, i, T, loads);  // f_i is whole
     if (const int p = t.parent[i]; p >= 0) kernels::addInverseForce(kin_.X_p[i], f[i], f[p]);
-  completeJointLoads(t, kin_, q, loads);
+  }
 }
 
 Vec6 AbaSolver::biasForce(int i, ExternalWrenches fext) {

@@ -11,7 +11,6 @@ using kernels::addInverseForce;
 using kernels::applyMotion;
 using kernels::cross;
 using kernels::netWrench;
-using kernels::rotateBack;
 
 // λ = Tᵀ f without building T, where T's columns are signed coordinate axes (JointModel::
 // constraintSubspace): a fixed or spherical joint, or a revolute, prismatic, cylindrical or planar
@@ -74,31 +73,15 @@ inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
   }
 }
 
-// A joint along e_K whose X_T does not rotate (RneaWorkspace::AxisPose): ⁱX_p = [E 0; −E r̃ E]
-// with E the joint's rotation about e_K (K < 3; rows K, A, B: e_K, c e_A + s e_B, c e_B − s e_A)
-// or 1 (K ≥ 3, a prismatic joint). o = E u and o = Eᵀ u, in two products per row where the
-// composed 3 × 3 has three (the third is by a zero entry, so the sums are the same).
+// A joint along e_K whose X_T does not rotate (RneaWorkspace::AxisPose): ⁱX_p = [E 0; −E r̃ E] with
+// E as kernels::turn<K>.
 template <int K>
 inline void turn(const RneaWorkspace::AxisPose& X, const double* u, double* o) {
-  if constexpr (K >= 3) {
-    for (int j = 0; j < 3; ++j) o[j] = u[j];
-  } else {
-    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
-    o[K] = u[K];
-    o[A] = X.c * u[A] + X.s * u[B];
-    o[B] = X.c * u[B] - X.s * u[A];
-  }
+  kernels::turn<K>(X.c, X.s, u, o);
 }
 template <int K>
 inline void turnBack(const RneaWorkspace::AxisPose& X, const double* u, double* o) {
-  if constexpr (K >= 3) {
-    for (int j = 0; j < 3; ++j) o[j] = u[j];
-  } else {
-    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
-    o[K] = u[K];
-    o[A] = X.c * u[A] - X.s * u[B];
-    o[B] = X.s * u[A] + X.c * u[B];
-  }
+  kernels::turnBack<K>(X.c, X.s, u, o);
 }
 
 // ⁱX_p m = [E ω; E (v_O − r × ω)].
@@ -139,27 +122,20 @@ inline void axisPose(double q, const Vec3& r_T, RneaWorkspace::AxisPose& X) {
   }
 }
 
-// ⁱX_0 = ⁱX_p ᵖX_0 = {E E_p, r_p + E_pᵀ r} (Xform::operator*), E's rows mixing two of E_p's.
+// ⁱX_0 = ⁱX_p ᵖX_0.
 template <int K>
 inline void composeWorld(const RneaWorkspace::AxisPose& X, const Xform& X_p0, Xform& out) {
-  for (int j = 0; j < 3; ++j) {
-    const double col[3] = {X_p0.E(0, j), X_p0.E(1, j), X_p0.E(2, j)};
-    turn<K>(X, col, out.E.col(j).data());
-  }
-  double r[3];
-  rotateBack(X_p0.E.data(), X.r.data(), r);
-  for (int k = 0; k < 3; ++k) out.r[k] = X_p0.r[k] + r[k];
+  kernels::composeTurned<K>(X.c, X.s, X.r, X_p0, out);
 }
 
-// Base to tip for body i along e_K: its pose, then
-//   v_i = ⁱX_p v_p + e_K ν_i,  a_i = ⁱX_p a_p + v_i × e_K ν_i + e_K q̈_i
-// (vp null for a root: v_p = 0 exactly, not a transformed zero, whose entries may be −0).
+// Base to tip for body i along e_K, not a root: its pose, then
+//   v_i = ⁱX_p v_p + e_K ν_i,  a_i = ⁱX_p a_p + v_i × e_K ν_i + e_K q̈_i.
 template <int K>
-inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec6* vp, const Vec6& ap,
+inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec6& vp, const Vec6& ap,
                      RneaWorkspace::AxisPose& X, Vec6& v, Vec6& a) {
   axisPose<K>(q, r_T, X);
-  Vec6 vel = Vec6::Zero(), acc;
-  if (vp) applyMotion<K>(X, *vp, vel);
+  Vec6 vel, acc;
+  applyMotion<K>(X, vp, vel);
   applyMotion<K>(X, ap, acc);
   vel[K] += nu;
   addCrossUnit(vel, K, nu, acc);
@@ -213,11 +189,16 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 
 namespace {
 
-// λ_i = T_iᵀ f_i and f_i in world axes: what joint i's load adds to its wrench f_i (and τ_i).
-void reactionAndWorldAxes(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T,
-                          JointLoads& loads) {
+// completeJointLoad, inlined into the RNEA's backward pass.
+[[gnu::always_inline]] inline void completeLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i,
+                                                Mat6N& T, JointLoads& loads) {
   const JointModel& joint = tree.joints[i];
   const Vec6& fi = loads.f[i];
+  if (const int k = joint.unitMotionAxis(); k >= 0) {
+    loads.tau[tree.vOffset[i]] = fi[k];  // S_i = e_k (S itself is not read)
+  } else if (joint.nv > 0) {
+    loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
+  }
   if (joint.nv < 6) {
     double* lambda = loads.lambda.data() + tree.lambdaOffset[i];
     if (!reactionByAxes(joint, fi, lambda)) {
@@ -232,18 +213,13 @@ void reactionAndWorldAxes(const Tree& tree, const Kinematics& kin, const VectorX
 
 }  // namespace
 
+void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads) {
+  completeLoad(tree, kin, q, i, T, loads);
+}
+
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads) {
   Mat6N T;
-  for (int i = 0; i < tree.nb; ++i) {
-    const JointModel& joint = tree.joints[i];
-    const Vec6& fi = loads.f[i];
-    if (const int k = joint.unitMotionAxis(); k >= 0) {
-      loads.tau[tree.vOffset[i]] = fi[k];  // S_i = e_k (S itself is not read)
-    } else if (joint.nv > 0) {
-      loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
-    }
-    reactionAndWorldAxes(tree, kin, q, i, T, loads);
-  }
+  for (int i = 0; i < tree.nb; ++i) completeLoad(tree, kin, q, i, T, loads);
 }
 
 // One pass base to tip gives each body's velocity, acceleration and net wrench, one pass tip to
@@ -257,15 +233,16 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
   Kinematics& kin = ws.kin;
   std::vector<Vec6>& f = loads ? loads->f : ws.f;
   const Vec6 a0 = baseAcceleration(tree);
-  const Xform world;  // ⁰X_0
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
     const int p = tree.parent[i];
-    const Vec6* vp = p < 0 ? nullptr : &kin.v[p];
     const Vec6& ap = p < 0 ? a0 : ws.a[p];
     const double* qi = q.data() + tree.qOffset[i];
-    const int k = ws.axisStep[n];
+    // a root takes the Xform path: its v_p is an exact zero there, where ⁱX_p applied to a zero
+    // vector may give −0 entries
+    const int k = p < 0 ? -1 : ws.axisStep[n];
     if (k >= 0) {
+      const Vec6& vp = kin.v[p];
       const int o = tree.vOffset[i];
       const Vec3& r_T = tree.X_T[i].r;
       RneaWorkspace::AxisPose& X = ws.axisPose[n];
@@ -278,12 +255,11 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
         default: axisStep<5>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
       }
       if (loads) {
-        const Xform& X_p0 = p < 0 ? world : kin.X_0[p];
         switch (k) {
-          case 0: composeWorld<0>(X, X_p0, kin.X_0[i]); break;
-          case 1: composeWorld<1>(X, X_p0, kin.X_0[i]); break;
-          case 2: composeWorld<2>(X, X_p0, kin.X_0[i]); break;
-          default: composeWorld<3>(X, X_p0, kin.X_0[i]); break;
+          case 0: composeWorld<0>(X, kin.X_0[p], kin.X_0[i]); break;
+          case 1: composeWorld<1>(X, kin.X_0[p], kin.X_0[i]); break;
+          case 2: composeWorld<2>(X, kin.X_0[p], kin.X_0[i]); break;
+          default: composeWorld<3>(X, kin.X_0[p], kin.X_0[i]); break;
         }
       }
     } else {
@@ -291,7 +267,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
       const double* vi = v.data() + tree.vOffset[i];
       const Xform& X = kin.X_p[i] = joint.placement(qi, tree.X_T[i]);
       Vec6 vel = Vec6::Zero(), acc;
-      if (vp) applyMotion(X, *vp, vel);
+      if (p >= 0) applyMotion(X, kin.v[p], vel);
       applyMotion(X, ap, acc);
       if (const int u = ws.unitAxis[n]; u >= 0) {
         vel[u] += vi[0];
@@ -312,7 +288,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     f[i] -= appliedWrench(tree, fext, i);
   }
   // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit; f_i is
-  // whole here, so the loads take λ_i and the world axes in the same pass
+  // whole here, so the loads take τ_i, λ_i and the world axes in the same pass
   Mat6N T;
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
@@ -321,11 +297,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     } else if (const int nv = tree.joints[i].nv; nv > 0) {
       tau.segment(tree.vOffset[i], nv).noalias() = kin.S[i].transpose() * f[i];
     }
-    if (loads) {
-      const int o = tree.vOffset[i], nv = tree.joints[i].nv;
-      for (int k = 0; k < nv; ++k) loads->tau[o + k] = tau[o + k];
-      reactionAndWorldAxes(tree, kin, q, i, T, *loads);
-    }
+    if (loads) completeLoad(tree, kin, q, i, T, *loads);
     const int p = tree.parent[i];
     if (p < 0) continue;
     switch (ws.axisStep[n]) {

@@ -46,6 +46,9 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 
 /// Fills loads.tau, loads.lambda and loads.fWorld from loads.f (and the body poses in kin).
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads);
+/// The same for body i alone, once loads.f[i] is whole: a tip-to-base pass calls it as it finishes
+/// each f_i, where the work overlaps the pass's chain of sums. T: scratch (for a T not read off the axes).
+void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
 /// ws.kin.v and, with `loads`, ws.kin.X_0 for the state given (ws.kin.X_p only where axisStep < 0).

@@ -66,6 +66,47 @@ inline void inertiaTimes(const Inertia& I, const double* m, double* o) {
   }
 }
 
+// A joint along e_K whose placement X_T does not rotate has ⁱX_p = {E, r}, E the joint's rotation:
+// rows K, A, B (A = K + 1, B = K + 2 mod 3) e_K, c e_A + s e_B, c e_B − s e_A for a revolute joint
+// (K < 3; c = cos q, s = sin q), E = 1 for a prismatic one (K ≥ 3). o = E u and o = Eᵀ u in two
+// products a row where the 3 × 3 product has three: the third is by an exact zero, so the sums
+// are the same.
+template <int K>
+inline void turn(double c, double s, const double* u, double* o) {
+  if constexpr (K >= 3) {
+    for (int j = 0; j < 3; ++j) o[j] = u[j];
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    o[K] = u[K];
+    o[A] = c * u[A] + s * u[B];
+    o[B] = c * u[B] - s * u[A];
+  }
+}
+template <int K>
+inline void turnBack(double c, double s, const double* u, double* o) {
+  if constexpr (K >= 3) {
+    for (int j = 0; j < 3; ++j) o[j] = u[j];
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    o[K] = u[K];
+    o[A] = c * u[A] - s * u[B];
+    o[B] = s * u[A] + c * u[B];
+  }
+}
+
+// ⁱX_0 = ⁱX_p ᵖX_0 = {E E_p, r_p + E_pᵀ r} (Xform::operator*) for such an ⁱX_p = {E, r}: E's rows
+// mix two of E_p's.
+template <int K>
+inline void composeTurned(double c, double s, const Vec3& r, const Xform& X_p0, Xform& out) {
+  for (int j = 0; j < 3; ++j) {
+    const double col[3] = {X_p0.E(0, j), X_p0.E(1, j), X_p0.E(2, j)};
+    turn<K>(c, s, col, out.E.col(j).data());
+  }
+  double Er[3];
+  rotateBack(X_p0.E.data(), r.data(), Er);
+  for (int k = 0; k < 3; ++k) out.r[k] = X_p0.r[k] + Er[k];
+}
+
 // f = I a + v ×* (I v): the net wrench the body's motion needs (the RNEA's I a + v ×* I v).
 inline void netWrench(const Inertia& I, const Vec6& v, const Vec6& a, Vec6& f) {
   double Iv[6], Ia[6], wn[3], vf[3], wf[3];
