@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct Kinematics {
   /// (nb) cos q and sin q of a revolute joint, kept with the world poses: the joint's X_J again
   /// without another sine (JointModel::revoluteTransform; the parent-side loads of a run's output)
   std::vector<std::array<double, 2>> cosSin;
+  /// (nb) k for a revolute joint along e_k whose placement X_T does not rotate, else −1: its ⁱX_0
+  /// is composed from cos q and sin q (kernels::composeTurned), set by resize
+  std::vector<std::int8_t> turnAxis;
 
   void resize(const Tree& tree);
 };
