@@ -63,7 +63,7 @@ std::string indexed(const char* prefix, const std::string& joint, int k) {
 
 }  // namespace
 
-SignalLayout::SignalLayout(const Tree& tree) {
+SignalLayout::SignalLayout(const Tree& tree, bool applied) {
   auto add = [this](std::string name, SignalKind kind, int body, int component, int index, std::string unit) {
     names_.push_back(name);
     signals_.push_back({std::move(name), kind, body, component, index, std::move(unit)});
@@ -125,6 +125,11 @@ SignalLayout::SignalLayout(const Tree& tree) {
   for (int c = 0; c < 6; ++c)
     add(std::string("momentum.") + kMomentum[c], SignalKind::Momentum, -1, c, c < 3 ? 3 + c : c - 3,
         c < 3 ? "kg*m/s" : "kg*m^2/s");
+  if (applied)
+    for (int i = 0; i < tree.nb; ++i)
+      for (int c = 0; c < 6; ++c)
+        add("applied:" + tree.bodyNames[i] + "." + kWrench[c], SignalKind::Applied, i, c, kWrenchIndex[c],
+            c < 3 ? "N" : "N*m");
 
   qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
   loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
@@ -153,7 +158,8 @@ SignalLayout::SignalLayout(const Tree& tree) {
       case SignalKind::Reaction: reactionScale_[static_cast<std::size_t>(k)] = s.scale; break;
       case SignalKind::Load:
       case SignalKind::LoadWorld:
-      case SignalKind::LoadParent: start = 6 * s.body + s.component; break;  // columns fx … mz of each body
+      case SignalKind::LoadParent:
+      case SignalKind::Applied: start = 6 * s.body + s.component; break;  // columns fx … mz of each body
       default: copied = false; break;
     }
     if (copied && !runs_.empty()) {
@@ -251,6 +257,7 @@ void SignalLayout::fill(const SampleInputs& in, double* row) const {
         x = r.component == 0 ? in.energy.kinetic : r.component == 1 ? in.energy.potential : in.energy.total();
         break;
       case SignalKind::Momentum: x = in.momentum[r.index]; break;
+      case SignalKind::Applied: wrenches(r, *in.applied); break;
     }
   }
 }

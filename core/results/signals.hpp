@@ -14,6 +14,9 @@
 //   position:<body>.x|y|z                   free-joint bodies: body origin in world
 //   energy.kinetic|potential|total
 //   momentum.px|py|pz|lx|ly|lz              whole system, world axes, about the world origin
+//   applied:<body>.fx|fy|fz|mx|my|mz        runs that take interactions (core/sim/interaction.hpp):
+//                                           the wrench the user applies, world axes, at the body
+//                                           origin
 //
 // qd is the joint velocity ν, not the derivative of q: for spherical and free joints it is the
 // body-frame angular velocity (and, for free joints, the body-frame velocity of the body origin),
@@ -44,7 +47,8 @@ enum class SignalKind {
   Attitude,
   Position,
   Energy,
-  Momentum
+  Momentum,
+  Applied
 };
 
 struct SignalInfo {
@@ -69,6 +73,7 @@ struct SampleInputs {
   const std::vector<Vec6>* loadsParent = nullptr;  ///< (nb) joint wrenches in the parent-side joint frames
   const Kinematics* kin = nullptr;                 ///< body poses for positions
   const std::vector<Vec3>* attitude = nullptr;     ///< (free bodies) unwrapped roll, pitch, yaw
+  const std::vector<Vec6>* applied = nullptr;      ///< (nb) applied: wrenches, world axes; with `applied` layouts
   Energy energy;
   Vec6 momentum = Vec6::Zero();  ///< [L_O; P], world
 };
@@ -77,7 +82,8 @@ struct SampleInputs {
 class SignalLayout {
  public:
   SignalLayout() = default;
-  explicit SignalLayout(const Tree& tree);
+  /// `applied`: also the applied:<body> signals of every body, last (a run that takes interactions).
+  explicit SignalLayout(const Tree& tree, bool applied = false);
 
   int size() const { return static_cast<int>(signals_.size()); }
   const std::vector<SignalInfo>& infos() const { return signals_; }

@@ -36,10 +36,18 @@ bool allFinite(const std::vector<double>& row) {
 //   impulse form:  ẋ = (G(q) ν, ṗ),  (ν, ṗ₀) = impulseDynamics(q, p, τ = 0), ṗ = ṗ₀ + τ(t, q, ν)
 //   prescribed motions (velocity form only): the prescribed coordinates of q and ν are replaced
 //     by the motion's at t, and q̈ = HD(q, ν, τ, q̈_prescribed) (Solver::hybridDynamics)
+//   interactions: their wrenches at (t, q, ν) go to the solver as fext (the impulse form first
+//     finds ν = M⁻¹ p, which no wrench changes, then ṗ with them)
 class Simulator::System final : public OdeSystem {
  public:
-  System(const Tree& tree, Solver& solver, const Drives& drives, const PrescribedMotions& motions, bool impulse)
-      : tree_(tree), solver_(solver), drives_(drives), motions_(motions), impulse_(impulse) {
+  System(const Tree& tree, Solver& solver, const Drives& drives, const PrescribedMotions& motions,
+         const Interactions& interactions, bool impulse)
+      : tree_(tree),
+        solver_(solver),
+        drives_(drives),
+        motions_(motions),
+        interactions_(interactions),
+        impulse_(impulse) {
     q_.setZero(tree.nq);
     y_.setZero(tree.nv);
     v_.setZero(tree.nv);
@@ -49,6 +57,8 @@ class Simulator::System final : public OdeSystem {
     xPrimed_.setZero(tree.nq + tree.nv);
     vPrimed_.setZero(tree.nv);
     ratePrimed_.setZero(tree.nv);
+    fext_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
+    kin_.resize(tree);
     for (int i = 0; i < tree.nb; ++i)
       if (tree.joints[i].hasQuaternion()) quaternionJoints_.push_back(i);
   }
@@ -69,16 +79,18 @@ class Simulator::System final : public OdeSystem {
     if (!motions_.empty()) {
       motions_.apply(t, q_.data(), y_.data(), rate_.data());
       drives_.evaluate(t, q_, y_, tau_);
-      solver_.hybridDynamics(q_, y_, tau_, {}, motions_.mask(), rate_, nullptr);
+      solver_.hybridDynamics(q_, y_, tau_, applied(t, q_, y_), motions_.mask(), rate_, nullptr);
       positionDerivative(q_, y_, xdot);
       xdot.tail(nv) = rate_;
     } else if (!impulse_) {
       drives_.evaluate(t, q_, y_, tau_);
-      solver_.forwardDynamics(q_, y_, tau_, {}, rate_, nullptr);
+      solver_.forwardDynamics(q_, y_, tau_, applied(t, q_, y_), rate_, nullptr);
       positionDerivative(q_, y_, xdot);
       xdot.tail(nv) = rate_;
     } else {
       solver_.impulseDynamics(q_, y_, zero_, {}, v_, rate_, nullptr, nullptr);
+      if (!interactions_.empty())
+        solver_.impulseDynamics(q_, y_, zero_, applied(t, q_, v_), v_, rate_, nullptr, nullptr);
       drives_.evaluate(t, q_, v_, tau_);
       positionDerivative(q_, v_, xdot);
       xdot.tail(nv) = rate_ + tau_;
@@ -97,6 +109,19 @@ class Simulator::System final : public OdeSystem {
     primed_ = true;
   }
   void forgetPrimed() { primed_ = false; }
+
+  /// The interactions' wrenches at (t, q, ν) for the solver: none (an empty span) without
+  /// interactions, otherwise fext_ (with the kinematics of the state when they need it).
+  ExternalWrenches applied(double t, const VectorXd& q, const VectorXd& v) {
+    if (interactions_.empty()) return {};
+    const Kinematics* kin = nullptr;
+    if (interactions_.needsKinematics()) {
+      computeKinematics(tree_, q, v, kin_);
+      kin = &kin_;
+    }
+    interactions_.wrenches(t, kin, fext_);
+    return fext_;
+  }
 
   void normalize(VectorXd& x) override {
     for (int i : quaternionJoints_) tree_.joints[i].normalize(x.data() + tree_.qOffset[i]);
@@ -117,8 +142,11 @@ class Simulator::System final : public OdeSystem {
   Solver& solver_;
   const Drives& drives_;
   const PrescribedMotions& motions_;
+  const Interactions& interactions_;
   bool impulse_;
   std::vector<int> quaternionJoints_;
+  std::vector<Vec6> fext_;                  ///< (nb) the interactions' wrenches of the last applied()
+  Kinematics kin_;                          ///< of the state, for the interactions
   VectorXd q_, y_, v_, rate_, tau_, zero_;  ///< (nq), (nv)…: scratch, sized once
   bool primed_ = false;
   double tPrimed_ = 0.0;
@@ -165,8 +193,9 @@ Simulator::Simulator(Model model, SimulatorOptions options)
                                 tree.jointNames[motions_->joints().front()] + "' follows one); use " + able);
   }
   inverse_ = motions_->all();
-  system_ = std::make_unique<System>(tree, *solver_, *drives_, *motions_, impulse_);
-  signals_ = SignalLayout(tree);
+  interactions_ = std::make_unique<Interactions>();
+  system_ = std::make_unique<System>(tree, *solver_, *drives_, *motions_, *interactions_, impulse_);
+  signals_ = SignalLayout(tree, options_.interactions);
   // chunks of 1,024 rows, fewer where rows are wide, so that one chunk stays within 8 MiB
   const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
   const std::size_t chunkRows = std::clamp<std::size_t>((std::size_t{8} << 20) / rowBytes, 1, 1024);
@@ -198,6 +227,8 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   loadsS_.resize(tree);
   loadsParent_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
   loadsParentS_ = loadsParent_;
+  fext_ = loadsParent_;
+  appliedWorld_ = loadsParent_;
   kin_.resize(tree);
   for (int i = 0; i < tree.nb; ++i) com_.push_back(tree.I[i].com());
   unwrappers_.assign(signals_.freeBodies().size(), AttitudeUnwrapper{});
@@ -232,6 +263,10 @@ void Simulator::reset() {
     x_.tail(tree.nv) = p_;
   }
   for (AttitudeUnwrapper& u : unwrappers_) u.reset();
+  interactions_->clear();
+  events_.clear();
+  nextScheduled_ = 0;
+  system_->forgetPrimed();
   recorder_->clear();
   integrator_->start(*system_, tInt_, x_);
   // The first row is the initial state exactly: in the impulse form ν is the model's ν₀, not
@@ -246,6 +281,37 @@ void Simulator::setDrive(int joint, const Drive& drive) {
   x_ = xLast_;
   tInt_ = t_;
   integrator_->start(*system_, tInt_, x_);
+}
+
+void Simulator::interact(InteractionEvent event) {
+  if (!options_.interactions)
+    throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
+  event.t = t_;
+  interactions_->apply(event, *tree_);  // throws for an event the model cannot take
+  events_.push_back(event);
+  system_->forgetPrimed();  // the wrenches changed: the last output's derivative no longer holds
+  if (!ok()) return;
+  x_ = xLast_;
+  tInt_ = t_;
+  integrator_->start(*system_, tInt_, x_);
+}
+
+void Simulator::scheduleEvents(std::vector<InteractionEvent> events) {
+  if (!options_.interactions && !events.empty())
+    throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
+  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+  for (const InteractionEvent& e : events)
+    if (const std::string problem = checkInteractionEvent(e, *tree_); !problem.empty())
+      throw std::invalid_argument("the event at t = " + formatSignificant(e.t, 9) + " s: " + problem);
+  schedule_ = std::move(events);
+  nextScheduled_ = 0;
+  while (nextScheduled_ < schedule_.size() && schedule_[nextScheduled_].t < t_ - 1e-9 * outputInterval_)
+    ++nextScheduled_;  // already past
+}
+
+void Simulator::applyDueEvents() {
+  while (nextScheduled_ < schedule_.size() && schedule_[nextScheduled_].t <= t_ + 1e-9 * outputInterval_)
+    interact(schedule_[nextScheduled_++]);
 }
 
 double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drives_->lastTableTime()); }
@@ -274,6 +340,7 @@ bool Simulator::fail(double t, const std::string& what) {
 
 bool Simulator::step() {
   if (!ok()) return false;
+  if (nextScheduled_ < schedule_.size()) applyDueEvents();
   const double tNext = static_cast<double>(outputIndex_ + 1) * outputInterval_;
   const bool adaptive = integrator_->adaptive();
   const double tEnd = adaptive ? std::numeric_limits<double>::infinity() : tNext;
@@ -318,9 +385,11 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   if (impulse_) {
     pS_ = x.tail(tree.nv);
     solver_->impulseDynamics(qS_, pS_, zeroTau_, {}, vS_, pdot_, nullptr, nullptr);
+    const ExternalWrenches fext = applied(t, qS_, vS_);
+    if (!fext.empty()) solver_->impulseDynamics(qS_, pS_, zeroTau_, fext, vS_, pdot_, nullptr, nullptr);
     drives_->evaluate(t, qS_, vS_, tauS_);
     system_->prime(t, x, vS_, pdot_, &tauS_);
-    solver_->impulseDynamics(qS_, pS_, tauS_, {}, vS_, pdot_, &qddS_, &loadsS_);
+    solver_->impulseDynamics(qS_, pS_, tauS_, fext, vS_, pdot_, &qddS_, &loadsS_);
     // the recorded state and what follows from it (energy, momentum) take the exact ν; the
     // integrator keeps the derivative of the state it integrates, (q, p)
     if (exactV) vS_ = *exactV;
@@ -328,12 +397,12 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
     vS_ = x.tail(tree.nv);
     motions_->apply(t, qS_.data(), vS_.data(), qddS_.data());
     drives_->evaluate(t, qS_, vS_, tauS_);
-    solver_->hybridDynamics(qS_, vS_, tauS_, {}, motions_->mask(), qddS_, &loadsS_);
+    solver_->hybridDynamics(qS_, vS_, tauS_, applied(t, qS_, vS_), motions_->mask(), qddS_, &loadsS_);
     system_->prime(t, x, vS_, qddS_);
   } else {
     vS_ = x.tail(tree.nv);
     drives_->evaluate(t, qS_, vS_, tauS_);
-    solver_->forwardDynamics(qS_, vS_, tauS_, {}, qddS_, &loadsS_);
+    solver_->forwardDynamics(qS_, vS_, tauS_, applied(t, qS_, vS_), qddS_, &loadsS_);
     system_->prime(t, x, vS_, qddS_);
   }
   // the solver's own kinematics when it kept them whole for this state (the same pass)
@@ -354,8 +423,16 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   unwrapS_ = unwrappers_;
   for (std::size_t f = 0; f < unwrapS_.size(); ++f)
     attitude_[f] = unwrapS_[f].update(bodyRotationWorld(*kin, signals_.freeBodies()[f]));
+  if (options_.interactions)
+    for (int i = 0; i < tree.nb; ++i) {
+      const auto n = static_cast<std::size_t>(i);
+      // a body without a wrench records exact zeros (a rotated zero could be −0)
+      appliedWorld_[n] =
+          interactions_->empty() || fext_[n].isZero(0.0) ? Vec6::Zero() : wrenchInWorldAxes(*kin, i, fext_[n]);
+    }
   SampleInputs in;
   in.t = t;
+  in.applied = &appliedWorld_;
   in.q = &qS_;
   in.v = &vS_;
   in.qdd = &qddS_;
@@ -376,6 +453,17 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
       return false;
     }
   return true;
+}
+
+ExternalWrenches Simulator::applied(double t, const VectorXd& q, const VectorXd& v) {
+  if (interactions_->empty()) return {};
+  const Kinematics* kin = nullptr;
+  if (interactions_->needsKinematics()) {
+    computeKinematics(*tree_, q, v, kin_);
+    kin = &kin_;
+  }
+  interactions_->wrenches(t, kin, fext_);
+  return fext_;
 }
 
 bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV) {

@@ -25,6 +25,13 @@
 // continuous extension at t_k (quaternions renormalized). Each output evaluates the solver once
 // more (twice for impulse solvers) at the output state for q̈, τ and the joint loads.
 //
+// Interactions (options.interactions, core/sim/interaction.hpp): pushes and drags the user applies
+// take effect at an output time through interact(), or from a schedule of events (a replay:
+// scheduleEvents), and act on every evaluation from then on as applied wrenches (fext). The
+// layout then has the applied:<body> signals of every body, and events() lists what was applied
+// and when: replaying those events with the same solver, integrator and step gives the same
+// samples, bit for bit.
+//
 // Failure: a non-finite derivative, state or signal, or a dopri5 step below the minimum, stops
 // the run. ok() becomes false, error() says when, with which solver, and the first bad quantity
 // ("t = 1.234 s, solver aba: qdd:j_elbow[0] is NaN"), and the current state stays at the last
@@ -50,6 +57,7 @@
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
 #include "core/sim/drives.hpp"
+#include "core/sim/interaction.hpp"
 #include "core/sim/prescribed_motion.hpp"
 
 namespace kt {
@@ -63,6 +71,7 @@ struct SimulatorOptions {
   double absTolerance = 0;    ///< dopri5 absolute tolerance; 0 = the relative tolerance
   double minStep = 0;         ///< dopri5 minimum step; 0 = 1e-12 · max(1, |t|)
   bool record = true;         ///< append every output sample to the recorder
+  bool interactions = false;  ///< take interaction events; the layout has the applied: signals
 
   /// Solver, integrator, step and tolerance from a model file's `simulation:` block.
   static SimulatorOptions fromSettings(const SimulationSettings& settings);
@@ -128,6 +137,19 @@ class Simulator {
   Recorder& recorder() { return *recorder_; }
   const Recorder& recorder() const { return *recorder_; }
 
+  /// Applies an interaction at the current output time (event.t is set to time()) and restarts
+  /// the integrator from the current output state, as setDrive does. Throws std::invalid_argument
+  /// for an event the model cannot take (checkInteractionEvent, a release of an unknown id) or
+  /// when the options do not take interactions. Call it between steps.
+  void interact(InteractionEvent event);
+  /// Events to apply during the run (a replay): each at the first output time at or past its t
+  /// (within 10⁻⁹ of the interval), before the step from there; those at t = 0 before the first
+  /// step. Kept across reset(). Throws like interact() for an event the model cannot take.
+  void scheduleEvents(std::vector<InteractionEvent> events);
+  /// The interactions applied since reset(), in order, with the times they took effect.
+  const std::vector<InteractionEvent>& events() const { return events_; }
+  const Interactions& interactions() const { return *interactions_; }
+
  private:
   class System;
 
@@ -140,6 +162,11 @@ class Simulator {
   bool evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
   /// evaluate(), then make it the current state and record it; false (and stops) if not finite.
   bool output(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
+  /// The interactions' wrenches at (t, q, ν) into fext_ (zero without interactions), as the
+  /// solver takes them: an empty span when there are none.
+  ExternalWrenches applied(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// Applies the scheduled events due at the current output time.
+  void applyDueEvents();
   /// Describes the first non-finite quantity at the integrator's last good state or in its
   /// failed step (for error messages).
   std::string diagnose();
@@ -151,7 +178,11 @@ class Simulator {
   std::unique_ptr<MotionTables> tables_;
   std::unique_ptr<Drives> drives_;
   std::unique_ptr<PrescribedMotions> motions_;
-  bool inverse_ = false;  ///< every joint prescribed: outputs without integration
+  std::unique_ptr<Interactions> interactions_;
+  std::vector<InteractionEvent> events_, schedule_;
+  std::size_t nextScheduled_ = 0;
+  std::vector<Vec6> fext_, appliedWorld_;  ///< (nb) at the output: body coordinates; world axes (applied:)
+  bool inverse_ = false;                   ///< every joint prescribed: outputs without integration
   std::unique_ptr<Integrator> integrator_;
   std::unique_ptr<System> system_;
   SignalLayout signals_;

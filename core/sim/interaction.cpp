@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "core/sim/interaction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "core/dynamics/rnea.hpp"
+
+namespace kt {
+
+namespace {
+
+bool finite3(const Vec3& v) { return v.allFinite(); }
+
+}  // namespace
+
+std::string checkInteractionEvent(const InteractionEvent& e, const Tree& tree) {
+  if (!std::isfinite(e.t) || e.t < 0.0) return "the time must be a number of seconds ≥ 0";
+  if (e.kind == InteractionKind::Release) return {};
+  if (e.body < 0 || e.body >= tree.nb) return "body " + std::to_string(e.body) + " does not exist";
+  if (!finite3(e.point)) return "the point must be three finite numbers";
+  if (e.kind == InteractionKind::Push) {
+    if (!finite3(e.force) || !finite3(e.moment)) return "the force and the moment must be finite";
+    if (!std::isfinite(e.start) || e.start < 0.0) return "the start must be a number of seconds ≥ 0";
+    if (!(e.duration > 0.0)) return "the duration must be positive (or absent: until released)";
+    if (e.shape == PushShape::HalfSine && !std::isfinite(e.duration)) return "a half-sine push needs a finite duration";
+    return {};
+  }
+  if (!finite3(e.target)) return "the target must be three finite numbers";
+  if (!e.targetRotation.coeffs().allFinite() || std::abs(e.targetRotation.norm() - 1.0) > 1e-6)
+    return "the target rotation must be a unit quaternion";
+  if (!std::isfinite(e.stiffness) || e.stiffness < 0.0 || !std::isfinite(e.damping) || e.damping < 0.0)
+    return "the stiffness and the damping must be finite and ≥ 0";
+  return {};
+}
+
+double pushProfile(const InteractionEvent& push, double t) {
+  const double s = t - push.start;
+  if (s < 0.0 || !(s < push.duration)) return 0.0;
+  if (push.shape == PushShape::Constant) return 1.0;
+  return std::sin(std::numbers::pi * s / push.duration);
+}
+
+void Interactions::apply(const InteractionEvent& event, const Tree& tree) {
+  if (const std::string problem = checkInteractionEvent(event, tree); !problem.empty())
+    throw std::invalid_argument(problem);
+  const auto same = std::find_if(active_.begin(), active_.end(), [&](const auto& a) { return a.id == event.id; });
+  if (event.kind == InteractionKind::Release) {
+    if (same == active_.end())
+      throw std::invalid_argument("no interaction with id " + std::to_string(event.id) + " is in force");
+    active_.erase(same);
+    return;
+  }
+  if (same != active_.end())
+    *same = event;
+  else
+    active_.push_back(event);
+}
+
+bool Interactions::needsKinematics() const {
+  return std::any_of(active_.begin(), active_.end(),
+                     [](const auto& a) { return a.kind == InteractionKind::Drag || a.worldAxes; });
+}
+
+void Interactions::wrenches(double t, const Kinematics* kin, std::vector<Vec6>& fext) const {
+  for (Vec6& f : fext) f.setZero();
+  for (const InteractionEvent& a : active_) {
+    const auto b = static_cast<std::size_t>(a.body);
+    Vec3 F = Vec3::Zero(), M = Vec3::Zero();  // body coordinates, M about the body origin
+    if (a.kind == InteractionKind::Push) {
+      const double s = pushProfile(a, t);
+      if (s == 0.0) continue;
+      const Vec3 F0 = s * a.force, M0 = s * a.moment;
+      F = a.worldAxes ? Vec3(kin->X_0[b].E * F0) : F0;
+      M = (a.worldAxes ? Vec3(kin->X_0[b].E * M0) : M0) + a.point.cross(F);
+    } else if (a.mode == DragMode::Force) {
+      const Xform& X = kin->X_0[b];
+      const Vec3 omega = kin->v[b].head<3>(), vO = kin->v[b].tail<3>();
+      // in body coordinates: x* − x = ⁱE_0 (x* − ⁰r_i) − p, ẋ = v_O + ω × p
+      F = a.stiffness * (X.E * (a.target - X.r) - a.point) - a.damping * (vO + omega.cross(a.point));
+      M = a.point.cross(F);
+    } else {
+      const Mat3& E = kin->X_0[b].E;
+      const Eigen::AngleAxisd error(a.targetRotation.toRotationMatrix() * E);  // R* (ⁱE_0ᵀ)ᵀ, world
+      M = a.stiffness * error.angle() * (E * error.axis()) - a.damping * kin->v[b].head<3>();
+    }
+    fext[b].head<3>() += M;
+    fext[b].tail<3>() += F;
+  }
+}
+
+double effectiveMass(const Tree& tree, const VectorX& q, int body, const Vec3& point, DragMode mode) {
+  // at rest, no gravity and no other applied wrench: q̈ = M⁻¹ Jᵀ u for a unit force (moment) u
+  Tree still = tree;
+  still.gravity.setZero();
+  for (Vec6& w : still.appliedWrench) w.setZero();
+  const std::unique_ptr<Solver> solver = makeSolver("aba", still);
+  const VectorX zero = VectorX::Zero(still.nv);
+  VectorX qdd(still.nv);
+  Kinematics kin;
+  kin.resize(still);
+  computeKinematics(still, q, zero, kin);
+  std::vector<Vec6> fext(static_cast<std::size_t>(still.nb), Vec6::Zero()), a(fext);
+  const auto b = static_cast<std::size_t>(body);
+  double trace = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    Vec6& f = fext[b];
+    f.setZero();
+    if (mode == DragMode::Force) {
+      f.tail<3>() = Vec3::Unit(k);
+      f.head<3>() = point.cross(Vec3::Unit(k));
+    } else {
+      f.head<3>() = Vec3::Unit(k);
+    }
+    solver->forwardDynamics(q, zero, zero, fext, qdd, nullptr);
+    // J M⁻¹ Jᵀ u: the body's acceleration from q̈ at rest (no velocity products), at the point
+    bodyAccelerations(still, kin, qdd, a);
+    const Vec3 alpha = a[b].head<3>();
+    trace += mode == DragMode::Force ? (a[b].tail<3>() + alpha.cross(point))[k] : alpha[k];
+  }
+  return trace > 0.0 ? 3.0 / trace : std::numeric_limits<double>::infinity();
+}
+
+SpringGains dragGains(const Tree& tree, const VectorX& q, int body, const Vec3& point, DragMode mode, double omega,
+                      double zeta) {
+  SpringGains g;
+  g.effectiveMass = effectiveMass(tree, q, body, point, mode);
+  if (!std::isfinite(g.effectiveMass)) return g;  // the body cannot move: no spring
+  g.stiffness = g.effectiveMass * omega * omega;
+  g.damping = 2.0 * zeta * g.effectiveMass * omega;
+  return g;
+}
+
+Vec6 wrenchInWorldAxes(const Kinematics& kin, int body, const Vec6& fext) {
+  const Mat3& E = kin.X_0[static_cast<std::size_t>(body)].E;
+  Vec6 w;
+  w.head<3>() = E.transpose() * fext.head<3>();
+  w.tail<3>() = E.transpose() * fext.tail<3>();
+  return w;
+}
+
+}  // namespace kt
