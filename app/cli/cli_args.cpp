@@ -12,6 +12,7 @@
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
+#include "core/io/interaction_events.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/motion_table.hpp"
 #include "core/io/urdf/urdf.hpp"
@@ -206,7 +207,8 @@ bool checkRunOptions(const char* command, const std::string& modelPath, double s
 }
 
 std::vector<OptionSpec> runOptionSpecs() {
-  return {{"--solver"}, {"--integrator"}, {"--step"}, {"--tolerance"}, {"--duration"}, {"--motion"}, {"--cutoff"}};
+  return {{"--solver"},   {"--integrator"}, {"--step"},   {"--tolerance"},
+          {"--duration"}, {"--motion"},     {"--cutoff"}, {"--events"}};
 }
 
 bool takeRunOption(const char* command, const std::string& name, const std::string& value, RunChoices& choices,
@@ -239,6 +241,12 @@ bool takeRunOption(const char* command, const std::string& name, const std::stri
     return parsePositive(command, name, value, choices.tolerance);
   } else if (name == "--duration") {
     return parsePositive(command, name, value, choices.duration);
+  } else if (name == "--events") {
+    if (value.empty()) {
+      std::fprintf(stderr, "kinetree-cli %s: --events expects an events file (NAME.events.json)\n", command);
+      return false;
+    }
+    choices.events = value;
   } else if (name == "--motion") {
     if (value.empty()) {
       std::fprintf(stderr, "kinetree-cli %s: --motion expects a CSV file of joint histories\n", command);
@@ -319,6 +327,7 @@ int streamingRun(const char* command, const char* usage, const std::string& mode
   // what cannot run is refused before anything is written
   if (!runSettings(command, modelPath, model, choices, options, duration)) return 2;
   options.record = false;
+  options.interactions = !choices.events.empty();
   try {
     sim = std::make_unique<Simulator>(model, options);
   } catch (const TableError& e) {
@@ -327,6 +336,26 @@ int streamingRun(const char* command, const char* usage, const std::string& mode
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "%s: %s\n", printable(modelPath).c_str(), e.what());
     return 1;
+  }
+  if (!choices.events.empty()) {
+    EventsRun recorded;
+    try {
+      sim->scheduleEvents(readInteractionEvents(choices.events, sim->tree(), &recorded));
+    } catch (const EventsFileError& e) {
+      std::fprintf(stderr, "%s\n", printable(e.what()).c_str());
+      return 1;
+    }
+    // a replay gives the recorded samples only with the run they were recorded with
+    const SimulatorOptions& o = sim->options();
+    if ((!recorded.solver.empty() && recorded.solver != o.solver) ||
+        (!recorded.integrator.empty() && recorded.integrator != o.integrator) ||
+        (recorded.step > 0.0 && recorded.step != o.step))
+      std::fprintf(stderr,
+                   "kinetree-cli %s: warning: the events were recorded with solver %s, integrator %s, step %s s; "
+                   "this run uses %s, %s, %s s (the samples will differ)\n",
+                   command, printable(recorded.solver).c_str(), printable(recorded.integrator).c_str(),
+                   formatRoundTrip(recorded.step).c_str(), o.solver.c_str(), o.integrator.c_str(),
+                   formatRoundTrip(o.step).c_str());
   }
   if (!checkTableEnd(command, *sim, duration, choices.duration > 0)) return 2;
   return 0;

@@ -63,6 +63,7 @@ struct RunChoices {
   double step = 0.0, tolerance = 0.0, duration = 0.0;
   std::string motion;
   double cutoff = 0.0;
+  std::string events;  ///< --events FILE: interactions to replay (core/io/interaction_events.hpp)
 };
 /// The option specs of RunChoices, for a command's parseArgs list.
 std::vector<OptionSpec> runOptionSpecs();

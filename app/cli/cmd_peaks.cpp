@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
-    "                          [--package-path DIR]...\n";
+    "                          [--events FILE.events.json] [--package-path DIR]...\n";
 
 }  // namespace
 

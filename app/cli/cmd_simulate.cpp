@@ -28,7 +28,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
-    "                             [--every K] [--motion FILE.csv [--cutoff HZ]] [--package-path DIR]...\n";
+    "                             [--every K] [--motion FILE.csv [--cutoff HZ]] [--events FILE.events.json]\n"
+    "                             [--package-path DIR]...\n";
 
 // Interruption (SIGINT, SIGTERM, SIGHUP): the handler removes the temporary file of an atomic
 // output, says so and exits 128 + the signal number (130, 143, 129), as a shell reports it.

@@ -7,8 +7,8 @@ _kinetree_cli_options() {
   case "$1" in
     validate) echo "--package-path --help --version" ;;
     info) echo "--package-path --help --version" ;;
-    simulate) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --output --signals --every --package-path --help --version" ;;
-    peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --csv --output --package-path --help --version" ;;
+    simulate) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --output --signals --every --package-path --help --version" ;;
+    peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --csv --output --package-path --help --version" ;;
     compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --motion --cutoff --package-path --help --version" ;;
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --kinds --repeat --json --simulate --no-loads --package-path --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
@@ -46,7 +46,7 @@ _kinetree_cli() {
     --integrator)
       mapfile -t COMPREPLY < <(compgen -W "$integrators" -- "$cur")
       return ;;
-    -o | --output | --model | --motion)
+    -o | --output | --model | --motion | --events)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
