@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include <unistd.h>
 
@@ -57,6 +58,44 @@ void RunLoop::setDuration(double duration) {
 void RunLoop::quit() {
   command([&] { quit_ = true; });
 }
+void RunLoop::interact(const InteractionEvent& event) {
+  command([&] {
+    // a drag moved again before the last move was applied: only the newest target counts
+    if (!queued_.empty() && event.kind == InteractionKind::Drag && queued_.back().kind == InteractionKind::Drag &&
+        queued_.back().id == event.id)
+      queued_.back() = event;
+    else
+      queued_.push_back(event);
+  });
+}
+
+std::vector<InteractionEvent> RunLoop::events() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return applied_;
+}
+
+std::string RunLoop::interactionError() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return interactionError_;
+}
+
+void RunLoop::applyInteractions(std::vector<InteractionEvent>& queued) {
+  std::string refused;
+  const std::size_t before = sim_->events().size();
+  for (const InteractionEvent& e : queued) {
+    try {
+      sim_->interact(e);
+    } catch (const std::invalid_argument& ex) {
+      refused = ex.what();
+    }
+  }
+  queued.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::vector<InteractionEvent>& done = sim_->events();
+  applied_.insert(applied_.end(), done.begin() + static_cast<std::ptrdiff_t>(before), done.end());
+  eventCount_.store(applied_.size(), std::memory_order_release);
+  if (!refused.empty()) interactionError_ = refused;
+}
 
 std::string RunLoop::error() const {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -97,6 +136,7 @@ void RunLoop::run() {
   bool running = false;
   double speed = 1.0, duration = 0.0;
   int pendingSteps = 0;
+  std::vector<InteractionEvent> interactions;
   Clock::time_point anchorWall = Clock::now();
   double anchorSim = 0.0;
   const double dt = outputInterval_;
@@ -112,10 +152,12 @@ void RunLoop::run() {
       duration = duration_;
       pendingSteps += stepRequests_;
       stepRequests_ = 0;
+      interactions.swap(queued_);
       // Pace from here on (a speed change or a resume must not make up for lost time).
       anchorWall = Clock::now();
       anchorSim = sim_->time();
     }
+    if (!interactions.empty()) applyInteractions(interactions);
     // a failure or a full recording ends the run for good: no more steps, even requested ones
     if (failed_.load(std::memory_order_relaxed) || full_.load(std::memory_order_relaxed)) {
       pendingSteps = 0;

@@ -7,7 +7,7 @@
 //    caller joining after quit()). It steps the Simulator paced to real time × speed, or as
 //    fast as possible (speed 0), for a duration (0: until paused); every output sample goes into
 //    the Simulator's Recorder, nothing else leaves the thread.
-//  - Commands (run/pause, step, speed, duration, quit) are fields under a mutex plus an atomic
+//  - Commands (run/pause, step, speed, duration, quit, interactions) are fields under a mutex plus an atomic
 //    sequence number that run() checks after every step (one atomic load per step; the lock is
 //    taken only when something changed): they take effect within one output step.
 //  - The run stops by itself at the duration, on a failed step (non-finite state, dopri5 step too
@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/sim/simulator.hpp"
 
@@ -54,6 +55,10 @@ class RunLoop {
   /// Simulated seconds at which a run stops; ≤ 0: no limit.
   void setDuration(double duration);
   void quit();
+  /// Applies an interaction (core/sim/interaction.hpp) at the next step boundary: at once when
+  /// paused, before the next step when running. Several moves of one drag before a boundary
+  /// make one event, the last. The Simulator must have been built with options.interactions.
+  void interact(const InteractionEvent& event);
 
   // ---- state (any thread) ----
   bool running() const { return runningFlag_.load(std::memory_order_acquire); }
@@ -62,6 +67,12 @@ class RunLoop {
   bool full() const { return full_.load(std::memory_order_acquire); }
   /// The failed step's message (empty until failed()).
   std::string error() const;
+  /// The interactions applied so far, in order, with their times (a copy).
+  std::vector<InteractionEvent> events() const;
+  /// How many interactions were applied (cheap: for a view that follows them).
+  std::size_t eventCount() const { return eventCount_.load(std::memory_order_acquire); }
+  /// Why the last refused interaction was refused (empty when none was).
+  std::string interactionError() const;
   /// Output steps taken, and nanoseconds of wall time spent in them, since construction.
   std::uint64_t steps() const { return steps_.load(std::memory_order_relaxed); }
   std::uint64_t nanoseconds() const { return nanos_.load(std::memory_order_relaxed); }
@@ -77,7 +88,8 @@ class RunLoop {
  private:
   template <class F>
   void command(F&& change);
-  void stopLocked();  // under mutex_: the run stopped by itself
+  void stopLocked();                                              // under mutex_: the run stopped by itself
+  void applyInteractions(std::vector<InteractionEvent>& queued);  // the loop's thread, between steps
   bool stepOnce();
 
   std::unique_ptr<Simulator> sim_;
@@ -92,6 +104,10 @@ class RunLoop {
   double speed_ = 1.0;
   double duration_ = 0.0;
   std::string error_;
+  std::vector<InteractionEvent> queued_;   ///< interactions not yet applied
+  std::vector<InteractionEvent> applied_;  ///< published: what the simulator applied
+  std::string interactionError_;
+  std::atomic<std::size_t> eventCount_{0};
   // published
   std::atomic<std::uint64_t> commandSeq_{0};
   std::atomic<bool> runningFlag_{false};

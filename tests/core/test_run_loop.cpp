@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -156,6 +157,59 @@ class TestRunLoop : public QObject {
   }
 
   // quit() ends run() while it runs, while it paces and while it waits for a command.
+  // Interactions from another thread while the run steps (docs/interaction.md): every one is
+  // applied at a step boundary, in order, moves of one drag between two boundaries make one, and
+  // the run goes on. The tsan preset (tools/check-sanitizers tsan) runs this for data races.
+  void interactionsWhileRunning() {
+    SimulatorOptions o;
+    o.step = 0.001;
+    o.interactions = true;
+    Running r(std::make_unique<RunLoop>(pendulum(o), 0.0, 0.0, 1'000'000));
+    r.loop->setRunning(true);
+    const Tree& tree = r.loop->tree();
+    InteractionEvent e;
+    e.kind = InteractionKind::Drag;
+    e.id = 1;
+    e.body = tree.nb - 1;
+    e.point = Vec3(0.0, 0.0, -0.9);
+    e.stiffness = 400.0;
+    e.damping = 20.0;
+    for (int k = 0; k < 300; ++k) {
+      e.target = Vec3(0.3 * std::sin(0.05 * k), 0.0, 0.5);
+      r.loop->interact(e);
+      if (k % 50 == 0) r.loop->setSpeed(k % 100 == 0 ? 0.0 : 4.0);
+      std::this_thread::sleep_for(100us);
+      (void)r.loop->eventCount();
+    }
+    InteractionEvent off;
+    off.kind = InteractionKind::Release;
+    off.id = 1;
+    r.loop->interact(off);
+    for (int i = 0; i < 20000 && (r.loop->events().empty() || r.loop->events().back().kind != InteractionKind::Release);
+         ++i)
+      std::this_thread::sleep_for(1ms);
+    r.loop->setRunning(false);
+    QVERIFY(waitStopped(*r.loop));
+    const std::vector<InteractionEvent> events = r.loop->events();
+    QVERIFY(events.size() >= 2 && events.size() <= 301);
+    QCOMPARE(events.back().kind, InteractionKind::Release);
+    for (std::size_t k = 1; k < events.size(); ++k) QVERIFY(events[k].t >= events[k - 1].t);
+    QCOMPARE(r.loop->eventCount(), events.size());
+    QVERIFY(!r.loop->failed());
+    QVERIFY(r.loop->interactionError().empty());
+    // a bad event is refused with a reason, the run unharmed
+    InteractionEvent bad = e;
+    bad.id = 2;
+    bad.body = 99;
+    r.loop->interact(bad);
+    const std::uint64_t before = r.loop->steps();
+    r.loop->requestStep();
+    QVERIFY(waitStopped(*r.loop, before + 1));
+    for (int i = 0; i < 2000 && r.loop->interactionError().empty(); ++i) std::this_thread::sleep_for(1ms);
+    QCOMPARE(r.loop->interactionError(), std::string("body 99 does not exist"));
+    QVERIFY(!r.loop->failed());
+  }
+
   void quitEndsTheThread() {
     for (double speed : {0.0, 1.0}) {
       for (bool running : {true, false}) {
