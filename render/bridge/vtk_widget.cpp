@@ -391,7 +391,7 @@ void VtkWidget::setStandardView(StandardView view) {
   update();
 }
 
-vtkProp* VtkWidget::pickProp(const QPoint& position, vtkIdType* cell) const {
+vtkProp* VtkWidget::pickProp(const QPoint& position, vtkIdType* cell, double* world) const {
   const double dpr = devicePixelRatioF();
   const int* size = renderWindow_->GetSize();
   const double x = position.x() * dpr;
@@ -401,7 +401,20 @@ vtkProp* VtkWidget::pickProp(const QPoint& position, vtkIdType* cell) const {
   if (cell != nullptr) *cell = -1;
   if (picker->Pick(x, y, 0.0, renderer_) == 0) return nullptr;
   if (cell != nullptr) *cell = picker->GetCellId();
+  if (world != nullptr) picker->GetPickPosition(world);
   return picker->GetViewProp();
+}
+
+Eigen::Vector3d VtkWidget::worldAtDepth(const QPointF& position, const Eigen::Vector3d& depthOf) const {
+  const double dpr = devicePixelRatioF();
+  const int* size = renderWindow_->GetSize();
+  renderer_->SetWorldPoint(depthOf.x(), depthOf.y(), depthOf.z(), 1.0);
+  renderer_->WorldToDisplay();
+  const double depth = renderer_->GetDisplayPoint()[2];
+  renderer_->SetDisplayPoint(position.x() * dpr, size[1] - 1 - position.y() * dpr, depth);
+  renderer_->DisplayToWorld();
+  const double* w = renderer_->GetWorldPoint();
+  return w[3] != 0.0 ? Eigen::Vector3d(w[0] / w[3], w[1] / w[3], w[2] / w[3]) : depthOf;
 }
 
 QImage VtkWidget::renderToImage() {

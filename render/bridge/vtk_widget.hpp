@@ -24,6 +24,7 @@
 #include <vtkNew.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
+#include <Eigen/Core>
 #include <QImage>
 #include <QPoint>
 #include <QSurfaceFormat>
@@ -65,7 +66,11 @@ class VtkWidget : public QWidget {
 
   /// The prop under a widget position (logical pixels), or nullptr. Geometry picking: no render.
   /// `cell` (if given) receives the id of the picked cell in the prop's data, or −1.
-  vtkProp* pickProp(const QPoint& position, vtkIdType* cell = nullptr) const;
+  vtkProp* pickProp(const QPoint& position, vtkIdType* cell = nullptr, double* world = nullptr) const;
+  /// The world point at widget position `position` (logical pixels) and at the depth of the world
+  /// point `depthOf` as the camera sees it: where the cursor is on the plane through `depthOf`
+  /// facing the camera.
+  Eigen::Vector3d worldAtDepth(const QPointF& position, const Eigen::Vector3d& depthOf) const;
 
   /// Renders once and returns the image in device pixels (also works for hidden widgets).
   QImage renderToImage();

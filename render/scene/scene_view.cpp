@@ -7,11 +7,16 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <Eigen/Geometry>
+#include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <numbers>
 
+#include "render/overlays/spring_marker.hpp"
 #include "render/scene/trails.hpp"
 
 namespace kt::render {
@@ -92,6 +97,7 @@ SceneView::SceneView(QWidget* parent) : VtkWidget(parent) {
   statisticsActor_->SetPickable(false);
   statisticsActor_->SetVisibility(false);
   overlay_->AddActor2D(statisticsActor_);
+  spring_ = std::make_unique<SpringMarker>(overlay_);
   clock_.start();
 }
 
@@ -390,6 +396,98 @@ bool SceneView::sceneBounds(double bounds[6]) const {
     return true;
   }
   return scene_->modelBounds(bounds) || VtkWidget::sceneBounds(bounds);
+}
+
+// ---- grabbing ----
+
+namespace {
+constexpr double kGrabSlop = 4.0;  // logical pixels the cursor moves before a Ctrl+press is a drag
+}  // namespace
+
+void SceneView::setGrabEnabled(bool enabled) {
+  grabEnabled_ = enabled;
+  if (!enabled && grab_.active) {
+    grab_ = Grab{};
+    emit grabReleased();
+  }
+}
+
+Eigen::Vector3d SceneView::bodyPointWorld(int body, const Eigen::Vector3d& pointInBody) const {
+  const Eigen::Matrix4d& pose = scene_->bodyPose(body);
+  return pose.topLeftCorner<3, 3>() * pointInBody + pose.topRightCorner<3, 1>();
+}
+
+Eigen::Vector3d SceneView::bodyPointFromWorld(int body, const Eigen::Vector3d& world) const {
+  const Eigen::Matrix4d& pose = scene_->bodyPose(body);
+  return pose.topLeftCorner<3, 3>().transpose() * (world - pose.topRightCorner<3, 1>());
+}
+
+void SceneView::mousePressEvent(QMouseEvent* event) {
+  const bool button = event->button() == Qt::LeftButton || event->button() == Qt::RightButton;
+  if (grabEnabled_ && button && (event->modifiers() & Qt::ControlModifier) && !grab_.pending) {
+    vtkIdType cell = -1;
+    double world[3] = {0.0, 0.0, 0.0};
+    const int body = scene_->bodyAt(pickProp(event->position().toPoint(), &cell, world), cell);
+    if (body >= 0) {
+      grab_ = Grab{};
+      grab_.pending = true;
+      grab_.torque = event->button() == Qt::RightButton;
+      grab_.body = body;
+      grab_.point = Eigen::Vector3d(world[0], world[1], world[2]);
+      grab_.press = event->position();
+      event->accept();
+      return;
+    }
+  }
+  VtkWidget::mousePressEvent(event);
+}
+
+void SceneView::mouseMoveEvent(QMouseEvent* event) {
+  if (!grab_.pending) {
+    VtkWidget::mouseMoveEvent(event);
+    return;
+  }
+  const QPointF delta = event->position() - grab_.press;
+  if (!grab_.active) {
+    if (std::abs(delta.x()) + std::abs(delta.y()) <= kGrabSlop) return;
+    grab_.active = true;
+    emit grabStarted(grab_.body, grab_.point, grab_.torque);
+  }
+  const Eigen::Vector3d target = worldAtDepth(event->position(), grab_.point);
+  // the turn: about the axis in the view plane ⊥ the drag, half a turn across the view's height
+  Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+  if (vtkCamera* camera = renderer()->GetActiveCamera(); camera != nullptr && height() > 0) {
+    double up[3], towardViewer[3];
+    camera->GetViewUp(up);
+    camera->GetDirectionOfProjection(towardViewer);
+    const Eigen::Vector3d n = -Eigen::Vector3d(towardViewer[0], towardViewer[1], towardViewer[2]).normalized();
+    const Eigen::Vector3d u = Eigen::Vector3d(up[0], up[1], up[2]).normalized();
+    const Eigen::Vector3d right = u.cross(n);
+    const Eigen::Vector3d drag = delta.x() * right - delta.y() * u;  // screen y grows downward
+    const double length = drag.norm();
+    if (length > 0.0)
+      rotation = Eigen::AngleAxisd(std::numbers::pi * length / height(), n.cross(drag / length)).toRotationMatrix();
+  }
+  emit grabMoved(target, rotation);
+  event->accept();
+}
+
+void SceneView::mouseReleaseEvent(QMouseEvent* event) {
+  if (!grab_.pending) {
+    VtkWidget::mouseReleaseEvent(event);
+    return;
+  }
+  const Grab grab = grab_;
+  grab_ = Grab{};
+  if (grab.active) {
+    emit grabReleased();
+  } else if (!grab.torque) {
+    // a Ctrl+click: the selection toggles as before
+    vtkIdType cell = -1;
+    vtkProp* prop = pickProp(event->position().toPoint(), &cell);
+    emit propClicked(prop, cell, event->modifiers());
+  }
+  event->accept();
 }
 
 }  // namespace kt::render

@@ -10,6 +10,11 @@
 //  - Motion trails of chosen bodies: their centres of mass at the last Trails::kDefaultCapacity
 //    shown states (showState(), plus any addTrailSample() between frames), in each body's colour,
 //    fading with age. Emptied by showModel() and clearTrails().
+//  - Grabbing (setGrabEnabled): Ctrl+left-drag on a body grabs the point under the cursor and
+//    Ctrl+right-drag turns the body: grabStarted(), grabMoved() as the cursor moves and
+//    grabReleased() replace the camera's rotation while the buttons are down (a Ctrl+click
+//    without dragging still toggles the body's selection). The owner applies the pull and draws
+//    it with spring() (docs/interaction.md).
 //  - Frame statistics: frames per second, render time of paintGL (VTK render and blit) and the
 //    interval between frames, over the last second, as an overlay (toggle) and as figures.
 // Nothing here allocates per frame after showModel() (the statistics text changes 4 times a
@@ -31,6 +36,7 @@ class vtkTextActor;
 
 namespace kt::render {
 
+class SpringMarker;
 class Trails;
 
 /// Figures of the frames painted during the last second (zero when fewer than two).
@@ -101,6 +107,19 @@ class SceneView : public VtkWidget {
   /// The text the overlay shows (also when hidden).
   QString statisticsText() const;
 
+  // ---- grabbing ----
+  /// Ctrl+drags grab bodies (signals below) instead of turning the camera, while enabled.
+  void setGrabEnabled(bool enabled);
+  bool grabEnabled() const { return grabEnabled_; }
+  /// A grab is under way (started and not released).
+  bool grabbing() const { return grab_.active; }
+  /// The spring of a drag, drawn by the grab's owner.
+  SpringMarker& spring() { return *spring_; }
+  /// Where body `body`'s point `pointInBody` (body coordinates) is now in the world.
+  Eigen::Vector3d bodyPointWorld(int body, const Eigen::Vector3d& pointInBody) const;
+  /// Body coordinates of world point `world` on body `body` as it is drawn now.
+  Eigen::Vector3d bodyPointFromWorld(int body, const Eigen::Vector3d& world) const;
+
  public slots:
   /// Highlights a body (tree index; -1 for none) without emitting bodyPicked.
   void selectBody(int body);
@@ -131,9 +150,20 @@ class SceneView : public VtkWidget {
   /// the scene (at most every kProgressIntervalMs, and once with done == total at the end). A
   /// receiver may process events to keep the window alive.
   void buildProgress(int done, int total);
+  /// Ctrl+drag started on `body` (tree index) at the world point `point` of its surface;
+  /// `torque`: with the right button (turn the body rather than pull the point).
+  void grabStarted(int body, const Eigen::Vector3d& point, bool torque);
+  /// The cursor of a grab moved: `target`, where it is on the plane through the grasped point
+  /// facing the camera (world), and `rotation`, the turn (world axes) the drag stands for since
+  /// it started: half a turn across the view's height, about the axis ⊥ the drag in the view.
+  void grabMoved(const Eigen::Vector3d& target, const Eigen::Matrix3d& rotation);
+  void grabReleased();
 
  protected:
   bool sceneBounds(double bounds[6]) const override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void initializeGL() override;
   void paintGL() override;
 
@@ -170,6 +200,17 @@ class SceneView : public VtkWidget {
   bool softwareRendering_ = false;
   qint64 statisticsTextNs_ = 0;
   vtkSmartPointer<vtkTextActor> statisticsActor_;
+  // grabbing
+  std::unique_ptr<SpringMarker> spring_;
+  bool grabEnabled_ = false;
+  struct Grab {
+    bool pending = false;  ///< Ctrl+press on a body: a grab once the cursor moves
+    bool active = false;   ///< grabStarted() emitted
+    bool torque = false;
+    int body = -1;
+    Eigen::Vector3d point = Eigen::Vector3d::Zero();
+    QPointF press;
+  } grab_;
 };
 
 /// Puts `overlay` on a layer above `main` in `window`, sharing its camera: what it draws stays
