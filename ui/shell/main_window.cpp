@@ -37,6 +37,7 @@
 #include "ui/shell/help_dialogs.hpp"
 #include "ui/shell/view_menu.hpp"
 #include "ui/shell/window_layout.hpp"
+#include "ui/simulation/body_grab.hpp"
 #include "ui/simulation/simulation_actions.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/simulation_status.hpp"
@@ -215,6 +216,10 @@ void MainWindow::createSimulation() {
       tr("Evaluate every solver at the states of the recorded run, or run each, and show how far they differ"));
   addToolBar(simulationActions_->toolBar());
   simulationStatus_ = new SimulationStatus(simulation_, statusBar(), this);
+  // Ctrl+drag in the 3D view pulls or turns a body of the run
+  bodyGrab_ = new BodyGrab(simulation_, view_, this);
+  connect(bodyGrab_, &BodyGrab::statusMessage, this,
+          [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
   timeline_ = new TimelineBar(simulation_);
   centralWidget()->layout()->addWidget(timeline_);
 

@@ -34,6 +34,7 @@ class SceneView;
 
 namespace kt::ui {
 
+class BodyGrab;
 class CompareSolversDialog;
 class Document;
 class EditActions;
@@ -85,6 +86,7 @@ class MainWindow : public QMainWindow {
   PlotsDock* plotsDock() const { return plotsDock_; }
   JointLoadView* jointLoadView() const { return jointLoads_; }
   SimulationStatus* simulationStatus() const { return simulationStatus_; }
+  BodyGrab* bodyGrab() const { return bodyGrab_; }
   TimelineBar* timeline() const { return timeline_; }
   PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
   MathematicsDock* mathematicsDock() const { return mathematicsDock_; }
@@ -136,6 +138,7 @@ class MainWindow : public QMainWindow {
   RunResults* results_ = nullptr;
   SimulationActions* simulationActions_ = nullptr;
   SimulationStatus* simulationStatus_ = nullptr;
+  BodyGrab* bodyGrab_ = nullptr;
   TimelineBar* timeline_ = nullptr;
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;

@@ -271,7 +271,11 @@ bool SimulationController::rebuild() {
   }
   std::unique_ptr<kt::Simulator> sim;
   try {
-    sim = std::make_unique<kt::Simulator>(document_.model(), pending_);
+    // every session takes interactions: its layout has the applied: signals (an export leaves
+    // them out of a run that had none)
+    kt::SimulatorOptions options = pending_;
+    options.interactions = true;
+    sim = std::make_unique<kt::Simulator>(document_.model(), options);
     // a run past the end of a motion or drive table would extrapolate it: refused, as the CLI does
     // the last output within the tables: where "until stopped" ends (outputs are k · interval)
     const double h = sim->outputInterval();
@@ -291,6 +295,7 @@ bool SimulationController::rebuild() {
     return false;
   }
   active_ = pending_;
+  active_.interactions = true;
   outdated_ = false;
   sessionFile_ = document_.filePath();
   sessionName_ = modelName();
@@ -372,6 +377,16 @@ void SimulationController::poll() {
     emit failed(error_);
     emit stateChanged();
   }
+}
+
+bool SimulationController::interact(const kt::InteractionEvent& event) {
+  if (!loop_ || outdated_ || loop_->failed() || loop_->full()) return false;
+  loop_->interact(event);
+  return true;
+}
+
+std::vector<kt::InteractionEvent> SimulationController::events() const {
+  return loop_ ? loop_->events() : std::vector<kt::InteractionEvent>{};
 }
 
 }  // namespace kt::ui

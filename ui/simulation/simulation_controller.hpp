@@ -146,6 +146,14 @@ class SimulationController : public QObject {
   bool showsLive() const { return live_; }
   /// The shown sample (valid while hasShownSample()), and parts of it.
   const ShownSample& shownSample() const { return shown_; }
+  // ---- interactions (docs/interaction.md) ----
+  /// Applies a push, a drag or a release to the run at its next step boundary (at once when
+  /// paused). False, and nothing applied, without a session that can go on (none, outdated by an
+  /// edit, failed or full).
+  bool interact(const kt::InteractionEvent& event);
+  /// The interactions the session's run applied so far, with their times (empty without a session).
+  std::vector<kt::InteractionEvent> events() const;
+  std::size_t eventCount() const { return loop_ ? loop_->eventCount() : 0; }
   bool hasShownSample() const { return !shown_.values.empty(); }
   std::size_t shownIndex() const { return shown_.row; }
   double shownTime() const { return shown_.time(); }

@@ -9,8 +9,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <stdexcept>
 
+#include "core/io/interaction_events.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/results/recording_csv.hpp"
 #include "core/version.hpp"
@@ -21,9 +23,37 @@ namespace kt::ui {
 
 namespace {
 
-// The columns the options select: every signal, the named ones, or the pattern's matches.
-bool selectColumns(const kt::SignalLayout& layout, const ResultsExportOptions& options, std::vector<int>& columns,
-                   QString* error) {
+bool selectAnyColumns(const kt::SignalLayout& layout, const ResultsExportOptions& options, std::vector<int>& columns,
+                      QString* error);
+
+// The columns the options select: every signal, the named ones, or the pattern's matches. A run
+// without interactions leaves out the applied: signals, which are all zero (the CSV is then the
+// one `kinetree-cli simulate` writes; with interactions, the one `simulate --events` writes).
+bool selectColumns(const kt::SignalLayout& layout, const ResultsExportOptions& options, bool interacted,
+                   std::vector<int>& columns, QString* error) {
+  const bool ok = selectAnyColumns(layout, options, columns, error);
+  if (!ok || interacted) return ok;
+  const auto applied = [&](int c) {
+    return layout.infos()[static_cast<std::size_t>(c)].kind == kt::SignalKind::Applied;
+  };
+  if (columns.empty()) {
+    if (layout.find("time") >= 0 && std::none_of(layout.infos().begin(), layout.infos().end(),
+                                                 [](const auto& s) { return s.kind == kt::SignalKind::Applied; }))
+      return true;  // every signal
+    for (int c = 0; c < layout.size(); ++c)
+      if (!applied(c)) columns.push_back(c);
+    return true;
+  }
+  std::erase_if(columns, applied);
+  if (columns.empty()) {
+    if (error) *error = QObject::tr("The applied: signals are zero: this run had no interactions");
+    return false;
+  }
+  return true;
+}
+
+bool selectAnyColumns(const kt::SignalLayout& layout, const ResultsExportOptions& options, std::vector<int>& columns,
+                      QString* error) {
   columns.clear();
   if (!options.names.isEmpty()) {
     for (const QString& name : options.names)
@@ -60,12 +90,19 @@ QString sha256(const QByteArray& bytes) {
 
 }  // namespace
 
-QString ResultsExport::metadataPath(const QString& csvPath) {
+namespace {
+// "run.csv" → "run" + suffix beside it
+QString besideCsv(const QString& csvPath, const QString& suffix) {
   const QFileInfo info(csvPath);
   const QString base =
       info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0 ? info.completeBaseName() : info.fileName();
-  return info.dir().filePath(base + QStringLiteral(".meta.json"));
+  return info.dir().filePath(base + suffix);
 }
+}  // namespace
+
+QString ResultsExport::metadataPath(const QString& csvPath) { return besideCsv(csvPath, QStringLiteral(".meta.json")); }
+
+QString ResultsExport::eventsPath(const QString& csvPath) { return besideCsv(csvPath, QStringLiteral(".events.json")); }
 
 bool ResultsExport::count(const SimulationController& simulation, const ResultsExportOptions& options,
                           std::size_t& rows, std::size_t& columns, QString* error) {
@@ -74,7 +111,7 @@ bool ResultsExport::count(const SimulationController& simulation, const ResultsE
   const kt::SignalLayout* layout = simulation.signalLayout();
   if (!rec || !layout) return true;
   std::vector<int> cols;
-  if (!selectColumns(*layout, options, cols, error)) return false;
+  if (!selectColumns(*layout, options, simulation.eventCount() > 0, cols, error)) return false;
   columns = cols.empty() ? static_cast<std::size_t>(layout->size())
                          : cols.size() + (cols.front() == 0 ? 0 : 1);  // time is always written
   rows = kt::selectedRows(*rec, selectionOf(options, cols)).count;
@@ -91,7 +128,8 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
     return false;
   }
   std::vector<int> columns;
-  if (!selectColumns(*layout, options, columns, error)) return false;
+  const std::vector<kt::InteractionEvent> events = simulation.events();
+  if (!selectColumns(*layout, options, !events.empty(), columns, error)) return false;
   const kt::RecordingSelection selection = selectionOf(options, columns);
   if (kt::selectedRows(*rec, selection).count == 0) {
     if (error) *error = QObject::tr("No samples of the run lie in the chosen time range");
@@ -107,6 +145,16 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   } catch (const std::exception& e) {
     if (error) *error = QString::fromUtf8(e.what());
     return false;
+  }
+  // the interactions, for `kinetree-cli simulate --events` to replay the run
+  if (!events.empty() && simulation.tree()) {
+    const kt::SimulatorOptions& o = simulation.activeOptions();
+    const std::string json = kt::formatInteractionEvents(events, *simulation.tree(), {o.solver, o.integrator, o.step});
+    QString reason;
+    if (!render::writeFileAtomically(eventsPath(path), QByteArray::fromStdString(json), &reason)) {
+      if (error) *error = QObject::tr("The CSV was written, but its events file could not be: %1").arg(reason);
+      return false;
+    }
   }
   if (!options.metadata) return true;
 
@@ -132,6 +180,8 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   run[QStringLiteral("step_s")] = o.step;
   run[QStringLiteral("tolerance")] = o.tolerance;
   run[QStringLiteral("state")] = simulation.runStateText();
+  run[QStringLiteral("interactions")] = static_cast<qint64>(events.size());
+  if (!events.empty()) run[QStringLiteral("events_file")] = QFileInfo(eventsPath(path)).fileName();
   QJsonObject data;
   data[QStringLiteral("file")] = QFileInfo(path).fileName();
   data[QStringLiteral("format")] =

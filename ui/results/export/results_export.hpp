@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // File ▸ Export Results: the recorded run as CSV, in exactly the form of `kinetree-cli simulate`
 // (kt::writeRecordingCsv), with a metadata record beside it (<name>.meta.json: what produced the
-// run and what was exported) that pandas and MATLAB read with their JSON readers, or ignore.
+// run and what was exported) that pandas and MATLAB read with their JSON readers, or ignore, and
+// for a run with interactions their events (<name>.events.json), which `kinetree-cli simulate
+// --events` replays into the same CSV bytes.
 //
 // ResultsExport does the work without dialogs (the tests call it); ExportResultsDialog
 // (export_results_dialog.hpp) asks for the options and shows the progress.
@@ -41,6 +43,8 @@ class ResultsExport {
 
   /// The metadata file that goes with a CSV file: "run.csv" → "run.meta.json".
   static QString metadataPath(const QString& csvPath);
+  /// The events file of a run with interactions (docs/interaction.md): "run.csv" → "run.events.json".
+  static QString eventsPath(const QString& csvPath);
 
   /// Rows and columns the options select in the current recording (0, 0 without one); false and
   /// `error` when the pattern or names select nothing.

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Hands on the running model (docs/interaction.md): a scripted Ctrl+drag in the 3D view, with
+// mouse events at a body's projected position, pulls that body while the run steps: the drag's
+// gains come from the effective mass, the spring is drawn with its force, the pull shows in the
+// applied: signals and in the momentum of the floating robot, and Export Results writes the
+// events that `kinetree-cli simulate --events` replays into the same CSV bytes.
+// Runs under xvfb-run.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <optional>
+
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+
+#include "render/overlays/spring_marker.hpp"
+#include "render/scene/scene_view.hpp"
+#include "support/cli_runner.hpp"
+#include "support/files.hpp"
+#include "support/window_fixture.hpp"
+#include "support/window_test_main.hpp"
+#include "ui/results/export/results_export.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/simulation/body_grab.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+
+using kt::ui::MainWindow;
+using kt::ui::SimulationController;
+
+namespace {
+
+// Where body `body` shows in the view: the centre of one of its shapes that a pick there hits.
+std::optional<QPoint> spotOf(kt::render::SceneView* view, int body) {
+  const kt::render::ModelScene& scene = view->scene();
+  for (const kt::render::ShapeActor& a : scene.shapeActors()) {
+    if (a.body != body) continue;
+    const Eigen::Vector4d c = scene.bodyPose(body) * a.placement.col(3);
+    vtkRenderer* r = view->renderer();
+    r->SetWorldPoint(c.x(), c.y(), c.z(), 1.0);
+    r->WorldToDisplay();
+    double d[3];
+    r->GetDisplayPoint(d);
+    const double dpr = view->devicePixelRatioF();
+    const QPoint p(static_cast<int>(d[0] / dpr),
+                   static_cast<int>((view->renderWindow()->GetSize()[1] - 1 - d[1]) / dpr));
+    vtkIdType cell = -1;
+    if (scene.bodyAt(view->pickProp(p, &cell), cell) == body) return p;
+  }
+  return std::nullopt;
+}
+
+// One output step of the paused run, and the poll that shows it.
+void stepOnce(SimulationController* sim) {
+  const std::size_t rows = sim->recorder()->size();
+  sim->step();
+  QTRY_COMPARE(sim->recorder()->size(), rows + 1);
+  sim->poll();
+}
+
+}  // namespace
+
+class TestHandsOn : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void ctrlDragPullsABodyAndReplays() {
+    const QString modelPath = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    auto w = kt::test::openWindow(modelPath, QSize(1280, 800));
+    SimulationController* sim = w->simulation();
+    kt::render::SceneView* view = w->sceneView();
+    QVERIFY(sim->hasSimulator());
+    QVERIFY(view->grabEnabled());
+    view->renderToImage();
+    const kt::Tree& tree = *sim->tree();
+    // a body of the first arm that shows in the view
+    int body = -1;
+    std::optional<QPoint> spot;
+    for (const char* name : {"L13", "L14", "L12", "L15"}) {
+      const auto it = std::find(tree.bodyNames.begin(), tree.bodyNames.end(), name);
+      const int b = static_cast<int>(it - tree.bodyNames.begin());
+      if ((spot = spotOf(view, b))) {
+        body = b;
+        break;
+      }
+    }
+    QVERIFY2(spot, "a link of the first arm shows in the default view");
+    for (int k = 0; k < 20; ++k) stepOnce(sim);
+
+    // Ctrl+press on the link, then move the cursor 120 px to the right in steps while the run steps
+    QTest::mousePress(view, Qt::LeftButton, Qt::ControlModifier, *spot);
+    QVERIFY(!view->grabbing());  // a press alone is not a grab (a Ctrl+click toggles the selection)
+    for (int k = 1; k <= 12; ++k) {
+      QTest::mouseMove(view, *spot + QPoint(10 * k, -3 * k));
+      if (k == 1) QVERIFY(view->grabbing() && w->bodyGrab()->active());
+      stepOnce(sim);
+      stepOnce(sim);
+    }
+    // the spring is drawn with the force the run applies
+    QVERIFY(view->spring().visible());
+    QVERIFY2(view->spring().label().ends_with("N") && view->spring().label() != "0 N", view->spring().label().c_str());
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/hands-on-drag.png")));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ControlModifier, *spot + QPoint(120, -36));
+    QVERIFY(!view->grabbing() && !w->bodyGrab()->active());
+    QVERIFY(!view->spring().visible());
+    for (int k = 0; k < 20; ++k) stepOnce(sim);
+
+    // the events: a drag with gains from the effective mass, moves, a release
+    const std::vector<kt::InteractionEvent> events = sim->events();
+    QVERIFY2(events.size() >= 5, qPrintable(QString::number(events.size())));
+    QCOMPARE(events.front().kind, kt::InteractionKind::Drag);
+    QCOMPARE(events.front().body, body);
+    const kt::SpringGains gains = kt::dragGains(tree, tree.initialQ, body, events.front().point, kt::DragMode::Force);
+    QVERIFY(events.front().stiffness > 0.1 * gains.stiffness && events.front().stiffness < 10.0 * gains.stiffness);
+    QCOMPARE(events.back().kind, kt::InteractionKind::Release);
+    QVERIFY((events[events.size() - 2].target - events.front().target).norm() > 0.05);
+
+    // the pull is in the run: applied: signals while it lasted, momentum of the floating robot
+    const kt::SignalLayout& layout = *sim->signalLayout();
+    const std::vector<double> fx = sim->recorder()->column(layout.find("applied:" + tree.bodyNames[body] + ".fx"));
+    const std::vector<double> fy = sim->recorder()->column(layout.find("applied:" + tree.bodyNames[body] + ".fy"));
+    double peak = 0.0;
+    for (std::size_t k = 0; k < fx.size(); ++k) peak = std::max(peak, std::hypot(fx[k], fy[k]));
+    QVERIFY2(peak > 1.0, qPrintable(QString::number(peak)));
+    QCOMPARE(fx.back(), 0.0);  // released
+    const std::vector<double> px = sim->recorder()->column(layout.find("momentum.px"));
+    const std::vector<double> py = sim->recorder()->column(layout.find("momentum.py"));
+    QVERIFY(std::abs(px.front()) < 1e-9 && std::hypot(px.back(), py.back()) > 1e-3);
+
+    // Export Results writes the events beside the CSV; the CLI replays them into the same bytes
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("pulled.csv"));
+    QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
+    const QString eventsFile = kt::ui::ResultsExport::eventsPath(csv);
+    QVERIFY(QFileInfo::exists(eventsFile));
+    QFile meta(kt::ui::ResultsExport::metadataPath(csv));
+    QVERIFY(meta.open(QIODevice::ReadOnly));
+    const QJsonObject run = QJsonDocument::fromJson(meta.readAll()).object().value(QStringLiteral("run")).toObject();
+    QCOMPARE(run.value(QStringLiteral("events_file")).toString(), QStringLiteral("pulled.events.json"));
+    QCOMPARE(run.value(QStringLiteral("interactions")).toInt(), static_cast<int>(events.size()));
+    const QString replayed = dir.filePath(QStringLiteral("replayed.csv"));
+    const kt::test::CliRun cli = kt::test::runCli({"simulate", modelPath, "--events", eventsFile, "--duration",
+                                                   QString::number(sim->simulationTime(), 'g', 17), "-o", replayed});
+    QVERIFY2(cli.code == 0 && cli.err.isEmpty(), qPrintable(cli.err));
+    const QByteArray a = kt::test::readAll(csv), b = kt::test::readAll(replayed);
+    QVERIFY(a.contains("applied:L13.fx"));
+    QVERIFY2(a == b, "the CLI's replay differs from the exported run");
+  }
+
+  // A run without interactions exports what `kinetree-cli simulate` writes: no applied: columns.
+  void untouchedRunExportsWithoutAppliedSignals() {
+    auto w = kt::test::openWindow(QStringLiteral(KINETREE_SOURCE_DIR "/examples/pendulum.yaml"), QSize(900, 600));
+    SimulationController* sim = w->simulation();
+    for (int k = 0; k < 5; ++k) stepOnce(sim);
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("still.csv"));
+    QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(kt::ui::ResultsExport::eventsPath(csv)));
+    const QByteArray a = kt::test::readAll(csv);
+    QVERIFY(!a.contains("applied:"));
+    const kt::test::CliRun cli =
+        kt::test::runCli({"simulate", QStringLiteral(KINETREE_SOURCE_DIR "/examples/pendulum.yaml"), "--duration",
+                          QString::number(sim->simulationTime(), 'g', 17)});
+    QCOMPARE(cli.code, 0);
+    QCOMPARE(a, cli.out.toUtf8());
+  }
+};
+
+int main(int argc, char* argv[]) { return kt::test::runWindowTest<TestHandsOn>(argc, argv, "test_hands_on"); }
+#include "test_hands_on.moc"
