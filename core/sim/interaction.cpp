@@ -92,6 +92,38 @@ void Interactions::wrenches(double t, const Kinematics* kin, std::vector<Vec6>& 
   }
 }
 
+std::vector<InteractionSpan> interactionSpans(const std::vector<InteractionEvent>& events) {
+  std::vector<InteractionSpan> spans;
+  std::vector<std::size_t> open;  // indices into spans of those in force, by id
+  const auto find = [&](int id) {
+    return std::find_if(open.begin(), open.end(), [&](std::size_t k) { return spans[k].id == id; });
+  };
+  for (const InteractionEvent& e : events) {
+    const auto it = find(e.id);
+    if (e.kind == InteractionKind::Release) {
+      if (it == open.end()) continue;
+      spans[*it].to = std::min(spans[*it].to, e.t);
+      open.erase(it);
+      continue;
+    }
+    if (it != open.end()) {
+      if (e.kind == InteractionKind::Drag && spans[*it].kind == InteractionKind::Drag) continue;  // a new target
+      spans[*it].to = std::min(spans[*it].to, e.t);  // replaced by another of the same id
+      open.erase(it);
+    }
+    InteractionSpan s;
+    s.id = e.id;
+    s.kind = e.kind;
+    s.body = e.body;
+    s.after = e.t;
+    s.from = e.kind == InteractionKind::Push ? std::max(e.t, e.start) : e.t;
+    if (e.kind == InteractionKind::Push) s.to = e.start + e.duration;
+    spans.push_back(s);
+    open.push_back(spans.size() - 1);
+  }
+  return spans;
+}
+
 double effectiveMass(const Tree& tree, const VectorX& q, int body, const Vec3& point, DragMode mode) {
   // at rest, no gravity and no other applied wrench: q̈ = M⁻¹ Jᵀ u for a unit force (moment) u
   Tree still = tree;

@@ -82,6 +82,19 @@ class Interactions {
   std::vector<InteractionEvent> active_;
 };
 
+/// When an interaction acted on the run: after the output time it was applied at (that sample is
+/// the state before it), from a push's start, to its release or its end (+∞ while in force).
+struct InteractionSpan {
+  int id = 0;
+  InteractionKind kind = InteractionKind::Push;  ///< Push or Drag
+  int body = -1;
+  double after = 0.0, from = 0.0, to = std::numeric_limits<double>::infinity();
+  /// The sample at time t felt it.
+  bool covers(double t) const { return t > after && t >= from && t <= to; }
+};
+/// The spans of the interactions of a run's events (in order of their first event).
+std::vector<InteractionSpan> interactionSpans(const std::vector<InteractionEvent>& events);
+
 /// Effective mass at point p of body i (Force) or effective moment of inertia of body i (Torque)
 /// at q: m_eff = 3 / trace(J M⁻¹ Jᵀ), J the point's linear (or the body's angular) velocity
 /// Jacobian. Each column of M⁻¹ Jᵀ comes from the forward dynamics of a unit force (moment) at

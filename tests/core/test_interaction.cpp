@@ -264,6 +264,33 @@ class TestInteraction : public QObject {
              qPrintable(other.err));
   }
 
+  // The spans of a run's interactions: a drag from its grab to its release (its moves inside),
+  // a push from its start to its end or release; the sample at the grab is the state before it.
+  void spansOfTheInteractions() {
+    std::vector<InteractionEvent> events;
+    InteractionEvent d = drag(1, 2, Vec3::Zero(), Vec3::Zero(), 1.0, 0.0);
+    d.t = 0.2;
+    events.push_back(d);
+    d.t = 0.3;
+    events.push_back(d);  // a new target
+    InteractionEvent p;
+    p.t = 0.25;
+    p.id = 2;
+    p.body = 0;
+    p.start = 0.5;
+    p.duration = 0.1;
+    events.push_back(p);
+    InteractionEvent off = release(1);
+    off.t = 0.4;
+    events.push_back(off);
+    const std::vector<InteractionSpan> spans = interactionSpans(events);
+    QCOMPARE(spans.size(), std::size_t{2});
+    QCOMPARE(spans[0].kind, InteractionKind::Drag);
+    QVERIFY(!spans[0].covers(0.2) && spans[0].covers(0.202) && spans[0].covers(0.4) && !spans[0].covers(0.402));
+    QCOMPARE(spans[1].kind, InteractionKind::Push);
+    QVERIFY(!spans[1].covers(0.45) && spans[1].covers(0.5) && spans[1].covers(0.6) && !spans[1].covers(0.61));
+  }
+
   // Bad events files: the message names the file, line, column and what was expected.
   void badEventsFilesAreExplained() {
     const Tree tree = finalizeOrThrow(pendulum(0.0, 0.0));

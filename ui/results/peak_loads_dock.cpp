@@ -80,6 +80,31 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
   };
   const Governing& governing(int row) const { return governing_[static_cast<std::size_t>(row)]; }
 
+  /// The run's interactions and the names of its bodies: a peak they acted during is marked.
+  void setInteractions(std::vector<kt::InteractionSpan> spans, std::vector<std::string> bodies) {
+    spans_ = std::move(spans);
+    bodies_ = std::move(bodies);
+    if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+  }
+  /// What acted on the run at time t ("the drag of L13 (2)"), empty when nothing did.
+  QString interactionAt(double t) const {
+    QStringList what;
+    for (const kt::InteractionSpan& s : spans_) {
+      if (!s.covers(t)) continue;
+      const QString body = s.body >= 0 && static_cast<std::size_t>(s.body) < bodies_.size()
+                               ? QString::fromStdString(bodies_[static_cast<std::size_t>(s.body)])
+                               : QString();
+      what << (s.kind == kt::InteractionKind::Drag ? PeakLoadsDock::tr("the drag of %1 (%2)")
+                                                   : PeakLoadsDock::tr("push %2 on %1"))
+                  .arg(body)
+                  .arg(s.id);
+    }
+    return what.join(QStringLiteral(", "));
+  }
+  static bool isTimeColumn(int c) {
+    return c == ForceTime || c == MomentTime || c == ReactionForceTime || c == ReactionMomentTime || c == EffortTime;
+  }
+
   int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : rows_; }
   int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -139,7 +164,17 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
         if (value >= 100.0) return QColor(240, 150, 150);
         if (value >= 80.0) return QColor(250, 210, 140);
         return {};
-      case Qt::ToolTipRole: return toolTip(j, g, c);
+      case Qt::ForegroundRole:
+        // a peak reached while the user pushed or dragged the model: the interaction's colour
+        if (isTimeColumn(c) && !std::isnan(value) && !interactionAt(value).isEmpty()) return QColor(190, 20, 120);
+        return {};
+      case Qt::ToolTipRole: {
+        const QVariant tip = toolTip(j, g, c);
+        if (!isTimeColumn(c) || std::isnan(value)) return tip;
+        const QString during = interactionAt(value);
+        if (during.isEmpty()) return tip;
+        return PeakLoadsDock::tr("%1, during %2: the peak came from an interaction").arg(tip.toString(), during);
+      }
       default: return {};
     }
   }
@@ -221,7 +256,9 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
   const std::vector<kt::JointPeaks>* peaks_ = nullptr;
   int rows_ = 0;
   std::vector<Governing> governing_;  ///< (rows) the utilisation, what it is of and when
-  kt::LoadScale scale_;               ///< the largest force and moment: the dead band's reference
+  std::vector<kt::InteractionSpan> spans_;
+  std::vector<std::string> bodies_;
+  kt::LoadScale scale_;  ///< the largest force and moment: the dead band's reference
   std::array<int, ColumnCount> decimals_{};
 };
 
@@ -370,6 +407,8 @@ void PeakLoadsDock::onSessionEnded() {
   scanRange_ = {};
   shown_.clear();
   model_->set(&shown_);
+  markedEvents_ = 0;
+  model_->setInteractions({}, {});
   summary_->setText(tr("no run"));
   exportButton_->setEnabled(false);
 }
@@ -431,12 +470,18 @@ void PeakLoadsDock::refresh() {
   }
   shown_ = peaks->joints();
   model_->set(&shown_);
+  if (const std::size_t count = simulation_->eventCount(); count != markedEvents_) {
+    markedEvents_ = count;
+    model_->setInteractions(kt::interactionSpans(simulation_->events()),
+                            simulation_->tree() ? simulation_->tree()->bodyNames : std::vector<std::string>{});
+  }
   summary_->setText(peaks->samples() == 0
                         ? tr("no samples")
-                        : tr("%1, t = %2 s to %3 s")
+                        : tr("%1, t = %2 s to %3 s%4")
                               .arg(countText(static_cast<long long>(peaks->samples()), tr("sample"), tr("samples")))
                               .arg(peaks->firstTime(), 0, 'f', 3)
-                              .arg(peaks->lastTime(), 0, 'f', 3));
+                              .arg(peaks->lastTime(), 0, 'f', 3)
+                              .arg(markedEvents_ > 0 ? tr("; magenta times: during a push or drag") : QString()));
   exportButton_->setEnabled(peaks->samples() > 0);
   fitColumns();
 }

@@ -3,7 +3,8 @@
 // transmits and of its reaction part, with the time of each, and, for joints with a load rating
 // (docs/model-format.md), the utilisation in % (red from 100 %). Over the whole run or the time
 // range the plots show; sortable by any column; a double click shows that time in every view and
-// selects the joint; Export CSV writes the table as `kinetree-cli peaks --csv` does. The figures
+// selects the joint; a time at which a push or drag acted (docs/interaction.md) is in magenta,
+// its tooltip says which; Export CSV writes the table as `kinetree-cli peaks --csv` does. The figures
 // come from kt::PeakLoads (core/results/peak_loads.hpp), the computation the CLI runs, fed the rows of
 // the run's Recorder as they arrive.
 //
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "core/results/peak_loads.hpp"
+#include "core/sim/interaction.hpp"
 
 class QComboBox;
 class QLabel;
@@ -108,6 +110,7 @@ class PeakLoadsDock : public QDockWidget {
   std::size_t scanned_ = 0;                ///< rows of the recording already looked at by scan_
   std::pair<double, double> scanRange_{};  ///< the time range scan_ takes rows from
   std::vector<kt::JointPeaks> shown_;
+  std::size_t markedEvents_ = 0;  ///< the run's interactions the table marks (eventCount())
   QElapsedTimer clock_;
   std::array<bool, ColumnCount> userSized_{};  ///< the user set the column's width
   bool fitting_ = false;                       ///< fitColumns() is resizing the columns

@@ -4,19 +4,57 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QResizeEvent>
 #include <QSlider>
 #include <QStyle>
+#include <QStyleOptionSlider>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/results/recorder.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
+
+namespace {
+
+// The slider with a tick under the groove at each interaction (docs/interaction.md): where a push
+// or drag began and where it was released, in the drag spring's colour.
+class MarkedSlider : public QSlider {
+ public:
+  MarkedSlider() : QSlider(Qt::Horizontal) {}
+  void setMarks(std::vector<int> values) {
+    marks_ = std::move(values);
+    update();
+  }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override {
+    QSlider::paintEvent(event);
+    if (marks_.empty() || maximum() <= minimum()) return;
+    QStyleOptionSlider opt;
+    initStyleOption(&opt);
+    const QRect groove = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, this);
+    const QRect handle = style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, this);
+    const int span = groove.width() - handle.width();
+    QPainter p(this);
+    p.setPen(QPen(QColor(217, 26, 140), 2));
+    for (const int v : marks_) {
+      const int x = groove.x() + handle.width() / 2 + QStyle::sliderPositionFromValue(minimum(), maximum(), v, span);
+      p.drawLine(x, height() - 6, x, height() - 1);
+    }
+  }
+
+ private:
+  std::vector<int> marks_;
+};
+
+}  // namespace
 
 const std::vector<double>& TimelineBar::replaySpeeds() {
   static const std::vector<double> speeds = {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0};
@@ -28,7 +66,7 @@ TimelineBar::TimelineBar(SimulationController* simulation, QWidget* parent)
       simulation_(simulation),
       playButton_(new QToolButton),
       liveButton_(new QToolButton),
-      slider_(new QSlider(Qt::Horizontal)),
+      slider_(new MarkedSlider),
       timeLabel_(new QLabel),
       speedBox_(new QComboBox),
       runLabel_(new QLabel),
@@ -180,6 +218,24 @@ void TimelineBar::sync() {
   timeLabel_->setText(rec == nullptr ? QString()
                       : live         ? tr("t = %1 s (live)").arg(simulation_->shownTime(), 0, 'f', 3)
                              : tr("t = %1 s of %2 s").arg(simulation_->shownTime(), 0, 'f', 3).arg(last, 0, 'f', 3));
+  // the interactions: a tick where each began and where it was released
+  if (const std::size_t count = simulation_->eventCount(); count != markedEvents_ || rows == 0) {
+    markedEvents_ = count;
+    eventTimes_.clear();
+    std::vector<int> marks;
+    const kt::SimulatorOptions& o = simulation_->activeOptions();
+    const double interval = o.outputInterval > 0.0 ? o.outputInterval : o.step;
+    std::vector<int> seen;
+    for (const kt::InteractionEvent& e : simulation_->events()) {
+      const bool begins =
+          e.kind != kt::InteractionKind::Release && std::find(seen.begin(), seen.end(), e.id) == seen.end();
+      if (begins) seen.push_back(e.id);
+      if (!begins && e.kind != kt::InteractionKind::Release) continue;  // a drag's new target
+      eventTimes_.push_back(e.t);
+      marks.push_back(static_cast<int>(std::lround(e.t / interval)));
+    }
+    static_cast<MarkedSlider*>(slider_)->setMarks(std::move(marks));
+  }
   const QString label = simulation_->runLabel();
   runText_ = label.isEmpty() ? tr("No run: the model cannot be simulated yet")
                              : tr("Run: %1 — %2").arg(label, simulation_->runStateText());

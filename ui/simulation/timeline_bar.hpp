@@ -9,6 +9,7 @@
 // recorded sample at that time in every view (SimulationController::showTime); the run itself
 // goes on. The slider follows the shown sample, whoever chose it (a click on a plot, replay).
 // Run and Step go back to the newest sample (SimulationController::run), and a replay stops then.
+// Ticks under the slider mark where interactions (pushes, drags) began and were released.
 #pragma once
 
 #include <QElapsedTimer>
@@ -41,6 +42,8 @@ class TimelineBar : public QWidget {
   const QString& runText() const { return runText_; }
   QLabel* timeLabel() const { return timeLabel_; }
   bool isReplaying() const { return replaying_; }
+  /// Times of the ticks under the slider: where each interaction began or was released.
+  const std::vector<double>& eventTimes() const { return eventTimes_; }
   double replaySpeed() const { return replaySpeed_; }
 
  public slots:
@@ -77,6 +80,8 @@ class TimelineBar : public QWidget {
   double replaySpeed_ = 1.0;
   bool replaying_ = false;
   bool syncing_ = false;
+  std::size_t markedEvents_ = ~std::size_t{0};  ///< eventCount() the marks were made for
+  std::vector<double> eventTimes_;
   QString runText_;
 };
 
