@@ -5,11 +5,19 @@
 // applied: signals and in the momentum of the floating robot, and Export Results writes the
 // events that `kinetree-cli simulate --events` replays into the same CSV bytes.
 // Runs under xvfb-run.
+#include <QAbstractItemModel>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <optional>
@@ -24,9 +32,12 @@
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/results/export/results_export.hpp"
+#include "ui/results/peak_loads_dock.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/body_grab.hpp"
+#include "ui/simulation/push_dialog.hpp"
 #include "ui/simulation/simulation_controller.hpp"
+#include "ui/simulation/timeline_bar.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::SimulationController;
@@ -104,6 +115,7 @@ class TestHandsOn : public QObject {
     QVERIFY2(view->spring().label().ends_with("N") && view->spring().label() != "0 N", view->spring().label().c_str());
     QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
     QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/hands-on-drag.png")));
+    QVERIFY(view->grab().save(QStringLiteral("/tmp/kinetree-shots/hands-on-view.png")));
     QTest::mouseRelease(view, Qt::LeftButton, Qt::ControlModifier, *spot + QPoint(120, -36));
     QVERIFY(!view->grabbing() && !w->bodyGrab()->active());
     QVERIFY(!view->spring().visible());
@@ -150,6 +162,61 @@ class TestHandsOn : public QObject {
     const QByteArray a = kt::test::readAll(csv), b = kt::test::readAll(replayed);
     QVERIFY(a.contains("applied:L13.fx"));
     QVERIFY2(a == b, "the CLI's replay differs from the exported run");
+
+    // the timeline marks the grab and the release
+    w->timeline()->update();
+    sim->poll();
+    QCOMPARE(w->timeline()->eventTimes().size(), std::size_t{2});
+    QCOMPARE(w->timeline()->eventTimes().front(), events.front().t);
+    QVERIFY(w->timeline()->slider()->grab().save(QStringLiteral("/tmp/kinetree-shots/hands-on-timeline.png")));
+  }
+
+  // Simulation ▸ Push a Body…: an exact push, applied at the next step, recorded as applied:, and
+  // released; the joint loads carry it, and Peak Loads says a peak came from it.
+  void pushDialogAppliesAnExactPush() {
+    auto w = kt::test::openWindow(QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), QSize(1280, 800));
+    SimulationController* sim = w->simulation();
+    for (int k = 0; k < 5; ++k) stepOnce(sim);
+    w->pushAction()->trigger();
+    kt::ui::PushDialog* dialog = w->pushDialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->startField()->value(), sim->simulationTime());
+    dialog->bodyBox()->setCurrentText(QStringLiteral("base"));
+    dialog->forceFields()[2]->setValue(2500.0);
+    dialog->momentFields()[0]->setValue(40.0);
+    dialog->untilReleasedBox()->setChecked(true);
+    QVERIFY(dialog->grab().save(QStringLiteral("/tmp/kinetree-shots/push-dialog.png")));
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("pushApply")), Qt::LeftButton);
+    QVERIFY2(dialog->statusLabel()->text().contains(QStringLiteral("applied")),
+             qPrintable(dialog->statusLabel()->text()));
+    for (int k = 0; k < 10; ++k) stepOnce(sim);
+    const kt::SignalLayout& layout = *sim->signalLayout();
+    const auto shown = [&](const char* name) { return sim->shownRow()[static_cast<std::size_t>(layout.find(name))]; };
+    QCOMPARE(shown("applied:base.fz"), 2500.0);
+    QCOMPARE(shown("applied:base.mx"), 40.0);
+    QCOMPARE(shown("applied:base.fx"), 0.0);
+    // the arms' joints feel it at once: the base accelerates, the arms follow through their joints
+    QVERIFY(std::abs(shown("load_world:J11.fz")) > 1.0);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("pushRelease")), Qt::LeftButton);
+    for (int k = 0; k < 5; ++k) stepOnce(sim);
+    QCOMPARE(shown("applied:base.fz"), 0.0);
+    const std::vector<kt::InteractionEvent> events = sim->events();
+    QCOMPARE(events.size(), std::size_t{2});
+    QCOMPARE(events[0].kind, kt::InteractionKind::Push);
+    QCOMPARE(events[0].force, Eigen::Vector3d(0.0, 0.0, 2500.0));
+    QVERIFY(std::isinf(events[0].duration));
+    QCOMPARE(events[1].kind, kt::InteractionKind::Release);
+    // Peak Loads: the peak of J11's force came while the base was pushed
+    kt::ui::PeakLoadsDock* peaks = w->peakLoadsDock();
+    peaks->refresh();
+    QAbstractItemModel* model = peaks->table()->model();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+      if (model->index(r, kt::ui::PeakLoadsDock::Joint).data().toString() == QStringLiteral("J11")) row = r;
+    QVERIFY(row >= 0);
+    const QString tip = model->index(row, kt::ui::PeakLoadsDock::ForceTime).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("during push 1 on base")), qPrintable(tip));
+    QVERIFY(model->index(row, kt::ui::PeakLoadsDock::ForceTime).data(Qt::ForegroundRole).isValid());
   }
 
   // A run without interactions exports what `kinetree-cli simulate` writes: no applied: columns.

@@ -38,6 +38,7 @@
 #include "ui/shell/view_menu.hpp"
 #include "ui/shell/window_layout.hpp"
 #include "ui/simulation/body_grab.hpp"
+#include "ui/simulation/push_dialog.hpp"
 #include "ui/simulation/simulation_actions.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/simulation_status.hpp"
@@ -212,6 +213,16 @@ void MainWindow::createSimulation() {
     compareDialog_->activateWindow();
   });
   compareAction_->setObjectName(QStringLiteral("compareSolversAction"));
+  pushAction_ = simulationActions_->menu()->addAction(tr("&Push a Body…"), this, [this] {
+    if (!pushDialog_) pushDialog_ = new PushDialog(simulation_, this);
+    pushDialog_->show();
+    pushDialog_->raise();
+    pushDialog_->activateWindow();
+  });
+  pushAction_->setObjectName(QStringLiteral("pushBodyAction"));
+  pushAction_->setStatusTip(
+      tr("Apply an exact force and moment to a body of the run, constant or as a pulse "
+         "(Ctrl+drag in the 3D view pulls a body by hand)"));
   compareAction_->setStatusTip(
       tr("Evaluate every solver at the states of the recorded run, or run each, and show how far they differ"));
   addToolBar(simulationActions_->toolBar());

@@ -48,6 +48,7 @@ class PeakLoadsDock;
 class PlotsDock;
 class ProblemsDock;
 class PropertiesDock;
+class PushDialog;
 class RunResults;
 class Selection;
 class SimulationActions;
@@ -87,6 +88,8 @@ class MainWindow : public QMainWindow {
   JointLoadView* jointLoadView() const { return jointLoads_; }
   SimulationStatus* simulationStatus() const { return simulationStatus_; }
   BodyGrab* bodyGrab() const { return bodyGrab_; }
+  QAction* pushAction() const { return pushAction_; }
+  PushDialog* pushDialog() const { return pushDialog_; }
   TimelineBar* timeline() const { return timeline_; }
   PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
   MathematicsDock* mathematicsDock() const { return mathematicsDock_; }
@@ -139,6 +142,8 @@ class MainWindow : public QMainWindow {
   SimulationActions* simulationActions_ = nullptr;
   SimulationStatus* simulationStatus_ = nullptr;
   BodyGrab* bodyGrab_ = nullptr;
+  QAction* pushAction_ = nullptr;
+  PushDialog* pushDialog_ = nullptr;  // made on first use, owned by the window
   TimelineBar* timeline_ = nullptr;
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;

@@ -63,7 +63,7 @@ void BodyGrab::start(int body, const Eigen::Vector3d& point, bool torque) {
   }
   drag_ = kt::InteractionEvent{};
   drag_.kind = kt::InteractionKind::Drag;
-  drag_.id = nextId_++;
+  drag_.id = simulation_->newInteractionId();
   drag_.body = body;
   drag_.mode = mode;
   drag_.point = torque ? Eigen::Vector3d::Zero() : inBody;

@@ -48,7 +48,6 @@ class BodyGrab : public QObject {
   SimulationController* simulation_;
   render::SceneView* view_;
   bool active_ = false;
-  int nextId_ = 1;
   kt::InteractionEvent drag_;
   Eigen::Matrix3d startRotation_ = Eigen::Matrix3d::Identity();  ///< the body's, world, when grabbed
   Eigen::Vector3d cursor_ = Eigen::Vector3d::Zero();             ///< where the spring's free end is drawn

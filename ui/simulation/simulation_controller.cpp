@@ -296,6 +296,7 @@ bool SimulationController::rebuild() {
   }
   active_ = pending_;
   active_.interactions = true;
+  nextInteractionId_ = 1;
   outdated_ = false;
   sessionFile_ = document_.filePath();
   sessionName_ = modelName();

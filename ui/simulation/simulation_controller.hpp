@@ -154,6 +154,8 @@ class SimulationController : public QObject {
   /// The interactions the session's run applied so far, with their times (empty without a session).
   std::vector<kt::InteractionEvent> events() const;
   std::size_t eventCount() const { return loop_ ? loop_->eventCount() : 0; }
+  /// A fresh id for an interaction of the session (the drags and the pushes share them).
+  int newInteractionId() { return nextInteractionId_++; }
   bool hasShownSample() const { return !shown_.values.empty(); }
   std::size_t shownIndex() const { return shown_.row; }
   double shownTime() const { return shown_.time(); }
@@ -205,6 +207,7 @@ class SimulationController : public QObject {
   /// The document's model as a run label names it: its name, or its file's.
   QString modelName() const;
 
+  int nextInteractionId_ = 1;
   const Document& document_;
   std::unique_ptr<kt::RunLoop> loop_;
   std::thread thread_;  ///< runs loop_->run()
