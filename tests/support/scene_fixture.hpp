@@ -9,6 +9,7 @@
 #include <QPoint>
 #include <QTest>
 #include <cmath>
+#include <optional>
 
 #include "core/dynamics/kinematics.hpp"
 #include "core/io/model_files.hpp"
@@ -51,6 +52,20 @@ inline QPoint widgetPoint(render::VtkWidget& widget, const Eigen::Vector3d& p) {
   const double dpr = widget.devicePixelRatioF();
   const int h = widget.renderWindow()->GetSize()[1];
   return QPoint(static_cast<int>(std::lround(d[0] / dpr)), static_cast<int>(std::lround((h - 1 - d[1]) / dpr)));
+}
+
+/// Where body `treeBody` shows in `view`: the centre of one of its shapes where a pick hits that
+/// body (what a click or drag on it in a test aims at); none when no shape of it shows.
+inline std::optional<QPoint> bodySpot(render::SceneView& view, int treeBody) {
+  const render::ModelScene& scene = view.scene();
+  for (const render::ShapeActor& a : scene.shapeActors()) {
+    if (a.body != treeBody) continue;
+    const Eigen::Vector4d c = scene.bodyPose(treeBody) * a.placement.col(3);
+    const QPoint p = widgetPoint(view, c.head<3>());
+    vtkIdType cell = -1;
+    if (scene.bodyAt(view.pickProp(p, &cell), cell) == treeBody) return p;
+  }
+  return std::nullopt;
 }
 
 /// The loads a recorded row would hold for joint wrenches `body` (joint frames) at q, as

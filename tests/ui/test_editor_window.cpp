@@ -41,6 +41,7 @@
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "support/files.hpp"
+#include "support/scene_fixture.hpp"
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
@@ -381,23 +382,7 @@ class TestEditorWindow : public QObject {
     view->renderToImage();
     const kt::render::ModelScene& scene = view->scene();
     // where each body shows in the view: the centre of one of its shapes that a click there picks
-    const auto spotOf = [&](int treeIndex) -> std::optional<QPoint> {
-      for (const kt::render::ShapeActor& a : scene.shapeActors()) {
-        if (a.body != treeIndex) continue;
-        const Eigen::Vector4d c = scene.bodyPose(treeIndex) * a.placement.col(3);
-        vtkRenderer* r = view->renderer();
-        r->SetWorldPoint(c.x(), c.y(), c.z(), 1.0);
-        r->WorldToDisplay();
-        double d[3];
-        r->GetDisplayPoint(d);
-        const double dpr = view->devicePixelRatioF();
-        const QPoint p(static_cast<int>(d[0] / dpr),
-                       static_cast<int>((view->renderWindow()->GetSize()[1] - 1 - d[1]) / dpr));
-        vtkIdType cell = -1;
-        if (scene.bodyAt(view->pickProp(p, &cell), cell) == treeIndex) return p;
-      }
-      return std::nullopt;
-    };
+    const auto spotOf = [&](int treeIndex) { return kt::test::bodySpot(*view, treeIndex); };
     const kt::Model& m = w->document().model();
     std::vector<int> picked;  // bodies that show in the view
     for (const char* name : {"base", "L12", "L22", "L13", "L23"})

@@ -22,13 +22,11 @@
 #include <QTest>
 #include <optional>
 
-#include <vtkRenderWindow.h>
-#include <vtkRenderer.h>
-
 #include "render/overlays/spring_marker.hpp"
 #include "render/scene/scene_view.hpp"
 #include "support/cli_runner.hpp"
 #include "support/files.hpp"
+#include "support/scene_fixture.hpp"
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/results/export/results_export.hpp"
@@ -43,26 +41,6 @@ using kt::ui::MainWindow;
 using kt::ui::SimulationController;
 
 namespace {
-
-// Where body `body` shows in the view: the centre of one of its shapes that a pick there hits.
-std::optional<QPoint> spotOf(kt::render::SceneView* view, int body) {
-  const kt::render::ModelScene& scene = view->scene();
-  for (const kt::render::ShapeActor& a : scene.shapeActors()) {
-    if (a.body != body) continue;
-    const Eigen::Vector4d c = scene.bodyPose(body) * a.placement.col(3);
-    vtkRenderer* r = view->renderer();
-    r->SetWorldPoint(c.x(), c.y(), c.z(), 1.0);
-    r->WorldToDisplay();
-    double d[3];
-    r->GetDisplayPoint(d);
-    const double dpr = view->devicePixelRatioF();
-    const QPoint p(static_cast<int>(d[0] / dpr),
-                   static_cast<int>((view->renderWindow()->GetSize()[1] - 1 - d[1]) / dpr));
-    vtkIdType cell = -1;
-    if (scene.bodyAt(view->pickProp(p, &cell), cell) == body) return p;
-  }
-  return std::nullopt;
-}
 
 // One output step of the paused run, and the poll that shows it.
 void stepOnce(SimulationController* sim) {
@@ -93,7 +71,7 @@ class TestHandsOn : public QObject {
     for (const char* name : {"L13", "L14", "L12", "L15"}) {
       const auto it = std::find(tree.bodyNames.begin(), tree.bodyNames.end(), name);
       const int b = static_cast<int>(it - tree.bodyNames.begin());
-      if ((spot = spotOf(view, b))) {
+      if ((spot = kt::test::bodySpot(*view, b))) {
         body = b;
         break;
       }
