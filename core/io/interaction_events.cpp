@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/io/model_yaml.hpp"
 #include "core/io/yaml_tree.hpp"
 #include "core/model/text_util.hpp"
 
@@ -97,10 +98,31 @@ class Reader {
     const double id = number(idNode, path + ".id");
     if (id != std::floor(id) || id < 0 || id > 1e9) fail(idNode.pos, path + ".id", "expected a whole number ≥ 0");
     e.id = static_cast<int>(id);
-    const int kind = choice(require(n, "kind", path), path + ".kind", {"push", "drag", "release"});
+    const int kind = choice(require(n, "kind", path), path + ".kind", {"push", "drag", "release", "drive"});
     e.kind = static_cast<InteractionKind>(kind);
     if (e.kind == InteractionKind::Release) {
       onlyKeys(n, path, {"t", "kind", "id"});
+      return e;
+    }
+    if (e.kind == InteractionKind::Drive) {
+      onlyKeys(n, path, {"t", "kind", "id", "joint", "drive"});
+      const Node& jointNode = require(n, "joint", path);
+      const std::string joint = text(jointNode, path + ".joint");
+      for (int i = 0; i < tree_.nb && e.body < 0; ++i)
+        if (tree_.jointNames[static_cast<std::size_t>(i)] == joint) e.body = i;
+      if (e.body < 0) {
+        const std::string near = closestMatch(joint, tree_.jointNames);
+        fail(jointNode.pos, path + ".joint",
+             "expected the name of a joint of the model, got '" + joint + "'" +
+                 (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
+      const Node& driveNode = require(n, "drive", path);
+      std::string error;
+      if (!parseDriveText(text(driveNode, path + ".drive"), tree_.joints[static_cast<std::size_t>(e.body)].type,
+                          e.drive, error))
+        fail(driveNode.pos, path + ".drive", error);
+      if (const std::string problem = checkInteractionEvent(e, tree_); !problem.empty())
+        fail(driveNode.pos, path + ".drive", problem);
       return e;
     }
     const Node& bodyNode = require(n, "body", path);
@@ -266,11 +288,18 @@ std::string formatInteractionEvents(const std::vector<InteractionEvent>& events,
     out += k == 0 ? "\n    {" : ",\n    {";
     out += R"("t": )" + formatRoundTrip(e.t);
     appendText(out, "kind",
-               e.kind == InteractionKind::Push   ? "push"
-               : e.kind == InteractionKind::Drag ? "drag"
-                                                 : "release");
+               e.kind == InteractionKind::Push      ? "push"
+               : e.kind == InteractionKind::Drag    ? "drag"
+               : e.kind == InteractionKind::Release ? "release"
+                                                    : "drive");
     out += R"(, "id": )" + std::to_string(e.id);
     if (e.kind == InteractionKind::Release) {
+      out += "}";
+      continue;
+    }
+    if (e.kind == InteractionKind::Drive) {
+      appendText(out, "joint", tree.jointNames[static_cast<std::size_t>(e.body)]);
+      appendText(out, "drive", driveText(e.drive));  // as a model file writes it
       out += "}";
       continue;
     }

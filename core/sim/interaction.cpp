@@ -21,6 +21,21 @@ std::string checkInteractionEvent(const InteractionEvent& e, const Tree& tree) {
   if (!std::isfinite(e.t) || e.t < 0.0) return "the time must be a number of seconds ≥ 0";
   if (e.kind == InteractionKind::Release) return {};
   if (e.body < 0 || e.body >= tree.nb) return "body " + std::to_string(e.body) + " does not exist";
+  if (e.kind == InteractionKind::Drive) {
+    const JointModel& joint = tree.joints[static_cast<std::size_t>(e.body)];
+    switch (e.drive.type) {
+      case DriveType::Table: return "a table drive cannot be given during a run";
+      case DriveType::PdSinusoid:
+      case DriveType::PdPiecewise:
+      case DriveType::SpringDamper:
+        if (joint.nq != joint.nv)
+          return "a PD or spring drive needs a joint whose coordinates are the rates of its positions";
+        break;
+      default: break;
+    }
+    if (e.drive.type != DriveType::None && joint.nv == 0) return "a fixed joint takes no drive";
+    return {};
+  }
   if (!finite3(e.point)) return "the point must be three finite numbers";
   if (e.kind == InteractionKind::Push) {
     if (!finite3(e.force) || !finite3(e.moment)) return "the force and the moment must be finite";
@@ -48,6 +63,7 @@ void Interactions::apply(const InteractionEvent& event, const Tree& tree) {
   if (const std::string problem = checkInteractionEvent(event, tree); !problem.empty())
     throw std::invalid_argument(problem);
   const auto same = std::find_if(active_.begin(), active_.end(), [&](const auto& a) { return a.id == event.id; });
+  if (event.kind == InteractionKind::Drive) return;  // the Simulator gives the joint its drive
   if (event.kind == InteractionKind::Release) {
     if (same == active_.end())
       throw std::invalid_argument("no interaction with id " + std::to_string(event.id) + " is in force");
@@ -99,6 +115,7 @@ std::vector<InteractionSpan> interactionSpans(const std::vector<InteractionEvent
     return std::find_if(open.begin(), open.end(), [&](std::size_t k) { return spans[k].id == id; });
   };
   for (const InteractionEvent& e : events) {
+    if (e.kind == InteractionKind::Drive) continue;  // no wrench
     const auto it = find(e.id);
     if (e.kind == InteractionKind::Release) {
       if (it == open.end()) continue;

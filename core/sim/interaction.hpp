@@ -3,7 +3,9 @@
 // moment over a time profile, and a drag, a spring-damper pulling a point of a body toward a
 // target (or turning the body toward a target orientation). Each change is an InteractionEvent
 // the Simulator takes at an output step boundary and keeps in its run, so that a run with
-// interactions can be replayed exactly from its events (core/io/interaction_events.hpp).
+// interactions can be replayed exactly from its events (core/io/interaction_events.hpp). A third
+// kind of event changes a joint's drive during the run (the live drive panel): it applies no
+// wrench; the Simulator gives the joint that drive.
 //
 // Wrench of a push at time t, point p on body i (body coordinates), F and M its force and moment:
 //   s(t) = 1 on [start, start + duration) (constant) or sin(π (t − start) / duration) there
@@ -27,13 +29,13 @@
 
 namespace kt {
 
-enum class InteractionKind { Push, Drag, Release };
+enum class InteractionKind { Push, Drag, Release, Drive };
 enum class PushShape { Constant, HalfSine };
 enum class DragMode { Force, Torque };
 
 /// One change of what the user applies, taking effect at time t (an output time of the run).
 /// Push and Drag start the interaction `id`, or replace the one of that id (a drag's new target);
-/// Release ends it.
+/// Release ends it. Drive gives joint `body` (its tree index: the joint into that body) `drive`.
 struct InteractionEvent {
   double t = 0.0;  ///< s
   InteractionKind kind = InteractionKind::Push;
@@ -53,6 +55,8 @@ struct InteractionEvent {
   Quat targetRotation = Quat::Identity();  ///< world orientation the body is turned toward (Torque)
   double stiffness = 0.0;                  ///< N/m (Force) or N·m/rad (Torque)
   double damping = 0.0;                    ///< N·s/m (Force) or N·m·s/rad (Torque)
+  // Drive
+  kt::Drive drive;  ///< the joint's drive from t on (not a table: nothing is read during a run)
 };
 
 /// Why an event cannot be applied to `tree` ("body 7 does not exist", "the stiffness must be …"),
@@ -66,7 +70,8 @@ double pushProfile(const InteractionEvent& push, double t);
 class Interactions {
  public:
   /// Starts, replaces or ends an interaction. Throws std::invalid_argument when
-  /// checkInteractionEvent finds a problem, or for a Release of an id not in force.
+  /// checkInteractionEvent finds a problem, or for a Release of an id not in force. A Drive event
+  /// is checked and changes nothing here.
   void apply(const InteractionEvent& event, const Tree& tree);
   void clear() { active_.clear(); }
   bool empty() const { return active_.empty(); }

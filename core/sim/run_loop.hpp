@@ -56,8 +56,9 @@ class RunLoop {
   void setDuration(double duration);
   void quit();
   /// Applies an interaction (core/sim/interaction.hpp) at the next step boundary: at once when
-  /// paused, before the next step when running. Several moves of one drag before a boundary
-  /// make one event, the last. The Simulator must have been built with options.interactions.
+  /// paused, before the next step when running. Several moves of one drag (or changes of one
+  /// joint's drive) before a boundary make one event, the last. The Simulator must have been built with
+  /// options.interactions.
   void interact(const InteractionEvent& event);
 
   // ---- state (any thread) ----

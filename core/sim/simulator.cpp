@@ -264,6 +264,11 @@ void Simulator::reset() {
   }
   for (AttitudeUnwrapper& u : unwrappers_) u.reset();
   interactions_->clear();
+  // the model's drives again where the run changed them
+  for (int joint : changedDrives_)
+    drives_->setDrive(
+        joint, model_.bodies[static_cast<std::size_t>(tree.specIndex[static_cast<std::size_t>(joint)])].joint.drive);
+  changedDrives_.clear();
   events_.clear();
   nextScheduled_ = 0;
   system_->forgetPrimed();
@@ -288,6 +293,11 @@ void Simulator::interact(InteractionEvent event) {
     throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
   event.t = t_;
   interactions_->apply(event, *tree_);  // throws for an event the model cannot take
+  if (event.kind == InteractionKind::Drive) {
+    drives_->setDrive(event.body, event.drive);
+    if (std::find(changedDrives_.begin(), changedDrives_.end(), event.body) == changedDrives_.end())
+      changedDrives_.push_back(event.body);
+  }
   events_.push_back(event);
   system_->forgetPrimed();  // the wrenches changed: the last output's derivative no longer holds
   if (!ok()) return;

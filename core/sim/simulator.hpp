@@ -137,7 +137,8 @@ class Simulator {
   Recorder& recorder() { return *recorder_; }
   const Recorder& recorder() const { return *recorder_; }
 
-  /// Applies an interaction at the current output time (event.t is set to time()) and restarts
+  /// Applies an interaction at the current output time (event.t is set to time()), or gives a
+  /// joint the drive of a Drive event (until reset() restores the model's), and restarts
   /// the integrator from the current output state, as setDrive does. Throws std::invalid_argument
   /// for an event the model cannot take (checkInteractionEvent, a release of an unknown id) or
   /// when the options do not take interactions. Call it between steps.
@@ -181,6 +182,7 @@ class Simulator {
   std::unique_ptr<Interactions> interactions_;
   std::vector<InteractionEvent> events_, schedule_;
   std::size_t nextScheduled_ = 0;
+  std::vector<int> changedDrives_;         ///< joints whose drive an event changed (reset() restores them)
   std::vector<Vec6> fext_, appliedWorld_;  ///< (nb) at the output: body coordinates; world axes (applied:)
   bool inverse_ = false;                   ///< every joint prescribed: outputs without integration
   std::unique_ptr<Integrator> integrator_;

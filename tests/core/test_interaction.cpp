@@ -234,6 +234,19 @@ class TestInteraction : public QObject {
         sim.interact(turn);
       }
       if (k == 110) sim.interact(release(3));
+      if (k == 120) {
+        // the live drive panel: J11 holds 0.5 rad instead of tracking its sinusoid
+        InteractionEvent hold;
+        hold.kind = InteractionKind::Drive;
+        hold.id = 4;
+        hold.body = 1;
+        hold.drive = sim.drives().drive(1);
+        hold.drive.type = DriveType::PdSinusoid;
+        hold.drive.amplitude = {0.0};
+        hold.drive.offset = {0.5};
+        hold.drive.kp = 800.0;
+        sim.interact(hold);
+      }
       QVERIFY2(sim.step(), sim.error().c_str());
     }
     const QString interactive = dir.filePath("interactive.csv"), replayed = dir.filePath("replayed.csv");
@@ -256,6 +269,13 @@ class TestInteraction : public QObject {
     const QByteArray a = kt::test::readAll(interactive), b = kt::test::readAll(replayed);
     QVERIFY(a.size() > 1000 && a.contains("applied:L16.fx"));
     QVERIFY2(a == b, "the replay differs from the interactive run");
+    const QByteArray driveEvent = "\"kind\": \"drive\", \"id\": 4, \"joint\": \"J11\", \"drive\": \"{type: pd_sinusoid, kp: 800";
+    QVERIFY(kt::test::readAll(events).contains(driveEvent));
+    // the drive change acted: J11 heads for 0.5 rad; a reset gives the model's drive back
+    QVERIFY(sim.drives().drive(1).kp == 800.0);
+    sim.reset();
+    const Simulator fresh(sim.model(), o);
+    QVERIFY(sim.drives().drive(1) == fresh.drives().drive(1));
     // and a different step is warned about
     const kt::test::CliRun other = kt::test::runCli({"simulate", QString::fromStdString(modelPath), "--events", events,
                                                      "--duration", "0.01", "--step", "0.001", "-o", replayed});
@@ -311,7 +331,7 @@ class TestInteraction : public QObject {
     QCOMPARE(message(head + "{\"t\": \"soon\", \"kind\": \"push\", \"id\": 1, \"body\": \"arm\"}]}"),
              std::string("e.json:2:7: error: events[0].t: expected a finite number, got the quoted text 'soon'"));
     QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"pull\", \"id\": 1}]}"),
-             std::string("e.json:2:18: error: events[0].kind: expected push, drag or release, got 'pull'"));
+             std::string("e.json:2:18: error: events[0].kind: expected push, drag, release or drive, got 'pull'"));
     QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"drag\", \"id\": 1, \"body\": \"arm\", \"point\": [0, 0], "
                             "\"target\": [1, 0, 0], \"stiffness\": 1, \"damping\": 0}]}"),
              std::string("e.json:2:59: error: events[0].point: expected a list of 3 numbers, got 2 of them"));

@@ -20,6 +20,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <optional>
 
 #include "render/overlays/spring_marker.hpp"
@@ -29,10 +30,12 @@
 #include "support/scene_fixture.hpp"
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
+#include "ui/document/document.hpp"
 #include "ui/results/export/results_export.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/body_grab.hpp"
+#include "ui/simulation/drive_panel.hpp"
 #include "ui/simulation/push_dialog.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
@@ -63,9 +66,10 @@ class TestHandsOn : public QObject {
     kt::render::SceneView* view = w->sceneView();
     QVERIFY(sim->hasSimulator());
     QVERIFY(view->grabEnabled());
+    for (int k = 0; k < 20; ++k) stepOnce(sim);
     view->renderToImage();
     const kt::Tree& tree = *sim->tree();
-    // a body of the first arm that shows in the view
+    // a body of the first arm that shows in the view where it is now
     int body = -1;
     std::optional<QPoint> spot;
     for (const char* name : {"L13", "L14", "L12", "L15"}) {
@@ -77,14 +81,13 @@ class TestHandsOn : public QObject {
       }
     }
     QVERIFY2(spot, "a link of the first arm shows in the default view");
-    for (int k = 0; k < 20; ++k) stepOnce(sim);
 
     // Ctrl+press on the link, then move the cursor 120 px to the right in steps while the run steps
     QTest::mousePress(view, Qt::LeftButton, Qt::ControlModifier, *spot);
     QVERIFY(!view->grabbing());  // a press alone is not a grab (a Ctrl+click toggles the selection)
     for (int k = 1; k <= 12; ++k) {
       QTest::mouseMove(view, *spot + QPoint(10 * k, -3 * k));
-      if (k == 1) QVERIFY(view->grabbing() && w->bodyGrab()->active());
+      if (k == 1) QTRY_VERIFY(view->grabbing() && w->bodyGrab()->active());
       stepOnce(sim);
       stepOnce(sim);
     }
@@ -147,6 +150,63 @@ class TestHandsOn : public QObject {
     QCOMPARE(w->timeline()->eventTimes().size(), std::size_t{2});
     QCOMPARE(w->timeline()->eventTimes().front(), events.front().t);
     QVERIFY(w->timeline()->slider()->grab().save(QStringLiteral("/tmp/kinetree-shots/hands-on-timeline.png")));
+  }
+
+  // View ▸ Drives: a setpoint slid to 0.9 rad holds J11 there from the next step (τ = kp (0.9 − q)
+  // − kd q̇), off removes the drive, a double click gives the model's back; the export replays.
+  void drivePanelChangesTheDrivesOfTheRun() {
+    const QString modelPath = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    auto w = kt::test::openWindow(modelPath, QSize(1280, 800));
+    SimulationController* sim = w->simulation();
+    kt::ui::DrivePanelDock* panel = w->drivesDock();
+    panel->toggleViewAction()->trigger();
+    QVERIFY(panel->isVisible());
+    QCOMPARE(panel->rows().size(), std::size_t{12});                // the twelve arm joints
+    const kt::ui::DrivePanelDock::JointRow* row = panel->rowOf(1);  // J11
+    QVERIFY(row && row->controls.size() == 3);
+    QCOMPARE(row->controls[0].what, kt::ui::DrivePanelDock::Control::What::Setpoint);
+    for (int k = 0; k < 10; ++k) stepOnce(sim);
+    const kt::SignalLayout& layout = *sim->signalLayout();
+    const auto shown = [&](const char* name) { return sim->shownRow()[static_cast<std::size_t>(layout.find(name))]; };
+    const double kp = row->model.kp, kd = row->model.kd;
+    row->controls[0].number->setValue(0.9);  // as typed, or slid
+    // the slider follows the number within its range (the joint's limits)
+    const QSlider* slider = row->controls[0].slider;
+    const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
+    QVERIFY(lo < 0.9 && 0.9 < hi);
+    QCOMPARE(slider->value(), static_cast<int>(std::lround((0.9 - lo) / (hi - lo) * 1000)));
+    for (int k = 0; k < 3; ++k) {
+      stepOnce(sim);
+      const double expected = kp * (0.9 - shown("q:J11[0]")) - kd * shown("qd:J11[0]");
+      QVERIFY2(std::abs(shown("tau:J11[0]") - expected) < 1e-9 * std::max(1.0, std::abs(expected)),
+               qPrintable(QString("%1 vs %2").arg(shown("tau:J11[0]")).arg(expected)));
+    }
+    QVERIFY(panel->grab().save(QStringLiteral("/tmp/kinetree-shots/drives-dock.png")));
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/drives-window.png")));
+    row->on->setChecked(false);
+    stepOnce(sim);
+    QCOMPARE(shown("tau:J11[0]"), 0.0);
+    row->on->setChecked(true);
+    panel->restoreModelDrive(1);
+    stepOnce(sim);
+    const std::vector<kt::InteractionEvent> events = sim->events();
+    QCOMPARE(events.back().kind, kt::InteractionKind::Drive);
+    QVERIFY(events.back().drive == row->model);
+    QCOMPARE(events.front().drive.offset, std::vector<double>{0.9});
+    QCOMPARE(events.front().drive.amplitude, std::vector<double>{0.0});
+    // the model is untouched
+    QVERIFY(!w->document().isModified());
+    // exported and replayed: the same bytes
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("driven.csv"));
+    QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
+    const QString replayed = dir.filePath(QStringLiteral("replayed.csv"));
+    const kt::test::CliRun cli =
+        kt::test::runCli({"simulate", modelPath, "--events", kt::ui::ResultsExport::eventsPath(csv), "--duration",
+                          QString::number(sim->simulationTime(), 'g', 17), "-o", replayed});
+    QVERIFY2(cli.code == 0 && cli.err.isEmpty(), qPrintable(cli.err));
+    QVERIFY2(kt::test::readAll(csv) == kt::test::readAll(replayed), "the replay differs");
   }
 
   // Simulation ▸ Push a Body…: an exact push, applied at the next step, recorded as applied:, and

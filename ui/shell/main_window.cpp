@@ -38,6 +38,7 @@
 #include "ui/shell/view_menu.hpp"
 #include "ui/shell/window_layout.hpp"
 #include "ui/simulation/body_grab.hpp"
+#include "ui/simulation/drive_panel.hpp"
 #include "ui/simulation/push_dialog.hpp"
 #include "ui/simulation/simulation_actions.hpp"
 #include "ui/simulation/simulation_controller.hpp"
@@ -140,6 +141,10 @@ MainWindow::MainWindow(QWidget* parent)
   });
   view->addAction(peakLoadsDock_->toggleViewAction());
   view->addAction(mathematicsDock_->toggleViewAction());
+  drivesDock_->toggleViewAction()->setObjectName(QStringLiteral("drivesDockAction"));
+  drivesDock_->toggleViewAction()->setStatusTip(
+      tr("Turn the drives of the running model: setpoints, forces, gains, on and off (recorded with the run)"));
+  view->addAction(drivesDock_->toggleViewAction());
   view->addSeparator();
   QAction* resetLayout = view->addAction(tr("Reset &Layout"));
   resetLayout->setObjectName(QStringLiteral("resetLayoutAction"));
@@ -262,6 +267,13 @@ void MainWindow::createSimulation() {
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
   mathematicsDock_->hide();  // opened from the View menu
+  drivesDock_ = new DrivePanelDock(simulation_, this);  // scrolls its joints itself
+  addDockWidget(Qt::RightDockWidgetArea, drivesDock_);
+  tabifyDockWidget(mathematicsDock_, drivesDock_);
+  drivesDock_->hide();  // opened from the View menu
+  connect(drivesDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (on) drivesDock_->raise();
+  });
   problemsDock_->raise();
   // tabbed behind the Problems dock: opened from the menu, it comes to the front
   connect(mathematicsDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {

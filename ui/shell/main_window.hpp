@@ -36,6 +36,7 @@ namespace kt::ui {
 
 class BodyGrab;
 class CompareSolversDialog;
+class DrivePanelDock;
 class Document;
 class EditActions;
 class ExportActions;
@@ -88,6 +89,7 @@ class MainWindow : public QMainWindow {
   JointLoadView* jointLoadView() const { return jointLoads_; }
   SimulationStatus* simulationStatus() const { return simulationStatus_; }
   BodyGrab* bodyGrab() const { return bodyGrab_; }
+  DrivePanelDock* drivesDock() const { return drivesDock_; }
   QAction* pushAction() const { return pushAction_; }
   PushDialog* pushDialog() const { return pushDialog_; }
   TimelineBar* timeline() const { return timeline_; }
@@ -142,6 +144,7 @@ class MainWindow : public QMainWindow {
   SimulationActions* simulationActions_ = nullptr;
   SimulationStatus* simulationStatus_ = nullptr;
   BodyGrab* bodyGrab_ = nullptr;
+  DrivePanelDock* drivesDock_ = nullptr;
   QAction* pushAction_ = nullptr;
   PushDialog* pushDialog_ = nullptr;  // made on first use, owned by the window
   TimelineBar* timeline_ = nullptr;

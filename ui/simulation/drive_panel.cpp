@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ui/simulation/drive_panel.hpp"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "core/model/tree.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+
+namespace kt::ui {
+
+namespace {
+
+constexpr int kSliderSteps = 1000;
+
+// a drive's per-coordinate list with one entry per coordinate: a single one repeated, a missing one 0
+void broadcast(std::vector<double>& v, int nv) {
+  if (static_cast<int>(v.size()) == nv) return;
+  const double x = v.size() == 1 ? v.front() : 0.0;
+  v.assign(static_cast<std::size_t>(nv), x);
+}
+
+kt::Drive broadcastDrive(kt::Drive d, int nv) {
+  for (std::vector<double>* v :
+       {&d.value, &d.amplitude, &d.frequency, &d.phase, &d.offset, &d.stiffness, &d.damping, &d.restPosition})
+    broadcast(*v, nv);
+  return d;
+}
+
+using What = DrivePanelDock::Control::What;
+
+QString labelOf(What what, bool angular) {
+  switch (what) {
+    case What::Setpoint: return DrivePanelDock::tr("setpoint (%1)").arg(angular ? "rad" : "m");
+    case What::Force: return DrivePanelDock::tr("force (%1)").arg(angular ? "N·m" : "N");
+    case What::Offset: return DrivePanelDock::tr("offset (%1)").arg(angular ? "N·m" : "N");
+    case What::Rest: return DrivePanelDock::tr("rest (%1)").arg(angular ? "rad" : "m");
+    case What::Kp: return DrivePanelDock::tr("kp");
+    case What::Kd: return DrivePanelDock::tr("kd");
+    case What::Stiffness: return DrivePanelDock::tr("stiffness");
+  }
+  return {};
+}
+
+}  // namespace
+
+DrivePanelDock::DrivePanelDock(SimulationController* simulation, QWidget* parent)
+    : QDockWidget(tr("Drives"), parent), simulation_(simulation) {
+  setObjectName(QStringLiteral("drivesDock"));
+  auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("drivesDockScroll"));
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setWidgetResizable(true);
+  body_ = new QWidget;
+  layout_ = new QVBoxLayout(body_);
+  empty_ = new QLabel;
+  empty_->setWordWrap(true);
+  layout_->addWidget(empty_);
+  layout_->addStretch(1);
+  scroll->setWidget(body_);
+  setWidget(scroll);
+  connect(simulation_, &SimulationController::sessionStarted, this, &DrivePanelDock::rebuild);
+  connect(simulation_, &SimulationController::sessionEnded, this, &DrivePanelDock::clear);
+  connect(simulation_, &SimulationController::stateChanged, this, [this] {
+    body_->setEnabled(simulation_->hasSimulator() && !simulation_->outdated() && !simulation_->hasFailed() &&
+                      !simulation_->recordingFull());
+  });
+  rebuild();
+}
+
+const DrivePanelDock::JointRow* DrivePanelDock::rowOf(int joint) const {
+  for (const JointRow& r : rows_)
+    if (r.joint == joint) return &r;
+  return nullptr;
+}
+
+void DrivePanelDock::clear() {
+  rows_.clear();
+  while (layout_->count() > 2) {  // the groups; the "empty" label and the stretch stay
+    QLayoutItem* item = layout_->takeAt(1);
+    delete item->widget();
+    delete item;
+  }
+  empty_->setText(tr("No run."));
+  empty_->show();
+}
+
+void DrivePanelDock::rebuild() {
+  clear();
+  const kt::Tree* tree = simulation_->tree();
+  const kt::Model* model = simulation_->sessionModel();
+  if (!tree || !model) return;
+  for (int i = 0; i < tree->nb; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    const kt::JointModel& joint = tree->joints[n];
+    const kt::JointSpec& spec = model->bodies[static_cast<std::size_t>(tree->specIndex[n])].joint;
+    if (joint.nv == 0 || spec.drive.type == kt::DriveType::None) continue;
+    JointRow row;
+    row.joint = i;
+    row.model = broadcastDrive(spec.drive, joint.nv);
+    row.current = row.model;
+    auto* group = new QGroupBox;
+    auto* grid = new QGridLayout(group);
+    row.on = new QCheckBox;
+    row.on->setChecked(true);
+    row.on->setToolTip(tr("The joint's drive on or off"));
+    row.name =
+        new QLabel(QStringLiteral("<b>%1</b> %2")
+                       .arg(QString::fromStdString(tree->jointNames[n]).toHtmlEscaped(),
+                            QString::fromUtf8(kt::driveTypeName(spec.drive.type).data(),
+                                              static_cast<qsizetype>(kt::driveTypeName(spec.drive.type).size()))));
+    row.name->setToolTip(tr("Double-click: back to the model's drive"));
+    row.name->installEventFilter(this);
+    grid->addWidget(row.on, 0, 0);
+    grid->addWidget(row.name, 0, 1, 1, 2);
+    grid->setColumnStretch(1, 1);
+    const auto add = [&](What what, int k, double value, double lo, double hi, int decimals) {
+      Control c;
+      c.what = what;
+      c.coordinate = k;
+      c.slider = new QSlider(Qt::Horizontal);
+      c.slider->setRange(0, kSliderSteps);
+      c.slider->setProperty("lo", lo);
+      c.slider->setProperty("hi", hi);
+      c.number = new QDoubleSpinBox;
+      c.number->setRange(-1e12, 1e12);
+      c.number->setDecimals(decimals);
+      c.number->setKeyboardTracking(false);
+      c.number->setMinimumWidth(90);
+      const bool angular = joint.velocityIsAngular(k);
+      const QString text =
+          labelOf(what, angular) +
+          (joint.nv > 1 && (what != What::Kp && what != What::Kd) ? QStringLiteral(" [%1]").arg(k) : QString());
+      // the name and the number on a line, the slider under them as wide as the dock
+      const int line = grid->rowCount();
+      grid->addWidget(new QLabel(text), line, 1);
+      grid->addWidget(c.number, line, 2);
+      grid->addWidget(c.slider, line + 1, 1, 1, 2);
+      c.slider->setMinimumWidth(120);
+      c.number->setValue(value);
+      c.slider->setValue(static_cast<int>(std::lround((value - lo) / (hi - lo) * kSliderSteps)));
+      row.controls.push_back(c);
+    };
+    const kt::Drive& d = row.model;
+    for (int k = 0; k < joint.nv; ++k) {
+      const auto kk = static_cast<std::size_t>(k);
+      const bool angular = joint.velocityIsAngular(k);
+      const double span = angular ? std::numbers::pi : 1.0;
+      // positions within the joint's limits when it has them, else half a turn (1 m) either way
+      const auto range = [&](double v) {
+        if (kk < spec.limits.size() && spec.limits[kk].upper > spec.limits[kk].lower)
+          return std::pair(spec.limits[kk].lower, spec.limits[kk].upper);
+        return std::pair(v - span, v + span);
+      };
+      const auto forceRange = [](double v) {
+        const double m = std::max(2.0 * std::abs(v), 100.0);
+        return std::pair(-m, m);
+      };
+      switch (d.type) {
+        case kt::DriveType::PdSinusoid:
+        case kt::DriveType::PdPiecewise: {
+          const double q = d.type == kt::DriveType::PdSinusoid           ? d.offset[kk]
+                           : kk < d.knots.size() && !d.knots[kk].empty() ? d.knots[kk].front().value
+                                                                         : 0.0;
+          const auto [lo, hi] = range(q);
+          add(What::Setpoint, k, q, lo, hi, 4);
+          break;
+        }
+        case kt::DriveType::Constant: {
+          const auto [lo, hi] = forceRange(d.value[kk]);
+          add(What::Force, k, d.value[kk], lo, hi, 3);
+          break;
+        }
+        case kt::DriveType::Sinusoid: {
+          const auto [lo, hi] = forceRange(d.offset[kk]);
+          add(What::Offset, k, d.offset[kk], lo, hi, 3);
+          break;
+        }
+        case kt::DriveType::SpringDamper: {
+          const auto [lo, hi] = range(d.restPosition[kk]);
+          add(What::Rest, k, d.restPosition[kk], lo, hi, 4);
+          add(What::Stiffness, k, d.stiffness[kk], 0.0, std::max(4.0 * d.stiffness[kk], 1.0), 3);
+          break;
+        }
+        default: break;
+      }
+    }
+    if (d.type == kt::DriveType::PdSinusoid || d.type == kt::DriveType::PdPiecewise) {
+      add(What::Kp, 0, d.kp, 0.0, std::max(4.0 * d.kp, 1.0), 3);
+      add(What::Kd, 0, d.kd, 0.0, std::max(4.0 * d.kd, 1.0), 3);
+    }
+    if (d.type == kt::DriveType::Table) {
+      row.on->setEnabled(false);
+      grid->addWidget(new QLabel(tr("a table drive: not changed during a run")), 1, 1, 1, 2);
+    }
+    layout_->insertWidget(layout_->count() - 1, group);
+    rows_.push_back(std::move(row));
+  }
+  // wire the controls once the rows have their final addresses
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    const int joint = rows_[r].joint;
+    connect(rows_[r].on, &QCheckBox::toggled, this, [this, r] {
+      if (!updating_) send(rows_[r]);
+    });
+    for (const Control& c : rows_[r].controls) {
+      QSlider* slider = c.slider;
+      QDoubleSpinBox* number = c.number;
+      connect(slider, &QSlider::valueChanged, this, [this, slider, number](int step) {
+        if (updating_) return;
+        const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
+        number->setValue(lo + (hi - lo) * step / kSliderSteps);  // sends through the number
+      });
+      connect(number, &QDoubleSpinBox::valueChanged, this, [this, joint, what = c.what, k = c.coordinate](double v) {
+        if (!updating_) setValue(joint, what, k, v);
+      });
+    }
+  }
+  empty_->setText(tr("No joint of this model has a drive."));
+  empty_->setVisible(rows_.empty());
+}
+
+void DrivePanelDock::setValue(int joint, Control::What what, int coordinate, double value) {
+  const auto row = std::find_if(rows_.begin(), rows_.end(), [&](const JointRow& r) { return r.joint == joint; });
+  if (row == rows_.end()) return;
+  kt::Drive& d = row->current;
+  const auto k = static_cast<std::size_t>(coordinate);
+  switch (what) {
+    case What::Setpoint: {
+      // hold every coordinate at the panel's setpoints: a constant reference
+      std::vector<double> held(d.offset.size(), 0.0);
+      for (const Control& c : row->controls)
+        if (c.what == What::Setpoint) held[static_cast<std::size_t>(c.coordinate)] = c.number->value();
+      held[k] = value;
+      d.type = kt::DriveType::PdSinusoid;
+      d.offset = held;
+      std::fill(d.amplitude.begin(), d.amplitude.end(), 0.0);
+      std::fill(d.frequency.begin(), d.frequency.end(), 0.0);
+      std::fill(d.phase.begin(), d.phase.end(), 0.0);
+      d.knots.clear();
+      break;
+    }
+    case What::Force: d.value[k] = value; break;
+    case What::Offset: d.offset[k] = value; break;
+    case What::Rest: d.restPosition[k] = value; break;
+    case What::Stiffness: d.stiffness[k] = value; break;
+    case What::Kp: d.kp = value; break;
+    case What::Kd: d.kd = value; break;
+  }
+  showDrive(*row);
+  send(*row);
+}
+
+void DrivePanelDock::showDrive(JointRow& row) {
+  updating_ = true;
+  const kt::Drive& d = row.current;
+  for (Control& c : row.controls) {
+    const auto k = static_cast<std::size_t>(c.coordinate);
+    double v = c.number->value();
+    switch (c.what) {
+      case What::Setpoint:
+        if (d.type == kt::DriveType::PdSinusoid) v = d.offset[k];
+        break;
+      case What::Force: v = d.value[k]; break;
+      case What::Offset: v = d.offset[k]; break;
+      case What::Rest: v = d.restPosition[k]; break;
+      case What::Stiffness: v = d.stiffness[k]; break;
+      case What::Kp: v = d.kp; break;
+      case What::Kd: v = d.kd; break;
+    }
+    c.number->setValue(v);
+    const double lo = c.slider->property("lo").toDouble(), hi = c.slider->property("hi").toDouble();
+    c.slider->setValue(static_cast<int>(std::lround(std::clamp((v - lo) / (hi - lo), 0.0, 1.0) * kSliderSteps)));
+  }
+  updating_ = false;
+}
+
+void DrivePanelDock::send(JointRow& row) {
+  kt::InteractionEvent e;
+  e.kind = kt::InteractionKind::Drive;
+  e.id = simulation_->newInteractionId();
+  e.body = row.joint;
+  e.drive = row.on->isChecked() ? row.current : kt::Drive{};
+  simulation_->interact(e);
+}
+
+void DrivePanelDock::restoreModelDrive(int joint) {
+  const auto row = std::find_if(rows_.begin(), rows_.end(), [&](const JointRow& r) { return r.joint == joint; });
+  if (row == rows_.end()) return;
+  row->current = row->model;
+  // the setpoints of a tracking drive show its offset again
+  updating_ = true;
+  row->on->setChecked(true);
+  for (Control& c : row->controls)
+    if (c.what == What::Setpoint && row->model.type == kt::DriveType::PdPiecewise)
+      c.number->setValue(static_cast<std::size_t>(c.coordinate) < row->model.knots.size() &&
+                                 !row->model.knots[static_cast<std::size_t>(c.coordinate)].empty()
+                             ? row->model.knots[static_cast<std::size_t>(c.coordinate)].front().value
+                             : 0.0);
+  updating_ = false;
+  showDrive(*row);
+  send(*row);
+}
+
+bool DrivePanelDock::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::MouseButtonDblClick)
+    for (const JointRow& r : rows_)
+      if (r.name == watched) {
+        restoreModelDrive(r.joint);
+        return true;
+      }
+  return QDockWidget::eventFilter(watched, event);
+}
+
+}  // namespace kt::ui
