@@ -269,7 +269,8 @@ class TestInteraction : public QObject {
     const QByteArray a = kt::test::readAll(interactive), b = kt::test::readAll(replayed);
     QVERIFY(a.size() > 1000 && a.contains("applied:L16.fx"));
     QVERIFY2(a == b, "the replay differs from the interactive run");
-    const QByteArray driveEvent = "\"kind\": \"drive\", \"id\": 4, \"joint\": \"J11\", \"drive\": \"{type: pd_sinusoid, kp: 800";
+    const QByteArray driveEvent =
+        "\"kind\": \"drive\", \"id\": 4, \"joint\": \"J11\", \"drive\": \"{type: pd_sinusoid, kp: 800";
     QVERIFY(kt::test::readAll(events).contains(driveEvent));
     // the drive change acted: J11 heads for 0.5 rad; a reset gives the model's drive back
     QVERIFY(sim.drives().drive(1).kp == 800.0);

@@ -266,7 +266,7 @@ void MainWindow::createSimulation() {
   scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
-  mathematicsDock_->hide();  // opened from the View menu
+  mathematicsDock_->hide();                             // opened from the View menu
   drivesDock_ = new DrivePanelDock(simulation_, this);  // scrolls its joints itself
   addDockWidget(Qt::RightDockWidgetArea, drivesDock_);
   tabifyDockWidget(mathematicsDock_, drivesDock_);
