@@ -5,6 +5,7 @@
 // message, a full recording stops it, and quit() ends run() whatever the loop is doing.
 #include <QTest>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -157,9 +158,9 @@ class TestRunLoop : public QObject {
   }
 
   // quit() ends run() while it runs, while it paces and while it waits for a command.
-  // Interactions from another thread while the run steps (docs/interaction.md): every one is
-  // applied at a step boundary, in order, moves of one drag between two boundaries make one, and
-  // the run goes on. The tsan preset (tools/check-sanitizers tsan) runs this for data races.
+  // Interactions from another thread while the run steps (docs/interaction.md): drags and drive
+  // changes, every one applied at a step boundary, in order, moves of one drag between two
+  // boundaries making one, and the run goes on. The tsan preset (tools/check-sanitizers tsan) runs this for data races.
   void interactionsWhileRunning() {
     SimulatorOptions o;
     o.step = 0.001;
@@ -178,6 +179,17 @@ class TestRunLoop : public QObject {
       e.target = Vec3(0.3 * std::sin(0.05 * k), 0.0, 0.5);
       r.loop->interact(e);
       if (k % 50 == 0) r.loop->setSpeed(k % 100 == 0 ? 0.0 : 4.0);
+      if (k % 7 == 0) {  // the drive panel's slider: the hinge's spring moves its rest position
+        InteractionEvent slide;
+        slide.kind = InteractionKind::Drive;
+        slide.id = 1000 + k;
+        slide.body = tree.nb - 1;
+        slide.drive.type = DriveType::SpringDamper;
+        slide.drive.stiffness = {50.0};
+        slide.drive.damping = {1.0};
+        slide.drive.restPosition = {0.01 * k};
+        r.loop->interact(slide);
+      }
       std::this_thread::sleep_for(100us);
       (void)r.loop->eventCount();
     }
@@ -191,7 +203,8 @@ class TestRunLoop : public QObject {
     r.loop->setRunning(false);
     QVERIFY(waitStopped(*r.loop));
     const std::vector<InteractionEvent> events = r.loop->events();
-    QVERIFY(events.size() >= 2 && events.size() <= 301);
+    QVERIFY(events.size() >= 2 && events.size() <= 301 + 43);
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const auto& e) { return e.kind == InteractionKind::Drive; }));
     QCOMPARE(events.back().kind, InteractionKind::Release);
     for (std::size_t k = 1; k < events.size(); ++k) QVERIFY(events[k].t >= events[k - 1].t);
     QCOMPARE(r.loop->eventCount(), events.size());
