@@ -150,15 +150,20 @@ void RunLoop::run() {
       std::lock_guard<std::mutex> lock(mutex_);
       seen = commandSeq_.load(std::memory_order_relaxed);
       if (quit_) return;
+      // Pace from here on after a resume, a speed or duration change or a step (none must make up
+      // for lost time), but not after an interaction alone: a drag sends one per mouse move, and
+      // pacing again at each would hold the run back while the user drags.
+      const bool paceAgain = running != running_ || speed != speed_ || duration != duration_ || stepRequests_ > 0;
       running = running_;
       speed = speed_;
       duration = duration_;
       pendingSteps += stepRequests_;
       stepRequests_ = 0;
       interactions.swap(queued_);
-      // Pace from here on (a speed change or a resume must not make up for lost time).
-      anchorWall = Clock::now();
-      anchorSim = sim_->time();
+      if (paceAgain) {
+        anchorWall = Clock::now();
+        anchorSim = sim_->time();
+      }
     }
     if (!interactions.empty()) applyInteractions(interactions);
     // a failure or a full recording ends the run for good: no more steps, even requested ones

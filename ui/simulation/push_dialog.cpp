@@ -101,7 +101,10 @@ PushDialog::PushDialog(SimulationController* simulation, QWidget* parent) : QDia
     if (on) shape_->setCurrentIndex(0);  // a half-sine needs a duration
     shape_->setEnabled(!on);
   });
-  connect(simulation_, &SimulationController::sessionStarted, this, &PushDialog::refresh);
+  connect(simulation_, &SimulationController::sessionStarted, this, [this] {
+    lastId_ = -1;  // ids start over with each session: the last push belongs to the run that went
+    refresh();
+  });
   connect(simulation_, &SimulationController::stateChanged, this, &PushDialog::refresh);
 
   auto* layout = new QVBoxLayout(this);
