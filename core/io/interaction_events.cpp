@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/io/interaction_events.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -43,11 +43,25 @@ class Reader {
 
   double number(const Node& n, const std::string& path) const {
     if (n.kind == Node::Kind::Scalar && !n.quoted && !n.value.empty()) {
-      char* end = nullptr;
-      const double x = std::strtod(n.value.c_str(), &end);
-      if (end == n.value.c_str() + n.value.size() && std::isfinite(x)) return x;
+      // JSON numbers; from_chars reads them whatever the locale, and takes no leading '+'
+      const char* first = n.value.data();
+      const char* last = first + n.value.size();
+      double x = 0.0;
+      const auto [end, ec] = std::from_chars(first, last, x);
+      if (ec == std::errc() && end == last && std::isfinite(x)) return x;
     }
     fail(n.pos, path, "expected a finite number, got " + yaml::describe(n));
+  }
+
+  // the tree index of the joint (or body) a name gives, with a "did you mean" when none has it
+  int named(const Node& n, const std::string& path, const std::vector<std::string>& names, const char* what) const {
+    const std::string name = text(n, path);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return static_cast<int>(i);
+    const std::string near = closestMatch(name, names);
+    fail(n.pos, path,
+         std::string("expected the name of a ") + what + " of the model, got '" + name + "'" +
+             (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
 
   std::string text(const Node& n, const std::string& path) const {
@@ -98,7 +112,7 @@ class Reader {
     const double id = number(idNode, path + ".id");
     if (id != std::floor(id) || id < 0 || id > 1e9) fail(idNode.pos, path + ".id", "expected a whole number ≥ 0");
     e.id = static_cast<int>(id);
-    const int kind = choice(require(n, "kind", path), path + ".kind", {"push", "drag", "release", "drive"});
+    const int kind = choice(require(n, "kind", path), path + ".kind", {"push", "drag", "release", "drive", "pose"});
     e.kind = static_cast<InteractionKind>(kind);
     if (e.kind == InteractionKind::Release) {
       onlyKeys(n, path, {"t", "kind", "id"});
@@ -106,16 +120,7 @@ class Reader {
     }
     if (e.kind == InteractionKind::Drive) {
       onlyKeys(n, path, {"t", "kind", "id", "joint", "drive"});
-      const Node& jointNode = require(n, "joint", path);
-      const std::string joint = text(jointNode, path + ".joint");
-      for (int i = 0; i < tree_.nb && e.body < 0; ++i)
-        if (tree_.jointNames[static_cast<std::size_t>(i)] == joint) e.body = i;
-      if (e.body < 0) {
-        const std::string near = closestMatch(joint, tree_.jointNames);
-        fail(jointNode.pos, path + ".joint",
-             "expected the name of a joint of the model, got '" + joint + "'" +
-                 (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-      }
+      e.body = named(require(n, "joint", path), path + ".joint", tree_.jointNames, "joint");
       const Node& driveNode = require(n, "drive", path);
       std::string error;
       if (!parseDriveText(text(driveNode, path + ".drive"), tree_.joints[static_cast<std::size_t>(e.body)].type,
@@ -125,16 +130,22 @@ class Reader {
         fail(driveNode.pos, path + ".drive", problem);
       return e;
     }
-    const Node& bodyNode = require(n, "body", path);
-    const std::string body = text(bodyNode, path + ".body");
-    for (int i = 0; i < tree_.nb && e.body < 0; ++i)
-      if (tree_.bodyNames[static_cast<std::size_t>(i)] == body) e.body = i;
-    if (e.body < 0) {
-      const std::string near = closestMatch(body, tree_.bodyNames);
-      fail(bodyNode.pos, path + ".body",
-           "expected the name of a body of the model, got '" + body + "'" +
-               (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    if (e.kind == InteractionKind::Pose) {
+      onlyKeys(n, path, {"t", "kind", "id", "joint", "position"});
+      e.body = named(require(n, "joint", path), path + ".joint", tree_.jointNames, "joint");
+      const Node& p = require(n, "position", path);
+      const int nq = tree_.joints[static_cast<std::size_t>(e.body)].nq;
+      if (p.kind != Node::Kind::Sequence || static_cast<int>(p.items.size()) != nq)
+        fail(p.pos, path + ".position",
+             "expected the joint's " + std::to_string(nq) + " position coordinates, got " +
+                 (p.kind == Node::Kind::Sequence ? std::to_string(p.items.size()) + " numbers" : yaml::describe(p)));
+      for (std::size_t k = 0; k < p.items.size(); ++k)
+        e.position.push_back(number(*p.items[k], path + ".position[" + std::to_string(k) + "]"));
+      if (const std::string problem = checkInteractionEvent(e, tree_); !problem.empty())
+        fail(p.pos, path + ".position", problem);
+      return e;
     }
+    e.body = named(require(n, "body", path), path + ".body", tree_.bodyNames, "body");
     if (e.kind == InteractionKind::Push) {
       onlyKeys(n, path, {"t", "kind", "id", "body", "point", "force", "moment", "axes", "start", "duration", "shape"});
       if (const Node* p = n.find("point")) e.point = vector<3>(*p, path + ".point");
@@ -252,8 +263,8 @@ std::vector<InteractionEvent> parseInteractionEvents(const std::string& text, co
       if (!inForce.erase(e.id))
         reader.fail(list.items[k]->find("id")->pos, path + ".id",
                     "no push or drag with id " + std::to_string(e.id) + " before it");
-    } else {
-      inForce.insert(e.id);
+    } else if (e.kind == InteractionKind::Push || e.kind == InteractionKind::Drag) {
+      inForce.insert(e.id);  // a drive change or a pose is not released
     }
     events.push_back(e);
   }
@@ -291,7 +302,8 @@ std::string formatInteractionEvents(const std::vector<InteractionEvent>& events,
                e.kind == InteractionKind::Push      ? "push"
                : e.kind == InteractionKind::Drag    ? "drag"
                : e.kind == InteractionKind::Release ? "release"
-                                                    : "drive");
+               : e.kind == InteractionKind::Drive   ? "drive"
+                                                    : "pose");
     out += R"(, "id": )" + std::to_string(e.id);
     if (e.kind == InteractionKind::Release) {
       out += "}";
@@ -300,6 +312,12 @@ std::string formatInteractionEvents(const std::vector<InteractionEvent>& events,
     if (e.kind == InteractionKind::Drive) {
       appendText(out, "joint", tree.jointNames[static_cast<std::size_t>(e.body)]);
       appendText(out, "drive", driveText(e.drive));  // as a model file writes it
+      out += "}";
+      continue;
+    }
+    if (e.kind == InteractionKind::Pose) {
+      appendText(out, "joint", tree.jointNames[static_cast<std::size_t>(e.body)]);
+      appendVector(out, "position", e.position.data(), static_cast<int>(e.position.size()));
       out += "}";
       continue;
     }

@@ -12,14 +12,16 @@
 //       {"t": 1, "kind": "drag", "id": 2, "body": "link1", "mode": "force", "point": [0.3, 0, 0],
 //        "target": [0.5, 0.2, 1], "stiffness": 120, "damping": 12},
 //       {"t": 1.25, "kind": "release", "id": 2},
-//       {"t": 1.5, "kind": "drive", "id": 3, "joint": "J11", "drive": "{type: pd_sinusoid, kp: 400, …}"}
+//       {"t": 1.5, "kind": "drive", "id": 3, "joint": "J11", "drive": "{type: pd_sinusoid, kp: 400, …}"},
+//       {"t": 2, "kind": "pose", "id": 4, "joint": "J0", "position": [1, 0, 0, 0, 0.1, 0, 0.5]}
 //     ]
 //   }
 //
 // A push without "duration" lasts until released; "axes" (world | body) and "shape" (constant |
 // half-sine) default to world and constant. A drive event gives the joint the drive written as a
 // model file's `drive:` value (docs/model-format.md; not a table). A torque drag ("mode": "torque") gives
-// "target_rotation" [w, x, y, z] instead of point and target.
+// "target_rotation" [w, x, y, z] instead of point and target. A pose sets the joint's position
+// coordinates (its q, docs/dynamics.md; quaternions first) while the run was paused.
 #pragma once
 
 #include <string>

@@ -47,6 +47,25 @@ void Recorder::append(const double* row, double t, const Eigen::VectorXd& q, con
   haveLatest_ = true;
 }
 
+void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const std::size_t n = size_.load(std::memory_order_relaxed);
+  if (n == 0) {
+    append(row, t, q, v);
+    return;
+  }
+  {
+    std::lock_guard lock(chunkMutex_);
+    std::memcpy(rowPointer(n - 1), row, sizeof(double) * static_cast<std::size_t>(width_));
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+  std::lock_guard lock(stateMutex_);
+  latestT_ = t;
+  latestQ_ = q;
+  latestV_ = v;
+  latestRow_ = n - 1;
+  haveLatest_ = true;
+}
+
 std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) const {
   std::lock_guard lock(chunkMutex_);
   const std::size_t end = std::min(k1, size_.load(std::memory_order_acquire));

@@ -4,7 +4,7 @@
 // recorded data, plus the newest state (t, q, ν) for the 3D view.
 //
 // Threading contract (one writer, any number of readers):
-//   - Writer calls (the simulation thread only): clear(), reserve(), append().
+//   - Writer calls (the simulation thread only): clear(), reserve(), append(), replaceLatest().
 //   - Reader calls (any thread, concurrently with the writer): size(), generation(),
 //     copyRows(), copyColumn(), timeOf(), rowAtTime(), firstRowAfter(), read(), latest(). They are const and
 //     thread-safe.
@@ -18,6 +18,8 @@
 //   - latest() copies the newest state under its own small lock, which append() holds for the
 //     copy of q and ν only.
 //   - clear() increments generation(): a reader that sees a new generation starts over at row 0.
+//     So does replaceLatest(), the one change of a published row (a pose set while paused,
+//     docs/interaction.md): it rewrites the newest row under the readers' lock.
 // Storage grows without bound: a 500 Hz run of 100 signals takes 0.4 MB per simulated second.
 #pragma once
 
@@ -56,6 +58,9 @@ class Recorder {
   void reserve(std::size_t rows);
   /// Appends one row (width() values) and publishes (t, q, ν) as the newest state.
   void append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// Rewrites the newest row and state (same time: the sample of a state set between steps) and
+  /// starts a new generation, so that readers read the rows again. Needs a row.
+  void replaceLatest(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   // ---- readers (any thread) ----
   int width() const { return width_; }

@@ -36,6 +36,21 @@ std::string checkInteractionEvent(const InteractionEvent& e, const Tree& tree) {
     if (e.drive.type != DriveType::None && joint.nv == 0) return "a fixed joint takes no drive";
     return {};
   }
+  if (e.kind == InteractionKind::Pose) {
+    const JointModel& joint = tree.joints[static_cast<std::size_t>(e.body)];
+    if (joint.nq == 0) return "a fixed joint has no position to set";
+    if (static_cast<int>(e.position.size()) != joint.nq)
+      return "the position needs " + std::to_string(joint.nq) + " number" + (joint.nq == 1 ? "" : "s") +
+             " for this joint, not " + std::to_string(e.position.size());
+    if (!std::all_of(e.position.begin(), e.position.end(), [](double x) { return std::isfinite(x); }))
+      return "the position must be finite numbers";
+    if (joint.type == JointType::Spherical || joint.type == JointType::Free) {
+      const double n2 = e.position[0] * e.position[0] + e.position[1] * e.position[1] + e.position[2] * e.position[2] +
+                        e.position[3] * e.position[3];
+      if (!(n2 > 1e-12)) return "the orientation quaternion (the first four numbers) must not be zero";
+    }
+    return {};
+  }
   if (!finite3(e.point)) return "the point must be three finite numbers";
   if (e.kind == InteractionKind::Push) {
     if (!finite3(e.force) || !finite3(e.moment)) return "the force and the moment must be finite";
@@ -63,7 +78,8 @@ void Interactions::apply(const InteractionEvent& event, const Tree& tree) {
   if (const std::string problem = checkInteractionEvent(event, tree); !problem.empty())
     throw std::invalid_argument(problem);
   const auto same = std::find_if(active_.begin(), active_.end(), [&](const auto& a) { return a.id == event.id; });
-  if (event.kind == InteractionKind::Drive) return;  // the Simulator gives the joint its drive
+  // the Simulator gives the joint its drive, or sets its position
+  if (event.kind == InteractionKind::Drive || event.kind == InteractionKind::Pose) return;
   if (event.kind == InteractionKind::Release) {
     if (same == active_.end())
       throw std::invalid_argument("no interaction with id " + std::to_string(event.id) + " is in force");
@@ -115,7 +131,7 @@ std::vector<InteractionSpan> interactionSpans(const std::vector<InteractionEvent
     return std::find_if(open.begin(), open.end(), [&](std::size_t k) { return spans[k].id == id; });
   };
   for (const InteractionEvent& e : events) {
-    if (e.kind == InteractionKind::Drive) continue;  // no wrench
+    if (e.kind == InteractionKind::Drive || e.kind == InteractionKind::Pose) continue;  // no wrench
     const auto it = find(e.id);
     if (e.kind == InteractionKind::Release) {
       if (it == open.end()) continue;
@@ -181,6 +197,26 @@ SpringGains dragGains(const Tree& tree, const VectorX& q, int body, const Vec3& 
   g.stiffness = g.effectiveMass * omega * omega;
   g.damping = 2.0 * zeta * g.effectiveMass * omega;
   return g;
+}
+
+std::vector<double> movedFreeJoint(const Tree& tree, const VectorX& q, int joint, const Vec3& shift, const Mat3& turn) {
+  const auto j = static_cast<std::size_t>(joint);
+  if (tree.joints[j].type != JointType::Free) throw std::invalid_argument("movedFreeJoint needs a free joint");
+  const double* qj = q.data() + tree.qOffset[j];
+  // the parent's pose in the world, then the joint frame: ⁰X_J = ᴶX_p ᵖX_0 (a root's parent is the world)
+  Xform X0 = tree.X_T[j];
+  if (const int p = tree.parent[j]; p >= 0) {
+    Kinematics kin;
+    kin.resize(tree);
+    computePositionKinematics(tree, q, kin);
+    X0 = tree.X_T[j] * kin.X_0[static_cast<std::size_t>(p)];
+  }
+  // the body's origin is ⁰r_J + E_Jᵀ p and its rotation (body → world) E_Jᵀ R(q), R(q) body → joint
+  const Mat3& E = X0.E;
+  const Mat3 R = E * turn * E.transpose() * Quat(qj[0], qj[1], qj[2], qj[3]).normalized().toRotationMatrix();
+  const Quat r(R);
+  const Vec3 p = Vec3(qj[4], qj[5], qj[6]) + E * shift;
+  return {r.w(), r.x(), r.y(), r.z(), p.x(), p.y(), p.z()};
 }
 
 Vec6 wrenchInWorldAxes(const Kinematics& kin, int body, const Vec6& fext) {

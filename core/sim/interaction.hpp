@@ -5,7 +5,9 @@
 // the Simulator takes at an output step boundary and keeps in its run, so that a run with
 // interactions can be replayed exactly from its events (core/io/interaction_events.hpp). A third
 // kind of event changes a joint's drive during the run (the live drive panel): it applies no
-// wrench; the Simulator gives the joint that drive.
+// wrench; the Simulator gives the joint that drive. A fourth sets a joint's position while the
+// run is paused (posing the model): the state jumps there, velocities kept, and the sample at
+// that time is the posed state.
 //
 // Wrench of a push at time t, point p on body i (body coordinates), F and M its force and moment:
 //   s(t) = 1 on [start, start + duration) (constant) or sin(π (t − start) / duration) there
@@ -29,18 +31,19 @@
 
 namespace kt {
 
-enum class InteractionKind { Push, Drag, Release, Drive };
+enum class InteractionKind { Push, Drag, Release, Drive, Pose };
 enum class PushShape { Constant, HalfSine };
 enum class DragMode { Force, Torque };
 
 /// One change of what the user applies, taking effect at time t (an output time of the run).
 /// Push and Drag start the interaction `id`, or replace the one of that id (a drag's new target);
-/// Release ends it. Drive gives joint `body` (its tree index: the joint into that body) `drive`.
+/// Release ends it. Drive gives joint `body` (its tree index: the joint into that body) `drive`;
+/// Pose sets its position coordinates to `position`.
 struct InteractionEvent {
   double t = 0.0;  ///< s
   InteractionKind kind = InteractionKind::Push;
   int id = 0;
-  int body = -1;              ///< tree index (Push, Drag)
+  int body = -1;              ///< tree index (Push, Drag; the joint's for Drive, Pose)
   Vec3 point = Vec3::Zero();  ///< point of application, body coordinates, m (Push, Drag in Force mode)
   // Push
   Vec3 force = Vec3::Zero();   ///< N
@@ -57,6 +60,8 @@ struct InteractionEvent {
   double damping = 0.0;                    ///< N·s/m (Force) or N·m·s/rad (Torque)
   // Drive
   kt::Drive drive;  ///< the joint's drive from t on (not a table: nothing is read during a run)
+  // Pose
+  std::vector<double> position;  ///< the joint's nq position coordinates (a quaternion need not be unit)
 };
 
 /// Why an event cannot be applied to `tree` ("body 7 does not exist", "the stiffness must be …"),
@@ -70,8 +75,8 @@ double pushProfile(const InteractionEvent& push, double t);
 class Interactions {
  public:
   /// Starts, replaces or ends an interaction. Throws std::invalid_argument when
-  /// checkInteractionEvent finds a problem, or for a Release of an id not in force. A Drive event
-  /// is checked and changes nothing here.
+  /// checkInteractionEvent finds a problem, or for a Release of an id not in force. Drive and
+  /// Pose events are checked and change nothing here.
   void apply(const InteractionEvent& event, const Tree& tree);
   void clear() { active_.clear(); }
   bool empty() const { return active_.empty(); }
@@ -115,6 +120,12 @@ struct SpringGains {
 /// damping ratio ζ around the effective mass (10 rad/s and 0.5 by default).
 SpringGains dragGains(const Tree& tree, const VectorX& q, int body, const Vec3& point, DragMode mode,
                       double omega = 10.0, double zeta = 0.5);
+
+/// The position of free joint `joint` (its 7 coordinates, docs/dynamics.md) that moves its body
+/// from where it is at q by the world translation `shift` of its origin and turns it about its
+/// origin by the world rotation `turn`: posing a floating base with the mouse. The joint's
+/// placement is taken into account (its position is in the joint frame).
+std::vector<double> movedFreeJoint(const Tree& tree, const VectorX& q, int joint, const Vec3& shift, const Mat3& turn);
 
 /// The wrench `fext` (body coordinates at the body origin) in world axes at the body origin:
 /// [ⁱE_0ᵀ m; ⁱE_0ᵀ f], what the applied: signals record.

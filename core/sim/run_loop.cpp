@@ -60,11 +60,12 @@ void RunLoop::quit() {
 }
 void RunLoop::interact(const InteractionEvent& event) {
   command([&] {
-    // a drag moved again, or a drive slid again, before the last change was applied: only the
-    // newest counts
+    // a drag moved again, or a drive slid or a pose moved again, before the last change was
+    // applied: only the newest counts
     const bool again = !queued_.empty() && queued_.back().kind == event.kind &&
                        ((event.kind == InteractionKind::Drag && queued_.back().id == event.id) ||
-                        (event.kind == InteractionKind::Drive && queued_.back().body == event.body));
+                        ((event.kind == InteractionKind::Drive || event.kind == InteractionKind::Pose) &&
+                         queued_.back().body == event.body));
     if (again)
       queued_.back() = event;
     else

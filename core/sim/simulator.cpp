@@ -277,6 +277,7 @@ void Simulator::reset() {
   // The first row is the initial state exactly: in the impulse form ν is the model's ν₀, not
   // M⁻¹(M ν₀) (docs/signals.md: the t = 0 row).
   output(0.0, x_, impulse_ ? &tree.initialV : nullptr);
+  applyDueEvents();  // a replay's events at t = 0
 }
 
 void Simulator::setDrive(int joint, const Drive& drive) {
@@ -293,6 +294,7 @@ void Simulator::interact(InteractionEvent event) {
     throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
   event.t = t_;
   interactions_->apply(event, *tree_);  // throws for an event the model cannot take
+  if (event.kind == InteractionKind::Pose) checkPose(event.body);
   if (event.kind == InteractionKind::Drive) {
     drives_->setDrive(event.body, event.drive);
     if (std::find(changedDrives_.begin(), changedDrives_.end(), event.body) == changedDrives_.end())
@@ -302,21 +304,62 @@ void Simulator::interact(InteractionEvent event) {
   system_->forgetPrimed();  // the wrenches changed: the last output's derivative no longer holds
   if (!ok()) return;
   x_ = xLast_;
+  if (event.kind == InteractionKind::Pose) {
+    // the joint's positions jump, every velocity stays (an impulse solver's p follows from ν at
+    // the new q), and the sample at t_ becomes the posed state's
+    const Tree& tree = *tree_;
+    const int i = event.body;
+    std::copy(event.position.begin(), event.position.end(), x_.data() + tree.qOffset[i]);
+    system_->normalize(x_);
+    const VectorXd v = v_;
+    if (impulse_) {
+      const VectorXd q = x_.head(tree.nq);
+      VectorXd p(tree.nv);
+      solver_->impulseFromVelocity(q, v, p);
+      x_.tail(tree.nv) = p;
+    }
+    if (!output(t_, x_, impulse_ ? &v : nullptr, true)) return;
+  }
   tInt_ = t_;
   integrator_->start(*system_, tInt_, x_);
+}
+
+void Simulator::checkPose(int joint) const {
+  const std::vector<int>& prescribed = motions_->joints();
+  if (std::find(prescribed.begin(), prescribed.end(), joint) != prescribed.end())
+    throw std::invalid_argument("joint '" + tree_->jointNames[static_cast<std::size_t>(joint)] +
+                                "' follows a prescribed motion: its position cannot be set");
 }
 
 void Simulator::scheduleEvents(std::vector<InteractionEvent> events) {
   if (!options_.interactions && !events.empty())
     throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
   std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
-  for (const InteractionEvent& e : events)
+  // every event must apply when its time comes: a step does not stop halfway for a bad one
+  std::vector<int> inForce;
+  for (const InteractionEvent& e : events) {
+    const auto at = [&] { return "the event at t = " + formatSignificant(e.t, 9) + " s: "; };
     if (const std::string problem = checkInteractionEvent(e, *tree_); !problem.empty())
-      throw std::invalid_argument("the event at t = " + formatSignificant(e.t, 9) + " s: " + problem);
+      throw std::invalid_argument(at() + problem);
+    if (e.kind == InteractionKind::Pose) try {
+        checkPose(e.body);
+      } catch (const std::invalid_argument& ex) {
+        throw std::invalid_argument(at() + ex.what());
+      }
+    const auto same = std::find(inForce.begin(), inForce.end(), e.id);
+    if (e.kind == InteractionKind::Release) {
+      if (same == inForce.end())
+        throw std::invalid_argument(at() + "no push or drag with id " + std::to_string(e.id) + " is in force");
+      inForce.erase(same);
+    } else if ((e.kind == InteractionKind::Push || e.kind == InteractionKind::Drag) && same == inForce.end()) {
+      inForce.push_back(e.id);
+    }
+  }
   schedule_ = std::move(events);
   nextScheduled_ = 0;
   while (nextScheduled_ < schedule_.size() && schedule_[nextScheduled_].t < t_ - 1e-9 * outputInterval_)
     ++nextScheduled_;  // already past
+  applyDueEvents();    // those at the current time, before its sample is read
 }
 
 void Simulator::applyDueEvents() {
@@ -350,7 +393,6 @@ bool Simulator::fail(double t, const std::string& what) {
 
 bool Simulator::step() {
   if (!ok()) return false;
-  if (nextScheduled_ < schedule_.size()) applyDueEvents();
   const double tNext = static_cast<double>(outputIndex_ + 1) * outputInterval_;
   const bool adaptive = integrator_->adaptive();
   const double tEnd = adaptive ? std::numeric_limits<double>::infinity() : tNext;
@@ -359,7 +401,8 @@ bool Simulator::step() {
     tInt_ = tNext;
     if (!output(tNext, x_)) return false;
     ++outputIndex_;
-    return true;
+    if (nextScheduled_ < schedule_.size()) applyDueEvents();
+    return ok();
   }
   while (tInt_ < tNext) {
     const double tBefore = tInt_;
@@ -380,7 +423,9 @@ bool Simulator::step() {
   }
   if (!output(tNext, xOut_)) return false;
   ++outputIndex_;
-  return true;
+  // the replay's events of this time, before its sample is read (a pose changes it)
+  if (nextScheduled_ < schedule_.size()) applyDueEvents();
+  return ok();
 }
 
 bool Simulator::advanceTo(double t) {
@@ -476,7 +521,7 @@ ExternalWrenches Simulator::applied(double t, const VectorXd& q, const VectorXd&
   return fext_;
 }
 
-bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV) {
+bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV, bool replace) {
   if (!evaluate(t, x, exactV)) return fail(t, badQuantity_);
   q_.swap(qS_);
   v_.swap(vS_);
@@ -489,7 +534,12 @@ bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV) {
   sample_.swap(sampleS_);
   xLast_ = x;
   t_ = t;
-  if (options_.record) recorder_->append(sample_.data(), t_, q_, v_);
+  if (options_.record) {
+    if (replace)
+      recorder_->replaceLatest(sample_.data(), t_, q_, v_);
+    else
+      recorder_->append(sample_.data(), t_, q_, v_);
+  }
   return true;
 }
 

@@ -137,15 +137,19 @@ class Simulator {
   Recorder& recorder() { return *recorder_; }
   const Recorder& recorder() const { return *recorder_; }
 
-  /// Applies an interaction at the current output time (event.t is set to time()), or gives a
-  /// joint the drive of a Drive event (until reset() restores the model's), and restarts
-  /// the integrator from the current output state, as setDrive does. Throws std::invalid_argument
-  /// for an event the model cannot take (checkInteractionEvent, a release of an unknown id) or
-  /// when the options do not take interactions. Call it between steps.
+  /// Applies an interaction at the current output time (event.t is set to time()), gives a
+  /// joint the drive of a Drive event (until reset() restores the model's), or sets a joint's
+  /// position (Pose: velocities kept; the sample at time() is replaced by the posed state's,
+  /// Recorder::replaceLatest), and restarts the integrator from the current output state, as
+  /// setDrive does. Throws std::invalid_argument for an event the model cannot take
+  /// (checkInteractionEvent, a release of an unknown id, a pose of a prescribed joint) or when
+  /// the options do not take interactions. Call it between steps.
   void interact(InteractionEvent event);
   /// Events to apply during the run (a replay): each at the first output time at or past its t
-  /// (within 10⁻⁹ of the interval), before the step from there; those at t = 0 before the first
-  /// step. Kept across reset(). Throws like interact() for an event the model cannot take.
+  /// (within 10⁻⁹ of the interval), as soon as that sample is made (within step(), or at once
+  /// for those at the current time), before it is read. Kept across reset(). Throws like
+  /// interact() for an event the model cannot take, and for a release of an id no earlier
+  /// push or drag started.
   void scheduleEvents(std::vector<InteractionEvent> events);
   /// The interactions applied since reset(), in order, with the times they took effect.
   const std::vector<InteractionEvent>& events() const { return events_; }
@@ -161,8 +165,12 @@ class Simulator {
   /// exactV: the velocity the state holds, where it is known exactly (the initial ν of the impulse
   /// form, which M⁻¹(M ν₀) would give only to κ(M)ε); null elsewhere.
   bool evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
-  /// evaluate(), then make it the current state and record it; false (and stops) if not finite.
-  bool output(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
+  /// evaluate(), then make it the current state and record it (in place of the newest sample
+  /// with `replace`: a pose); false (and stops) if not finite.
+  bool output(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr, bool replace = false);
+  /// Throws std::invalid_argument when tree joint `joint` cannot be posed (a prescribed motion
+  /// gives its position).
+  void checkPose(int joint) const;
   /// The interactions' wrenches at (t, q, ν) into fext_ (zero without interactions), as the
   /// solver takes them: an empty span when there are none.
   ExternalWrenches applied(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);

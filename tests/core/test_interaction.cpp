@@ -216,7 +216,25 @@ class TestInteraction : public QObject {
     push.start = 0.03;
     push.duration = 0.04;
     push.shape = PushShape::HalfSine;
+    // posed while paused: at t = 0 the base a little higher and turned, later the elbow J12
+    InteractionEvent pose;
+    pose.kind = InteractionKind::Pose;
+    pose.id = 5;
+    pose.body = 0;
+    pose.position.assign(sim.q().data(), sim.q().data() + 7);
+    pose.position[1] += 0.2;  // not a unit quaternion: normalized
+    pose.position[6] += 0.5;
+    sim.interact(pose);
+    QCOMPARE(sim.recorder().size(), std::size_t{1});
     for (long k = 0; k < outputs; ++k) {
+      if (k == 130) {
+        InteractionEvent elbow;
+        elbow.kind = InteractionKind::Pose;
+        elbow.id = 6;
+        elbow.body = 2;
+        elbow.position = {sim.q()[tree.qOffset[2]] + 0.4};
+        sim.interact(elbow);
+      }
       if (k == 10) sim.interact(push);
       if (k == 40) {
         // grab the tip of the first arm and pull it along a line, one target per step
@@ -272,6 +290,7 @@ class TestInteraction : public QObject {
     const QByteArray driveEvent =
         "\"kind\": \"drive\", \"id\": 4, \"joint\": \"J11\", \"drive\": \"{type: pd_sinusoid, kp: 800";
     QVERIFY(kt::test::readAll(events).contains(driveEvent));
+    QVERIFY(kt::test::readAll(events).contains("\"kind\": \"pose\", \"id\": 6, \"joint\": \"J12\", \"position\": ["));
     // the drive change acted: J11 heads for 0.5 rad; a reset gives the model's drive back
     QVERIFY(sim.drives().drive(1).kp == 800.0);
     sim.reset();
@@ -283,6 +302,111 @@ class TestInteraction : public QObject {
     QCOMPARE(other.code, 0);
     QVERIFY2(other.err.contains("warning: the events were recorded with solver aba, integrator rk4, step 0.002 s"),
              qPrintable(other.err));
+  }
+
+  // A pose sets a joint's position between steps and keeps every velocity: the sample at that
+  // time is replaced by the posed state's (a new recorder generation), and the run goes on as a
+  // run started there would, for the velocity and the impulse forms alike. A prescribed joint
+  // cannot be posed.
+  void poseSetsThePositionAndKeepsTheVelocities() {
+    for (const char* solver : {"aba", "poisson-ldl", "cfa-tree"}) {
+      const Model model = makeChain(3, JointType::Revolute);
+      SimulatorOptions o;
+      o.interactions = true;
+      o.step = 0.001;
+      o.solver = solver;
+      Simulator sim(model, o);
+      for (int k = 0; k < 50; ++k) QVERIFY(sim.step());
+      const VectorXd v = sim.v();
+      const std::size_t rows = sim.recorder().size();
+      const std::uint64_t generation = sim.recorder().generation();
+      InteractionEvent pose;
+      pose.kind = InteractionKind::Pose;
+      pose.id = 1;
+      pose.body = 1;
+      pose.position = {0.7};
+      sim.interact(pose);
+      QCOMPARE(sim.recorder().size(), rows);
+      QVERIFY(sim.recorder().generation() != generation);
+      QCOMPARE(sim.q()[1], 0.7);
+      QVERIFY2((sim.v() - v).norm() <= 1e-12 * (1.0 + v.norm()), solver);
+      const int qColumn = sim.signalLayout().find("q:" + sim.tree().jointNames[1] + "[0]");
+      QVERIFY(qColumn >= 0);
+      std::vector<double> last(static_cast<std::size_t>(sim.recorder().width()));
+      QCOMPARE(sim.recorder().copyRows(rows - 1, rows, last.data()), std::size_t{1});
+      QCOMPARE(last[static_cast<std::size_t>(qColumn)], 0.7);
+      QVERIFY(last == sim.sample());
+      // the run from here is the run of the model started in that state
+      Model there = model;
+      for (std::size_t i = 0; i < there.bodies.size(); ++i) {
+        there.bodies[i].joint.q0 = {sim.q()[static_cast<Eigen::Index>(i)]};
+        there.bodies[i].joint.v0 = {sim.v()[static_cast<Eigen::Index>(i)]};
+      }
+      Simulator fresh(there, o);
+      for (int k = 0; k < 100; ++k) QVERIFY(sim.step() && fresh.step());
+      QVERIFY2((sim.q() - fresh.q()).norm() < 1e-10, qPrintable(QString::number((sim.q() - fresh.q()).norm())));
+    }
+    // a joint that follows a motion is refused, with its name
+    Model moving = makeChain(2, JointType::Revolute);
+    moving.bodies[0].joint.motion.type = MotionType::Sinusoid;
+    moving.bodies[0].joint.motion.amplitude = {0.3};
+    moving.bodies[0].joint.motion.frequency = {1.0};
+    moving.bodies[0].joint.motion.phase = {0.0};
+    moving.bodies[0].joint.motion.offset = {0.0};
+    SimulatorOptions o;
+    o.interactions = true;
+    Simulator sim(moving, o);
+    InteractionEvent pose;
+    pose.kind = InteractionKind::Pose;
+    pose.body = 0;
+    pose.position = {0.1};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim.interact(pose));
+    try {
+      sim.scheduleEvents({pose});
+      QFAIL("a scheduled pose of a prescribed joint was taken");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(std::string(e.what()).find("follows a prescribed motion") != std::string::npos, e.what());
+    }
+    pose.position = {0.1, 0.2};
+    QCOMPARE(checkInteractionEvent(pose, sim.tree()), std::string("the position needs 1 number for this joint, not 2"));
+  }
+
+  // Moving a floating body with the mouse while paused: its origin moves by the world shift and
+  // it turns about its origin by the world rotation, whatever its joint's placement.
+  void movedFreeJointMovesTheBodyInTheWorld() {
+    Model m;
+    BodySpec base;
+    base.name = "base";
+    base.joint.type = JointType::Revolute;
+    base.joint.axis = Vec3::UnitZ();
+    base.joint.q0 = {0.4};
+    base.inertial.mass = 1.0;
+    base.inertial.inertia = Mat3::Identity();
+    BodySpec floating = base;
+    floating.name = "float";
+    floating.parent = "base";
+    floating.joint.name = "free";
+    floating.joint.type = JointType::Free;
+    floating.joint.origin.xyz = Vec3(0.3, -0.2, 0.5);
+    floating.joint.origin.rpy = Vec3(0.2, -0.5, 1.1);
+    const Quat q0 = Quat(Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()));
+    floating.joint.q0 = {q0.w(), q0.x(), q0.y(), q0.z(), 0.1, 0.2, 0.3};
+    base.joint.name = "hinge";
+    m.bodies = {base, floating};
+    const Tree tree = finalizeOrThrow(m);
+    const Vec3 shift(0.25, -0.5, 0.75);
+    const Mat3 turn = Eigen::AngleAxisd(0.6, Vec3(0.0, 0.6, 0.8)).toRotationMatrix();
+    Kinematics before, after;
+    before.resize(tree);
+    after.resize(tree);
+    computePositionKinematics(tree, tree.initialQ, before);
+    VectorXd q = tree.initialQ;
+    const std::vector<double> moved = movedFreeJoint(tree, q, 1, shift, turn);
+    std::copy(moved.begin(), moved.end(), q.data() + tree.qOffset[1]);
+    computePositionKinematics(tree, q, after);
+    QVERIFY((after.X_0[1].r - (before.X_0[1].r + shift)).norm() < 1e-14);
+    QVERIFY((after.X_0[1].E.transpose() - turn * before.X_0[1].E.transpose()).norm() < 1e-14);
+    QVERIFY((after.X_0[0].r - before.X_0[0].r).norm() == 0.0);
   }
 
   // The spans of a run's interactions: a drag from its grab to its release (its moves inside),
@@ -331,8 +455,17 @@ class TestInteraction : public QObject {
              std::string("e.json:2:35: error: events[0].id: no push or drag with id 4 before it"));
     QCOMPARE(message(head + "{\"t\": \"soon\", \"kind\": \"push\", \"id\": 1, \"body\": \"arm\"}]}"),
              std::string("e.json:2:7: error: events[0].t: expected a finite number, got the quoted text 'soon'"));
-    QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"pull\", \"id\": 1}]}"),
-             std::string("e.json:2:18: error: events[0].kind: expected push, drag, release or drive, got 'pull'"));
+    QCOMPARE(
+        message(head + "{\"t\": 0, \"kind\": \"pull\", \"id\": 1}]}"),
+        std::string("e.json:2:18: error: events[0].kind: expected push, drag, release, drive or pose, got 'pull'"));
+    QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"pose\", \"id\": 1, \"joint\": \"hinge\", \"position\": [1, 2]}]}"),
+             std::string("e.json:2:65: error: events[0].position: expected the joint's 1 position coordinates, got 2 "
+                         "numbers"));
+    QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"drive\", \"id\": 1, \"joint\": \"hinge\", \"drive\": "
+                            "\"{type: constant, value: 1}\"},\n{\"t\": 1, \"kind\": \"release\", \"id\": 1}]}"),
+             std::string("e.json:3:35: error: events[1].id: no push or drag with id 1 before it"));
+    QCOMPARE(message(head + "{\"t\": +1, \"kind\": \"release\", \"id\": 1}]}"),
+             std::string("e.json:2:7: error: events[0].t: expected a finite number, got '+1'"));
     QCOMPARE(message(head + "{\"t\": 0, \"kind\": \"drag\", \"id\": 1, \"body\": \"arm\", \"point\": [0, 0], "
                             "\"target\": [1, 0, 0], \"stiffness\": 1, \"damping\": 0}]}"),
              std::string("e.json:2:59: error: events[0].point: expected a list of 3 numbers, got 2 of them"));

@@ -227,9 +227,9 @@ void TimelineBar::sync() {
     const double interval = o.outputInterval > 0.0 ? o.outputInterval : o.step;
     std::vector<int> seen;
     for (const kt::InteractionEvent& e : simulation_->events()) {
-      // a push or a drag where it began, a drive change (the live drive panel) every time
+      // a push or a drag where it began, a drive change (the live drive panel) or a pose every time
       const bool begins =
-          e.kind == kt::InteractionKind::Drive ||
+          e.kind == kt::InteractionKind::Drive || e.kind == kt::InteractionKind::Pose ||
           (e.kind != kt::InteractionKind::Release && std::find(seen.begin(), seen.end(), e.id) == seen.end());
       if (begins) seen.push_back(e.id);
       if (!begins && e.kind != kt::InteractionKind::Release) continue;  // a drag's new target
