@@ -6,6 +6,7 @@
 // events that `kinetree-cli simulate --events` replays into the same CSV bytes.
 // Runs under xvfb-run.
 #include <QAbstractItemModel>
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -36,6 +37,7 @@
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/body_grab.hpp"
 #include "ui/simulation/drive_panel.hpp"
+#include "ui/simulation/pose_panel.hpp"
 #include "ui/simulation/push_dialog.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/timeline_bar.hpp"
@@ -257,6 +259,98 @@ class TestHandsOn : public QObject {
     QVERIFY(model->index(row, kt::ui::PeakLoadsDock::ForceTime).data(Qt::ForegroundRole).isValid());
   }
 
+  // Posing while paused: the Pose section of View ▸ Drives moves a joint, Ctrl+drag moves the
+  // floating base (no spring: the state itself), the run goes on from there and replays, and
+  // "Use as Initial State" writes q0 in one undo step.
+  void posingWhilePausedSetsTheStartState() {
+    const QString modelPath = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    auto w = kt::test::openWindow(modelPath, QSize(1280, 800));
+    SimulationController* sim = w->simulation();
+    kt::render::SceneView* view = w->sceneView();
+    kt::ui::DrivePanelDock* dock = w->drivesDock();
+    QAction* poseAction = w->findChild<QAction*>(QStringLiteral("poseModelAction"));
+    QVERIFY(poseAction);
+    poseAction->trigger();  // Simulation ▸ Pose the Model…: the dock on its Pose tab
+    QVERIFY(dock->isVisible());
+    kt::ui::PosePanel* pose = dock->posePanel();
+    QVERIFY(pose->isVisible());
+    QVERIFY(pose->canPose());
+    const kt::Tree& tree = *sim->tree();
+    using What = kt::ui::PosePanel::Control::What;
+    // the free base: x, y, z, roll, pitch, yaw; the twelve arm joints: one angle each
+    QCOMPARE(pose->controls().size(), std::size_t{18});
+    const auto j12 =
+        static_cast<int>(std::find(tree.jointNames.begin(), tree.jointNames.end(), "J12") - tree.jointNames.begin());
+    pose->setValue(j12, What::Coordinate, 0, 0.8);
+    QTRY_COMPARE(sim->shownPositions()[tree.qOffset[static_cast<std::size_t>(j12)]], 0.8);
+    QCOMPARE(sim->recorder()->size(), std::size_t{1});  // the t = 0 sample is the posed state's
+    // the base turned by its yaw control: the quaternion of a 0.5 rad turn about z
+    pose->setValue(0, What::Angle, 2, 0.5);
+    QTRY_VERIFY(std::abs(sim->shownPositions()[3] - std::sin(0.25)) < 1e-12);
+
+    // Ctrl+drag on the base while paused moves the whole robot with the cursor
+    view->renderToImage();
+    const std::optional<QPoint> spot = kt::test::bodySpot(*view, 0);
+    QVERIFY2(spot, "the base shows in the default view");
+    const Eigen::Vector3d before = view->bodyPointWorld(0, Eigen::Vector3d::Zero());
+    QTest::mousePress(view, Qt::LeftButton, Qt::ControlModifier, *spot);
+    for (int k = 1; k <= 8; ++k) {
+      QTest::mouseMove(view, *spot + QPoint(12 * k, 0));
+      if (k == 1) QTRY_VERIFY(w->bodyGrab()->posing());
+    }
+    QTRY_VERIFY((view->bodyPointWorld(0, Eigen::Vector3d::Zero()) - before).norm() > 0.05);
+    QVERIFY(!view->spring().visible());  // no spring: nothing pulls
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ControlModifier, *spot + QPoint(96, 0));
+    QVERIFY(!w->bodyGrab()->active());
+    const Eigen::VectorXd posed = sim->shownPositions();
+    QVERIFY(dock->grab().save(QStringLiteral("/tmp/kinetree-shots/pose-dock.png")));
+    QVERIFY(view->renderToImage().save(QStringLiteral("/tmp/kinetree-shots/pose-view.png")));
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/pose-window.png")));
+
+    // the run goes on from the posed state; while it runs the pose is not offered
+    for (int k = 0; k < 10; ++k) stepOnce(sim);
+    const std::vector<kt::InteractionEvent> events = sim->events();
+    QVERIFY(events.size() >= 3);
+    QVERIFY(std::all_of(events.begin(), events.end(),
+                        [](const auto& e) { return e.kind == kt::InteractionKind::Pose && e.t == 0.0; }));
+    QCOMPARE(events.back().body, 0);
+    QVERIFY(std::abs(sim->recorder()->column(sim->signalLayout()->find("q:J12[0]")).front() - 0.8) < 1e-15);
+    QVERIFY(std::abs(sim->recorder()->column(sim->signalLayout()->find("applied:base.fx")).back()) == 0.0);
+    // exported and replayed: the same bytes
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("posed.csv"));
+    QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
+    const QString replayed = dir.filePath(QStringLiteral("replayed.csv"));
+    const kt::test::CliRun cli =
+        kt::test::runCli({"simulate", modelPath, "--events", kt::ui::ResultsExport::eventsPath(csv), "--duration",
+                          QString::number(sim->simulationTime(), 'g', 17), "-o", replayed});
+    QVERIFY2(cli.code == 0 && cli.err.isEmpty(), qPrintable(cli.err));
+    QVERIFY2(kt::test::readAll(csv) == kt::test::readAll(replayed), "the replay differs");
+
+    // Use as Initial State: back to t = 0, then q0 of the moved joints in one undo step
+    sim->reset();  // a new session: its own tree
+    QTRY_VERIFY(pose->canPose());
+    QVERIFY((sim->shownPositions() - posed).norm() > 0.05);  // Reset: the model's start again
+    pose->setValue(j12, What::Coordinate, 0, 0.8);
+    QTRY_COMPARE(sim->shownPositions()[sim->tree()->qOffset[static_cast<std::size_t>(j12)]], 0.8);
+    const int undoBefore = w->document().undoStack()->count();
+    QVERIFY(pose->useAsInitialState());
+    QCOMPARE(w->document().undoStack()->count(), undoBefore + 1);
+    const auto specOf = [&](const char* joint) -> const kt::JointSpec& {
+      for (const kt::BodySpec& b : w->document().model().bodies)
+        if (b.joint.name == joint) return b.joint;
+      return w->document().model().bodies.front().joint;
+    };
+    QCOMPARE(specOf("J12").q0, std::vector<double>{0.8});
+    QVERIFY(specOf("J11").q0 != std::vector<double>{0.8});
+    // the session starts over from the edited model: it is posed at t = 0 without an event
+    QTRY_VERIFY(sim->hasSimulator() && sim->events().empty());
+    QCOMPARE(sim->tree()->initialQ[sim->tree()->qOffset[static_cast<std::size_t>(j12)]], 0.8);
+    w->document().undoStack()->undo();
+    QVERIFY(specOf("J12").q0 != std::vector<double>{0.8});
+  }
+
   // A run without interactions exports what `kinetree-cli simulate` writes: no applied: columns.
   void untouchedRunExportsWithoutAppliedSignals() {
     auto w = kt::test::openWindow(QStringLiteral(KINETREE_SOURCE_DIR "/examples/pendulum.yaml"), QSize(900, 600));
@@ -265,6 +359,11 @@ class TestHandsOn : public QObject {
     QTemporaryDir dir;
     const QString csv = dir.filePath(QStringLiteral("still.csv"));
     QString error;
+    QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(kt::ui::ResultsExport::eventsPath(csv)));
+    // over an earlier export with events, their file goes: it would replay another run
+    QVERIFY(kt::test::writeFile(kt::ui::ResultsExport::eventsPath(csv),
+                                "{\"format\": \"kinetree-events\", \"version\": 1, \"events\": []}\n"));
     QVERIFY2(kt::ui::ResultsExport::write(*sim, {}, csv, &error), qPrintable(error));
     QVERIFY(!QFileInfo::exists(kt::ui::ResultsExport::eventsPath(csv)));
     const QByteArray a = kt::test::readAll(csv);

@@ -456,17 +456,19 @@ void PlotsDock::readNewSamples(bool forceRedraw) {
   // new samples, at most 10 times a second (plenty for plots); a frame that only moves the shown
   // time (a scrub, a replay) moves the cursors and redraws nothing
   const kt::Recorder* rec = simulation_->recorder();
-  const bool newRows = rec && rec->size() != sampleCount();
+  // a new generation rewrote rows (a pose while paused replaces the newest sample)
+  const bool newRows = rec && (rec->size() != sampleCount() || rec->generation() != drawnGeneration_);
   if (!isVisible()) {  // drawn when shown again
     stale_ = stale_ || newRows || forceRedraw;
     return;
   }
-  if (forceRedraw || (newRows && redrawClock_.elapsed() >= 100)) redraw();
+  if (forceRedraw || (newRows && (redrawClock_.elapsed() >= 100 || rec->generation() != drawnGeneration_))) redraw();
 }
 
 void PlotsDock::redraw() {
   redrawClock_.restart();
   stale_ = false;
+  if (const kt::Recorder* rec = simulation_->recorder()) drawnGeneration_ = rec->generation();
   for (int p = 0; p < kPaneCount; ++p) drawPane(p);
 }
 

@@ -26,6 +26,7 @@
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -143,7 +144,8 @@ class PlotsDock : public QDockWidget {
   int selectedJoint_ = -1;
 
   QElapsedTimer redrawClock_;
-  bool stale_ = false;  ///< samples arrived while the dock was hidden
+  bool stale_ = false;                 ///< samples arrived while the dock was hidden
+  std::uint64_t drawnGeneration_ = 0;  ///< the recorder generation drawn (Recorder::generation)
   bool degrees_ = true;
   bool reactionOnly_ = true, worldAxes_ = false;
 };

@@ -32,6 +32,7 @@ RunResults::~RunResults() = default;
 void RunResults::startSession() {
   peaks_.reset();
   scanned_ = 0;
+  if (const kt::Recorder* rec = simulation_->recorder()) generation_ = rec->generation();
   const kt::Tree* tree = simulation_->tree();
   const kt::SignalLayout* layout = simulation_->signalLayout();
   const kt::Model* model = simulation_->sessionModel();
@@ -41,7 +42,13 @@ void RunResults::startSession() {
 
 void RunResults::catchUp() {
   const kt::Recorder* rec = simulation_->recorder();
-  if (peaks_ && rec) scanned_ = peaks_->addRecorded(*rec, scanned_);
+  if (!peaks_ || !rec) return;
+  if (const std::uint64_t g = rec->generation(); g != generation_) {
+    // a row the peaks have seen was rewritten (a pose while paused): scan the run again
+    generation_ = g;
+    startSession();
+  }
+  scanned_ = peaks_->addRecorded(*rec, scanned_);
 }
 
 const kt::PeakLoads* RunResults::peaks() {

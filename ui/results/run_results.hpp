@@ -11,6 +11,7 @@
 #pragma once
 
 #include <QObject>
+#include <cstdint>
 #include <memory>
 
 #include "core/results/peak_loads.hpp"
@@ -48,7 +49,8 @@ class RunResults : public QObject {
 
   SimulationController* simulation_;
   std::unique_ptr<kt::PeakLoads> peaks_;
-  std::size_t scanned_ = 0;  ///< rows of the recording already in peaks_
+  std::size_t scanned_ = 0;       ///< rows of the recording already in peaks_
+  std::uint64_t generation_ = 0;  ///< the recorder generation scanned (a pose rewrites a row)
   kt::LoadScale announced_;
 };
 

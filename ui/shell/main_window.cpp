@@ -143,7 +143,8 @@ MainWindow::MainWindow(QWidget* parent)
   view->addAction(mathematicsDock_->toggleViewAction());
   drivesDock_->toggleViewAction()->setObjectName(QStringLiteral("drivesDockAction"));
   drivesDock_->toggleViewAction()->setStatusTip(
-      tr("Turn the drives of the running model: setpoints, forces, gains, on and off (recorded with the run)"));
+      tr("Turn the drives of the running model (setpoints, forces, gains, on and off) and pose it while paused "
+         "(recorded with the run)"));
   view->addAction(drivesDock_->toggleViewAction());
   view->addSeparator();
   QAction* resetLayout = view->addAction(tr("Reset &Layout"));
@@ -266,14 +267,29 @@ void MainWindow::createSimulation() {
   scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
-  mathematicsDock_->hide();                             // opened from the View menu
-  drivesDock_ = new DrivePanelDock(simulation_, this);  // scrolls its joints itself
+  mathematicsDock_->hide();                                    // opened from the View menu
+  drivesDock_ = new DrivePanelDock(simulation_, *doc_, this);  // scrolls its joints itself
+  connect(drivesDock_, &DrivePanelDock::statusMessage, this,
+          [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
   addDockWidget(Qt::RightDockWidgetArea, drivesDock_);
   tabifyDockWidget(mathematicsDock_, drivesDock_);
   drivesDock_->hide();  // opened from the View menu
   connect(drivesDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on) drivesDock_->raise();
   });
+  QAction* pose = new QAction(tr("P&ose the Model…"), this);
+  pose->setObjectName(QStringLiteral("poseModelAction"));
+  pose->setStatusTip(
+      tr("Set where the joints are while the run is paused, and keep it as the initial state "
+         "(Ctrl+drag moves a floating body while paused)"));
+  connect(pose, &QAction::triggered, this, [this] {
+    drivesDock_->show();
+    drivesDock_->raise();
+    drivesDock_->showPoseTab(true);
+  });
+  simulationActions_->menu()->insertAction(
+      simulationActions_->menu()->actions().value(simulationActions_->menu()->actions().indexOf(pushAction_) + 1),
+      pose);
   problemsDock_->raise();
   // tabbed behind the Problems dock: opened from the menu, it comes to the front
   connect(mathematicsDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {

@@ -27,7 +27,9 @@ BodyGrab::BodyGrab(SimulationController* simulation, render::SceneView* view, QO
   connect(simulation_, &SimulationController::sessionStarted, this, &BodyGrab::updateEnabled);
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {
     // the run the drag acted on is gone
+    if (active_) emit statusMessage(QString(), 0);  // no "Pulling …" left once the run is gone
     active_ = false;
+    posing_ = false;
     appliedColumn_ = -1;
     view_->spring().hide();
     view_->setGrabEnabled(false);
@@ -52,6 +54,7 @@ void BodyGrab::start(int body, const Eigen::Vector3d& point, bool torque) {
         tr("Show the newest sample (End, or Run) to push the model: a recorded sample cannot be changed"), 6000);
     return;
   }
+  if (!simulation_->isRunning() && startPose(body, point, torque)) return;
   const Eigen::Vector3d inBody = view_->bodyPointFromWorld(body, point);
   const kt::DragMode mode = torque ? kt::DragMode::Torque : kt::DragMode::Force;
   const kt::SpringGains gains = kt::dragGains(*tree, simulation_->shownPositions(), body, inBody, mode);
@@ -86,8 +89,36 @@ void BodyGrab::start(int body, const Eigen::Vector3d& point, bool torque) {
   redraw();
 }
 
+bool BodyGrab::startPose(int body, const Eigen::Vector3d& point, bool torque) {
+  const kt::Tree& tree = *simulation_->tree();
+  const int root = body;  // the floating body itself (grabbing one of its children pulls as when running)
+  if (tree.joints[static_cast<std::size_t>(root)].type != kt::JointType::Free) return false;
+  drag_ = kt::InteractionEvent{};
+  drag_.kind = kt::InteractionKind::Pose;
+  drag_.id = simulation_->newInteractionId();
+  drag_.body = root;
+  drag_.mode = torque ? kt::DragMode::Torque : kt::DragMode::Force;
+  poseStart_ = simulation_->shownPositions();
+  grabbed_ = point;
+  active_ = true;
+  posing_ = true;
+  const QString name = QString::fromStdString(tree.bodyNames[static_cast<std::size_t>(root)]);
+  emit statusMessage(torque ? tr("Turning %1 about its origin: the run is paused, so the model is posed").arg(name)
+                            : tr("Moving %1: the run is paused, so the model is posed").arg(name),
+                     0);
+  return true;
+}
+
 void BodyGrab::move(const Eigen::Vector3d& target, const Eigen::Matrix3d& rotation) {
   if (!active_) return;
+  if (posing_) {
+    const bool turn = drag_.mode == kt::DragMode::Torque;
+    const Eigen::Vector3d shift = turn ? Eigen::Vector3d::Zero() : Eigen::Vector3d(target - grabbed_);
+    const Eigen::Matrix3d rotate = turn ? rotation : Eigen::Matrix3d::Identity();
+    drag_.position = kt::movedFreeJoint(*simulation_->tree(), poseStart_, drag_.body, shift, rotate);
+    if (!simulation_->interact(drag_)) release();
+    return;
+  }
   cursor_ = target;
   if (drag_.mode == kt::DragMode::Force)
     drag_.target = target;
@@ -103,6 +134,11 @@ void BodyGrab::move(const Eigen::Vector3d& target, const Eigen::Matrix3d& rotati
 void BodyGrab::release() {
   if (!active_) return;
   active_ = false;
+  if (posing_) {  // the pose stays: nothing to release
+    posing_ = false;
+    emit statusMessage(QString(), 0);
+    return;
+  }
   kt::InteractionEvent off;
   off.kind = kt::InteractionKind::Release;
   off.id = drag_.id;
@@ -113,7 +149,7 @@ void BodyGrab::release() {
 }
 
 void BodyGrab::redraw() {
-  if (!active_) return;
+  if (!active_ || posing_) return;
   const std::vector<double>& row = simulation_->shownRow();
   // the wrench the run applied at the shown sample: applied:<body>.fx … .mz
   Eigen::Vector3d force = Eigen::Vector3d::Zero(), moment = Eigen::Vector3d::Zero();

@@ -9,12 +9,14 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QSlider>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
 #include "core/model/tree.hpp"
+#include "ui/simulation/pose_panel.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -54,21 +56,34 @@ QString labelOf(What what, bool angular) {
 
 }  // namespace
 
-DrivePanelDock::DrivePanelDock(SimulationController* simulation, QWidget* parent)
-    : QDockWidget(tr("Drives"), parent), simulation_(simulation) {
+DrivePanelDock::DrivePanelDock(SimulationController* simulation, Document& document, QWidget* parent)
+    : QDockWidget(tr("Drives and Pose"), parent), simulation_(simulation) {
   setObjectName(QStringLiteral("drivesDock"));
-  auto* scroll = new QScrollArea;
-  scroll->setObjectName(QStringLiteral("drivesDockScroll"));
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidgetResizable(true);
+  // two tabs: the drives of the run, and its pose while paused
+  const auto scrolled = [](QWidget* content, const QString& name) {
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(name);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    return scroll;
+  };
   body_ = new QWidget;
   layout_ = new QVBoxLayout(body_);
   empty_ = new QLabel;
   empty_->setWordWrap(true);
   layout_->addWidget(empty_);
   layout_->addStretch(1);
-  scroll->setWidget(body_);
-  setWidget(scroll);
+  pose_ = new PosePanel(simulation_, document);
+  connect(pose_, &PosePanel::statusMessage, this, &DrivePanelDock::statusMessage);
+  tabs_ = new QTabWidget;
+  tabs_->setObjectName(QStringLiteral("drivesDockTabs"));
+  tabs_->setDocumentMode(true);
+  tabs_->addTab(scrolled(body_, QStringLiteral("drivesDockScroll")), tr("Drives"));
+  tabs_->addTab(scrolled(pose_, QStringLiteral("poseScroll")), tr("Pose"));
+  tabs_->setTabToolTip(1, tr("Set where the joints are while the run is paused"));
+  setWidget(tabs_);
   connect(simulation_, &SimulationController::sessionStarted, this, &DrivePanelDock::rebuild);
   connect(simulation_, &SimulationController::sessionEnded, this, &DrivePanelDock::clear);
   connect(simulation_, &SimulationController::stateChanged, this, [this] {
@@ -77,6 +92,8 @@ DrivePanelDock::DrivePanelDock(SimulationController* simulation, QWidget* parent
   });
   rebuild();
 }
+
+void DrivePanelDock::showPoseTab(bool pose) { tabs_->setCurrentIndex(pose ? 1 : 0); }
 
 const DrivePanelDock::JointRow* DrivePanelDock::rowOf(int joint) const {
   for (const JointRow& r : rows_)

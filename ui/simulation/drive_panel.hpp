@@ -12,6 +12,7 @@
 // Every change is a Drive event of the run (SimulationController::interact): it takes effect at
 // the next step boundary, is recorded, and replays with `simulate --events`. The panel never edits
 // the model; Reset or a new run starts from the model's drives again.
+// Its second tab, Pose (PosePanel), sets the joints' positions while paused.
 #pragma once
 
 #include <QDockWidget>
@@ -23,17 +24,20 @@ class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
+class QTabWidget;
 class QVBoxLayout;
 
 namespace kt::ui {
 
+class Document;
+class PosePanel;
 class SimulationController;
 
 class DrivePanelDock : public QDockWidget {
   Q_OBJECT
 
  public:
-  explicit DrivePanelDock(SimulationController* simulation, QWidget* parent = nullptr);
+  DrivePanelDock(SimulationController* simulation, Document& document, QWidget* parent = nullptr);
 
   /// One edited quantity of a joint's drive: its slider and its number.
   struct Control {
@@ -57,6 +61,13 @@ class DrivePanelDock : public QDockWidget {
   void setValue(int joint, Control::What what, int coordinate, double value);
   /// Back to the model's drive for `joint` (what a double click on its name does).
   void restoreModelDrive(int joint);
+  PosePanel* posePanel() const { return pose_; }
+  /// Shows the Pose tab (or the Drives tab).
+  void showPoseTab(bool pose);
+
+ signals:
+  /// Something the status bar should say for `timeoutMs`.
+  void statusMessage(const QString& text, int timeoutMs);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
@@ -73,6 +84,8 @@ class DrivePanelDock : public QDockWidget {
   QWidget* body_;
   QVBoxLayout* layout_;
   QLabel* empty_;
+  PosePanel* pose_;
+  QTabWidget* tabs_;
   std::vector<JointRow> rows_;
   bool updating_ = false;
 };

@@ -250,6 +250,7 @@ void SimulationController::stopLoop() {
   latest_ = kt::RecordedState();
   seenGeneration_ = ~std::uint64_t{0};
   seenRow_ = ~std::size_t{0};
+  interactionError_.clear();
   if (wasRunning_) {
     wasRunning_ = false;
     emit runningChanged(false);
@@ -372,6 +373,12 @@ void SimulationController::poll() {
     fullAnnounced_ = true;
     emit recordingFilled();
     emit stateChanged();
+  }
+  // an interaction the run could not take (a pose of a joint a motion drives, …): said once
+  if (std::string refused = loop_->interactionError(); refused != interactionError_) {
+    interactionError_ = std::move(refused);
+    if (!interactionError_.empty())
+      emit statusMessage(tr("The run did not take that: %1").arg(QString::fromStdString(interactionError_)), 8000);
   }
   if (loop_->failed() && error_.isEmpty()) {
     error_ = QString::fromStdString(loop_->error());

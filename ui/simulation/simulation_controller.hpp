@@ -29,6 +29,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -209,6 +210,7 @@ class SimulationController : public QObject {
 
   int nextInteractionId_ = 1;
   const Document& document_;
+  std::string interactionError_;  ///< the run loop's last refused interaction, once shown
   std::unique_ptr<kt::RunLoop> loop_;
   std::thread thread_;  ///< runs loop_->run()
   bool runnable_ = false;
