@@ -432,6 +432,7 @@ void SceneView::mousePressEvent(QMouseEvent* event) {
       grab_ = Grab{};
       grab_.pending = true;
       grab_.torque = event->button() == Qt::RightButton;
+      grab_.button = event->button();
       grab_.body = body;
       grab_.point = Eigen::Vector3d(world[0], world[1], world[2]);
       grab_.press = event->position();
@@ -472,9 +473,16 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
   event->accept();
 }
 
+void SceneView::focusOutEvent(QFocusEvent* event) {
+  const bool active = grab_.active;
+  grab_ = Grab{};
+  if (active) emit grabReleased();
+  VtkWidget::focusOutEvent(event);
+}
+
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
-  if (!grab_.pending) {
-    VtkWidget::mouseReleaseEvent(event);
+  if (!grab_.pending || event->button() != grab_.button) {
+    if (!grab_.pending) VtkWidget::mouseReleaseEvent(event);
     return;
   }
   const Grab grab = grab_;

@@ -164,6 +164,9 @@ class SceneView : public VtkWidget {
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
+  /// A grab ends when the view loses the keyboard focus (another window, a dialog): its button's
+  /// release may never reach the view.
+  void focusOutEvent(QFocusEvent* event) override;
   void initializeGL() override;
   void paintGL() override;
 
@@ -207,6 +210,7 @@ class SceneView : public VtkWidget {
     bool pending = false;  ///< Ctrl+press on a body: a grab once the cursor moves
     bool active = false;   ///< grabStarted() emitted
     bool torque = false;
+    Qt::MouseButton button = Qt::NoButton;  ///< the button that grabbed: only its release ends the grab
     int body = -1;
     Eigen::Vector3d point = Eigen::Vector3d::Zero();
     QPointF press;

@@ -155,6 +155,11 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
       if (error) *error = QObject::tr("The CSV was written, but its events file could not be: %1").arg(reason);
       return false;
     }
+  } else if (QFile old(eventsPath(path)); old.open(QIODevice::ReadOnly)) {
+    // the events of an earlier export to this name would replay a run this CSV is not
+    const bool ours = old.read(256).contains("\"format\": \"kinetree-events\"");
+    old.close();
+    if (ours) old.remove();
   }
   if (!options.metadata) return true;
 
