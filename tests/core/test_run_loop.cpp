@@ -159,8 +159,9 @@ class TestRunLoop : public QObject {
 
   // quit() ends run() while it runs, while it paces and while it waits for a command.
   // Interactions from another thread while the run steps (docs/interaction.md): drags and drive
-  // changes, every one applied at a step boundary, in order, moves of one drag between two
-  // boundaries making one, and the run goes on. The tsan preset (tools/check-sanitizers tsan) runs this for data races.
+  // changes and poses, every one applied at a step boundary, in order, moves of one drag between
+  // two boundaries making one, and the run goes on while the newest rows are read. The tsan preset
+  // (tools/check-sanitizers tsan) runs this for data races.
   void interactionsWhileRunning() {
     SimulatorOptions o;
     o.step = 0.001;
@@ -190,8 +191,22 @@ class TestRunLoop : public QObject {
         slide.drive.restPosition = {0.01 * k};
         r.loop->interact(slide);
       }
+      if (k % 11 == 0) {  // the pose tab: the hinge set to an angle (a rewrite of the newest sample)
+        InteractionEvent pose;
+        pose.kind = InteractionKind::Pose;
+        pose.id = 2000 + k;
+        pose.body = tree.nb - 1;
+        pose.position = {0.002 * k};
+        r.loop->interact(pose);
+      }
       std::this_thread::sleep_for(100us);
       (void)r.loop->eventCount();
+      // what the views read meanwhile: the newest state and the newest row
+      RecordedState latest;
+      if (r.loop->recorder().latest(latest)) {
+        std::vector<double> row(static_cast<std::size_t>(r.loop->recorder().width()));
+        (void)r.loop->recorder().copyRows(latest.row, latest.row + 1, row.data());
+      }
     }
     InteractionEvent off;
     off.kind = InteractionKind::Release;
@@ -203,8 +218,9 @@ class TestRunLoop : public QObject {
     r.loop->setRunning(false);
     QVERIFY(waitStopped(*r.loop));
     const std::vector<InteractionEvent> events = r.loop->events();
-    QVERIFY(events.size() >= 2 && events.size() <= 301 + 43);
+    QVERIFY(events.size() >= 2 && events.size() <= 301 + 43 + 28);
     QVERIFY(std::any_of(events.begin(), events.end(), [](const auto& e) { return e.kind == InteractionKind::Drive; }));
+    QVERIFY(std::any_of(events.begin(), events.end(), [](const auto& e) { return e.kind == InteractionKind::Pose; }));
     QCOMPARE(events.back().kind, InteractionKind::Release);
     for (std::size_t k = 1; k < events.size(); ++k) QVERIFY(events[k].t >= events[k - 1].t);
     QCOMPARE(r.loop->eventCount(), events.size());
