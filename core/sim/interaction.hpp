@@ -49,7 +49,7 @@ struct InteractionEvent {
   Vec3 force = Vec3::Zero();   ///< N
   Vec3 moment = Vec3::Zero();  ///< N·m
   bool worldAxes = true;       ///< force and moment along world axes; false: body axes, turning with the body
-  double start = 0.0;          ///< s
+  double start = 0.0;          ///< s; one before the time the push is applied at becomes that time
   double duration = std::numeric_limits<double>::infinity();  ///< s; ∞ = until released
   PushShape shape = PushShape::Constant;
   // Drag

@@ -293,6 +293,9 @@ void Simulator::interact(InteractionEvent event) {
   if (!options_.interactions)
     throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
   event.t = t_;
+  // a push whose start has passed (a dialog left open while the run went on) starts now, whole:
+  // none of a pulse is lost before it applies
+  if (event.kind == InteractionKind::Push && event.start < t_) event.start = t_;
   interactions_->apply(event, *tree_);  // throws for an event the model cannot take
   if (event.kind == InteractionKind::Pose) checkPose(event.body);
   if (event.kind == InteractionKind::Drive) {

@@ -192,6 +192,14 @@ class TestInteraction : public QObject {
              qPrintable(QString::number(sim.sample()[static_cast<std::size_t>(pz)], 'g', 17)));
     QCOMPARE(sim.events().size(), std::size_t{1});
     QCOMPARE(sim.events().front().t, 0.02);
+    // a pulse whose start has passed when it is applied starts then, whole: the same impulse again
+    push.id = 8;
+    push.start = 0.1;
+    sim.interact(push);
+    QCOMPARE(sim.events().back().start, sim.time());
+    QVERIFY(sim.advanceTo(0.4));
+    QVERIFY2(std::abs(sim.sample()[static_cast<std::size_t>(pz)] - 2.0 * expected) < 1e-6 * expected,
+             qPrintable(QString::number(sim.sample()[static_cast<std::size_t>(pz)], 'g', 17)));
   }
 
   // Interactions applied by hand at step boundaries, written as an events file and replayed by
