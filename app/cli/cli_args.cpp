@@ -344,18 +344,25 @@ int streamingRun(const char* command, const char* usage, const std::string& mode
     } catch (const EventsFileError& e) {
       std::fprintf(stderr, "%s\n", printable(e.what()).c_str());
       return 1;
+    } catch (const std::invalid_argument& e) {  // an event this run cannot take (a pose of a driven joint)
+      std::fprintf(stderr, "%s: error: %s\n", printable(choices.events).c_str(), printable(e.what()).c_str());
+      return 1;
     }
     // a replay gives the recorded samples only with the run they were recorded with
     const SimulatorOptions& o = sim->options();
+    const bool adaptive = o.integrator == "dopri5";
     if ((!recorded.solver.empty() && recorded.solver != o.solver) ||
         (!recorded.integrator.empty() && recorded.integrator != o.integrator) ||
-        (recorded.step > 0.0 && recorded.step != o.step))
+        (recorded.step > 0.0 && recorded.step != o.step) ||
+        (adaptive && recorded.tolerance > 0.0 && recorded.tolerance != o.tolerance))
       std::fprintf(stderr,
-                   "kinetree-cli %s: warning: the events were recorded with solver %s, integrator %s, step %s s; "
-                   "this run uses %s, %s, %s s (the samples will differ)\n",
+                   "kinetree-cli %s: warning: the events were recorded with solver %s, integrator %s, step %s s%s; "
+                   "this run uses %s, %s, %s s%s (the samples will differ)\n",
                    command, printable(recorded.solver).c_str(), printable(recorded.integrator).c_str(),
-                   formatRoundTrip(recorded.step).c_str(), o.solver.c_str(), o.integrator.c_str(),
-                   formatRoundTrip(o.step).c_str());
+                   formatRoundTrip(recorded.step).c_str(),
+                   recorded.tolerance > 0.0 ? (", tolerance " + formatRoundTrip(recorded.tolerance)).c_str() : "",
+                   o.solver.c_str(), o.integrator.c_str(), formatRoundTrip(o.step).c_str(),
+                   adaptive ? (", tolerance " + formatRoundTrip(o.tolerance)).c_str() : "");
   }
   if (!checkTableEnd(command, *sim, duration, choices.duration > 0)) return 2;
   return 0;

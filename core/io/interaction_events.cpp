@@ -237,7 +237,7 @@ std::vector<InteractionEvent> parseInteractionEvents(const std::string& text, co
   if (!root || root->kind != Node::Kind::Map)
     reader.fail(root ? root->pos : yaml::Position{}, "",
                 R"(expected an events file: a mapping with "format": "kinetree-events" and "events")");
-  reader.onlyKeys(*root, "", {"format", "version", "solver", "integrator", "step", "events"});
+  reader.onlyKeys(*root, "", {"format", "version", "solver", "integrator", "step", "tolerance", "events"});
   const Node& format = reader.require(*root, "format", "");
   if (reader.text(format, "format") != "kinetree-events")
     reader.fail(format.pos, "format", "expected \"kinetree-events\"");
@@ -247,6 +247,7 @@ std::vector<InteractionEvent> parseInteractionEvents(const std::string& text, co
     if (const Node* s = root->find("solver")) run->solver = reader.text(*s, "solver");
     if (const Node* i = root->find("integrator")) run->integrator = reader.text(*i, "integrator");
     if (const Node* h = root->find("step")) run->step = reader.number(*h, "step");
+    if (const Node* tol = root->find("tolerance")) run->tolerance = reader.number(*tol, "tolerance");
   }
   const Node& list = reader.require(*root, "events", "");
   if (list.kind != Node::Kind::Sequence)
@@ -291,6 +292,7 @@ std::string formatInteractionEvents(const std::vector<InteractionEvent>& events,
   if (!run.solver.empty()) appendText(out, "solver", run.solver);
   if (!run.integrator.empty()) appendText(out, "integrator", run.integrator);
   if (run.step > 0.0) appendNumber(out, "step", run.step);
+  if (run.tolerance > 0.0 && run.integrator == "dopri5") appendNumber(out, "tolerance", run.tolerance);
   out +=
       ",\n  "
       R"("events": [)";

@@ -5,7 +5,7 @@
 //
 //   {
 //     "format": "kinetree-events", "version": 1,
-//     "solver": "aba", "integrator": "rk4", "step": 0.002,
+//     "solver": "aba", "integrator": "rk4", "step": 0.002,   (dopri5 runs: "tolerance": 1e-8 too)
 //     "events": [
 //       {"t": 0.5, "kind": "push", "id": 1, "body": "base", "point": [0, 0, 0], "force": [0, 40, 0],
 //        "moment": [0, 0, 0], "axes": "world", "start": 0.5, "duration": 0.2, "shape": "half-sine"},
@@ -37,6 +37,7 @@ namespace kt {
 struct EventsRun {
   std::string solver, integrator;
   double step = 0.0;
+  double tolerance = 0.0;  ///< dopri5's relative tolerance (written for dopri5 runs only)
 };
 
 /// Thrown for a file that cannot be read; diagnostic() has the file, line, column and what was

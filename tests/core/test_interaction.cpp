@@ -491,6 +491,29 @@ class TestInteraction : public QObject {
     QCOMPARE(cli.code, 1);
     QVERIFY2(cli.err.contains("bad.events.json:2:1: error: events[0]: expected the key 'id'"), qPrintable(cli.err));
     QVERIFY(cli.out.isEmpty());
+    // an event the run cannot take: a pose of a joint that follows a motion
+    QVERIFY(kt::test::writeFile(
+        bad, QByteArray::fromStdString(head + "{\"t\": 0.5, \"kind\": \"pose\", \"id\": 1, \"joint\": \"J11\", "
+                                              "\"position\": [0.3]}]}")));
+    const kt::test::CliRun posed = kt::test::runCli(
+        {"simulate", kt::test::example("space_robot_motion.yaml"), "--events", bad, "--duration", "1"});
+    QCOMPARE(posed.code, 1);
+    QVERIFY2(posed.err.contains("bad.events.json: error: the event at t = 0.5 s: joint 'J11' follows a prescribed "
+                                "motion: its position cannot be set"),
+             qPrintable(posed.err));
+    QVERIFY(posed.out.isEmpty());
+    // a dopri5 run names its tolerance, and another one is warned about
+    QVERIFY(kt::test::writeFile(
+        bad,
+        QByteArray::fromStdString("{\"format\": \"kinetree-events\", \"version\": 1, \"solver\": \"aba\", "
+                                  "\"integrator\": \"dopri5\", \"step\": 0.01, \"tolerance\": 1e-6, \"events\": []}")));
+    const kt::test::CliRun loose =
+        kt::test::runCli({"simulate", kt::test::example("pendulum.yaml"), "--events", bad, "--duration", "0.1",
+                          "--solver", "aba", "--integrator", "dopri5", "--step", "0.01", "--tolerance", "1e-9"});
+    QCOMPARE(loose.code, 0);
+    QVERIFY2(loose.err.contains("recorded with solver aba, integrator dopri5, step 0.01 s, tolerance 1e-06; this run "
+                                "uses aba, dopri5, 0.01 s, tolerance 1e-09"),
+             qPrintable(loose.err));
   }
 
   // Once a drag is released the run is the run of the untouched model from the state it left

@@ -149,7 +149,8 @@ bool ResultsExport::write(const SimulationController& simulation, const ResultsE
   // the interactions, for `kinetree-cli simulate --events` to replay the run
   if (!events.empty() && simulation.tree()) {
     const kt::SimulatorOptions& o = simulation.activeOptions();
-    const std::string json = kt::formatInteractionEvents(events, *simulation.tree(), {o.solver, o.integrator, o.step});
+    const std::string json =
+        kt::formatInteractionEvents(events, *simulation.tree(), {o.solver, o.integrator, o.step, o.tolerance});
     QString reason;
     if (!render::writeFileAtomically(eventsPath(path), QByteArray::fromStdString(json), &reason)) {
       if (error) *error = QObject::tr("The CSV was written, but its events file could not be: %1").arg(reason);
