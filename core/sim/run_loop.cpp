@@ -78,6 +78,12 @@ std::vector<InteractionEvent> RunLoop::events() const {
   return applied_;
 }
 
+void RunLoop::copyEvents(std::size_t from, std::vector<InteractionEvent>& out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (from < applied_.size())
+    out.insert(out.end(), applied_.begin() + static_cast<std::ptrdiff_t>(from), applied_.end());
+}
+
 std::string RunLoop::interactionError() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return interactionError_;

@@ -70,6 +70,9 @@ class RunLoop {
   std::string error() const;
   /// The interactions applied so far, in order, with their times (a copy).
   std::vector<InteractionEvent> events() const;
+  /// Appends to `out` the applied interactions from the `from`-th on (a view that follows them
+  /// copies each once).
+  void copyEvents(std::size_t from, std::vector<InteractionEvent>& out) const;
   /// How many interactions were applied (cheap: for a view that follows them).
   std::size_t eventCount() const { return eventCount_.load(std::memory_order_acquire); }
   /// Why the last refused interaction was refused (empty when none was).

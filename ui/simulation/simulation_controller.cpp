@@ -251,6 +251,7 @@ void SimulationController::stopLoop() {
   seenGeneration_ = ~std::uint64_t{0};
   seenRow_ = ~std::size_t{0};
   interactionError_.clear();
+  events_.clear();
   if (wasRunning_) {
     wasRunning_ = false;
     emit runningChanged(false);
@@ -393,8 +394,9 @@ bool SimulationController::interact(const kt::InteractionEvent& event) {
   return true;
 }
 
-std::vector<kt::InteractionEvent> SimulationController::events() const {
-  return loop_ ? loop_->events() : std::vector<kt::InteractionEvent>{};
+const std::vector<kt::InteractionEvent>& SimulationController::events() const {
+  if (loop_) loop_->copyEvents(events_.size(), events_);  // the new ones only
+  return events_;
 }
 
 }  // namespace kt::ui

@@ -152,8 +152,9 @@ class SimulationController : public QObject {
   /// paused). False, and nothing applied, without a session that can go on (none, outdated by an
   /// edit, failed or full).
   bool interact(const kt::InteractionEvent& event);
-  /// The interactions the session's run applied so far, with their times (empty without a session).
-  std::vector<kt::InteractionEvent> events() const;
+  /// The interactions the session's run applied so far, with their times (empty without a
+  /// session). Each is copied from the run once; the reference holds until the next call.
+  const std::vector<kt::InteractionEvent>& events() const;
   std::size_t eventCount() const { return loop_ ? loop_->eventCount() : 0; }
   /// A fresh id for an interaction of the session (the drags and the pushes share them).
   int newInteractionId() { return nextInteractionId_++; }
@@ -210,7 +211,8 @@ class SimulationController : public QObject {
 
   int nextInteractionId_ = 1;
   const Document& document_;
-  std::string interactionError_;  ///< the run loop's last refused interaction, once shown
+  std::string interactionError_;                      ///< the run loop's last refused interaction, once shown
+  mutable std::vector<kt::InteractionEvent> events_;  ///< the session's applied interactions so far
   std::unique_ptr<kt::RunLoop> loop_;
   std::thread thread_;  ///< runs loop_->run()
   bool runnable_ = false;
