@@ -85,6 +85,47 @@ class TestRunLoop : public QObject {
     QCOMPARE(r.loop->recorder().size(), std::size_t{301});
   }
 
+  // Pausing and resuming changes nothing of the run: the samples (energy included) are the bits of
+  // a run that never paused, and an interaction applied and released while paused leaves no
+  // trace either (the integrator restarts from the same state; rk4 keeps no history).
+  void pauseAndResumeLeaveNoTrace() {
+    SimulatorOptions o;
+    o.step = 0.002;
+    o.interactions = true;
+    Running straight(std::make_unique<RunLoop>(pendulum(o), 0.0, 1.0, 1'000'000));
+    straight.loop->setRunning(true);
+    QVERIFY(waitStopped(*straight.loop, 500));
+    // ten times real time: about 0.1 s of wall time, paused forty times on the way
+    Running paused(std::make_unique<RunLoop>(pendulum(o), 10.0, 1.0, 1'000'000));
+    for (int k = 0; k < 40 && paused.loop->steps() < 500; ++k) {
+      paused.loop->setRunning(true);
+      std::this_thread::sleep_for(std::chrono::microseconds(500 + 37 * k));
+      paused.loop->setRunning(false);
+      QVERIFY(waitStopped(*paused.loop));
+      if (k % 10 == 0) {  // a push of nothing, on and off at once
+        InteractionEvent push;
+        push.id = k;
+        push.body = 0;
+        paused.loop->interact(push);
+        InteractionEvent off;
+        off.kind = InteractionKind::Release;
+        off.id = k;
+        paused.loop->interact(off);
+      }
+    }
+    paused.loop->setRunning(true);
+    QVERIFY(waitStopped(*paused.loop, 500));
+    const Recorder& a = straight.loop->recorder();
+    const Recorder& b = paused.loop->recorder();
+    QCOMPARE(b.size(), a.size());
+    const auto width = static_cast<std::size_t>(a.width());
+    std::vector<double> rowsA(a.size() * width), rowsB(b.size() * width);
+    a.copyRows(0, a.size(), rowsA.data());
+    b.copyRows(0, b.size(), rowsB.data());
+    QVERIFY2(rowsA == rowsB, "pausing changed the run");
+    QVERIFY(!paused.loop->events().empty());
+  }
+
   // Each requested step adds one sample and leaves the run paused.
   void stepsOneSampleAtATime() {
     Running r(std::make_unique<RunLoop>(pendulum(), 1.0, 0.0, 1'000'000));
