@@ -277,7 +277,7 @@ void MainWindow::createSimulation() {
   connect(drivesDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on) drivesDock_->raise();
   });
-  QAction* pose = new QAction(tr("P&ose the Model…"), this);
+  QAction* pose = new QAction(tr("Pose the &Model…"), this);
   pose->setObjectName(QStringLiteral("poseModelAction"));
   pose->setStatusTip(
       tr("Set where the joints are while the run is paused, and keep it as the initial state "

@@ -297,7 +297,7 @@ bool PosePanel::useAsInitialState() {
     emit statusMessage(tr("The model already starts in this pose"), 4000);
     return false;
   }
-  const QString what = tr("%n joint(s)", nullptr, static_cast<int>(bodies.size()));
+  const QString what = bodies.size() == 1 ? tr("1 joint") : tr("%1 joints").arg(bodies.size());
   document_.push(new ReplaceBodiesCommand(document_, std::move(bodies), std::move(after),
                                           tr("Use Pose as Initial State (%1)").arg(what)));
   emit statusMessage(tr("The initial positions of %1 are the pose shown; Undo takes them back").arg(what), 6000);
