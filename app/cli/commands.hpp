@@ -18,6 +18,11 @@ int cmdInfo(const std::vector<std::string>& args);
 int cmdSimulate(const std::vector<std::string>& args);
 /// peaks MODEL [run options] [--csv] [--output F]: the peak load of every joint over a run.
 int cmdPeaks(const std::vector<std::string>& args);
+/// spectrum MODEL --signals P [run options] [--segment N] [--detrend D] [-o F]: Welch spectra as CSV.
+int cmdSpectrum(const std::vector<std::string>& args);
+/// fatigue MODEL --signals P [run options] [--wohler M] [--neq N] [--csv] [-o F] [--cycles F] [--histogram F]:
+/// rainflow cycles and damage-equivalent loads.
+int cmdFatigue(const std::vector<std::string>& args);
 /// compare MODEL [--solvers a,b,...] [--duration T] [--step H] [--integrator I] [--tolerance TOL]
 int cmdCompare(const std::vector<std::string>& args);
 /// bench [--model FILE | --chain N | --cardan-chain N | --binary-tree D] [--solvers ...] [--repeat K] [--json]

@@ -92,6 +92,40 @@ const Command kCommands[] = {
      "sample are printed); 2 on a usage error; 3 when a joint reached its load rating.\n"
      "\nexample: kinetree-cli peaks examples/space_robot.yaml --csv -o peaks.csv\n",
      &kt::cli::cmdPeaks},
+    {"spectrum", "run a model and write the amplitude spectrum and PSD of signals",
+     "usage: kinetree-cli spectrum MODEL.yaml --signals PATTERN[,PATTERN...] [--segment N]\n"
+     "                             [--detrend none|mean|linear] [-o|--output FILE.csv|-]\n"
+     "                             [run options as simulate: --solver --integrator --step --tolerance\n"
+     "                             --duration --motion --cutoff --events --package-path]\n\n"
+     "Simulates the model as simulate does and writes, for each signal --signals names (globs, as\n"
+     "simulate --signals), its one-sided amplitude spectrum (the peak amplitude of a sinusoid) and\n"
+     "power spectral density (units^2/Hz) by Welch's method: segments of N samples (default: the\n"
+     "largest power of two at most a quarter of the run, at least 256) overlapping by half, each\n"
+     "detrended (default: its mean removed) and Hann-windowed. Columns: f_Hz, then NAME.amplitude\n"
+     "and NAME.psd per signal. Written to a file, the sample rate, the resolution and each signal's\n"
+     "largest line are said on stderr. The scaling: docs/reports.md.\n"
+     "Exit status: 0; 1 for an invalid model or a run that stopped; 2 on a usage error (a segment\n"
+     "longer than the run included).\n"
+     "\nexample: kinetree-cli spectrum examples/space_robot.yaml --duration 10 --signals 'reaction:J11.*' \\\n"
+     "           -o j11_spectrum.csv\n",
+     &kt::cli::cmdSpectrum},
+    {"fatigue", "run a model and count the rainflow cycles and damage-equivalent load of signals",
+     "usage: kinetree-cli fatigue MODEL.yaml --signals PATTERN[,PATTERN...] [--wohler M] [--neq N]\n"
+     "                            [--csv] [-o|--output FILE|-] [--cycles FILE.csv]\n"
+     "                            [--histogram FILE.csv [--bins R,M]]\n"
+     "                            [run options as simulate: --solver --integrator --step --tolerance\n"
+     "                            --duration --motion --cutoff --events --package-path]\n\n"
+     "Simulates the model as simulate does and counts the rainflow cycles of each signal --signals\n"
+     "names by ASTM E1049-85 (half cycles kept), then prints per signal the cycles counted, the\n"
+     "largest range (its mean and start time) and the damage-equivalent load\n"
+     "DEL = (sum n_i S_i^M / N)^(1/M): M the Woehler exponent (default 4, steel welds; 10 for\n"
+     "composites), N the equivalent cycles (default: one per second of the run). --csv prints the\n"
+     "table as CSV; --cycles writes every cycle (range, mean, count 1 or 0.5, its start and end\n"
+     "times); --histogram the range-mean counts in R x M bins (--bins R,M, default 10,10).\n"
+     "The method: docs/reports.md.\n"
+     "Exit status: 0; 1 for an invalid model or a run that stopped; 2 on a usage error.\n"
+     "\nexample: kinetree-cli fatigue examples/space_robot.yaml --duration 10 --signals 'load:J11.mz' --wohler 4\n",
+     &kt::cli::cmdFatigue},
     {"compare", "run one model with several solvers and report their largest differences",
      "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
      "                            [--tolerance TOL] [--trajectory] [--digits] [--motion FILE.csv [--cutoff HZ]]\n"

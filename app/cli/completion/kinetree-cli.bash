@@ -9,6 +9,8 @@ _kinetree_cli_options() {
     info) echo "--package-path --help --version" ;;
     simulate) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --output --signals --every --package-path --help --version" ;;
     peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --csv --output --package-path --help --version" ;;
+    spectrum) echo "--signals --segment --detrend --output --solver --integrator --step --tolerance --duration --motion --cutoff --events --package-path --help --version" ;;
+    fatigue) echo "--signals --wohler --neq --csv --output --cycles --histogram --bins --solver --integrator --step --tolerance --duration --motion --cutoff --events --package-path --help --version" ;;
     compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --motion --cutoff --package-path --help --version" ;;
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --kinds --repeat --json --simulate --no-loads --package-path --help --version" ;;
     import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
@@ -20,7 +22,7 @@ _kinetree_cli_options() {
 _kinetree_cli() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=""
   ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="validate info simulate peaks compare bench import export sweep help"
+  local commands="validate info simulate peaks spectrum fatigue compare bench import export sweep help"
   local solvers="aba crba cfa-dense cfa-oddeven cfa-tree poisson-sweep poisson-ldl"
   local integrators="euler rk4 dopri5"
   COMPREPLY=()
@@ -46,7 +48,10 @@ _kinetree_cli() {
     --integrator)
       mapfile -t COMPREPLY < <(compgen -W "$integrators" -- "$cur")
       return ;;
-    -o | --output | --model | --motion | --events)
+    --detrend)
+      mapfile -t COMPREPLY < <(compgen -W "none mean linear" -- "$cur")
+      return ;;
+    -o | --output | --model | --motion | --events | --cycles | --histogram)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
@@ -55,7 +60,7 @@ _kinetree_cli() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
     --step | --tolerance | --duration | --cutoff | --signals | --every | --chain | --cardan-chain | --binary-tree | \
-      --repeat | --processes | --dask | --batch-size | --max-cases)
+      --repeat | --processes | --dask | --batch-size | --max-cases | --segment | --wohler | --neq | --bins)
       return ;;  # a value the user types
   esac
   if [[ $command == help ]]; then
