@@ -19,6 +19,7 @@ docs/python.md.
 from __future__ import annotations
 
 import csv
+import fnmatch
 import os
 import tempfile
 from dataclasses import dataclass
@@ -43,6 +44,9 @@ __all__ = [
     "mass_matrix",
     "bias",
     "peaks",
+    "fatigue",
+    "rainflow",
+    "spectrum",
     "solvers",
     "sweep",
     "SweepResult",
@@ -265,6 +269,75 @@ def peaks(run: Run, frame: bool = False):
 
         return pandas.DataFrame(rows)
     return rows
+
+
+def _signals(run: Run, signals: Union[str, Sequence[str]]) -> List[str]:
+    patterns = signals.split(",") if isinstance(signals, str) else list(signals)
+    names = [n for n in run.columns[1:] if any(fnmatch.fnmatchcase(n, p.strip()) for p in patterns)]
+    if not names:
+        raise KeyError(f"no signal of this run matches {signals!r} (docs/signals.md)")
+    return names
+
+
+def _interval(run: Run) -> float:
+    if len(run) < 2:
+        raise ValueError("the run has fewer than two samples")
+    return float(run.time[1] - run.time[0])
+
+
+def rainflow(x) -> List[Dict[str, float]]:
+    """The rainflow cycles of a series by ASTM E1049-85 (half cycles kept), as ``kinetree-cli
+    fatigue --cycles`` counts them: dicts of range, mean, count (1 or 0.5) and the sample indices
+    first and last of the cycle's two reversals (docs/reports.md)."""
+    return [
+        {"range": r, "mean": m, "count": n, "first": a, "last": b}
+        for r, m, n, a, b in _kinetree.rainflow(np.asarray(x, dtype=float).tolist())
+    ]
+
+
+def fatigue(run: Run, signals: Union[str, Sequence[str]] = "load:*", wohler: float = 4.0,
+            n_eq: Optional[float] = None, frame: bool = False):
+    """Rainflow cycles and the damage-equivalent load DEL = (sum n_i S_i^m / N_eq)^(1/m) of each
+    signal of a run the glob patterns ``signals`` name, as ``kinetree-cli fatigue --csv`` lists
+    them: dicts of signal, cycles, largest_range, largest_range_mean, largest_range_t, del,
+    wohler_m, n_eq (a pandas DataFrame with ``frame=True``). ``n_eq`` defaults to one cycle per
+    second of the run (the time of its last sample); ``wohler`` is the S-N exponent m
+    (docs/reports.md). A run kept with ``every`` > 1 counts the kept samples only."""
+    if not wohler > 0:
+        raise ValueError("wohler: expected a positive exponent")
+    n = float(run.time[-1]) if n_eq is None else float(n_eq)
+    if not n > 0:
+        raise ValueError("n_eq: expected a positive number of cycles")
+    h = _interval(run)
+    rows = []
+    for name in _signals(run, signals):
+        cycles = rainflow(run[name])
+        largest = max(cycles, key=lambda c: c["range"], default=None)
+        count, del_ = _kinetree.damage_equivalent_load(run[name].tolist(), float(wohler), n)
+        rows.append({
+            "signal": name,
+            "cycles": count,
+            "largest_range": largest["range"] if largest else 0.0,
+            "largest_range_mean": largest["mean"] if largest else 0.0,
+            "largest_range_t": largest["first"] * h if largest else 0.0,
+            "del": del_,
+            "wohler_m": float(wohler),
+            "n_eq": n,
+        })
+    if frame:
+        import pandas
+
+        return pandas.DataFrame(rows)
+    return rows
+
+
+def spectrum(run: Run, signal: str, segment: Optional[int] = None, detrend: str = "mean") -> Dict[str, Any]:
+    """The one-sided amplitude spectrum and PSD of one signal of a run by Welch's method (Hann
+    window, segments of ``segment`` samples overlapping by half, each detrended: "none", "mean" or
+    "linear"), as ``kinetree-cli spectrum`` writes them: a dict of numpy arrays frequency (Hz),
+    amplitude (the peak amplitude of a sinusoid) and psd (units^2/Hz), with segment, segments and
+    resolution (Hz). docs/reports.md gives the scaling."""
+    return _kinetree.spectrum(run[signal].tolist(), 1.0 / _interval(run), int(segment or 0), detrend)
 
 
 from .sweep import SweepResult, sweep  # noqa: E402  (uses the functions above)

@@ -14,6 +14,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/analysis/rainflow.hpp"
+#include "core/analysis/spectrum.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
@@ -417,6 +419,34 @@ PYBIND11_MODULE(_kinetree, m) {
   m.def("forward_dynamics", &forwardDynamics);
   m.def("mass_matrix", &massMatrix);
   m.def("bias", &bias);
+  m.def("rainflow", [](const std::vector<double>& x) {
+    py::list out;
+    for (const kt::Cycle& c : kt::rainflow(x)) out.append(py::make_tuple(c.range, c.mean, c.count, c.first, c.last));
+    return out;
+  });
+  m.def("damage_equivalent_load", [](const std::vector<double>& x, double m, double nEq) {
+    const std::vector<kt::Cycle> cycles = kt::rainflow(x);
+    return py::make_tuple(kt::cycleCount(cycles), kt::damageEquivalentLoad(cycles, m, nEq));
+  });
+  m.def("spectrum", [](const std::vector<double>& x, double rate, std::size_t segment, const std::string& detrend) {
+    kt::SpectrumOptions o;
+    o.segment = segment;
+    if (detrend == "none")
+      o.detrend = kt::Detrend::None;
+    else if (detrend == "linear")
+      o.detrend = kt::Detrend::Linear;
+    else if (detrend != "mean")
+      throw std::invalid_argument("detrend: expected none, mean or linear, got '" + detrend + "'");
+    const kt::Spectrum s = kt::welchSpectrum(x, rate, o);  // std::invalid_argument is ValueError
+    py::dict out;
+    out["frequency"] = py::array_t<double>(static_cast<py::ssize_t>(s.frequency.size()), s.frequency.data());
+    out["amplitude"] = py::array_t<double>(static_cast<py::ssize_t>(s.amplitude.size()), s.amplitude.data());
+    out["psd"] = py::array_t<double>(static_cast<py::ssize_t>(s.psd.size()), s.psd.data());
+    out["segment"] = s.segment;
+    out["segments"] = s.segments;
+    out["resolution"] = s.resolution;
+    return out;
+  });
   m.def("solvers", [] {
     std::vector<std::string> names;
     for (const kt::SolverInfo& info : kt::solverRegistry()) names.push_back(info.name);

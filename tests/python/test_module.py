@@ -126,6 +126,35 @@ class TestAgainstTheCli(unittest.TestCase):
         self.assertEqual([p["joint"] for p in table], [j["name"] for j in robot.joints])
         self.assertGreater(max(p["moment"] for p in table), 0)
 
+    def test_fatigue_and_spectrum_as_the_cli(self):
+        model = example("space_robot.yaml")
+        run = kinetree.simulate(model, duration=2.0, signals="load:J1*.mz")
+        rows = kinetree.fatigue(run, "load:J1*.mz", wohler=10)
+        table = cli("fatigue", model, "--duration", "2", "--signals", "load:J1*.mz", "--wohler", "10", "--csv").stdout
+        lines = table.strip().split("\n")
+        self.assertEqual(len(rows), len(lines) - 1)
+        for row, line in zip(rows, lines[1:]):
+            cells = line.split(",")
+            self.assertEqual(row["signal"], cells[0])
+            self.assertEqual([row[k] for k in ("cycles", "largest_range", "largest_range_mean", "largest_range_t",
+                                               "del", "wohler_m", "n_eq")], [float(c) for c in cells[1:]])
+        # the ASTM E1049-85 example
+        cycles = kinetree.rainflow([-2, 1, -3, 5, -1, 3, -4, 4, -2])
+        self.assertEqual(sum(c["count"] for c in cycles), 4.0)
+        spectrum = kinetree.spectrum(run, "load:J11.mz", segment=256, detrend="linear")
+        header, rows = read_csv(cli("spectrum", model, "--duration", "2", "--signals", "load:J11.mz", "--segment",
+                                    "256", "--detrend", "linear").stdout)
+        self.assertEqual(header, ["f_Hz", "load:J11.mz.amplitude", "load:J11.mz.psd"])
+        table = np.array(rows)
+        self.assertTrue(np.array_equal(spectrum["frequency"], table[:, 0]))
+        self.assertTrue(np.array_equal(spectrum["amplitude"], table[:, 1]))
+        self.assertTrue(np.array_equal(spectrum["psd"], table[:, 2]))
+        self.assertEqual((spectrum["segment"], spectrum["segments"]), (256, 6))
+        with self.assertRaises(ValueError):
+            kinetree.spectrum(run, "load:J11.mz", detrend="cubic")
+        with self.assertRaises(KeyError):
+            kinetree.fatigue(run, "nothing:*")
+
     def test_forward_dynamics_is_what_the_run_recorded(self):
         for name in ("space_robot.yaml", "humanoid.yaml", "cardan_chain.yaml"):
             with self.subTest(model=name):
