@@ -78,6 +78,7 @@ extern "C" {
 #include "ui/files/file_actions.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
 #include "ui/results/export/results_export.hpp"
+#include "ui/results/fatigue_dock.hpp"
 #include "ui/results/joint_load_view.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/results/plots_dock.hpp"
@@ -296,6 +297,44 @@ class TestResults : public QObject {
     QVERIFY(!pending->isVisible());
     QVERIFY(w->timeline()->runLabel()->text().contains(QStringLiteral("· cfa-tree ·")));
     sim->pause();
+  }
+
+  // View ▸ Fatigue: the selected joint's load signals counted as `kinetree-cli fatigue --csv`
+  // counts them, to the last bit; m and N_eq change the DEL; Export writes the same CSV.
+  void fatigueDockIsTheCli() {
+    const QString model = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    auto w = openWindow(model);
+    kt::ui::FatigueDock* dock = w->fatigueDock();
+    QAction* show = w->findChild<QAction*>(QStringLiteral("fatigueDockAction"));
+    QVERIFY(show);
+    show->trigger();
+    QVERIFY(dock->isVisible());
+    QVERIFY(runToEnd(*w, 1.0));
+    const kt::Tree& tree = *w->simulation()->tree();
+    const int j11 =
+        static_cast<int>(std::find(tree.jointNames.begin(), tree.jointNames.end(), "J11") - tree.jointNames.begin());
+    dock->setJoint(j11);
+    QCOMPARE(dock->joint(), j11);
+    // load: (6), reaction: (5 of a revolute joint), tau: (1)
+    QCOMPARE(dock->table()->rowCount(), 12);
+    const kt::test::CliRun cli = kt::test::runCli(
+        {"fatigue", model, "--duration", "1", "--signals", "load:J11.*,reaction:J11.*,tau:J11*", "--csv"});
+    QVERIFY2(cli.code == 0, qPrintable(cli.err));
+    QCOMPARE(QString::fromStdString(dock->csv()), cli.out);
+    dock->setWohler(10.0);
+    dock->setEquivalentCycles(1e6);
+    const kt::test::CliRun ten =
+        kt::test::runCli({"fatigue", model, "--duration", "1", "--signals", "load:J11.*,reaction:J11.*,tau:J11*",
+                          "--csv", "--wohler", "10", "--neq", "1e6"});
+    QCOMPARE(QString::fromStdString(dock->csv()), ten.out);
+    QTemporaryDir dir;
+    const QString file = dir.filePath("fatigue.csv");
+    QString error;
+    QVERIFY2(dock->exportCsv(file, &error), qPrintable(error));
+    QCOMPARE(readAll(file), ten.out.toUtf8());
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QVERIFY(dock->grab().save(QStringLiteral("/tmp/kinetree-shots/fatigue-dock.png")));
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/fatigue-window.png")));
   }
 
   // File ▸ Export Results: the CSV of kinetree-cli simulate, byte for byte, with its metadata;

@@ -28,6 +28,7 @@
 #include "ui/editor/selection.hpp"
 #include "ui/files/file_actions.hpp"
 #include "ui/results/export/export_actions.hpp"
+#include "ui/results/fatigue_dock.hpp"
 #include "ui/results/joint_load_view.hpp"
 #include "ui/results/peak_loads_dock.hpp"
 #include "ui/results/plots_dock.hpp"
@@ -140,6 +141,10 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings().setValue(QStringLiteral("anglesInDegrees"), on);
   });
   view->addAction(peakLoadsDock_->toggleViewAction());
+  fatigueDock_->toggleViewAction()->setObjectName(QStringLiteral("fatigueDockAction"));
+  fatigueDock_->toggleViewAction()->setStatusTip(
+      tr("Rainflow cycles and damage-equivalent loads of the selected joint's loads over the run"));
+  view->addAction(fatigueDock_->toggleViewAction());
   view->addAction(mathematicsDock_->toggleViewAction());
   drivesDock_->toggleViewAction()->setObjectName(QStringLiteral("drivesDockAction"));
   drivesDock_->toggleViewAction()->setStatusTip(
@@ -263,6 +268,13 @@ void MainWindow::createSimulation() {
     if (simulation_->sessionFits(tree_)) selection_->selectBody(selection_->bodyOfTreeIndex(treeIndex));
     simulation_->showTime(t);
   });
+  fatigueDock_ = new FatigueDock(simulation_, this);
+  addDockWidget(Qt::RightDockWidgetArea, fatigueDock_);
+  tabifyDockWidget(peakLoadsDock_, fatigueDock_);
+  fatigueDock_->hide();  // opened from the View menu
+  connect(fatigueDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (on) fatigueDock_->raise();
+  });
   mathematicsDock_ = new MathematicsDock(simulation_, view_, this);
   scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
@@ -331,6 +343,7 @@ void MainWindow::createSimulation() {
     plotsDock_->setSelectedJoint(simulation_->sessionFits(tree_) ? treeIndex : -1);
     mathematicsDock_->setSelectedBody(simulation_->sessionFits(tree_) ? treeIndex : -1);
     jointLoads_->setSelectedJoint(treeIndex);
+    if (simulation_->sessionFits(tree_)) fatigueDock_->setJoint(treeIndex);
   });
 }
 

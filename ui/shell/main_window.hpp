@@ -45,6 +45,7 @@ class HelpMenu;
 class JointLoadView;
 class MathematicsDock;
 class ModelTreeDock;
+class FatigueDock;
 class PeakLoadsDock;
 class PlotsDock;
 class ProblemsDock;
@@ -94,6 +95,7 @@ class MainWindow : public QMainWindow {
   PushDialog* pushDialog() const { return pushDialog_; }
   TimelineBar* timeline() const { return timeline_; }
   PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
+  FatigueDock* fatigueDock() const { return fatigueDock_; }
   MathematicsDock* mathematicsDock() const { return mathematicsDock_; }
   ExportActions& exports() const { return *exports_; }
   /// What an exported video shows besides the recording: the views as the window has them.
@@ -151,6 +153,7 @@ class MainWindow : public QMainWindow {
   JointLoadView* jointLoads_ = nullptr;
   PlotsDock* plotsDock_ = nullptr;
   PeakLoadsDock* peakLoadsDock_ = nullptr;
+  FatigueDock* fatigueDock_ = nullptr;
   MathematicsDock* mathematicsDock_ = nullptr;
   ExportActions* exports_ = nullptr;
   QAction* compareAction_ = nullptr;

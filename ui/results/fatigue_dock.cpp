@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ui/results/fatigue_dock.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "core/analysis/rainflow.hpp"
+#include "core/model/text_util.hpp"
+#include "core/results/recorder.hpp"
+#include "core/results/signals.hpp"
+#include "render/output/atomic_write.hpp"
+#include "ui/simulation/simulation_controller.hpp"
+
+namespace kt::ui {
+
+namespace {
+QString number(double x) { return QString::fromStdString(kt::formatSignificant(x, 5)); }
+}  // namespace
+
+FatigueDock::FatigueDock(SimulationController* simulation, QWidget* parent)
+    : QDockWidget(tr("Fatigue"), parent), simulation_(simulation) {
+  setObjectName(QStringLiteral("fatigueDock"));
+  auto* body = new QWidget;
+  auto* layout = new QVBoxLayout(body);
+  auto* controls = new QHBoxLayout;
+  joints_ = new QComboBox;
+  joints_->setObjectName(QStringLiteral("fatigueJoint"));
+  joints_->setToolTip(tr("The joint whose loads are counted (follows the selection)"));
+  wohler_ = new QDoubleSpinBox;
+  wohler_->setObjectName(QStringLiteral("fatigueWohler"));
+  wohler_->setRange(1.0, 30.0);
+  wohler_->setDecimals(1);
+  wohler_->setValue(m_);
+  wohler_->setToolTip(
+      tr("Wöhler exponent m of the S–N curve N ∝ S⁻ᵐ: 3–5 for steel and welds, about 10 for "
+         "composites"));
+  equivalent_ = new QDoubleSpinBox;
+  equivalent_->setObjectName(QStringLiteral("fatigueNeq"));
+  equivalent_->setRange(0.0, 1e12);
+  equivalent_->setDecimals(0);
+  equivalent_->setSpecialValueText(tr("1 per s"));
+  equivalent_->setToolTip(
+      tr("N_eq, the equivalent cycles the DEL is given for; \"1 per s\": one per second of "
+         "the run"));
+  controls->addWidget(new QLabel(tr("Joint")));
+  controls->addWidget(joints_, 1);
+  controls->addWidget(new QLabel(tr("m")));
+  controls->addWidget(wohler_);
+  controls->addWidget(new QLabel(tr("N_eq")));
+  controls->addWidget(equivalent_);
+  layout->addLayout(controls);
+  table_ = new QTableWidget(0, ColumnCount);
+  table_->setObjectName(QStringLiteral("fatigueTable"));
+  table_->setHorizontalHeaderLabels(
+      {tr("Signal"), tr("Cycles"), tr("Largest range"), tr("Its mean"), tr("From t (s)"), tr("DEL")});
+  table_->horizontalHeaderItem(Cycles)->setToolTip(tr("Rainflow cycles (ASTM E1049-85), half cycles as ½"));
+  table_->horizontalHeaderItem(Del)->setToolTip(
+      tr("Damage-equivalent load (Σ nᵢ Sᵢᵐ / N_eq)^(1/m): the constant range doing the same damage in N_eq cycles"));
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  layout->addWidget(table_, 1);
+  auto* bottom = new QHBoxLayout;
+  summary_ = new QLabel;
+  summary_->setWordWrap(true);
+  exportButton_ = new QPushButton(tr("Export CSV…"));
+  exportButton_->setObjectName(QStringLiteral("fatigueExport"));
+  bottom->addWidget(summary_, 1);
+  bottom->addWidget(exportButton_);
+  layout->addLayout(bottom);
+  setWidget(body);
+
+  connect(joints_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(wohler_, &QDoubleSpinBox::valueChanged, this, [this](double m) {
+    m_ = m;
+    refresh();
+  });
+  connect(equivalent_, &QDoubleSpinBox::valueChanged, this, [this](double n) {
+    nEq_ = n;
+    refresh();
+  });
+  connect(exportButton_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Fatigue Table"), QString(),
+                                                      tr("CSV files (*.csv);;All files (*)"));
+    if (path.isEmpty()) return;
+    if (QString error; !exportCsv(path, &error))
+      QMessageBox::warning(this, tr("Export Fatigue Table"), tr("Could not write %1: %2").arg(path, error));
+  });
+  connect(simulation_, &SimulationController::sessionStarted, this, &FatigueDock::rebuildJoints);
+  connect(simulation_, &SimulationController::runningChanged, this, [this](bool running) {
+    if (!running) refresh();
+  });
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
+    // a step or a pose while paused: the counts follow (a running count waits for the pause)
+    if (!simulation_->isRunning() && isVisible()) refresh();
+  });
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    if (visible) refresh();
+  });
+  rebuildJoints();
+}
+
+void FatigueDock::rebuildJoints() {
+  const int previous = joint();
+  joints_->blockSignals(true);
+  joints_->clear();
+  if (const kt::Tree* tree = simulation_->tree())
+    for (int i = 0; i < tree->nb; ++i)  // a fixed joint transmits loads too
+      joints_->addItem(QString::fromStdString(tree->jointNames[static_cast<std::size_t>(i)]), i);
+  const int at = joints_->findData(previous);
+  joints_->setCurrentIndex(at >= 0 ? at : 0);
+  joints_->blockSignals(false);
+  refresh();
+}
+
+void FatigueDock::setJoint(int joint) {
+  if (joint < 0) return;
+  if (const int at = joints_->findData(joint); at >= 0) joints_->setCurrentIndex(at);
+}
+
+int FatigueDock::joint() const { return joints_->currentIndex() >= 0 ? joints_->currentData().toInt() : -1; }
+
+void FatigueDock::setWohler(double m) { wohler_->setValue(m); }
+
+void FatigueDock::setEquivalentCycles(double n) { equivalent_->setValue(n); }
+
+void FatigueDock::refresh() {
+  rows_.clear();
+  table_->setRowCount(0);
+  const kt::Recorder* rec = simulation_->recorder();
+  const kt::SignalLayout* layout = simulation_->signalLayout();
+  const int j = joint();
+  exportButton_->setEnabled(false);
+  if (!rec || !layout || j < 0) {
+    summary_->setText(tr("No run."));
+    return;
+  }
+  const std::size_t n = rec->size();
+  if (n < 2) {
+    summary_->setText(tr("Run the simulation (F5) to count the cycles."));
+    return;
+  }
+  const std::vector<double> t = rec->column(0);
+  const double interval = t[1] - t[0];
+  const double nEq = nEq_ > 0.0 ? nEq_ : std::max(t.back(), interval);
+  // the wrench, its reaction part, the effort: each in the layout's order
+  for (const kt::SignalKind kind : {kt::SignalKind::Load, kt::SignalKind::Reaction, kt::SignalKind::Tau})
+    for (const kt::SignalInfo& s : layout->infos()) {
+      if (s.body != j || s.kind != kind) continue;
+      const std::vector<double> x = rec->column(layout->find(s.name));
+      const std::vector<kt::Cycle> cycles = kt::rainflow(x);
+      Row r;
+      r.signal = s.name;
+      r.unit = s.unit;
+      r.cycles = kt::cycleCount(cycles);
+      r.del = kt::damageEquivalentLoad(cycles, m_, nEq);
+      for (const kt::Cycle& c : cycles)
+        if (c.range > r.largest) {
+          r.largest = c.range;
+          r.mean = c.mean;
+          r.at = t[c.first];
+        }
+      rows_.push_back(r);
+    }
+  table_->setRowCount(static_cast<int>(rows_.size()));
+  for (std::size_t k = 0; k < rows_.size(); ++k) {
+    const Row& r = rows_[k];
+    const QString unit = QString::fromStdString(r.unit).replace(QLatin1Char('*'), QChar(0x00B7));  // N·m
+    const QString cells[ColumnCount] = {
+        QString::fromStdString(r.signal), number(r.cycles), number(r.largest) + " " + unit,
+        number(r.mean) + " " + unit,      number(r.at),     number(r.del) + " " + unit};
+    for (int c = 0; c < ColumnCount; ++c) {
+      auto* item = new QTableWidgetItem(cells[c]);
+      if (c != Signal) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      table_->setItem(static_cast<int>(k), c, item);
+    }
+  }
+  summary_->setText(
+      tr("%1 samples to t = %2 s; DEL for m = %3 and N_eq = %4").arg(n).arg(number(t.back()), number(m_), number(nEq)));
+  exportButton_->setEnabled(!rows_.empty());
+}
+
+std::string FatigueDock::csv() const {
+  const kt::Recorder* rec = simulation_->recorder();
+  const double last = rec && rec->size() > 1 ? rec->timeOf(rec->size() - 1) : 0.0;
+  const double interval = rec && rec->size() > 1 ? rec->timeOf(1) - rec->timeOf(0) : 0.0;
+  const double nEq = nEq_ > 0.0 ? nEq_ : std::max(last, interval);
+  std::string out = "signal,cycles,largest_range,largest_range_mean,largest_range_t,del,wohler_m,n_eq\n";
+  for (const Row& r : rows_)
+    out += r.signal + "," + kt::formatRoundTrip(r.cycles) + "," + kt::formatRoundTrip(r.largest) + "," +
+           kt::formatRoundTrip(r.mean) + "," + kt::formatRoundTrip(r.at) + "," + kt::formatRoundTrip(r.del) + "," +
+           kt::formatRoundTrip(m_) + "," + kt::formatRoundTrip(nEq) + "\n";
+  return out;
+}
+
+bool FatigueDock::exportCsv(const QString& path, QString* error) const {
+  return render::writeFileAtomically(path, QByteArray::fromStdString(csv()), error);
+}
+
+}  // namespace kt::ui
