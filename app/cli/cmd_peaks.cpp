@@ -2,6 +2,7 @@
 // kinetree-cli peaks: run a model headless and print the peak load of every joint.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "app/cli/commands.hpp"
 #include "core/io/csv.hpp"
 #include "core/model/text_util.hpp"
+#include "core/results/load_cases.hpp"
 #include "core/results/peak_loads.hpp"
 #include "core/sim/run_limits.hpp"
 
@@ -19,13 +21,14 @@ namespace {
 constexpr const char* kUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
-    "                          [--events FILE.events.json] [--package-path DIR]...\n";
+    "                          [--events FILE.events.json] [--cases FILE.csv|FILE.json] [--package-path DIR]...\n";
 
 }  // namespace
 
 int cmdPeaks(const std::vector<std::string>& args) {
   std::vector<OptionSpec> specs = runOptionSpecs();
   specs.push_back({"--csv", false});
+  specs.push_back({"--cases"});
   specs.push_back({"--output", true, "-o"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
@@ -33,13 +36,14 @@ int cmdPeaks(const std::vector<std::string>& args) {
   std::string modelPath;
   if (!singleModelFile("peaks", kUsage, parsed, modelPath)) return 2;
   RunChoices choices;
-  std::string output;
+  std::string output, casesPath;
   bool csv = false;
   for (const auto& [name, value] : parsed.options) {
     bool taken = false;
     if (!takeRunOption("peaks", name, value, choices, taken)) return 2;
     if (name == "--csv") csv = true;
     if (name == "--output") output = value;
+    if (name == "--cases") casesPath = value;
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
@@ -48,7 +52,13 @@ int cmdPeaks(const std::vector<std::string>& args) {
 
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉
   PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));
-  peaks.add(sim->sample().data());
+  std::optional<LoadCaseCollector> cases;
+  if (!casesPath.empty()) cases.emplace(sim->tree(), sim->signalLayout());
+  const auto take = [&] {
+    peaks.add(sim->sample().data());
+    if (cases) cases->add(sim->sample().data());
+  };
+  take();
   const long outputs = runOutputCount(duration, sim->outputInterval());
   bool stopped = false;
   for (long k = 0; k < outputs; ++k) {
@@ -56,7 +66,7 @@ int cmdPeaks(const std::vector<std::string>& args) {
       stopped = true;
       break;
     }
-    peaks.add(sim->sample().data());
+    take();
   }
 
   const std::string text = csv ? peakLoadsCsv(peaks.joints()) : peakLoadsTable(peaks.joints());
@@ -66,6 +76,14 @@ int cmdPeaks(const std::vector<std::string>& args) {
     } else {
       CsvWriter file(output);  // atomic over a regular file, in place for a FIFO or device
       file.raw(text);
+      file.finish();
+    }
+    if (cases) {
+      // the state and every joint's wrench at each joint's peak |force| and |moment|
+      const bool json = casesPath.size() >= 5 && casesPath.compare(casesPath.size() - 5, 5, ".json") == 0;
+      CsvWriter file(casesPath);
+      file.raw(json ? loadCasesJson(sim->tree(), sim->signalLayout(), cases->cases())
+                    : loadCasesCsv(sim->tree(), sim->signalLayout(), cases->cases()));
       file.finish();
     }
   } catch (const std::exception& e) {

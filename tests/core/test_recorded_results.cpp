@@ -6,6 +6,9 @@
 // for the whole run and for ranges, patterns and every k-th sample.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -16,6 +19,7 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/results/load_cases.hpp"
 #include "core/results/peak_loads.hpp"
 #include "core/results/recording_csv.hpp"
 #include "core/sim/simulator.hpp"
@@ -152,6 +156,87 @@ class TestRecordedResults : public QObject {
 
   // The space robot's rated joints: utilisation = peak / rating, the governing quantity and its
   // time; unrated joints have none.
+  // Load cases at the peaks (docs/reports.md): each joint's force and moment case is at the
+  // instant PeakLoads gives, holds the state and every joint's wrench of that recorded row, the
+  // same fed sample by sample (the CLI) as from the recording (the application); `peaks --cases`
+  // writes them, CSV and JSON.
+  void loadCasesAtThePeaks() {
+    Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
+    SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
+    Simulator sim(std::move(model), o);
+    const Tree& tree = sim.tree();
+    const SignalLayout& layout = sim.signalLayout();
+    PeakLoads peaks(tree, layout);
+    LoadCaseCollector streamed(tree, layout);
+    peaks.add(sim.sample().data());
+    streamed.add(sim.sample().data());
+    for (int k = 0; k < 500; ++k) {
+      QVERIFY(sim.step());
+      peaks.add(sim.sample().data());
+      streamed.add(sim.sample().data());
+    }
+    LoadCaseCollector recorded(tree, layout);
+    recorded.addRecorded(sim.recorder(), 0);
+    const std::vector<LoadCase> cases = recorded.cases(), again = streamed.cases();
+    // a case per peak the table shows: the free base's rounding noise is none
+    const LoadScale scale = loadScale(peaks.joints());
+    std::size_t shown = 0;
+    for (const JointPeaks& j : peaks.joints())
+      shown += (aboveDeadBand(j.force, scale.force) ? 1 : 0) + (aboveDeadBand(j.moment, scale.moment) ? 1 : 0);
+    QCOMPARE(cases.size(), shown);
+    QCOMPARE(cases.size(), static_cast<std::size_t>(2 * tree.nb - 2));
+    QVERIFY(cases.front().joint != 0);
+    QCOMPARE(again.size(), cases.size());
+    std::vector<double> row(static_cast<std::size_t>(layout.size()));
+    std::vector<Vec6> f;
+    Eigen::VectorXd q;
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+      const LoadCase& lc = cases[c];
+      const JointPeaks& j = peaks.joints()[static_cast<std::size_t>(lc.joint)];
+      const Peak& p = lc.moment ? j.moment : j.force;
+      QCOMPARE(lc.value, p.value);
+      QCOMPARE(lc.when->t, p.time);
+      QCOMPARE(again[c].value, lc.value);
+      QCOMPARE(again[c].when->t, lc.when->t);
+      // the instant is that row of the recording, whole
+      const std::size_t r = sim.recorder().rowAtTime(lc.when->t);
+      QCOMPARE(sim.recorder().copyRows(r, r + 1, row.data()), std::size_t{1});
+      QCOMPARE(row[0], lc.when->t);
+      layout.jointWrenchesFromRow(row.data(), f);
+      layout.positionsFromRow(row.data(), q);
+      QVERIFY(lc.when->wrenches == f && again[c].when->wrenches == f);
+      QVERIFY(lc.when->q == q);
+      QCOMPARE(lc.moment ? f[static_cast<std::size_t>(lc.joint)].head<3>().norm()
+                         : f[static_cast<std::size_t>(lc.joint)].tail<3>().norm(),
+               lc.value);
+    }
+    // the CLI writes the same cases
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath("cases.csv"), jsonPath = dir.filePath("cases.json");
+    const kt::test::CliRun cli =
+        kt::test::runCli({"peaks", example("space_robot.yaml"), "--duration", "1", "--cases", csvPath});
+    QVERIFY2(cli.code == 0, qPrintable(cli.err));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().toStdString(), loadCasesCsv(tree, layout, cases));
+    QVERIFY(kt::test::runCli({"peaks", example("space_robot.yaml"), "--duration", "1", "--cases", jsonPath}).code == 0);
+    QFile json(jsonPath);
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QByteArray text = json.readAll();
+    QCOMPARE(text.toStdString(), loadCasesJson(tree, layout, cases));
+    QVERIFY(text.startsWith("{\n  \"format\": \"kinetree-load-cases\""));
+    QVERIFY(text.contains("\"joint\": \"J11\", \"quantity\": \"force\""));
+    QVERIFY(text.contains("\"loads\": {\"base_joint\": {\"fx\": "));
+    QVERIFY(!text.contains("\"joint\": \"base_joint\""));
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+    QVERIFY2(parseError.error == QJsonParseError::NoError, qPrintable(parseError.errorString()));
+    const QJsonArray list = doc.object().value("cases").toArray();
+    QCOMPARE(list.size(), static_cast<qsizetype>(cases.size()));
+    QCOMPARE(list[1].toObject().value("t").toDouble(), cases[1].when->t);
+    QCOMPARE(list[1].toObject().value("loads").toObject().size(), static_cast<qsizetype>(tree.nb));
+  }
+
   void utilisationOfRatings() {
     const Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
     const std::unique_ptr<Simulator> sim = runRecorded(model, 10.0);

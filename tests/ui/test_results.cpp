@@ -299,6 +299,31 @@ class TestResults : public QObject {
     sim->pause();
   }
 
+  // Peak Loads ▸ Load Cases…: the state and every joint's wrench at each peak, the file
+  // `kinetree-cli peaks --cases` writes for the same run (CSV and JSON).
+  void loadCasesFromThePeakLoadsDock() {
+    const QString model = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    auto w = openWindow(model);
+    QVERIFY(runToEnd(*w, 1.0));
+    kt::ui::PeakLoadsDock* dock = w->peakLoadsDock();
+    dock->show();
+    dock->raise();
+    dock->refresh();
+    QPushButton* cases = dock->findChild<QPushButton*>(QStringLiteral("peakCasesButton"));
+    QVERIFY(cases && cases->isEnabled());
+    QTemporaryDir dir;
+    for (const char* name : {"cases.csv", "cases.json"}) {
+      const QString mine = dir.filePath(QStringLiteral("app-") + name), cli = dir.filePath(name);
+      QString error;
+      QVERIFY2(dock->exportLoadCases(mine, &error), qPrintable(error));
+      const kt::test::CliRun run = kt::test::runCli({"peaks", model, "--duration", "1", "--cases", cli});
+      QVERIFY2(run.code == 0, qPrintable(run.err));
+      QCOMPARE(readAll(mine), readAll(cli));
+    }
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QVERIFY(dock->grab().save(QStringLiteral("/tmp/kinetree-shots/peak-loads-cases.png")));
+  }
+
   // View ▸ Fatigue: the selected joint's load signals counted as `kinetree-cli fatigue --csv`
   // counts them, to the last bit; m and N_eq change the DEL; Export writes the same CSV.
   void fatigueDockIsTheCli() {

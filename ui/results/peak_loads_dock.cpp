@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/results/load_cases.hpp"
 #include "core/results/recorder.hpp"
 #include "render/output/atomic_write.hpp"
 #include "ui/results/export/export_file.hpp"
@@ -292,6 +293,7 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
       rangeBox_(new QComboBox),
       summary_(new QLabel),
       exportButton_(new QPushButton(tr("Export CSV…"))),
+      casesButton_(new QPushButton(tr("Load Cases…"))),
       model_(new Model(this)),
       sorted_(new NumericSort(this)),
       table_(new QTableView) {
@@ -304,6 +306,11 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
   exportButton_->setObjectName(QStringLiteral("peakExportButton"));
   exportButton_->setToolTip(tr("The table as CSV, as kinetree-cli peaks --csv writes it"));
   exportButton_->setEnabled(false);
+  casesButton_->setObjectName(QStringLiteral("peakCasesButton"));
+  casesButton_->setToolTip(
+      tr("For each joint's peak |force| and |moment|: the instant, the joint positions and every "
+         "joint's wrench then, as CSV or JSON (kinetree-cli peaks --cases)"));
+  casesButton_->setEnabled(false);
   table_->setObjectName(QStringLiteral("peakTable"));
   sorted_->setSourceModel(model_);
   table_->setModel(sorted_);
@@ -329,6 +336,7 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
   auto* top = new QHBoxLayout;
   top->addWidget(rangeBox_, 1);
   top->addWidget(exportButton_);
+  top->addWidget(casesButton_);
   // the summary on a line of its own, wrapped: on the row above, a long one set the width of the
   // whole right-hand dock column (about 470 px, a third of the default window)
   summary_->setWordWrap(true);
@@ -347,6 +355,13 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
     if (path.isEmpty()) return;
     QString error;
     if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export Peak Loads"), error);
+  });
+  connect(casesButton_, &QPushButton::clicked, this, [this] {
+    const QString path = askExportFile(this, tr("Export Load Cases"), QStringLiteral("load_cases.csv"),
+                                       tr("CSV files (*.csv);;JSON files (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!exportLoadCases(path, &error)) QMessageBox::warning(this, tr("Export Load Cases"), error);
   });
   connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     const int joint = jointOfRow(index.row());
@@ -458,6 +473,7 @@ void PeakLoadsDock::refresh() {
       model_->set(&shown_);
       summary_->setText(tr("the plots show no time range: open them (View ▸ Plots) or choose the whole run"));
       exportButton_->setEnabled(false);
+      casesButton_->setEnabled(false);
       return;
     }
     if (range != scanRange_) {  // another range: every row again
@@ -483,7 +499,28 @@ void PeakLoadsDock::refresh() {
                               .arg(peaks->lastTime(), 0, 'f', 3)
                               .arg(markedEvents_ > 0 ? tr("; magenta times: during a push or drag") : QString()));
   exportButton_->setEnabled(peaks->samples() > 0);
+  casesButton_->setEnabled(peaks->samples() > 0);
   fitColumns();
+}
+
+bool PeakLoadsDock::exportLoadCases(const QString& path, QString* error) const {
+  const kt::Recorder* rec = simulation_->recorder();
+  const kt::Tree* tree = simulation_->tree();
+  const kt::SignalLayout* layout = simulation_->signalLayout();
+  if (!rec || !tree || !layout) {
+    if (error) *error = tr("There is no run to take load cases from");
+    return false;
+  }
+  // the samples the table shows: the whole run or the plots' range
+  kt::LoadCaseCollector cases(*tree, *layout);
+  if (rangeBox_->currentIndex() == 0)
+    cases.addRecorded(*rec, 0);
+  else
+    cases.addRecorded(*rec, 0, scanRange_.first, scanRange_.second);
+  const std::string text = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
+                               ? kt::loadCasesJson(*tree, *layout, cases.cases())
+                               : kt::loadCasesCsv(*tree, *layout, cases.cases());
+  return render::writeFileAtomically(path, QByteArray::fromStdString(text), error);
 }
 
 bool PeakLoadsDock::exportCsv(const QString& path, QString* error) const {

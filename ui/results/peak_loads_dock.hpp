@@ -4,7 +4,8 @@
 // (docs/model-format.md), the utilisation in % (red from 100 %). Over the whole run or the time
 // range the plots show; sortable by any column; a double click shows that time in every view and
 // selects the joint; a time at which a push or drag acted (docs/interaction.md) is in magenta,
-// its tooltip says which; Export CSV writes the table as `kinetree-cli peaks --csv` does. The figures
+// its tooltip says which; Export CSV writes the table as `kinetree-cli peaks --csv` does, Load
+// Cases the state and every joint's wrench at each peak as `peaks --cases` does. The figures
 // come from kt::PeakLoads (core/results/peak_loads.hpp), the computation the CLI runs, fed the rows of
 // the run's Recorder as they arrive.
 //
@@ -76,6 +77,9 @@ class PeakLoadsDock : public QDockWidget {
   const std::vector<kt::JointPeaks>& peaks() const { return shown_; }
   /// Writes the table as CSV (kt::peakLoadsCsv). False with `error` on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
+  /// Writes the load cases at the peaks of the samples the table shows (kt::LoadCaseCollector):
+  /// JSON for a path ending in .json, CSV otherwise. False with `error` on failure.
+  bool exportLoadCases(const QString& path, QString* error = nullptr) const;
   /// Whether Export CSV is offered: there are figures of the current session to write.
   bool canExport() const;
 
@@ -102,6 +106,7 @@ class PeakLoadsDock : public QDockWidget {
   QComboBox* rangeBox_;
   QLabel* summary_;
   QPushButton* exportButton_;
+  QPushButton* casesButton_;
   class Model;
   Model* model_;
   QSortFilterProxyModel* sorted_;
