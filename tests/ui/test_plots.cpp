@@ -24,8 +24,10 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QProcess>
+#include <QPushButton>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
@@ -286,6 +288,83 @@ class TestPlots : public QObject {
     QCOMPARE(time->GetMinimum(), s0);
     QCOMPARE(time->GetMaximum(), s1);
     QVERIFY(value->GetMaximum() - value->GetMinimum() < 0.9 * (y1 - y0));
+  }
+
+  // Statistics under a pane (docs/reports.md): per series over the time range the pane shows,
+  // as shown (angles in degrees), against a brute-force scan of the recording; a zoom changes the
+  // range and the figures; Copy Table gives them tab-separated, in full.
+  void statisticsOfTheVisibleRange() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    SimulationController* sim = controllerOf(w.get());
+    PlotsDock* plots = w->plotsDock();
+    QVERIFY(runFor(sim, 2.0));
+    plots->setCurrentPane(1);  // the joint coordinates, in degrees
+    QPushButton* button = plots->findChild<QPushButton*>(QStringLiteral("plotStatisticsButton"));
+    QVERIFY(button && !button->isChecked());
+    button->click();
+    QVERIFY(plots->statisticsShown());
+    auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(1));
+    const auto drawn = [&] {  // drawn and rendered: the axes are the range shown
+      plots->redraw();
+      pane->renderToImage();
+      plots->redraw();
+    };
+    drawn();
+    const auto check = [&] {
+      QTableWidget* table = plots->statisticsTable();
+      const std::vector<kt::render::ChartSeries>& series = pane->series();
+      QCOMPARE(table->rowCount(), static_cast<int>(series.size()));
+      const auto [t0, t1] = pane->visibleTimeRange();
+      const std::vector<double> t = sim->recorder()->column(0);
+      const QStringList lines = plots->statisticsText().split('\n', Qt::SkipEmptyParts);
+      QCOMPARE(lines.size(), table->rowCount() + 1);
+      QCOMPARE(lines.front(), QStringLiteral("Signal\tMin\tMax\tMean\tRMS\tPeak-to-peak\tt of max (s)"));
+      for (std::size_t r = 0; r < series.size(); ++r) {
+        const std::vector<double> x = sim->recorder()->column(series[r].column);
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, squares = 0, at = 0;
+        int n = 0;
+        for (std::size_t k = 0; k < x.size(); ++k) {
+          if (t[k] < t0 || t[k] > t1) continue;
+          const double v = series[r].scale * x[k];
+          if (v > hi) at = t[k];
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+          sum += v;
+          squares += v * v;
+          ++n;
+        }
+        QVERIFY(n > 10);
+        const QString line = lines[static_cast<qsizetype>(r) + 1];
+        const QStringList cells = line.split('\t');
+        QCOMPARE(cells[0], series[r].name);
+        const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::abs(b)); };
+        QVERIFY2(near(cells[1].toDouble(), lo) && near(cells[2].toDouble(), hi), qPrintable(line));
+        QVERIFY(near(cells[3].toDouble(), sum / n) && near(cells[4].toDouble(), std::sqrt(squares / n)));
+        QVERIFY(near(cells[5].toDouble(), hi - lo));
+        QCOMPARE(cells[6].toDouble(), at);
+        // the table shows them with the unit
+        QVERIFY(table->item(static_cast<int>(r), 2)->text().endsWith(series[r].unit));
+      }
+    };
+    check();
+    // zoomed in: the range and the figures follow
+    const QPointF at(pane->width() / 2.0, pane->height() / 2.0);
+    QWheelEvent in(at, pane->mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                   false);
+    QApplication::sendEvent(pane, &in);
+    drawn();
+    QVERIFY(pane->visibleTimeRange().second - pane->visibleTimeRange().first < 1.8);
+    check();
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QTest::qWait(50);  // the layout takes the table's height
+    QVERIFY(plots->statisticsTable()->isVisible());
+    QVERIFY(plots->grab().save(QStringLiteral("/tmp/kinetree-shots/plot-statistics.png")));
+    // the table follows the chosen pane; the button hides it
+    plots->setCurrentPane(0);
+    QCOMPARE(plots->statisticsTable()->rowCount(), 3);
+    QCOMPARE(plots->statisticsTable()->item(0, 0)->text(), QStringLiteral("attitude:base.roll"));
+    button->click();
+    QVERIFY(!plots->statisticsShown());
   }
 
   // File ▸ New and Open empty every pane: nothing of the old model stays; each pane says why it

@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/results/plots_dock.hpp"
 
+#include <QAction>
+#include <QClipboard>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
 #include <numbers>
 
 #include "core/results/recorder.hpp"
+#include "core/results/series_statistics.hpp"
 #include "core/results/signals.hpp"
 #include "render/charts/chart_pane.hpp"
 #include "ui/results/export/export_plots_dialog.hpp"
@@ -71,12 +78,19 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   autoscaleButton->setToolTip(tr("Fit the axes of the chosen pane to its data again"));
   auto* exportButton = new QPushButton(tr("Export…"));
   exportButton->setToolTip(tr("Save the chosen pane, or all of them, as PNG, SVG or PDF"));
+  statisticsButton_ = new QPushButton(tr("Statistics"));
+  statisticsButton_->setObjectName(QStringLiteral("plotStatisticsButton"));
+  statisticsButton_->setCheckable(true);
+  statisticsButton_->setToolTip(
+      tr("Under the chosen pane: min, max, mean, RMS, peak-to-peak and the time of the "
+         "maximum of each series over the time range it shows"));
   buttons->addWidget(autoscaleButton);
   buttons->addWidget(exportButton);
   sideLayout->addWidget(paneBox_);
   sideLayout->addWidget(filter_);
   sideLayout->addWidget(filterHint_);
   sideLayout->addWidget(list_, 1);
+  sideLayout->addWidget(statisticsButton_);
   sideLayout->addLayout(buttons);
   split->addWidget(side);
 
@@ -95,8 +109,12 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     stack->addWidget(pane->view);
     connect(pane->view, &render::ChartPane::timeClicked, this, [this](double t) { simulation_->showTime(t); });
     connect(pane->view, &render::ChartPane::visibleRangeChanged, this, [this, view = pane->view, p] {
-      // a pan or zoom: the visible range is decimated again from the recording
-      if (!view->autoscale()) drawPane(p);
+      // a pan or zoom: the visible range is decimated again from the recording (and its
+      // statistics follow the range the pane now shows)
+      if (!view->autoscale())
+        drawPane(p);
+      else
+        updateStatistics(p);
       emit visibleRangeChanged();
     });
     paneBox_->addItem(QStringLiteral("%1 · %2").arg(p + 1).arg(titles[p]));
@@ -108,12 +126,45 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setWidget(stack);
-  split->addWidget(scroll);
+  // under the panes, the statistics of the chosen one (hidden until asked for)
+  statisticsBox_ = new QWidget;
+  auto* statisticsLayout = new QVBoxLayout(statisticsBox_);
+  statisticsLayout->setContentsMargins(0, 2, 0, 0);
+  statisticsCaption_ = new QLabel;
+  statisticsCaption_->setObjectName(QStringLiteral("plotStatisticsCaption"));
+  statistics_ = new QTableWidget(0, kStatisticsColumns);
+  statistics_->setObjectName(QStringLiteral("plotStatistics"));
+  statistics_->setHorizontalHeaderLabels(
+      {tr("Signal"), tr("Min"), tr("Max"), tr("Mean"), tr("RMS"), tr("Peak-to-peak"), tr("t of max (s)")});
+  statistics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  statistics_->verticalHeader()->hide();
+  statistics_->verticalHeader()->setDefaultSectionSize(statistics_->fontMetrics().height() + 4);
+  statistics_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  statistics_->horizontalHeader()->setStretchLastSection(true);
+  statistics_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  auto* copy = new QAction(tr("Copy Table"), statistics_);
+  copy->setShortcut(QKeySequence::Copy);
+  copy->setShortcutContext(Qt::WidgetShortcut);
+  statistics_->addAction(copy);
+  connect(copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setText(statisticsText()); });
+  statisticsLayout->addWidget(statisticsCaption_);
+  statisticsLayout->addWidget(statistics_, 1);
+  statisticsBox_->hide();
+  right_ = new QSplitter(Qt::Vertical);
+  right_->setChildrenCollapsible(false);
+  right_->addWidget(scroll);
+  right_->addWidget(statisticsBox_);
+  right_->setStretchFactor(0, 1);
+  split->addWidget(right_);
   split->setStretchFactor(1, 1);
   split->setSizes({200, 700});
   setWidget(body);
 
-  connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int) { refreshList(); });
+  connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int p) {
+    refreshList();
+    if (p >= 0) updateStatistics(p);
+  });
+  connect(statisticsButton_, &QPushButton::toggled, this, &PlotsDock::setStatisticsShown);
   connect(filter_, &QLineEdit::textChanged, this, [this] { refreshList(); });
   connect(listModel_, &SignalListModel::toggled, this, [this](const QString& name, bool checked) {
     const int pane = paneBox_->currentIndex();
@@ -494,9 +545,86 @@ void PlotsDock::drawPane(int p) {
   if (const kt::Recorder* rec = simulation_->recorder()) {
     view.draw(*rec, std::numeric_limits<double>::infinity());
     updateCursors();
+    updateStatistics(p);
   } else {
     view.draw();
   }
+}
+
+bool PlotsDock::statisticsShown() const { return !statisticsBox_->isHidden(); }
+
+void PlotsDock::setStatisticsShown(bool shown) {
+  statisticsBox_->setVisible(shown);
+  if (statisticsButton_->isChecked() != shown) {
+    const QSignalBlocker quiet(statisticsButton_);
+    statisticsButton_->setChecked(shown);
+  }
+  updateStatistics(paneBox_->currentIndex());
+  // the table as tall as its rows, the panes the rest
+  if (shown)
+    right_->setSizes(
+        {std::max(0, right_->height() - statisticsBox_->maximumHeight()), statisticsBox_->maximumHeight()});
+}
+
+void PlotsDock::updateStatistics(int p) {
+  if (!statisticsShown() || p < 0 || p != paneBox_->currentIndex()) return;
+  const render::ChartPane& view = *panes_[static_cast<std::size_t>(p)]->view;
+  const kt::Recorder* rec = simulation_->recorder();
+  const std::vector<render::ChartSeries>& series = view.series();
+  const auto [t0, t1] =
+      view.drawnSeries() > 0 ? view.visibleTimeRange() : std::pair(std::numeric_limits<double>::quiet_NaN(), 0.0);
+  const bool any = rec && t0 <= t1;
+  statistics_->setRowCount(any ? static_cast<int>(series.size()) : 0);
+  statisticsCaption_->setText(any ? tr("%1, over %2 s to %3 s (as drawn; right-click or Ctrl+C copies)")
+                                        .arg(view.title())
+                                        .arg(t0, 0, 'g', 6)
+                                        .arg(t1, 0, 'g', 6)
+                                  : tr("%1: no samples shown").arg(view.title()));
+  for (int r = 0; r < statistics_->rowCount(); ++r) {
+    const render::ChartSeries& sr = series[static_cast<std::size_t>(r)];
+    const kt::SeriesStatistics st = kt::seriesStatistics(*rec, sr.column, t0, t1);
+    const double k = sr.scale;  // as shown (degrees for angles); the scales are positive
+    const QString unit = sr.unit.isEmpty() ? QString() : QStringLiteral(" ") + sr.unit;
+    const double values[kStatisticsColumns] = {0.0,        k * st.min,          k * st.max,  k * st.mean,
+                                               k * st.rms, k * st.peakToPeak(), st.timeOfMax};
+    for (int c = 0; c < kStatisticsColumns; ++c) {
+      QTableWidgetItem* item = statistics_->item(r, c);
+      if (!item) {
+        item = new QTableWidgetItem;
+        if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        statistics_->setItem(r, c, item);
+      }
+      const QString text = c == 0                        ? sr.name
+                           : st.samples == 0             ? QStringLiteral("—")
+                           : c == kStatisticsColumns - 1 ? QString::number(values[c], 'g', 6)
+                                                         : QString::number(values[c], 'g', 6) + unit;
+      item->setText(text);
+      item->setData(Qt::UserRole, c == 0 || st.samples == 0 ? QVariant() : QVariant(values[c]));
+    }
+  }
+  // no taller than its rows: the panes keep the rest
+  statisticsBox_->setMaximumHeight(statisticsCaption_->sizeHint().height() +
+                                   statistics_->horizontalHeader()->sizeHint().height() +
+                                   statistics_->verticalHeader()->length() + 2 * statistics_->frameWidth() + 8);
+}
+
+QString PlotsDock::statisticsText() const {
+  QString text;
+  for (int c = 0; c < statistics_->columnCount(); ++c)
+    text += (c ? QStringLiteral("\t") : QString()) + statistics_->horizontalHeaderItem(c)->text();
+  text += QLatin1Char('\n');
+  for (int r = 0; r < statistics_->rowCount(); ++r) {
+    for (int c = 0; c < statistics_->columnCount(); ++c) {
+      const QTableWidgetItem* item = statistics_->item(r, c);
+      // numbers in full, for a spreadsheet
+      const QVariant number = item ? item->data(Qt::UserRole) : QVariant();
+      text += (c ? QStringLiteral("\t") : QString()) + (number.isValid() ? QString::number(number.toDouble(), 'g', 17)
+                                                        : item           ? item->text()
+                                                                         : QString());
+    }
+    text += QLatin1Char('\n');
+  }
+  return text;
 }
 
 void PlotsDock::updateCursors() {

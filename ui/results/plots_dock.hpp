@@ -35,6 +35,9 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
+class QPushButton;
+class QSplitter;
+class QTableWidget;
 class vtkChartXY;
 
 namespace kt::render {
@@ -99,6 +102,14 @@ class PlotsDock : public QDockWidget {
                    const QString& caption, QString* error = nullptr);
   /// The pane the signal list edits.
   int currentPane() const;
+  /// The statistics under the panes (docs/reports.md): for the chosen pane, per series over the
+  /// time range it shows, min, max, mean, RMS, peak-to-peak and the time of the maximum, as shown
+  /// (an angle in degrees when the panes show degrees). The Statistics button toggles them.
+  void setStatisticsShown(bool shown);
+  bool statisticsShown() const;
+  QTableWidget* statisticsTable() const { return statistics_; }
+  /// The table as copied (Ctrl+C, Copy Table): tab-separated, a header line, numbers in full.
+  QString statisticsText() const;
 
  signals:
   /// The time range a pane shows changed (visibleTimeRange()).
@@ -123,11 +134,18 @@ class PlotsDock : public QDockWidget {
   void setPaneColumns(int pane);
   void drawPane(int pane);
   void updateCursors();
+  void updateStatistics(int pane);
   int columnOf(const QString& name) const;
 
   SimulationController* simulation_;
   std::vector<std::unique_ptr<PlotPane>> panes_;
+  static constexpr int kStatisticsColumns = 7;
   QComboBox* paneBox_ = nullptr;
+  QPushButton* statisticsButton_ = nullptr;
+  QSplitter* right_ = nullptr;  ///< the panes over the statistics
+  QWidget* statisticsBox_ = nullptr;
+  QLabel* statisticsCaption_ = nullptr;
+  QTableWidget* statistics_ = nullptr;
   QLineEdit* filter_ = nullptr;
   QLabel* filterHint_ = nullptr;  ///< "No signal matches 'pattern'" when the filter hides every signal
   QListView* list_ = nullptr;
