@@ -168,7 +168,7 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
       painter.drawText(QRectF(plot.right() + 0.4 * unit, Y(y, true) - 0.6 * unit, rightAxisWidth + unit, 1.2 * unit),
                        Qt::AlignLeft | Qt::AlignVCenter, tickText(y, rs));
   painter.drawText(QRectF(plot.left(), plot.bottom() + 1.4 * unit, plot.width(), 1.2 * unit), Qt::AlignHCenter,
-                   QStringLiteral("t (s)"));
+                   QStringLiteral("%1 (%2)").arg(xName, xUnit));
   // axis labels, written upwards beside the ticks
   const auto verticalLabel = [&](const QString& text, double x) {
     painter.save();

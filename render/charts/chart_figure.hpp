@@ -40,7 +40,8 @@ struct ChartFigure {
   QString title;
   QString caption;  ///< empty: none
   std::vector<FigureSeries> series;
-  double t0 = 0.0, t1 = 1.0;  ///< the time axis
+  double t0 = 0.0, t1 = 1.0;                                         ///< the time axis (or what xName names)
+  QString xName = QStringLiteral("t"), xUnit = QStringLiteral("s");  ///< the horizontal axis: "f", "Hz" for a spectrum
   FigureAxis left, right;
   bool hasRight = false;
   double cursor = std::numeric_limits<double>::quiet_NaN();  ///< a vertical line at this time (NaN: none)

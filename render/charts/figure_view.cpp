@@ -38,7 +38,10 @@ QString FigureView::valuesAt(double t) const {
     const auto it = std::lower_bound(s.t.begin(), s.t.end(), t);
     std::size_t k = static_cast<std::size_t>(it - s.t.begin());
     if (k == s.t.size() || (k > 0 && t - s.t[k - 1] < s.t[k] - t)) k = k == 0 ? 0 : k - 1;
-    if (text.isEmpty()) text = tr("t = %1 s").arg(s.t[k], 0, 'f', 3);
+    if (text.isEmpty())
+      text = figure_.xName == QStringLiteral("t")
+                 ? tr("t = %1 s").arg(s.t[k], 0, 'f', 3)
+                 : QStringLiteral("%1 = %2 %3").arg(figure_.xName, QString::number(s.t[k], 'g', 5), figure_.xUnit);
     text += QStringLiteral("   %1: %2").arg(s.name, QString::number(s.y[k], 'e', 2));
   }
   return text;

@@ -37,11 +37,13 @@
 #include <numbers>
 #include <utility>
 
+#include "core/analysis/spectrum.hpp"
 #include "core/io/atomic_file.hpp"
 #include "render/bridge/offscreen.hpp"
 #include "render/bridge/vtk_widget.hpp"
 #include "render/charts/chart_figure.hpp"
 #include "render/charts/chart_pane.hpp"
+#include "render/charts/figure_view.hpp"
 #include "render/overlays/load_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
@@ -365,6 +367,58 @@ class TestPlots : public QObject {
     QCOMPARE(plots->statisticsTable()->item(0, 0)->text(), QStringLiteral("attitude:base.roll"));
     button->click();
     QVERIFY(!plots->statisticsShown());
+  }
+
+  // Spectrum under the panes (docs/reports.md): each series of the chosen pane over the range it
+  // shows, as drawn (degrees), is kt::welchSpectrum of those samples to the last bit; PSD and a
+  // log axis on request; the caption gives the resolution and the largest lines.
+  void spectrumOfTheVisibleRange() {
+    auto w = openWindow(kt::resources::kDefaultModel);
+    SimulationController* sim = controllerOf(w.get());
+    PlotsDock* plots = w->plotsDock();
+    QVERIFY(runFor(sim, 4.0));
+    plots->setCurrentPane(2);  // the loads of J11: N·m and N
+    QPushButton* button = plots->findChild<QPushButton*>(QStringLiteral("plotSpectrumButton"));
+    QVERIFY(button);
+    button->click();
+    QVERIFY(plots->spectrumShown());
+    plots->setSpectrumOptions(false, false, 512);
+    auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(2));
+    plots->redraw();
+    pane->renderToImage();
+    plots->redraw();
+    const std::vector<kt::render::ChartSeries>& series = pane->series();
+    QCOMPARE(plots->spectra().size(), series.size());
+    const auto [t0, t1] = pane->visibleTimeRange();
+    const std::vector<double> t = sim->recorder()->column(0);
+    for (std::size_t r = 0; r < series.size(); ++r) {
+      const std::vector<double> all = sim->recorder()->column(series[r].column);
+      std::vector<double> x;
+      for (std::size_t k = 0; k < all.size(); ++k)
+        if (t[k] >= t0 && t[k] <= t1) x.push_back(series[r].scale * all[k]);
+      kt::SpectrumOptions o;
+      o.segment = 512;
+      const kt::Spectrum expected = kt::welchSpectrum(x, 500.0, o);
+      QVERIFY(plots->spectra()[r].amplitude == expected.amplitude);
+      QVERIFY(plots->spectra()[r].psd == expected.psd);
+    }
+    const kt::render::ChartFigure& figure = plots->spectrumView()->figure();
+    QCOMPARE(figure.series.size(), series.size());
+    QCOMPARE(figure.xUnit, QStringLiteral("Hz"));
+    QVERIFY(figure.hasRight);  // moments on the left, forces on the right
+    QVERIFY2(plots->spectrumCaption()->text().contains(QStringLiteral("resolution 0.9766 Hz")),
+             qPrintable(plots->spectrumCaption()->text()));
+    QVERIFY(plots->spectrumCaption()->text().contains(series.front().name + QStringLiteral(": ")));
+    plots->setSpectrumOptions(true, true, 0);
+    QVERIFY(plots->spectrumView()->figure().left.log);
+    QVERIFY2(plots->spectrumView()->figure().left.label.endsWith(QStringLiteral("²/Hz")),
+             qPrintable(plots->spectrumView()->figure().left.label));
+    QTest::qWait(50);
+    QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
+    QVERIFY(plots->grab().save(QStringLiteral("/tmp/kinetree-shots/plot-spectrum.png")));
+    plots->setSpectrumOptions(false, false, 0);
+    QTest::qWait(50);
+    QVERIFY(plots->grab().save(QStringLiteral("/tmp/kinetree-shots/plot-spectrum-amplitude.png")));
   }
 
   // File ▸ New and Open empty every pane: nothing of the old model stays; each pane says why it

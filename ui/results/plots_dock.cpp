@@ -2,6 +2,7 @@
 #include "ui/results/plots_dock.hpp"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QGuiApplication>
@@ -21,10 +22,12 @@
 #include <limits>
 #include <numbers>
 
+#include "core/analysis/spectrum.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/series_statistics.hpp"
 #include "core/results/signals.hpp"
 #include "render/charts/chart_pane.hpp"
+#include "render/charts/figure_view.hpp"
 #include "ui/results/export/export_plots_dialog.hpp"
 #include "ui/results/signal_list_model.hpp"
 #include "ui/simulation/simulation_controller.hpp"
@@ -81,6 +84,12 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   statisticsButton_ = new QPushButton(tr("Statistics"));
   statisticsButton_->setObjectName(QStringLiteral("plotStatisticsButton"));
   statisticsButton_->setCheckable(true);
+  spectrumButton_ = new QPushButton(tr("Spectrum"));
+  spectrumButton_->setObjectName(QStringLiteral("plotSpectrumButton"));
+  spectrumButton_->setCheckable(true);
+  spectrumButton_->setToolTip(
+      tr("Under the panes: the amplitude spectrum or PSD of the chosen pane's series over "
+         "the time range it shows (Welch, Hann window)"));
   statisticsButton_->setToolTip(
       tr("Under the chosen pane: min, max, mean, RMS, peak-to-peak and the time of the "
          "maximum of each series over the time range it shows"));
@@ -90,7 +99,10 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   sideLayout->addWidget(filter_);
   sideLayout->addWidget(filterHint_);
   sideLayout->addWidget(list_, 1);
-  sideLayout->addWidget(statisticsButton_);
+  auto* analysisButtons = new QHBoxLayout;
+  analysisButtons->addWidget(statisticsButton_);
+  analysisButtons->addWidget(spectrumButton_);
+  sideLayout->addLayout(analysisButtons);
   sideLayout->addLayout(buttons);
   split->addWidget(side);
 
@@ -111,10 +123,12 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     connect(pane->view, &render::ChartPane::visibleRangeChanged, this, [this, view = pane->view, p] {
       // a pan or zoom: the visible range is decimated again from the recording (and its
       // statistics follow the range the pane now shows)
-      if (!view->autoscale())
+      if (!view->autoscale()) {
         drawPane(p);
-      else
+      } else {
         updateStatistics(p);
+        updateSpectrum(p);
+      }
       emit visibleRangeChanged();
     });
     paneBox_->addItem(QStringLiteral("%1 · %2").arg(p + 1).arg(titles[p]));
@@ -150,10 +164,51 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   statisticsLayout->addWidget(statisticsCaption_);
   statisticsLayout->addWidget(statistics_, 1);
   statisticsBox_->hide();
+  // and its spectrum (hidden until asked for)
+  spectrumBox_ = new QWidget;
+  auto* spectrumLayout = new QVBoxLayout(spectrumBox_);
+  spectrumLayout->setContentsMargins(0, 2, 0, 0);
+  auto* spectrumControls = new QHBoxLayout;
+  spectrumKind_ = new QComboBox;
+  spectrumKind_->setObjectName(QStringLiteral("plotSpectrumKind"));
+  spectrumKind_->addItem(tr("Amplitude"));
+  spectrumKind_->addItem(tr("PSD"));
+  spectrumKind_->setToolTip(tr("Amplitude: the peak amplitude of a sinusoid; PSD: power per hertz (units²/Hz)"));
+  spectrumLog_ = new QCheckBox(tr("Log scale"));
+  spectrumLog_->setObjectName(QStringLiteral("plotSpectrumLog"));
+  spectrumLog_->setToolTip(tr("A logarithmic value axis (the left one: a second unit on the right stays linear)"));
+  spectrumSegment_ = new QComboBox;
+  spectrumSegment_->setObjectName(QStringLiteral("plotSpectrumSegment"));
+  spectrumSegment_->addItem(tr("Segment: auto"), 0);
+  for (int n = 128; n <= 16384; n *= 2) spectrumSegment_->addItem(tr("Segment: %1").arg(n), n);
+  spectrumSegment_->setToolTip(
+      tr("Samples per Welch segment: longer gives finer frequency resolution and a noisier "
+         "estimate"));
+  spectrumControls->addWidget(spectrumKind_);
+  spectrumControls->addWidget(spectrumSegment_);
+  spectrumControls->addWidget(spectrumLog_);
+  spectrumControls->addStretch(1);
+  spectrumCaption_ = new QLabel;
+  spectrumCaption_->setObjectName(QStringLiteral("plotSpectrumCaption"));
+  spectrumCaption_->setWordWrap(true);
+  spectrumView_ = new render::FigureView;
+  spectrumView_->setObjectName(QStringLiteral("plotSpectrumView"));
+  spectrumView_->setMinimumHeight(180);
+  connect(spectrumView_, &render::FigureView::hovered, spectrumView_,
+          [view = spectrumView_](const QString& text) { view->setToolTip(text); });
+  spectrumLayout->addLayout(spectrumControls);
+  spectrumLayout->addWidget(spectrumView_, 1);
+  spectrumLayout->addWidget(spectrumCaption_);
+  spectrumBox_->setMinimumHeight(300);  // the controls, a readable figure and its caption
+  spectrumBox_->hide();
+  for (QComboBox* box : {spectrumKind_, spectrumSegment_})
+    connect(box, &QComboBox::currentIndexChanged, this, [this] { updateSpectrum(paneBox_->currentIndex()); });
+  connect(spectrumLog_, &QCheckBox::toggled, this, [this] { updateSpectrum(paneBox_->currentIndex()); });
   right_ = new QSplitter(Qt::Vertical);
   right_->setChildrenCollapsible(false);
   right_->addWidget(scroll);
   right_->addWidget(statisticsBox_);
+  right_->addWidget(spectrumBox_);
   right_->setStretchFactor(0, 1);
   split->addWidget(right_);
   split->setStretchFactor(1, 1);
@@ -163,7 +218,9 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int p) {
     refreshList();
     if (p >= 0) updateStatistics(p);
+    if (p >= 0) updateSpectrum(p);
   });
+  connect(spectrumButton_, &QPushButton::toggled, this, &PlotsDock::setSpectrumShown);
   connect(statisticsButton_, &QPushButton::toggled, this, &PlotsDock::setStatisticsShown);
   connect(filter_, &QLineEdit::textChanged, this, [this] { refreshList(); });
   connect(listModel_, &SignalListModel::toggled, this, [this](const QString& name, bool checked) {
@@ -546,6 +603,7 @@ void PlotsDock::drawPane(int p) {
     view.draw(*rec, std::numeric_limits<double>::infinity());
     updateCursors();
     updateStatistics(p);
+    updateSpectrum(p);
   } else {
     view.draw();
   }
@@ -606,6 +664,138 @@ void PlotsDock::updateStatistics(int p) {
   statisticsBox_->setMaximumHeight(statisticsCaption_->sizeHint().height() +
                                    statistics_->horizontalHeader()->sizeHint().height() +
                                    statistics_->verticalHeader()->length() + 2 * statistics_->frameWidth() + 8);
+}
+
+bool PlotsDock::spectrumShown() const { return !spectrumBox_->isHidden(); }
+
+void PlotsDock::setSpectrumShown(bool shown) {
+  spectrumBox_->setVisible(shown);
+  if (spectrumButton_->isChecked() != shown) {
+    const QSignalBlocker quiet(spectrumButton_);
+    spectrumButton_->setChecked(shown);
+  }
+  updateSpectrum(paneBox_->currentIndex());
+  // the spectrum takes about half of the height, the panes the rest
+  if (shown) {
+    const QList<int> sizes = right_->sizes();
+    const int total = right_->height();
+    right_->setSizes({total - total * 9 / 20 - sizes.value(1), sizes.value(1), total * 9 / 20});
+  }
+}
+
+void PlotsDock::setSpectrumOptions(bool psd, bool logScale, int segment) {
+  spectrumKind_->setCurrentIndex(psd ? 1 : 0);
+  spectrumLog_->setChecked(logScale);
+  const int at = spectrumSegment_->findData(segment);
+  spectrumSegment_->setCurrentIndex(at >= 0 ? at : 0);
+  updateSpectrum(paneBox_->currentIndex());
+}
+
+void PlotsDock::updateSpectrum(int p) {
+  if (!spectrumShown() || p < 0 || p != paneBox_->currentIndex()) return;
+  const render::ChartPane& view = *panes_[static_cast<std::size_t>(p)]->view;
+  const kt::Recorder* rec = simulation_->recorder();
+  const std::vector<render::ChartSeries>& series = view.series();
+  const bool psd = spectrumKind_->currentIndex() == 1;
+  render::ChartFigure figure;
+  figure.title = tr("%1: %2").arg(psd ? tr("PSD") : tr("Amplitude spectrum"), view.title());
+  figure.xName = QStringLiteral("f");
+  figure.xUnit = QStringLiteral("Hz");
+  spectrum_.clear();
+  const auto show = [&](const QString& why) {
+    spectrumCaption_->setText(why);
+    spectrumView_->setFigure(figure);
+  };
+  if (!rec || rec->size() < 2 || view.drawnSeries() == 0 || series.empty())
+    return show(tr("%1: no samples shown").arg(view.title()));
+  const auto [t0, t1] = view.visibleTimeRange();
+  // the rows of the visible range
+  std::size_t k0 = rec->rowAtTime(t0);
+  if (rec->timeOf(k0) < t0) ++k0;
+  const std::size_t k1 = rec->firstRowAfter(t1);
+  const double interval = rec->timeOf(1) - rec->timeOf(0);
+  if (k1 <= k0 + 1 || !(interval > 0.0)) return show(tr("%1: no samples shown").arg(view.title()));
+  kt::SpectrumOptions options;
+  options.segment = static_cast<std::size_t>(spectrumSegment_->currentData().toInt());
+  std::vector<double> x(k1 - k0);
+  QStringList peaks;
+  QString firstUnit;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0, rlo = lo, rhi = 0.0;
+  for (std::size_t r = 0; r < series.size(); ++r) {
+    const render::ChartSeries& sr = series[r];
+    x.resize(rec->copyColumn(sr.column, k0, k1, x.data()));
+    for (double& v : x) v *= sr.scale;  // as drawn (degrees for angles)
+    kt::Spectrum sp;
+    try {
+      sp = kt::welchSpectrum(x, 1.0 / interval, options);
+    } catch (const std::invalid_argument&) {
+      return show(tr("%1 samples shown: too few for segments of %2; zoom out or choose a shorter segment")
+                      .arg(x.size())
+                      .arg(options.segment > 0 ? options.segment : kt::defaultSegment(x.size())));
+    }
+    render::FigureSeries fs;
+    fs.name = sr.name;
+    fs.color = sr.color;
+    if (firstUnit.isEmpty()) firstUnit = sr.unit;
+    fs.rightAxis = sr.unit != firstUnit;  // a second unit (N beside N·m) on the right
+    const std::vector<double>& y = psd ? sp.psd : sp.amplitude;
+    for (std::size_t k = 1; k < sp.frequency.size(); ++k) {  // 0 Hz is the removed mean
+      fs.t.push_back(sp.frequency[k]);
+      fs.y.push_back(y[k]);
+      double& l = fs.rightAxis ? rlo : lo;
+      double& h = fs.rightAxis ? rhi : hi;
+      if (y[k] > 0.0) l = std::min(l, y[k]);
+      h = std::max(h, y[k]);
+    }
+    const std::size_t peak = sp.peak();
+    peaks << tr("%1: %2 Hz, %3 %4")
+                 .arg(sr.name)
+                 .arg(sp.frequency[peak], 0, 'g', 4)
+                 .arg(sp.amplitude[peak], 0, 'g', 4)
+                 .arg(sr.unit);
+    if (fs.rightAxis) {
+      figure.hasRight = true;
+      figure.right.label = psd ? sr.unit + QStringLiteral("²/Hz") : sr.unit;  // not arg(): ² reads as a digit
+    }
+    figure.t1 = sp.frequency.back();
+    spectrum_.push_back(std::move(sp));
+    figure.series.push_back(std::move(fs));
+  }
+  // the frequency axis up to where the lines are: the last bin of any series at 0.1 % of its
+  // largest amplitude or more (the rest is the window's leakage), not less than ten bins
+  double shownTo = 10.0 * spectrum_.front().resolution;
+  for (const kt::Spectrum& sp : spectrum_) {
+    const double top = sp.amplitude[sp.peak()];
+    for (std::size_t k = sp.amplitude.size(); k-- > 1;)
+      if (sp.amplitude[k] >= 1e-3 * top) {
+        shownTo = std::max(shownTo, 1.2 * sp.frequency[k]);
+        break;
+      }
+  }
+  figure.t1 = std::min(figure.t1, shownTo);
+  figure.t0 = 0.0;
+  figure.left.label = psd ? firstUnit + QStringLiteral("²/Hz") : firstUnit;
+  const bool log = spectrumLog_->isChecked();
+  figure.left.log = log;
+  // log: from six decades under the largest value up; linear: from zero
+  figure.left.min = log ? std::max(lo, hi * 1e-6) : 0.0;
+  figure.left.max = hi > 0.0 ? hi * (log ? 2.0 : 1.05) : 1.0;
+  figure.right.min = 0.0;
+  figure.right.max = rhi > 0.0 ? rhi * 1.05 : 1.0;
+  const kt::Spectrum& first = spectrum_.front();
+  spectrumCaption_->setText(tr("Over %1 s to %2 s: %3 samples at %4 Hz, segments of %5 (%6 averaged), resolution "
+                               "%7 Hz, drawn to %9 Hz of %10. Largest lines (amplitude): %8")
+                                .arg(t0, 0, 'g', 6)
+                                .arg(t1, 0, 'g', 6)
+                                .arg(x.size())
+                                .arg(1.0 / interval, 0, 'g', 6)
+                                .arg(first.segment)
+                                .arg(first.segments)
+                                .arg(first.resolution, 0, 'g', 4)
+                                .arg(peaks.join(QStringLiteral("; ")))
+                                .arg(figure.t1, 0, 'g', 4)
+                                .arg(0.5 / interval, 0, 'g', 4));
+  spectrumView_->setFigure(figure);
 }
 
 QString PlotsDock::statisticsText() const {

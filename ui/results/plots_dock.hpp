@@ -31,6 +31,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/spectrum.hpp"
+
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -41,6 +44,7 @@ class QTableWidget;
 class vtkChartXY;
 
 namespace kt::render {
+class FigureView;
 class VtkWidget;
 struct ChartSeries;
 }  // namespace kt::render
@@ -110,6 +114,18 @@ class PlotsDock : public QDockWidget {
   QTableWidget* statisticsTable() const { return statistics_; }
   /// The table as copied (Ctrl+C, Copy Table): tab-separated, a header line, numbers in full.
   QString statisticsText() const;
+  /// The spectrum under the panes (docs/reports.md): for the chosen pane, each series' amplitude
+  /// spectrum or PSD over the time range it shows (kt::welchSpectrum, mean removed per segment),
+  /// in the units drawn, with the resolution and each series' largest line. The Spectrum button
+  /// toggles it.
+  void setSpectrumShown(bool shown);
+  bool spectrumShown() const;
+  /// PSD (else amplitude), a logarithmic value axis, samples per segment (0: kt::defaultSegment).
+  void setSpectrumOptions(bool psd, bool logScale, int segment);
+  /// The spectra drawn, one per series of the chosen pane (empty when none could be made).
+  const std::vector<kt::Spectrum>& spectra() const { return spectrum_; }
+  render::FigureView* spectrumView() const { return spectrumView_; }
+  QLabel* spectrumCaption() const { return spectrumCaption_; }
 
  signals:
   /// The time range a pane shows changed (visibleTimeRange()).
@@ -135,6 +151,7 @@ class PlotsDock : public QDockWidget {
   void drawPane(int pane);
   void updateCursors();
   void updateStatistics(int pane);
+  void updateSpectrum(int pane);
   int columnOf(const QString& name) const;
 
   SimulationController* simulation_;
@@ -146,6 +163,14 @@ class PlotsDock : public QDockWidget {
   QWidget* statisticsBox_ = nullptr;
   QLabel* statisticsCaption_ = nullptr;
   QTableWidget* statistics_ = nullptr;
+  QPushButton* spectrumButton_ = nullptr;
+  QWidget* spectrumBox_ = nullptr;
+  QComboBox* spectrumKind_ = nullptr;
+  QComboBox* spectrumSegment_ = nullptr;
+  QCheckBox* spectrumLog_ = nullptr;
+  QLabel* spectrumCaption_ = nullptr;
+  render::FigureView* spectrumView_ = nullptr;
+  std::vector<kt::Spectrum> spectrum_;
   QLineEdit* filter_ = nullptr;
   QLabel* filterHint_ = nullptr;  ///< "No signal matches 'pattern'" when the filter hides every signal
   QListView* list_ = nullptr;
