@@ -39,17 +39,9 @@ void LoadCaseCollector::add(const double* row) {
 }
 
 std::size_t LoadCaseCollector::addRecorded(const Recorder& recorder, std::size_t first, double t0, double t1) {
-  constexpr std::size_t kBlockRows = 4096;  // rows per hold of the reader lock
-  for (const std::size_t end = recorder.size(); first < end;) {
-    const std::size_t blockEnd = std::min(end, first + kBlockRows);
-    recorder.read([&](const Recorder::Rows& rows) {
-      rows.forEachRow(first, blockEnd, [&](std::size_t, const double* row) {
-        if (row[0] >= t0 && row[0] <= t1) add(row);
-      });
-    });
-    first = blockEnd;
-  }
-  return first;
+  return recorder.scan(first, [&](const double* row) {
+    if (row[0] >= t0 && row[0] <= t1) add(row);
+  });
 }
 
 std::vector<LoadCase> LoadCaseCollector::cases() const {

@@ -137,6 +137,22 @@ class Recorder {
     return reader(Rows(*this, size_.load(std::memory_order_acquire)));
   }
 
+  /// Calls visit(row) for each row from `first` to those published now, in order, a block of
+  /// rows at a time under the reader lock (the writer waits at most one block); returns the end
+  /// of what was read, the `first` of the next call. visit must not call this Recorder's readers.
+  template <class Visit>
+  std::size_t scan(std::size_t first, Visit&& visit) const {
+    constexpr std::size_t kBlockRows = 4096;
+    for (const std::size_t end = size(); first < end;) {
+      const std::size_t blockEnd = std::min(end, first + kBlockRows);
+      read([&](const Rows& rows) {
+        rows.forEachRow(first, blockEnd, [&](std::size_t, const double* row) { visit(row); });
+      });
+      first = blockEnd;
+    }
+    return first;
+  }
+
   /// Direct read for the writer thread, or once the writer has stopped (no lock).
   double value(std::size_t row, int column) const {
     return chunks_[row / chunkRows_][(row % chunkRows_) * width_ + column];
