@@ -11,10 +11,7 @@
 namespace kt {
 
 LoadCaseCollector::LoadCaseCollector(const Tree& tree, const SignalLayout& layout)
-    : tree_(tree),
-      layout_(layout),
-      peaks_(2 * static_cast<std::size_t>(tree.nb)),
-      when_(2 * static_cast<std::size_t>(tree.nb)) {}
+    : layout_(layout), peaks_(2 * static_cast<std::size_t>(tree.nb)), when_(2 * static_cast<std::size_t>(tree.nb)) {}
 
 void LoadCaseCollector::add(const double* row) {
   const double t = row[0];
@@ -123,10 +120,10 @@ std::string loadCasesJson(const Tree& tree, const SignalLayout& layout, const st
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const LoadCase& c = cases[k];
     out += k == 0 ? "\n    {" : ",\n    {";
-    out += "\"case\": " + std::to_string(k + 1) +
-           ", \"joint\": " + quoted(tree.jointNames[static_cast<std::size_t>(c.joint)]) + ", \"quantity\": \"" +
-           (c.moment ? "moment" : "force") + "\", \"value\": " + formatRoundTrip(c.value) +
-           ", \"t\": " + formatRoundTrip(c.when->t) + ",\n     \"q\": {";
+    out += R"("case": )" + std::to_string(k + 1) + R"(, "joint": )" +
+           quoted(tree.jointNames[static_cast<std::size_t>(c.joint)]) + R"(, "quantity": ")" +
+           (c.moment ? "moment" : "force") + R"(", "value": )" + formatRoundTrip(c.value) + R"(, "t": )" +
+           formatRoundTrip(c.when->t) + ",\n     \"q\": {";
     for (std::size_t n = 0; n < columns.q.size(); ++n)
       out += (n == 0 ? "" : ", ") + quoted(columns.q[n]->name) + ": " + formatRoundTrip(c.when->q[columns.q[n]->index]);
     out += "},\n     \"loads\": {";

@@ -55,7 +55,6 @@ class LoadCaseCollector {
   std::vector<LoadCase> cases() const;
 
  private:
-  const Tree& tree_;
   const SignalLayout& layout_;
   std::vector<Peak> peaks_;                              ///< (2 nb) force, moment per joint
   std::vector<std::shared_ptr<const RunInstant>> when_;  ///< (2 nb)

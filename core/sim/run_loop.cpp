@@ -105,6 +105,13 @@ void RunLoop::applyInteractions(std::vector<InteractionEvent>& queued) {
   applied_.insert(applied_.end(), done.begin() + static_cast<std::ptrdiff_t>(before), done.end());
   eventCount_.store(applied_.size(), std::memory_order_release);
   if (!refused.empty()) interactionError_ = refused;
+  // a pose whose state cannot be evaluated stops the run, as a failed step does
+  if (!sim_->ok() && !failed_.load(std::memory_order_relaxed)) {
+    error_ = sim_->error();
+    failed_.store(true, std::memory_order_release);
+    stepRequests_ = 0;
+    stopLocked();
+  }
 }
 
 std::string RunLoop::error() const {

@@ -290,12 +290,16 @@ void Simulator::setDrive(int joint, const Drive& drive) {
 }
 
 void Simulator::interact(InteractionEvent event) {
+  // a push whose start has passed (a dialog left open while the run went on) starts now, whole:
+  // none of a pulse is lost before it applies; the event recorded says so, so a replay is the same
+  if (event.kind == InteractionKind::Push && event.start < t_) event.start = t_;
+  apply(std::move(event));
+}
+
+void Simulator::apply(InteractionEvent event) {
   if (!options_.interactions)
     throw std::invalid_argument("this run does not take interactions (SimulatorOptions::interactions)");
   event.t = t_;
-  // a push whose start has passed (a dialog left open while the run went on) starts now, whole:
-  // none of a pulse is lost before it applies
-  if (event.kind == InteractionKind::Push && event.start < t_) event.start = t_;
   interactions_->apply(event, *tree_);  // throws for an event the model cannot take
   if (event.kind == InteractionKind::Pose) checkPose(event.body);
   if (event.kind == InteractionKind::Drive) {
@@ -367,7 +371,7 @@ void Simulator::scheduleEvents(std::vector<InteractionEvent> events) {
 
 void Simulator::applyDueEvents() {
   while (nextScheduled_ < schedule_.size() && schedule_[nextScheduled_].t <= t_ + 1e-9 * outputInterval_)
-    interact(schedule_[nextScheduled_++]);
+    apply(schedule_[nextScheduled_++]);  // as recorded: a replay changes nothing of an event
 }
 
 double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drives_->lastTableTime()); }

@@ -176,6 +176,8 @@ class Simulator {
   ExternalWrenches applied(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// Applies the scheduled events due at the current output time.
   void applyDueEvents();
+  /// interact() without its adjustment of a live push: an event exactly as given.
+  void apply(InteractionEvent event);
   /// Describes the first non-finite quantity at the integrator's last good state or in its
   /// failed step (for error messages).
   std::string diagnose();

@@ -200,6 +200,13 @@ class TestInteraction : public QObject {
     QVERIFY(sim.advanceTo(0.4));
     QVERIFY2(std::abs(sim.sample()[static_cast<std::size_t>(pz)] - 2.0 * expected) < 1e-6 * expected,
              qPrintable(QString::number(sim.sample()[static_cast<std::size_t>(pz)], 'g', 17)));
+    // a replay takes the events as written: an earlier start stays
+    Simulator replay(sim.model(), o);
+    push.t = 0.1;
+    push.start = 0.05;
+    replay.scheduleEvents({push});
+    QVERIFY(replay.advanceTo(0.12));
+    QCOMPARE(replay.events().front().start, 0.05);
   }
 
   // Interactions applied by hand at step boundaries, written as an events file and replayed by
