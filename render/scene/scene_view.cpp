@@ -482,7 +482,7 @@ void SceneView::focusOutEvent(QFocusEvent* event) {
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
   if (!grab_.pending || event->button() != grab_.button) {
-    if (!grab_.pending) VtkWidget::mouseReleaseEvent(event);
+    VtkWidget::mouseReleaseEvent(event);  // the camera's button (its press went to the camera too)
     return;
   }
   const Grab grab = grab_;

@@ -288,9 +288,13 @@ class TestHandsOn : public QObject {
     QCOMPARE(pose->controls().size(), std::size_t{18});
     const auto j12 =
         static_cast<int>(std::find(tree.jointNames.begin(), tree.jointNames.end(), "J12") - tree.jointNames.begin());
+    const Eigen::VectorXd start = sim->shownPositions();
     pose->setValue(j12, What::Coordinate, 0, 0.8);
     QTRY_COMPARE(sim->shownPositions()[tree.qOffset[static_cast<std::size_t>(j12)]], 0.8);
     QCOMPARE(sim->recorder()->size(), std::size_t{1});  // the t = 0 sample is the posed state's
+    // nothing else moved, to the last digit (the numbers show four decimals)
+    for (Eigen::Index k = 0; k < start.size(); ++k)
+      if (k != tree.qOffset[static_cast<std::size_t>(j12)]) QCOMPARE(sim->shownPositions()[k], start[k]);
     // the base turned by its yaw control: the quaternion of a 0.5 rad turn about z
     pose->setValue(0, What::Angle, 2, 0.5);
     QTRY_VERIFY(std::abs(sim->shownPositions()[3] - std::sin(0.25)) < 1e-12);

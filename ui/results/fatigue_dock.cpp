@@ -102,8 +102,11 @@ FatigueDock::FatigueDock(SimulationController* simulation, QWidget* parent)
     if (!running) refresh();
   });
   connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
-    // a step or a pose while paused: the counts follow (a running count waits for the pause)
-    if (!simulation_->isRunning() && isVisible()) refresh();
+    // a step or a pose while paused: the counts follow (a running count waits for the pause; a
+    // scrub changes nothing counted)
+    const kt::Recorder* rec = simulation_->recorder();
+    if (!rec || simulation_->isRunning() || !isVisible()) return;
+    if (rec->size() != countedRows_ || rec->generation() != countedGeneration_) refresh();
   });
   connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
     if (visible) refresh();
@@ -146,19 +149,29 @@ void FatigueDock::refresh() {
     summary_->setText(tr("No run."));
     return;
   }
+  if (simulation_->isRunning()) {
+    summary_->setText(tr("Running: the cycles are counted when the run pauses or stops."));
+    return;
+  }
+  // the rows recorded now, the same for every column (a paused run adds none; a pose rewrites one)
   const std::size_t n = rec->size();
+  countedRows_ = n;
+  countedGeneration_ = rec->generation();
   if (n < 2) {
     summary_->setText(tr("Run the simulation (F5) to count the cycles."));
     return;
   }
-  const std::vector<double> t = rec->column(0);
+  std::vector<double> t(n), x(n);
+  t.resize(rec->copyColumn(0, 0, n, t.data()));
+  if (t.size() < 2) return;
   const double interval = t[1] - t[0];
   const double nEq = nEq_ > 0.0 ? nEq_ : std::max(t.back(), interval);
+  nEqUsed_ = nEq;
   // the wrench, its reaction part, the effort: each in the layout's order
   for (const kt::SignalKind kind : {kt::SignalKind::Load, kt::SignalKind::Reaction, kt::SignalKind::Tau})
     for (const kt::SignalInfo& s : layout->infos()) {
       if (s.body != j || s.kind != kind) continue;
-      const std::vector<double> x = rec->column(layout->find(s.name));
+      x.resize(rec->copyColumn(layout->find(s.name), 0, t.size(), x.data()));
       const std::vector<kt::Cycle> cycles = kt::rainflow(x);
       Row r;
       r.signal = s.name;
@@ -192,10 +205,7 @@ void FatigueDock::refresh() {
 }
 
 std::string FatigueDock::csv() const {
-  const kt::Recorder* rec = simulation_->recorder();
-  const double last = rec && rec->size() > 1 ? rec->timeOf(rec->size() - 1) : 0.0;
-  const double interval = rec && rec->size() > 1 ? rec->timeOf(1) - rec->timeOf(0) : 0.0;
-  const double nEq = nEq_ > 0.0 ? nEq_ : std::max(last, interval);
+  const double nEq = nEqUsed_;  // the N_eq of the DELs shown
   std::string out = "signal,cycles,largest_range,largest_range_mean,largest_range_t,del,wohler_m,n_eq\n";
   for (const Row& r : rows_)
     out += r.signal + "," + kt::formatRoundTrip(r.cycles) + "," + kt::formatRoundTrip(r.largest) + "," +

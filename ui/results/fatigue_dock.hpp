@@ -5,11 +5,13 @@
 // damage-equivalent load for a Wöhler exponent m and N_eq equivalent cycles (by default one per
 // second of the run). The numbers are kinetree-cli fatigue's (core/analysis/rainflow.hpp) over
 // the same samples; Export CSV writes them as `fatigue --csv` does. The joint follows the
-// selection; the counts are made when the run pauses or stops (a running count would change with
-// every sample), and when the joint, m or N_eq changes.
+// selection; the counts are made while the run is paused or stopped (a running count would change
+// with every sample): when it pauses, takes a step or a pose, and when the joint, m or N_eq
+// changes.
 #pragma once
 
 #include <QDockWidget>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,9 @@ class FatigueDock : public QDockWidget {
   };
   std::vector<Row> rows_;
   double m_ = 4.0, nEq_ = 0.0;
+  double nEqUsed_ = 0.0;         ///< the N_eq of the DELs shown
+  std::size_t countedRows_ = 0;  ///< the recording counted: its rows and generation
+  std::uint64_t countedGeneration_ = 0;
 };
 
 }  // namespace kt::ui

@@ -476,7 +476,8 @@ void PeakLoadsDock::refresh() {
       casesButton_->setEnabled(false);
       return;
     }
-    if (range != scanRange_) {  // another range: every row again
+    if (range != scanRange_ || rec->generation() != scanGeneration_) {  // another range or a rewritten row: again
+      scanGeneration_ = rec->generation();
       scan_->reset();
       scanned_ = 0;
       scanRange_ = range;

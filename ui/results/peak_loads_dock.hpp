@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -114,6 +115,7 @@ class PeakLoadsDock : public QDockWidget {
   std::unique_ptr<kt::PeakLoads> scan_;    ///< the plots' time range (the whole run is results_'s)
   std::size_t scanned_ = 0;                ///< rows of the recording already looked at by scan_
   std::pair<double, double> scanRange_{};  ///< the time range scan_ takes rows from
+  std::uint64_t scanGeneration_ = 0;       ///< the recorder generation scanned (a pose rewrites a row)
   std::vector<kt::JointPeaks> shown_;
   std::size_t markedEvents_ = 0;  ///< the run's interactions the table marks (eventCount())
   QElapsedTimer clock_;

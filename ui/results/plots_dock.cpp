@@ -723,6 +723,7 @@ void PlotsDock::updateSpectrum(int p) {
   double lo = std::numeric_limits<double>::infinity(), hi = 0.0, rlo = lo, rhi = 0.0;
   for (std::size_t r = 0; r < series.size(); ++r) {
     const render::ChartSeries& sr = series[r];
+    x.resize(k1 - k0);
     x.resize(rec->copyColumn(sr.column, k0, k1, x.data()));
     for (double& v : x) v *= sr.scale;  // as drawn (degrees for angles)
     kt::Spectrum sp;
@@ -778,7 +779,7 @@ void PlotsDock::updateSpectrum(int p) {
   const bool log = spectrumLog_->isChecked();
   figure.left.log = log;
   // log: from six decades under the largest value up; linear: from zero
-  figure.left.min = log ? std::max(lo, hi * 1e-6) : 0.0;
+  figure.left.min = !log ? 0.0 : std::isfinite(lo) ? std::max(lo, hi * 1e-6) : hi > 0.0 ? hi * 1e-6 : 1e-12;
   figure.left.max = hi > 0.0 ? hi * (log ? 2.0 : 1.05) : 1.0;
   figure.right.min = 0.0;
   figure.right.max = rhi > 0.0 ? rhi * 1.05 : 1.0;

@@ -35,6 +35,9 @@ BodyGrab::BodyGrab(SimulationController* simulation, render::SceneView* view, QO
     view_->setGrabEnabled(false);
   });
   connect(simulation_, &SimulationController::shownSampleChanged, this, &BodyGrab::redraw);
+  connect(simulation_, &SimulationController::runningChanged, this, [this](bool running) {
+    if (running && posing_) release();  // a pose is set while paused: Run ends it
+  });
   updateEnabled();
 }
 

@@ -172,13 +172,14 @@ void PosePanel::rebuild() {
       const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
       number->setValue(lo + (hi - lo) * step / kSliderSteps);  // sends through the number
     });
-    connect(number, &QDoubleSpinBox::valueChanged, this, [this, slider, joint = c.joint](double v) {
-      if (updating_) return;
-      updating_ = true;
-      placeSlider(slider, v);
-      updating_ = false;
-      send(joint);
-    });
+    connect(number, &QDoubleSpinBox::valueChanged, this,
+            [this, slider, joint = c.joint, what = c.what, index = c.index](double v) {
+              if (updating_) return;
+              updating_ = true;
+              placeSlider(slider, v);
+              updating_ = false;
+              send(joint, what, index);
+            });
   }
   showPositions();
   updateEnabled();
@@ -237,37 +238,38 @@ void PosePanel::setValue(int joint, Control::What what, int index, double value)
     }
 }
 
-void PosePanel::send(int joint) {
+void PosePanel::send(int joint, Control::What what, int index) {
   if (!canPose()) return;
   const kt::Tree& tree = *simulation_->tree();
   const auto n = static_cast<std::size_t>(joint);
-  const kt::JointModel& model = tree.joints[n];
   const Eigen::VectorXd& q = simulation_->shownPositions();
   kt::InteractionEvent e;
   e.kind = kt::InteractionKind::Pose;
   e.id = simulation_->newInteractionId();
   e.body = joint;
-  e.position.assign(q.data() + tree.qOffset[n], q.data() + tree.qOffset[n] + model.nq);
-  Eigen::Vector3d rpy = Eigen::Vector3d::Zero();
-  bool turned = false;
+  // the joint where it is, with only the quantity changed: the others keep every digit
+  e.position.assign(q.data() + tree.qOffset[n], q.data() + tree.qOffset[n] + tree.joints[n].nq);
+  Eigen::Vector3d rpy = quaternionJoint(tree.joints[n].type)
+                            ? anglesOf(Eigen::Quaterniond(e.position[0], e.position[1], e.position[2], e.position[3])
+                                           .normalized()
+                                           .toRotationMatrix())
+                            : Eigen::Vector3d::Zero();
   for (const Control& c : controls_) {
-    if (c.joint != joint) continue;
+    if (c.joint != joint || c.what != what || c.index != index) continue;
     const double v = c.number->value();
-    switch (c.what) {
-      case What::Coordinate: e.position[static_cast<std::size_t>(c.index)] = v; break;
-      case What::Translation: e.position[static_cast<std::size_t>(4 + c.index)] = v; break;
-      case What::Angle:
-        rpy[c.index] = v;
-        turned = true;
+    switch (what) {
+      case What::Coordinate: e.position[static_cast<std::size_t>(index)] = v; break;
+      case What::Translation: e.position[static_cast<std::size_t>(4 + index)] = v; break;
+      case What::Angle: {
+        rpy[index] = v;
+        const Eigen::Quaterniond r = rotationOf(rpy);
+        e.position[0] = r.w();
+        e.position[1] = r.x();
+        e.position[2] = r.y();
+        e.position[3] = r.z();
         break;
+      }
     }
-  }
-  if (turned) {
-    const Eigen::Quaterniond r = rotationOf(rpy);
-    e.position[0] = r.w();
-    e.position[1] = r.x();
-    e.position[2] = r.y();
-    e.position[3] = r.z();
   }
   simulation_->interact(e);
 }

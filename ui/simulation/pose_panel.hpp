@@ -57,8 +57,9 @@ class PosePanel : public QWidget {
   void updateEnabled();
   /// The controls' values from the shown sample, except those being edited.
   void showPositions();
-  /// The joint's position from its controls (the others of the joint as shown) to the run.
-  void send(int joint);
+  /// The joint's position as shown, with the quantity of control (what, index) at its value, to
+  /// the run.
+  void send(int joint, Control::What what, int index);
 
   SimulationController* simulation_;
   Document& document_;
