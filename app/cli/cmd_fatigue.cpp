@@ -139,16 +139,15 @@ int cmdFatigue(const std::vector<std::string>& args) {
   for (std::size_t s = 0; s < run.names.size(); ++s) {
     const std::vector<double>& v = run.values[s];
     const std::vector<Cycle> cycles = rainflow(v);
+    const CycleSummary summary = summarizeCycles(cycles, m, nEq);
     Row r;
     r.name = run.names[s];
-    r.cycles = cycleCount(cycles);
-    r.del = damageEquivalentLoad(cycles, m, nEq);
+    r.cycles = summary.cycles;
+    r.del = summary.del;
+    r.largest = summary.largestRange;
+    r.largestMean = summary.largestMean;
+    r.largestAt = static_cast<double>(summary.largestFirst) * run.interval;
     for (const Cycle& c : cycles) {
-      if (c.range > r.largest) {
-        r.largest = c.range;
-        r.largestMean = c.mean;
-        r.largestAt = static_cast<double>(c.first) * run.interval;
-      }
       if (!cyclesPath.empty())
         cyclesCsv += r.name + "," + formatRoundTrip(c.range) + "," + formatRoundTrip(c.mean) + "," +
                      formatRoundTrip(c.count) + "," + formatRoundTrip(static_cast<double>(c.first) * run.interval) +

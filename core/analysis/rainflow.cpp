@@ -105,4 +105,17 @@ RangeMeanHistogram rangeMeanHistogram(std::span<const Cycle> cycles, std::size_t
   return h;
 }
 
+CycleSummary summarizeCycles(std::span<const Cycle> cycles, double m, double nEq) {
+  CycleSummary s;
+  s.cycles = cycleCount(cycles);
+  s.del = damageEquivalentLoad(cycles, m, nEq);
+  for (const Cycle& c : cycles)
+    if (c.range > s.largestRange) {
+      s.largestRange = c.range;
+      s.largestMean = c.mean;
+      s.largestFirst = c.first;
+    }
+  return s;
+}
+
 }  // namespace kt

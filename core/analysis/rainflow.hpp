@@ -45,6 +45,17 @@ double cycleCount(std::span<const Cycle> cycles);
 /// (Σ nᵢ Sᵢᵐ / nEq)^{1/m}; 0 without cycles. m > 0, nEq > 0.
 double damageEquivalentLoad(std::span<const Cycle> cycles, double m, double nEq);
 
+/// What a fatigue table shows of one signal's cycles: Σ nᵢ, the largest range with its mean and the
+/// sample of its first reversal, and the DEL for m and nEq.
+struct CycleSummary {
+  double cycles = 0.0;
+  double largestRange = 0.0;
+  double largestMean = 0.0;
+  std::size_t largestFirst = 0;  ///< sample index of the largest range's first reversal
+  double del = 0.0;
+};
+CycleSummary summarizeCycles(std::span<const Cycle> cycles, double m, double nEq);
+
 /// Cycle counts binned by range (rows) and mean (columns). Range bins split [0, largest range]
 /// and mean bins [smallest mean, largest mean] evenly; a value on a bin's upper edge falls in
 /// that bin.

@@ -228,10 +228,34 @@ std::string peakLoadsCsv(const std::vector<JointPeaks>& joints) {
   return out;
 }
 
-std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
-  const std::vector<std::string> header = {"joint",        "|F| (N)",      "t (s)", "|M| (N·m)", "t (s)",
-                                           "reaction |F|", "reaction |M|", "|τ|",   "t (s)",     "utilisation"};
-  std::vector<std::vector<std::string>> rows;
+std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints, std::size_t count) {
+  const LoadScale scale = loadScale(joints);
+  struct Rank {
+    std::size_t joint;
+    bool rated;
+    double value;
+  };
+  std::vector<Rank> ranks;
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const JointPeaks& j = joints[k];
+    if (!aboveDeadBand(j.force, scale.force) && !aboveDeadBand(j.moment, scale.moment)) continue;
+    const double u = j.utilisation();
+    const double relative = std::max(scale.force > 0.0 ? j.force.value / scale.force : 0.0,
+                                     scale.moment > 0.0 ? j.moment.value / scale.moment : 0.0);
+    ranks.push_back({k, !std::isnan(u), std::isnan(u) ? relative : u});
+  }
+  // rated before unrated, then the larger value first; ties keep tree order
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const Rank& a, const Rank& b) { return a.rated != b.rated ? a.rated : a.value > b.value; });
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < ranks.size() && k < count; ++k) out.push_back(ranks[k].joint);
+  return out;
+}
+
+PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints) {
+  PeakTableCells table;
+  table.header = {"joint",        "|F| (N)",      "t (s)", "|M| (N·m)", "t (s)",
+                  "reaction |F|", "reaction |M|", "|τ|",   "t (s)",     "utilisation"};
   const auto g = [](double x, bool present = true) {
     return !present || std::isnan(x) ? std::string("-") : formatSignificant(x, 6);
   };
@@ -246,12 +270,19 @@ std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
     const auto time = [&g](const Peak& p, double reference) {
       return aboveDeadBand(p, reference) ? g(p.time) : std::string("-");
     };
-    rows.push_back(
+    table.rows.push_back(
         {j.name, peak(j.force, scale.force), time(j.force, scale.force), peak(j.moment, scale.moment),
          time(j.moment, scale.moment), peak(j.reactionForce, scale.force), peak(j.reactionMoment, scale.moment),
          g(effort.value, effort.value > 0.0), g(effort.time, effort.value > 0.0),
          std::isnan(u) ? std::string("-") : formatSignificant(100.0 * u, 4) + " % (" + j.utilisationOf() + ")"});
   }
+  return table;
+}
+
+std::string peakLoadsTable(const std::vector<JointPeaks>& joints) {
+  const PeakTableCells cells = peakLoadsCells(joints);
+  const std::vector<std::string>& header = cells.header;
+  const std::vector<std::vector<std::string>>& rows = cells.rows;
   // Widths in characters (code points), so that "N·m" counts as three.
   const auto width = [](const std::string& s) {
     return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));

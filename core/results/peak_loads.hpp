@@ -135,9 +135,24 @@ std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const 
 /// appendCsvNumber writes them; empty fields for what a joint has no value of).
 std::string peakLoadsCsv(const std::vector<JointPeaks>& joints);
 
-/// The peak table as aligned text for a terminal (6 significant digits, times in s); "-" where a
-/// joint has no such value or its peak lies under the dead band (kLoadDeadBand). The CSV keeps
-/// every number as computed.
+/// The cells of the peak table: joint; |F| and its time; |M| and its time; the reaction part's
+/// |F| and |M|; the largest |τ_k| and its time; the utilisation and what it is the ratio of. Six
+/// significant digits (the utilisation four), "-" where a joint has no such value or its peak lies
+/// under the dead band (kLoadDeadBand). The terminal table and the report print these cells.
+struct PeakTableCells {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;  ///< one per joint, in tree order
+};
+PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints);
+
+/// The joints a report shows first, as indices into `joints`, at most `count`: those with a
+/// utilisation, the largest first, then the others by the larger of |F| / (the run's largest |F|)
+/// and |M| / (the run's largest |M|), the largest first. Joints whose loads all lie under the dead
+/// band are left out.
+std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints, std::size_t count);
+
+/// The peak table as aligned text for a terminal: peakLoadsCells in columns. The CSV keeps every
+/// number as computed.
 std::string peakLoadsTable(const std::vector<JointPeaks>& joints);
 
 }  // namespace kt

@@ -173,17 +173,15 @@ void FatigueDock::refresh() {
       if (s.body != j || s.kind != kind) continue;
       x.resize(rec->copyColumn(layout->find(s.name), 0, t.size(), x.data()));
       const std::vector<kt::Cycle> cycles = kt::rainflow(x);
+      const kt::CycleSummary summary = kt::summarizeCycles(cycles, m_, nEq);
       Row r;
       r.signal = s.name;
       r.unit = s.unit;
-      r.cycles = kt::cycleCount(cycles);
-      r.del = kt::damageEquivalentLoad(cycles, m_, nEq);
-      for (const kt::Cycle& c : cycles)
-        if (c.range > r.largest) {
-          r.largest = c.range;
-          r.mean = c.mean;
-          r.at = t[c.first];
-        }
+      r.cycles = summary.cycles;
+      r.del = summary.del;
+      r.largest = summary.largestRange;
+      r.mean = summary.largestMean;
+      r.at = t[summary.largestFirst];
       rows_.push_back(r);
     }
   table_->setRowCount(static_cast<int>(rows_.size()));
