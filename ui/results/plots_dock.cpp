@@ -29,6 +29,7 @@
 #include "render/charts/chart_pane.hpp"
 #include "render/charts/figure_view.hpp"
 #include "ui/results/export/export_plots_dialog.hpp"
+#include "ui/results/signal_figures.hpp"
 #include "ui/results/signal_list_model.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -696,107 +697,55 @@ void PlotsDock::updateSpectrum(int p) {
   const render::ChartPane& view = *panes_[static_cast<std::size_t>(p)]->view;
   const kt::Recorder* rec = simulation_->recorder();
   const std::vector<render::ChartSeries>& series = view.series();
-  const bool psd = spectrumKind_->currentIndex() == 1;
-  render::ChartFigure figure;
-  figure.title = tr("%1: %2").arg(psd ? tr("PSD") : tr("Amplitude spectrum"), view.title());
-  figure.xName = QStringLiteral("f");
-  figure.xUnit = QStringLiteral("Hz");
+  SpectrumChoice choice;
+  choice.psd = spectrumKind_->currentIndex() == 1;
+  choice.log = spectrumLog_->isChecked();
+  choice.segment = static_cast<std::size_t>(spectrumSegment_->currentData().toInt());
+  const QString title = tr("%1: %2").arg(choice.psd ? tr("PSD") : tr("Amplitude spectrum"), view.title());
   spectrum_.clear();
-  const auto show = [&](const QString& why) {
+  const auto show = [&](const render::ChartFigure& figure, const QString& why) {
     spectrumCaption_->setText(why);
     spectrumView_->setFigure(figure);
   };
+  render::ChartFigure none;
+  none.title = title;
+  none.xName = QStringLiteral("f");
+  none.xUnit = QStringLiteral("Hz");
   if (!rec || rec->size() < 2 || view.drawnSeries() == 0 || series.empty())
-    return show(tr("%1: no samples shown").arg(view.title()));
+    return show(none, tr("%1: no samples shown").arg(view.title()));
   const auto [t0, t1] = view.visibleTimeRange();
-  // the rows of the visible range
-  std::size_t k0 = rec->rowAtTime(t0);
-  if (rec->timeOf(k0) < t0) ++k0;
-  const std::size_t k1 = rec->firstRowAfter(t1);
-  const double interval = rec->timeOf(1) - rec->timeOf(0);
-  if (k1 <= k0 + 1 || !(interval > 0.0)) return show(tr("%1: no samples shown").arg(view.title()));
-  kt::SpectrumOptions options;
-  options.segment = static_cast<std::size_t>(spectrumSegment_->currentData().toInt());
-  std::vector<double> x(k1 - k0);
+  const auto [k0, k1] = rowsInRange(*rec, t0, t1);  // the rows of the visible range
+  SpectrumFigure made = spectrumFigure(*rec, series, k0, k1, choice, title);
+  if (!made.problem.isEmpty()) {
+    const bool tooFew = made.samples > 0;
+    return show(none, tooFew ? tr("%1: zoom out or choose a shorter segment").arg(made.problem)
+                             : tr("%1: no samples shown").arg(view.title()));
+  }
   QStringList peaks;
-  QString firstUnit;
-  double lo = std::numeric_limits<double>::infinity(), hi = 0.0, rlo = lo, rhi = 0.0;
-  for (std::size_t r = 0; r < series.size(); ++r) {
-    const render::ChartSeries& sr = series[r];
-    x.resize(k1 - k0);
-    x.resize(rec->copyColumn(sr.column, k0, k1, x.data()));
-    for (double& v : x) v *= sr.scale;  // as drawn (degrees for angles)
-    kt::Spectrum sp;
-    try {
-      sp = kt::welchSpectrum(x, 1.0 / interval, options);
-    } catch (const std::invalid_argument&) {
-      return show(tr("%1 samples shown: too few for segments of %2; zoom out or choose a shorter segment")
-                      .arg(x.size())
-                      .arg(options.segment > 0 ? options.segment : kt::defaultSegment(x.size())));
-    }
-    render::FigureSeries fs;
-    fs.name = sr.name;
-    fs.color = sr.color;
-    if (firstUnit.isEmpty()) firstUnit = sr.unit;
-    fs.rightAxis = sr.unit != firstUnit;  // a second unit (N beside N·m) on the right
-    const std::vector<double>& y = psd ? sp.psd : sp.amplitude;
-    for (std::size_t k = 1; k < sp.frequency.size(); ++k) {  // 0 Hz is the removed mean
-      fs.t.push_back(sp.frequency[k]);
-      fs.y.push_back(y[k]);
-      double& l = fs.rightAxis ? rlo : lo;
-      double& h = fs.rightAxis ? rhi : hi;
-      if (y[k] > 0.0) l = std::min(l, y[k]);
-      h = std::max(h, y[k]);
-    }
+  for (std::size_t r = 0; r < made.spectra.size(); ++r) {
+    const kt::Spectrum& sp = made.spectra[r];
     const std::size_t peak = sp.peak();
     peaks << tr("%1: %2 Hz, %3 %4")
-                 .arg(sr.name)
+                 .arg(series[r].name)
                  .arg(sp.frequency[peak], 0, 'g', 4)
                  .arg(sp.amplitude[peak], 0, 'g', 4)
-                 .arg(sr.unit);
-    if (fs.rightAxis) {
-      figure.hasRight = true;
-      figure.right.label = psd ? sr.unit + QStringLiteral("²/Hz") : sr.unit;  // not arg(): ² reads as a digit
-    }
-    figure.t1 = sp.frequency.back();
-    spectrum_.push_back(std::move(sp));
-    figure.series.push_back(std::move(fs));
+                 .arg(series[r].unit);
   }
-  // the frequency axis up to where the lines are: the last bin of any series at 0.1 % of its
-  // largest amplitude or more (the rest is the window's leakage), not less than ten bins
-  double shownTo = 10.0 * spectrum_.front().resolution;
-  for (const kt::Spectrum& sp : spectrum_) {
-    const double top = sp.amplitude[sp.peak()];
-    for (std::size_t k = sp.amplitude.size(); k-- > 1;)
-      if (sp.amplitude[k] >= 1e-3 * top) {
-        shownTo = std::max(shownTo, 1.2 * sp.frequency[k]);
-        break;
-      }
-  }
-  figure.t1 = std::min(figure.t1, shownTo);
-  figure.t0 = 0.0;
-  figure.left.label = psd ? firstUnit + QStringLiteral("²/Hz") : firstUnit;
-  const bool log = spectrumLog_->isChecked();
-  figure.left.log = log;
-  // log: from six decades under the largest value up; linear: from zero
-  figure.left.min = !log ? 0.0 : std::isfinite(lo) ? std::max(lo, hi * 1e-6) : hi > 0.0 ? hi * 1e-6 : 1e-12;
-  figure.left.max = hi > 0.0 ? hi * (log ? 2.0 : 1.05) : 1.0;
-  figure.right.min = 0.0;
-  figure.right.max = rhi > 0.0 ? rhi * 1.05 : 1.0;
-  const kt::Spectrum& first = spectrum_.front();
-  spectrumCaption_->setText(tr("Over %1 s to %2 s: %3 samples at %4 Hz, segments of %5 (%6 averaged), resolution "
-                               "%7 Hz, drawn to %9 Hz of %10. Largest lines (amplitude): %8")
-                                .arg(t0, 0, 'g', 6)
-                                .arg(t1, 0, 'g', 6)
-                                .arg(x.size())
-                                .arg(1.0 / interval, 0, 'g', 6)
-                                .arg(first.segment)
-                                .arg(first.segments)
-                                .arg(first.resolution, 0, 'g', 4)
-                                .arg(peaks.join(QStringLiteral("; ")))
-                                .arg(figure.t1, 0, 'g', 4)
-                                .arg(0.5 / interval, 0, 'g', 4));
-  spectrumView_->setFigure(figure);
+  const kt::Spectrum& first = made.spectra.front();
+  const QString caption = tr("Over %1 s to %2 s: %3 samples at %4 Hz, segments of %5 (%6 averaged), resolution "
+                             "%7 Hz, drawn to %9 Hz of %10. Largest lines (amplitude): %8")
+                              .arg(t0, 0, 'g', 6)
+                              .arg(t1, 0, 'g', 6)
+                              .arg(made.samples)
+                              .arg(made.rate, 0, 'g', 6)
+                              .arg(first.segment)
+                              .arg(first.segments)
+                              .arg(first.resolution, 0, 'g', 4)
+                              .arg(peaks.join(QStringLiteral("; ")))
+                              .arg(made.figure.t1, 0, 'g', 4)
+                              .arg(0.5 * made.rate, 0, 'g', 4);
+  spectrum_ = std::move(made.spectra);
+  show(made.figure, caption);
 }
 
 QString PlotsDock::statisticsText() const {
