@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // kinetree: opens the embedded default model, or the model file (or URDF robot) given on the
-// command line (docs/application.md). Three batch modes run without dialogs and quit:
+// command line (docs/application.md). Four batch modes run without dialogs and quit:
 //   kinetree [MODEL] --screenshot FILE.png      the window once it is shown
 //   kinetree [MODEL] --export-plots DIR [--run T] [--formats png,svg,pdf]
+//   kinetree [MODEL] --report FILE.pdf|FILE.html [--run T]
 //   kinetree [MODEL] --video FILE.mp4 [--duration T] [--size WxH] [--fps N] [--playback F] [--plots]
 // (ui/results/export/batch_export.hpp), with --solver, --integrator, --step for the run and
 // --follow, --trails, --statistics, --loads, --plots for the views.
@@ -30,8 +31,13 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption exportPlots = kt::ui::commandLineOption(
       "export-plots", "Run the model, write each plot pane (and all three stacked) into the folder, then quit.",
       "folder");
+  const QCommandLineOption report = kt::ui::commandLineOption(
+      "report",
+      "Run the model, write its report (model, run, peak table, figures, spectra, fatigue, load cases) as a PDF "
+      "or an HTML page, then quit.",
+      "file.pdf");
   const QCommandLineOption run = kt::ui::commandLineOption(
-      "run", "With --export-plots: simulated seconds to run (default: the model's).", "seconds");
+      "run", "With --export-plots or --report: simulated seconds to run (default: the model's).", "seconds");
   QCommandLineOption formats =
       kt::ui::commandLineOption("formats", "With --export-plots: the formats, from png, svg, pdf.", "list");
   formats.setDefaultValue(QStringLiteral("png,svg,pdf"));
@@ -55,7 +61,7 @@ int main(int argc, char* argv[]) {
       QStringLiteral("model"),
       QStringLiteral("Model file to open, or a URDF robot (.urdf) to import (default: the embedded space robot)."),
       QStringLiteral("[model.yaml | robot.urdf]"));
-  parser.addOptions({screenshot, exportPlots, run, formats, video, duration, size, fps, playback});
+  parser.addOptions({screenshot, exportPlots, report, run, formats, video, duration, size, fps, playback});
   common.addTo(parser);
 
   if (kt::ui::asksForTextOnly(argc, argv)) {
@@ -81,7 +87,7 @@ int main(int argc, char* argv[]) {
   window.show();
   const kt::ui::ViewChoices views = common.viewChoices(parser);
 
-  if (!parser.isSet(screenshot) && !parser.isSet(exportPlots) && !parser.isSet(video)) {
+  if (!parser.isSet(screenshot) && !parser.isSet(exportPlots) && !parser.isSet(report) && !parser.isSet(video)) {
     window.files().openModel(model, std::move(preread));  // a message box explains a failure
     kt::ui::applyViewChoices(window, views);
     // After a crash: offer the autosaved work once the window is up.
@@ -100,6 +106,11 @@ int main(int argc, char* argv[]) {
     if (!opened || !runChoices()) return opened ? 2 : 1;
     return kt::ui::exportPlotsToFolder(controller, *window.plotsDock(), parser.value(exportPlots), parser.value(run),
                                        parser.value(formats));
+  }
+  if (parser.isSet(report)) {
+    if (!opened || !runChoices()) return opened ? 2 : 1;
+    return kt::ui::exportReportFile(
+        controller, [&window] { return window.videoSource(); }, parser.value(report), parser.value(run));
   }
   if (parser.isSet(video)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;

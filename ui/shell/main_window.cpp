@@ -115,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent)
   QMenu* file = files_->menu();
   file->addSeparator();
   file->addAction(exports_->exportResultsAction());
+  file->addAction(exports_->exportReportAction());
   file->addAction(exports_->exportVideoAction());
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "core/io/atomic_file.hpp"
 #include "render/output/atomic_write.hpp"
 #include "ui/results/plots_dock.hpp"
+#include "ui/results/report/run_report.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -101,6 +103,31 @@ int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, cons
     std::fprintf(stderr, "kinetree: %s\n", e.what());
     return 1;
   }
+  return 0;
+}
+
+int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
+                     const QString& durationText) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("htm")) {
+    std::fprintf(stderr, "kinetree: --report writes a .pdf or an .html file, got '%s'\n", qPrintable(path));
+    return 2;
+  }
+  if (const int code = runForExport(controller, durationText, "--run")) return code;
+  QString error;
+  int shown = -1;
+  const bool written = writeRunReport(source(), ReportOptions{}, path, &error, [&shown](double fraction) {
+    const int percent = static_cast<int>(100.0 * fraction);
+    if (percent / 10 != shown / 10) std::fprintf(stderr, "\rkinetree: report %d %%", percent);
+    shown = percent;
+    return true;
+  });
+  std::fprintf(stderr, "\n");
+  if (!written) {
+    std::fprintf(stderr, "kinetree: %s\n", qPrintable(error));
+    return 1;
+  }
+  std::printf("%s\n", qPrintable(path));
   return 0;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The batch modes of the application (`kinetree MODEL --export-plots DIR`, `--video FILE`,
+// The batch modes of the application (`kinetree MODEL --export-plots DIR`, `--report FILE`, `--video FILE`,
 // docs/application.md, "Getting results out"): the model runs as fast as possible to the end of
 // its duration with the window's views, and the recording is written as the File menu's exports
 // would write it. No dialogs: errors go to stderr, and the functions return the exit status
@@ -30,6 +30,12 @@ int runForExport(SimulationController& controller, const QString& durationText, 
 /// only once every new one was written.
 int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, const QString& folder,
                         const QString& durationText, const QString& formatList);
+
+/// --report: runs the model and writes its report (ui/results/report/run_report.hpp) to `path`, a
+/// PDF or an HTML page by the suffix, with the views of `source` (called after the run); progress
+/// on stderr.
+int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
+                     const QString& durationText);
 
 /// What --video asks for, as the command line spells it.
 struct VideoRequest {

@@ -9,6 +9,7 @@
 #include "core/results/recorder.hpp"
 #include "ui/results/export/export_results_dialog.hpp"
 #include "ui/results/plots_dock.hpp"
+#include "ui/results/report/export_report_dialog.hpp"
 #include "ui/results/video/export_video_dialog.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
@@ -28,11 +29,16 @@ ExportActions::ExportActions(SimulationController* simulation, PlotsDock* plots,
       videoSource_(std::move(videoSource)),
       window_(window),
       exportResults_(new QAction(tr("Export &Results…"), this)),
+      exportReport_(new QAction(tr("Export Re&port…"), this)),
       exportVideo_(new QAction(tr("Export &Video…"), this)) {
   exportResults_->setObjectName(QStringLiteral("exportResultsAction"));
   exportResults_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
   exportResults_->setStatusTip(tr("Write the recorded run as CSV, as kinetree-cli simulate does"));
   connect(exportResults_, &QAction::triggered, this, &ExportActions::showExportResults);
+  exportReport_->setObjectName(QStringLiteral("exportReportAction"));
+  exportReport_->setStatusTip(
+      tr("Write the recorded run as one document: model, run, peak table, figures, spectra, fatigue, load cases"));
+  connect(exportReport_, &QAction::triggered, this, &ExportActions::showExportReport);
   exportVideo_->setObjectName(QStringLiteral("exportVideoAction"));
   exportVideo_->setStatusTip(tr("Render the recorded run as an MP4 video or PNG images"));
   connect(exportVideo_, &QAction::triggered, this, &ExportActions::showExportVideo);
@@ -41,12 +47,14 @@ ExportActions::ExportActions(SimulationController* simulation, PlotsDock* plots,
     const kt::Recorder* rec = simulation_->recorder();
     const bool recorded = rec && rec->size() > 0;
     exportResults_->setEnabled(recorded);
+    exportReport_->setEnabled(recorded);
     exportVideo_->setEnabled(recorded);
   };
   update();
   connect(simulation_, &SimulationController::stateChanged, this, update);
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {
     exportResults_->setEnabled(false);
+    exportReport_->setEnabled(false);
     exportVideo_->setEnabled(false);
   });
 }
@@ -56,6 +64,14 @@ void ExportActions::showExportResults() {
   ExportResultsDialog dialog(*simulation_, plots_->plottedSignals(), plots_->visibleTimeRange(), window_);
   if (dialog.exec() == QDialog::Accepted)
     window_->statusBar()->showMessage(tr("Results exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
+                                      kMessageMs);
+}
+
+void ExportActions::showExportReport() {
+  if (!simulation_->recorder()) return;
+  ExportReportDialog dialog(videoSource_(), plots_->visibleTimeRange(), window_);
+  if (dialog.exec() == QDialog::Accepted)
+    window_->statusBar()->showMessage(tr("Report exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
                                       kMessageMs);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// File ▸ Export Results… and Export Video…: offered while there is a recording, each asking its
-// dialog (ExportResultsDialog, ExportVideoDialog) and saying in the status bar where the file went.
+// File ▸ Export Results…, Export Report… and Export Video…: offered while there is a recording,
+// each asking its dialog (ExportResultsDialog, ExportReportDialog, ExportVideoDialog) and saying in
+// the status bar where the file went.
 #pragma once
 
 #include <QObject>
@@ -25,9 +26,12 @@ class ExportActions : public QObject {
                 QMainWindow* window);
 
   QAction* exportResultsAction() const { return exportResults_; }
+  QAction* exportReportAction() const { return exportReport_; }
   QAction* exportVideoAction() const { return exportVideo_; }
   /// File ▸ Export Results…: the recorded run as CSV.
   void showExportResults();
+  /// File ▸ Export Report…: the recorded run as one document (PDF or HTML).
+  void showExportReport();
   /// File ▸ Export Video…: the recorded run rendered as a video.
   void showExportVideo();
 
@@ -37,6 +41,7 @@ class ExportActions : public QObject {
   std::function<VideoSource()> videoSource_;
   QMainWindow* window_;
   QAction* exportResults_;
+  QAction* exportReport_;
   QAction* exportVideo_;
 };
 
