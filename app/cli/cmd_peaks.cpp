@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
-    "                          [--events FILE.events.json] [--cases FILE.csv|FILE.json] [--package-path DIR]...\n";
+    "                          [--events FILE.events.json] [--cases FILE.csv|FILE.json [--case-components]]\n"
+    "                          [--package-path DIR]...\n";
 
 }  // namespace
 
@@ -29,6 +30,7 @@ int cmdPeaks(const std::vector<std::string>& args) {
   std::vector<OptionSpec> specs = runOptionSpecs();
   specs.push_back({"--csv", false});
   specs.push_back({"--cases"});
+  specs.push_back({"--case-components", false});
   specs.push_back({"--output", true, "-o"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
@@ -37,13 +39,14 @@ int cmdPeaks(const std::vector<std::string>& args) {
   if (!singleModelFile("peaks", kUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, casesPath;
-  bool csv = false;
+  bool csv = false, components = false;
   for (const auto& [name, value] : parsed.options) {
     bool taken = false;
     if (!takeRunOption("peaks", name, value, choices, taken)) return 2;
     if (name == "--csv") csv = true;
     if (name == "--output") output = value;
     if (name == "--cases") casesPath = value;
+    if (name == "--case-components") components = true;
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
@@ -53,7 +56,11 @@ int cmdPeaks(const std::vector<std::string>& args) {
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉
   PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));
   std::optional<LoadCaseCollector> cases;
-  if (!casesPath.empty()) cases.emplace(sim->tree(), sim->signalLayout());
+  if (components && casesPath.empty()) {
+    std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kUsage);
+    return 2;
+  }
+  if (!casesPath.empty()) cases.emplace(sim->tree(), sim->signalLayout(), components);
   const auto take = [&] {
     peaks.add(sim->sample().data());
     if (cases) cases->add(sim->sample().data());

@@ -10,23 +10,35 @@
 
 namespace kt {
 
-LoadCaseCollector::LoadCaseCollector(const Tree& tree, const SignalLayout& layout)
-    : layout_(layout), peaks_(2 * static_cast<std::size_t>(tree.nb)), when_(2 * static_cast<std::size_t>(tree.nb)) {}
+LoadCaseCollector::LoadCaseCollector(const Tree& tree, const SignalLayout& layout, bool components) : layout_(layout) {
+  if (components)
+    for (const SignalInfo& s : layout.infos())
+      if (s.kind == SignalKind::Reaction || s.kind == SignalKind::Tau)
+        components_.push_back({s.body, layout.find(s.name), s.unit == "N*m", s.kind == SignalKind::Tau, s.name});
+  // joint by joint (the layout groups them by kind), each joint's reactions before its efforts
+  std::stable_sort(components_.begin(), components_.end(), [](const Component& a, const Component& b) {
+    return a.joint != b.joint ? a.joint < b.joint : !a.effort && b.effort;
+  });
+  peaks_.resize(2 * static_cast<std::size_t>(tree.nb) + components_.size());
+  when_.resize(peaks_.size());
+}
 
 void LoadCaseCollector::add(const double* row) {
   const double t = row[0];
   layout_.jointWrenchesFromRow(row, f_);
   improved_.clear();
+  // PeakLoads' rule (Peak::add) on the same magnitudes: the same instants
+  const auto consider = [&](std::size_t c, double magnitude) {
+    const double before = peaks_[c].time;  // NaN before any sample
+    peaks_[c].add(magnitude, t);
+    if (peaks_[c].time == t && !(before == t)) improved_.push_back(c);  // a new peak at this row
+  };
   for (std::size_t i = 0; i < f_.size(); ++i) {
-    // PeakLoads' rule (Peak::add) on the same magnitudes: the same instants
-    const auto consider = [&](std::size_t c, double magnitude) {
-      const double before = peaks_[c].time;  // NaN before any sample
-      peaks_[c].add(magnitude, t);
-      if (peaks_[c].time == t && !(before == t)) improved_.push_back(c);  // a new peak at this row
-    };
     consider(2 * i, f_[i].tail<3>().norm());
     consider(2 * i + 1, f_[i].head<3>().norm());
   }
+  for (std::size_t k = 0; k < components_.size(); ++k)
+    consider(2 * f_.size() + k, std::abs(row[components_[k].column]));
   if (improved_.empty()) return;
   auto instant = std::make_shared<RunInstant>();
   instant->t = t;
@@ -43,20 +55,35 @@ std::size_t LoadCaseCollector::addRecorded(const Recorder& recorder, std::size_t
 
 std::vector<LoadCase> LoadCaseCollector::cases() const {
   // the dead band of the peak table: a peak of rounding noise sizes nothing
+  const std::size_t wrenches = peaks_.size() - components_.size();
   double largestForce = 0.0, largestMoment = 0.0;
-  for (std::size_t c = 0; c < peaks_.size(); ++c)
+  for (std::size_t c = 0; c < wrenches; ++c)
     if (!std::isnan(peaks_[c].time))
       (c % 2 == 0 ? largestForce : largestMoment) =
           std::max(c % 2 == 0 ? largestForce : largestMoment, peaks_[c].value);
   std::vector<LoadCase> out;
-  for (std::size_t c = 0; c < peaks_.size(); ++c) {
-    if (!when_[c] || !aboveDeadBand(peaks_[c], c % 2 == 0 ? largestForce : largestMoment)) continue;
+  const auto take = [&](std::size_t c, int joint, bool moment, const std::string& signal) {
     LoadCase lc;
-    lc.joint = static_cast<int>(c / 2);
-    lc.moment = c % 2 == 1;
+    lc.joint = joint;
+    lc.moment = moment;
+    lc.signal = signal;
     lc.value = peaks_[c].value;
     lc.when = when_[c];
-    out.push_back(lc);
+    out.push_back(std::move(lc));
+  };
+  std::size_t next = 0;  // the joint's first component
+  for (std::size_t c = 0; c < wrenches; ++c) {
+    if (when_[c] && aboveDeadBand(peaks_[c], c % 2 == 0 ? largestForce : largestMoment))
+      take(c, static_cast<int>(c / 2), c % 2 == 1, {});
+    if (c % 2 == 0) continue;
+    // after the joint's moment: its components (the layout lists them joint by joint)
+    const int joint = static_cast<int>(c / 2);
+    for (; next < components_.size() && components_[next].joint == joint; ++next) {
+      const Component& k = components_[next];
+      const Peak& p = peaks_[wrenches + next];
+      const bool kept = k.effort ? p.value > 0.0 : aboveDeadBand(p, k.moment ? largestMoment : largestForce);
+      if (when_[wrenches + next] && kept) take(wrenches + next, joint, k.moment, k.name);
+    }
   }
   return out;
 }
@@ -88,8 +115,7 @@ std::string loadCasesCsv(const Tree& tree, const SignalLayout& layout, const std
   appendCsvHeader(out, header);
   for (std::size_t k = 0; k < cases.size(); ++k) {
     const LoadCase& c = cases[k];
-    out += std::to_string(k + 1) + "," + tree.jointNames[static_cast<std::size_t>(c.joint)] + "," +
-           (c.moment ? "moment" : "force") + ",";
+    out += std::to_string(k + 1) + "," + tree.jointNames[static_cast<std::size_t>(c.joint)] + "," + c.quantity() + ",";
     appendCsvNumber(out, c.value);
     out += ',';
     appendCsvNumber(out, c.when->t);
@@ -121,9 +147,8 @@ std::string loadCasesJson(const Tree& tree, const SignalLayout& layout, const st
     const LoadCase& c = cases[k];
     out += k == 0 ? "\n    {" : ",\n    {";
     out += R"("case": )" + std::to_string(k + 1) + R"(, "joint": )" +
-           quoted(tree.jointNames[static_cast<std::size_t>(c.joint)]) + R"(, "quantity": ")" +
-           (c.moment ? "moment" : "force") + R"(", "value": )" + formatRoundTrip(c.value) + R"(, "t": )" +
-           formatRoundTrip(c.when->t) + ",\n     \"q\": {";
+           quoted(tree.jointNames[static_cast<std::size_t>(c.joint)]) + R"(, "quantity": )" + quoted(c.quantity()) +
+           R"(, "value": )" + formatRoundTrip(c.value) + R"(, "t": )" + formatRoundTrip(c.when->t) + ",\n     \"q\": {";
     for (std::size_t n = 0; n < columns.q.size(); ++n)
       out += (n == 0 ? "" : ", ") + quoted(columns.q[n]->name) + ": " + formatRoundTrip(c.when->q[columns.q[n]->index]);
     out += "},\n     \"loads\": {";

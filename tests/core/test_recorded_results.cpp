@@ -237,6 +237,82 @@ class TestRecordedResults : public QObject {
     QCOMPARE(list[1].toObject().value("loads").toObject().size(), static_cast<qsizetype>(tree.nb));
   }
 
+  // On request, a case at the peak of every reaction and effort component: each at the peak table's
+  // |λ_k| and |τ_k| and its time, joint by joint after the joint's force and moment cases; a
+  // passive joint's zero effort has none. The CLI writes them with --case-components.
+  void loadCasesOfComponents() {
+    Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
+    SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
+    Simulator sim(std::move(model), o);
+    const Tree& tree = sim.tree();
+    const SignalLayout& layout = sim.signalLayout();
+    PeakLoads peaks(tree, layout);
+    LoadCaseCollector wrenches(tree, layout), components(tree, layout, true);
+    const auto take = [&] {
+      peaks.add(sim.sample().data());
+      wrenches.add(sim.sample().data());
+      components.add(sim.sample().data());
+    };
+    take();
+    for (int k = 0; k < 500; ++k) {
+      QVERIFY(sim.step());
+      take();
+    }
+    const std::vector<LoadCase> all = components.cases(), plain = wrenches.cases();
+    // every λ_k above the dead band (J15's and J25's mx are rounding noise: their axes make it zero)
+    const LoadScale scale = loadScale(peaks.joints());
+    std::size_t expected = plain.size();
+    for (const JointPeaks& j : peaks.joints()) {
+      for (std::size_t k = 0; k < j.lambda.size(); ++k)
+        expected += aboveDeadBand(j.lambda[k], j.lambdaNames[k][0] == 'm' ? scale.moment : scale.force) ? 1 : 0;
+      for (const Peak& e : j.effort) expected += e.value > 0.0 ? 1 : 0;
+    }
+    QCOMPARE(expected, static_cast<std::size_t>(96 - 2));
+    QCOMPARE(all.size(), expected);
+    std::size_t wrenchCase = 0;
+    int lastJoint = -1;
+    for (const LoadCase& lc : all) {
+      QVERIFY(lc.joint >= lastJoint);  // joint by joint
+      lastJoint = lc.joint;
+      const JointPeaks& j = peaks.joints()[static_cast<std::size_t>(lc.joint)];
+      if (lc.signal.empty()) {  // the force and moment cases, as without components
+        QCOMPARE(lc.when->t, plain[wrenchCase].when->t);
+        QCOMPARE(lc.value, plain[wrenchCase++].value);
+        continue;
+      }
+      const std::string prefix = lc.signal.substr(0, lc.signal.find(':'));
+      const Peak* p = nullptr;
+      if (prefix == "reaction") {
+        const std::string name = lc.signal.substr(lc.signal.rfind('.') + 1);
+        for (std::size_t k = 0; k < j.lambdaNames.size(); ++k)
+          if (j.lambdaNames[k] == name) p = &j.lambda[k];
+      } else {
+        QCOMPARE(prefix, std::string("tau"));
+        const std::size_t k = std::stoul(lc.signal.substr(lc.signal.find('[') + 1));
+        p = &j.effort[k];
+      }
+      QVERIFY2(p, lc.signal.c_str());
+      QCOMPARE(lc.value, p->value);
+      QCOMPARE(lc.when->t, p->time);
+      QCOMPARE(lc.quantity(), lc.signal);
+    }
+    QCOMPARE(wrenchCase, plain.size());
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath("cases.csv");
+    const kt::test::CliRun cli = kt::test::runCli(
+        {"peaks", example("space_robot.yaml"), "--duration", "1", "--cases", csvPath, "--case-components"});
+    QVERIFY2(cli.code == 0, qPrintable(cli.err));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QByteArray text = csv.readAll();
+    QCOMPARE(text.toStdString(), loadCasesCsv(tree, layout, all));
+    QVERIFY(text.contains(",J22,reaction:J22.fz,") && text.contains(",J22,tau:J22[0],"));
+    const kt::test::CliRun alone =
+        kt::test::runCli({"peaks", example("space_robot.yaml"), "--duration", "1", "--case-components"});
+    QCOMPARE(alone.code, 2);
+    QVERIFY2(alone.err.contains("--case-components needs --cases"), qPrintable(alone.err));
+  }
+
   void utilisationOfRatings() {
     const Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
     const std::unique_ptr<Simulator> sim = runRecorded(model, 10.0);

@@ -300,7 +300,8 @@ class TestResults : public QObject {
   }
 
   // Peak Loads ▸ Load Cases…: the state and every joint's wrench at each peak, the file
-  // `kinetree-cli peaks --cases` writes for the same run (CSV and JSON).
+  // `kinetree-cli peaks --cases` writes for the same run (CSV and JSON), and with
+  // --case-components also at each reaction and effort component's peak.
   void loadCasesFromThePeakLoadsDock() {
     const QString model = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
     auto w = openWindow(model);
@@ -320,6 +321,16 @@ class TestResults : public QObject {
       QVERIFY2(run.code == 0, qPrintable(run.err));
       QCOMPARE(readAll(mine), readAll(cli));
     }
+    // with every reaction and effort component's peak (the button's second menu entry)
+    QVERIFY(cases->menu() && dock->findChild<QAction*>(QStringLiteral("componentCasesAction")));
+    const QString mine = dir.filePath(QStringLiteral("app-components.csv")), cli = dir.filePath("components.csv");
+    QString error;
+    QVERIFY2(dock->exportLoadCases(mine, &error, true), qPrintable(error));
+    const kt::test::CliRun run =
+        kt::test::runCli({"peaks", model, "--duration", "1", "--cases", cli, "--case-components"});
+    QVERIFY2(run.code == 0, qPrintable(run.err));
+    QCOMPARE(readAll(mine), readAll(cli));
+    QVERIFY(readAll(mine).contains(",J11,tau:J11[0],"));
     QVERIFY(QDir().mkpath(QStringLiteral("/tmp/kinetree-shots")));
     QVERIFY(dock->grab().save(QStringLiteral("/tmp/kinetree-shots/peak-loads-cases.png")));
   }

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -356,13 +357,23 @@ PeakLoadsDock::PeakLoadsDock(SimulationController* simulation, RunResults* resul
     QString error;
     if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export Peak Loads"), error);
   });
-  connect(casesButton_, &QPushButton::clicked, this, [this] {
+  // the cases at each joint's peak |F| and |M|, or also at each reaction and effort component's
+  const auto exportCases = [this](bool components) {
     const QString path = askExportFile(this, tr("Export Load Cases"), QStringLiteral("load_cases.csv"),
                                        tr("CSV files (*.csv);;JSON files (*.json)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!exportLoadCases(path, &error)) QMessageBox::warning(this, tr("Export Load Cases"), error);
-  });
+    if (!exportLoadCases(path, &error, components)) QMessageBox::warning(this, tr("Export Load Cases"), error);
+  };
+  auto* casesMenu = new QMenu(casesButton_);
+  QAction* wrenchCases = casesMenu->addAction(tr("At Each Joint's Peak |F| and |M|…"));
+  wrenchCases->setObjectName(QStringLiteral("wrenchCasesAction"));
+  connect(wrenchCases, &QAction::triggered, this, [exportCases] { exportCases(false); });
+  QAction* componentCases = casesMenu->addAction(tr("Also at Each Reaction and Effort Component's Peak…"));
+  componentCases->setObjectName(QStringLiteral("componentCasesAction"));
+  componentCases->setToolTip(tr("A case also at the peak of each reaction:<joint>.* and tau:<joint>[k] signal"));
+  connect(componentCases, &QAction::triggered, this, [exportCases] { exportCases(true); });
+  casesButton_->setMenu(casesMenu);
   connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     const int joint = jointOfRow(index.row());
     if (joint < 0) return;
@@ -504,7 +515,7 @@ void PeakLoadsDock::refresh() {
   fitColumns();
 }
 
-bool PeakLoadsDock::exportLoadCases(const QString& path, QString* error) const {
+bool PeakLoadsDock::exportLoadCases(const QString& path, QString* error, bool components) const {
   const kt::Recorder* rec = simulation_->recorder();
   const kt::Tree* tree = simulation_->tree();
   const kt::SignalLayout* layout = simulation_->signalLayout();
@@ -513,7 +524,7 @@ bool PeakLoadsDock::exportLoadCases(const QString& path, QString* error) const {
     return false;
   }
   // the samples the table shows: the whole run or the plots' range
-  kt::LoadCaseCollector cases(*tree, *layout);
+  kt::LoadCaseCollector cases(*tree, *layout, components);
   if (rangeBox_->currentIndex() == 0)
     cases.addRecorded(*rec, 0);
   else

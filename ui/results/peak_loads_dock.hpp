@@ -79,8 +79,9 @@ class PeakLoadsDock : public QDockWidget {
   /// Writes the table as CSV (kt::peakLoadsCsv). False with `error` on failure.
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   /// Writes the load cases at the peaks of the samples the table shows (kt::LoadCaseCollector):
-  /// JSON for a path ending in .json, CSV otherwise. False with `error` on failure.
-  bool exportLoadCases(const QString& path, QString* error = nullptr) const;
+  /// JSON for a path ending in .json, CSV otherwise; with `components`, also at the peak of each
+  /// reaction and effort component. False with `error` on failure.
+  bool exportLoadCases(const QString& path, QString* error = nullptr, bool components = false) const;
   /// Whether Export CSV is offered: there are figures of the current session to write.
   bool canExport() const;
 

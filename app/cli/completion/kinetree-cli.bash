@@ -8,7 +8,7 @@ _kinetree_cli_options() {
     validate) echo "--package-path --help --version" ;;
     info) echo "--package-path --help --version" ;;
     simulate) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --output --signals --every --package-path --help --version" ;;
-    peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --csv --output --cases --package-path --help --version" ;;
+    peaks) echo "--solver --integrator --step --tolerance --duration --motion --cutoff --events --csv --output --cases --case-components --package-path --help --version" ;;
     spectrum) echo "--signals --segment --detrend --output --solver --integrator --step --tolerance --duration --motion --cutoff --events --package-path --help --version" ;;
     fatigue) echo "--signals --wohler --neq --csv --output --cycles --histogram --bins --solver --integrator --step --tolerance --duration --motion --cutoff --events --package-path --help --version" ;;
     compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --motion --cutoff --package-path --help --version" ;;
