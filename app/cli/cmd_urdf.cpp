@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kImportUsage =
     "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
-    "                           [--package-path DIR]...\n";
+    "                           [--strict] [--density RHO] [--package-path DIR]...\n";
 constexpr const char* kExportUsage = "usage: kinetree-cli export --urdf MODEL.yaml [-o|--output ROBOT.urdf|-]\n";
 
 // `text` to stdout ("" or "-") or atomically to `path`; false with the message on stderr.
@@ -49,7 +49,12 @@ std::string directoryOf(const std::string& output) {
 int cmdImport(const std::vector<std::string>& args) {
   ParsedArgs parsed;
   if (!parseArgs("import", kImportUsage, args,
-                 {{"--output", true, "-o"}, {"--floating", false}, {"--merge-fixed", false}, {"--package-path"}},
+                 {{"--output", true, "-o"},
+                  {"--floating", false},
+                  {"--merge-fixed", false},
+                  {"--strict", false},
+                  {"--density"},
+                  {"--package-path"}},
                  parsed))
     return 2;
   std::string path, output;
@@ -59,6 +64,8 @@ int cmdImport(const std::vector<std::string>& args) {
     if (name == "--output") output = value;
     if (name == "--floating") options.floatingBase = true;
     if (name == "--merge-fixed") options.mergeFixed = true;
+    if (name == "--strict") options.strict = true;
+    if (name == "--density" && !parsePositive("import", name, value, options.density)) return 2;
     if (name == "--package-path") options.packagePaths.push_back(value);
   }
   options.meshBaseDirectory = directoryOf(output);

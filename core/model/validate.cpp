@@ -16,6 +16,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "core/model/geometry/mass_properties.hpp"
+#include "core/model/geometry/physical_inertia.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
 #include "core/motion/joint_motion.hpp"
@@ -23,12 +24,8 @@
 namespace kt {
 namespace {
 
-// Relative tolerance of the triangle inequality, so that thin rods and flat plates written with a
-// few digits pass.
-constexpr double kInertiaRelTol = 1e-6;
-// Positive definiteness: smallest principal moment over the largest, above the round-off of a
-// symmetric 3×3 eigensolver (a small multiple of ε).
-constexpr double kInertiaPdRelTol = 64 * std::numeric_limits<double>::epsilon();
+// The tolerances of a physical inertia (the triangle inequality, positive definiteness) are
+// core/model/geometry/physical_inertia.hpp's, which the importers' repairs also meet.
 constexpr int kMaxPrismSides = 1024;
 // Magnitudes beyond these are unit mistakes or typos, and the dynamics overflow or lose all
 // precision with them (a mass of 1e308 times g is already infinite). Masses below kMinMass
@@ -477,7 +474,7 @@ void checkInertia(Checker& c, const std::string& path, const Mat3& I, bool compu
     return;
   }
   const double trace = p.sum();
-  if (p[2] > p[0] + p[1] + kInertiaRelTol * trace)
+  if (p[2] > p[0] + p[1] + kInertiaTriangleRelTol * trace)
     c.error(path, subject + (computed ? "has " : "") + "principal moments " + moments() +
                       " violate the triangle inequality: the largest must not exceed the sum of the other two (" +
                       formatSignificant(p[2], 6) + " > " + formatSignificant(p[0] + p[1], 6) + ")");

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 
 #include "core/dynamics/solver.hpp"
 #include "core/io/model_files.hpp"
@@ -19,6 +20,7 @@
 #include "core/io/urdf/urdf.hpp"
 #include "core/io/urdf/xml_limits.hpp"
 #include "core/model/geometry/mass_properties.hpp"
+#include "core/model/geometry/physical_inertia.hpp"
 #include "core/model/text_util.hpp"
 #include "support/cli_runner.hpp"
 #include "support/random_state.hpp"
@@ -381,8 +383,10 @@ class TestUrdf : public QObject {
     QFETCH(QString, expected);
     QFETCH(QString, lineOfText);
     const std::string path = urdfFile(file.toUtf8().constData());
+    UrdfImportOptions strict;  // the corpus of refusals: an inertia that is not physical is one
+    strict.strict = true;
     try {
-      importUrdfFile(path);
+      importUrdfFile(path, strict);
       QFAIL("imported");
     } catch (const ModelLoadError& e) {
       const QString text = QString::fromStdString(formatDiagnostics(e.diagnostics()));
@@ -651,6 +655,125 @@ class TestUrdf : public QObject {
   }
 
   // kinetree-cli import, then simulate, as a user would; export to a file and back.
+  // The physical inertia nearest to one that is not (core/model/geometry/physical_inertia.hpp):
+  // the principal axes kept, a triangle violation of δ split as +δ/3, +δ/3, −δ/3, a point mass
+  // given the floor, and the model checks pass on each.
+  void nearestPhysicalInertias() {
+    const Mat3 R = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+    const Mat3 violating = R * Vec3(0.05, 0.05, 0.102).asDiagonal() * R.transpose();
+    QVERIFY(!isPhysicalInertia(violating));
+    const InertiaRepair r = nearestPhysicalInertia(violating, 2.0);
+    QVERIFY(isPhysicalInertia(r.inertia));
+    QVERIFY((r.after - Vec3(0.05 + 0.002 / 3, 0.05 + 0.002 / 3, 0.102 - 0.002 / 3)).norm() < 1e-15);
+    QVERIFY((r.inertia * R.col(2) - r.after[2] * R.col(2)).norm() < 1e-15);  // the same principal axes
+    QVERIFY(std::abs(r.relativeChange - std::sqrt(3.0) * 0.002 / 3 / Vec3(0.05, 0.05, 0.102).norm()) < 1e-12);
+    const InertiaRepair point = nearestPhysicalInertia(Mat3::Zero(), 1e-4);
+    QVERIFY(isPhysicalInertia(point.inertia));
+    QVERIFY((point.after - Vec3::Constant(1e-10)).norm() < 1e-24);  // m (1 mm)²
+    QCOMPARE(point.relativeChange, 1.0);
+    Mat3 indefinite;
+    indefinite << 0.01, 0.012, 0, 0.012, 0.01, 0, 0, 0, 0.002;
+    const InertiaRepair pd = nearestPhysicalInertia(indefinite, 1.0);
+    QVERIFY(isPhysicalInertia(pd.inertia) && pd.before[0] < 0.0);
+    Model m;
+    BodySpec b;
+    b.name = "b";
+    b.joint.name = "j";
+    for (const Mat3& I : {r.inertia, point.inertia, pd.inertia}) {
+      b.inertial.inertia = I;
+      m.bodies = {b};
+      QVERIFY2(validate(m).empty(), formatDiagnostics(validate(m)).c_str());
+    }
+    QVERIFY(isPhysicalInertia(Vec3(1, 1, 2).asDiagonal().toDenseMatrix()));  // a flat plate
+  }
+
+  // What real robot descriptions hold (a point-mass gripper tip on a fixed joint, a CAD inertia
+  // 2 % over the triangle inequality, one not positive definite): imported, each with a warning
+  // naming the link, the moments before and after and the change; refused with strict.
+  void repairsOfRealRobotFiles() {
+    const std::string path = urdfFile("repair/cad_arm.urdf");
+    const UrdfImport r = importUrdfFile(path);
+    QCOMPARE(r.model.bodies.size(), std::size_t{3});  // the tip lumped into 'fore'
+    QCOMPARE(r.repaired, (std::vector<std::string>{"upper", "fore"}));
+    QCOMPARE(r.merged, std::vector<std::string>{"gripper_tip"});
+    QVERIFY(validate(r.model).empty());
+    const QString text = QString::fromStdString(formatDiagnostics(r.warnings));
+    const auto at = [&](const char* line) {
+      return QString("%1:%2:%3: warning: ")
+          .arg(QString::fromStdString(path))
+          .arg(lineOf(path, line))
+          .arg(columnOf(path, line));
+    };
+    QVERIFY2(text.contains(at("<link name=\"gripper_tip\">") +
+                           "link 'gripper_tip' (mass 0.0001 kg) on fixed joint 'tip' has an inertia that is not "
+                           "physical (principal moments [0, 0, 0] kg·m²): merged into its parent 'fore'"),
+             qPrintable(text));
+    QVERIFY2(text.contains(at("<link name=\"upper\">") +
+                           "link 'upper': its inertia is not physical (principal moments [0.05, 0.05, 0.102] "
+                           "kg·m²); replaced by the nearest physical one, principal moments [0.0506667, 0.0506667, "
+                           "0.101333] kg·m², a change of 0.93 %; the dynamics of this link are an approximation"),
+             qPrintable(text));
+    QVERIFY2(text.contains("link 'fore': its inertia is not physical (principal moments [-0.001991"), qPrintable(text));
+    const BodySpec& fore = r.model.bodies[2];
+    QCOMPARE(fore.name, std::string("fore"));
+    QCOMPARE(fore.inertial.mass, 1.0001);
+    QVERIFY(std::abs(fore.inertial.com.z() - 0.0001 * 0.3 / 1.0001) < 1e-15);
+    // the lumped tip is what --merge-fixed makes of it
+    UrdfImportOptions merge;
+    merge.mergeFixed = true;
+    QVERIFY(importUrdfFile(path, merge).model.bodies == r.model.bodies);
+    // strict: today's refusal, every link named
+    UrdfImportOptions strict;
+    strict.strict = true;
+    try {
+      importUrdfFile(path, strict);
+      QFAIL("imported with strict");
+    } catch (const ModelLoadError& e) {
+      const QString refused = QString::fromStdString(formatDiagnostics(e.diagnostics()));
+      QVERIFY2(refused.contains("link 'upper': inertial.inertia: principal moments [0.05, 0.05, 0.102] violate the "
+                                "triangle inequality") &&
+                   refused.contains("link 'fore': inertial.inertia: must be positive definite") &&
+                   refused.contains("link 'gripper_tip': inertial.inertia.ixx: must be > 0"),
+               qPrintable(refused));
+    }
+    // a link fixed to the world is repaired in place, with no word about its dynamics
+    const UrdfImport slab = importUrdfFile(urdfFile("bad/bad_inertia.urdf"));
+    const QString slabText = QString::fromStdString(formatDiagnostics(slab.warnings));
+    QVERIFY2(slabText.contains("link 'slab': its inertia is not physical") && !slabText.contains("approximation"),
+             qPrintable(slabText));
+    const test::CliRun cli = test::runCli({"import", QString::fromStdString(path), "--strict"});
+    QCOMPARE(cli.code, 1);
+    QVERIFY(test::runCli({"import", QString::fromStdString(path)}).code == 0);
+  }
+
+  // A kinematic description (no <inertial>): refused with the way out named; with a density the
+  // masses and inertias of the shapes, as the closed forms give them, a warning per link.
+  void massesFromShapes() {
+    const std::string path = urdfFile("repair/kinematic.urdf");
+    try {
+      importUrdfFile(path);
+      QFAIL("imported without masses");
+    } catch (const ModelLoadError& e) {
+      QVERIFY(formatDiagnostics(e.diagnostics()).find("(import with --density RHO)") != std::string::npos);
+    }
+    UrdfImportOptions o;
+    o.density = 2700.0;
+    const UrdfImport r = importUrdfFile(path, o);
+    QCOMPARE(r.model.bodies.size(), std::size_t{2});
+    const double box = 0.2 * 0.2 * 0.1 * 2700.0, rod = std::numbers::pi * 0.02 * 0.02 * 0.5 * 2700.0;
+    QVERIFY(std::abs(r.model.bodies[0].inertial.mass - box) < 1e-12 * box);
+    QVERIFY(std::abs(r.model.bodies[1].inertial.mass - rod) < 1e-12 * rod);
+    QVERIFY((r.model.bodies[1].inertial.com - Vec3(0, 0, 0.25)).norm() < 1e-15);
+    const double ixx = rod * (3 * 0.02 * 0.02 + 0.5 * 0.5) / 12;  // a solid cylinder about its centre
+    QVERIFY(std::abs(r.model.bodies[1].inertial.inertia(0, 0) - ixx) < 1e-12 * ixx);
+    QCOMPARE(r.warnings.size(), std::size_t{2});
+    QVERIFY(QString::fromStdString(r.warnings[1].message)
+                .startsWith("link 'arm' has no <inertial>: mass 1.69646 kg, centre of mass [0, 0, 0.25] m"));
+    const test::CliRun cli = test::runCli({"import", QString::fromStdString(path), "--density", "2700"});
+    QVERIFY2(cli.code == 0, qPrintable(cli.err));
+    QCOMPARE(test::runCli({"import", QString::fromStdString(path), "--density", "-1"}).code, 2);
+  }
+
   void commandLine() {
     QTemporaryDir dir;
     const QString yaml = dir.filePath("humanoid.yaml");

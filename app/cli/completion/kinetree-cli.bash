@@ -13,7 +13,7 @@ _kinetree_cli_options() {
     fatigue) echo "--signals --wohler --neq --csv --output --cycles --histogram --bins --solver --integrator --step --tolerance --duration --motion --cutoff --events --package-path --help --version" ;;
     compare) echo "--solvers --duration --step --integrator --tolerance --trajectory --digits --motion --cutoff --package-path --help --version" ;;
     bench) echo "--model --chain --cardan-chain --binary-tree --solvers --kinds --repeat --json --simulate --no-loads --package-path --help --version" ;;
-    import) echo "--output --floating --merge-fixed --package-path --help --version" ;;
+    import) echo "--output --floating --merge-fixed --strict --density --package-path --help --version" ;;
     export) echo "--urdf --output --help --version" ;;
     sweep) echo "--output --processes --dask --batch-size --max-cases --help --version" ;;
   esac
@@ -60,7 +60,7 @@ _kinetree_cli() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return ;;
     --step | --tolerance | --duration | --cutoff | --signals | --every | --chain | --cardan-chain | --binary-tree | \
-      --repeat | --processes | --dask | --batch-size | --max-cases | --segment | --wohler | --neq | --bins)
+      --repeat | --processes | --dask | --batch-size | --max-cases | --segment | --wohler | --neq | --bins | --density)
       return ;;  # a value the user types
   esac
   if [[ $command == help ]]; then

@@ -21,6 +21,15 @@ struct UrdfImportOptions {
   /// Merge every link on a fixed joint into its parent (lumped inertia, shapes kept). By default
   /// fixed joints stay (their reactions are loads users want); only massless links are merged.
   bool mergeFixed = false;
+  /// Refuse inertias that are not physical, as the model checks do, instead of repairing them: by
+  /// default a link on a fixed joint whose inertia is not physical (a point mass) is merged into
+  /// its parent, and any other link's is replaced by the nearest physical one, each with a warning
+  /// (core/model/geometry/physical_inertia.hpp, docs/urdf.md "Repairs").
+  bool strict = false;
+  /// kg/m³; > 0: a link without an <inertial> gets the mass properties of its shapes (visuals, else
+  /// collision geometry) at this density, with a warning per link. 0: it has no mass (merged when
+  /// fixed, an error when it moves).
+  double density = 0.0;
   /// Directories searched for `package://NAME/...` meshes: DIR/NAME/..., or DIR itself when its
   /// name is NAME. After them, the URDF file's directory and its ancestors are searched the same way.
   std::vector<std::string> packagePaths;
@@ -37,12 +46,15 @@ struct UrdfImport {
   /// The mesh files that were not found (as written in the file), whose visuals are left out: an
   /// application asks for the package's folder.
   std::vector<std::string> missingMeshes;
+  /// The links whose inertia was not physical: merged into their parents (`merged`) or repaired
+  /// (`repaired`), each also a warning (UrdfImportOptions::strict).
+  std::vector<std::string> merged, repaired;
 };
 
 /// Reads a URDF file. Throws ModelLoadError (core/io/model_yaml.hpp) with every problem found,
 /// each at the file's line and column: XML syntax, what liburdfdom rejects, links without mass
-/// that move, and what the model checks reject. The model's name is the robot's; its
-/// sourceDirectory is options.meshBaseDirectory.
+/// that move, and what the model checks reject (after the repairs, unless options.strict). The model's name is the
+/// robot's; its sourceDirectory is options.meshBaseDirectory.
 UrdfImport importUrdfFile(const std::string& path, const UrdfImportOptions& options = {});
 /// The same for text; `fileName` names it in diagnostics, and relative meshes resolve from
 /// `directory`.

@@ -26,6 +26,7 @@
 #include "core/io/urdf/urdf.hpp"
 #include "core/io/urdf/xml_limits.hpp"
 #include "core/model/geometry/mass_properties.hpp"
+#include "core/model/geometry/physical_inertia.hpp"
 #include "core/model/text_util.hpp"
 
 namespace kt {
@@ -384,14 +385,18 @@ class Importer {
     model_.description = replaceInvalidUtf8("Imported from " + fs::path(file_).filename().string());
     model_.sourceDirectory = options_.meshBaseDirectory;
     addLinks(*urdfModel);
+    if (options_.density > 0.0) massFromShapes();
     mergeMassless();
     checkMassless();
+    if (!options_.strict) repairInertias();
     build();
     UrdfImport out;
     out.model = std::move(model_);
     validateBuilt(out.model);
     notes_.into(out.warnings, file_);
     out.missingMeshes = std::move(missingMeshes_);
+    out.merged = std::move(mergedForInertia_);
+    out.repaired = std::move(repairedInertia_);
     return out;
   }
 
@@ -818,10 +823,80 @@ class Importer {
                            (d.jointName.empty()
                                 ? std::string("its free joint to the world (--floating)")
                                 : "joint '" + d.jointName + "' (" + std::string(jointTypeName(d.joint.type)) + ")") +
-                           ": give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint",
+                           ": give it an <inertial> with a mass, fix a link with mass to it by a fixed joint, or "
+                           "compute the masses from the links' shapes (import with --density RHO)",
                        false));
     }
     if (!errors.empty()) throw ModelLoadError(errors);
+  }
+
+  // --density: a link without mass gets the mass properties of its shapes (its visuals, or its
+  // collision geometry where it has no visual) at that density, as MuJoCo's inertiafromgeom does.
+  void massFromShapes() {
+    for (Draft& d : drafts_) {
+      if (d.massive || d.shapes.empty()) continue;
+      MassProperties total;
+      bool any = false;
+      for (const Shape& shape : d.shapes) {
+        MassProperties part;
+        std::string error;
+        if (!shapeMassProperties(shape, options_.density, options_.meshBaseDirectory, meshFiles(), part, error)) {
+          notes_.add("shapes whose mass cannot be computed (left out of their link's mass): " + error, d.link,
+                     d.linkAt);
+          continue;
+        }
+        total = any ? combineMassProperties(total, part) : part;
+        any = true;
+      }
+      if (!any || !(total.mass > 0.0)) continue;
+      d.massive = true;
+      d.mass = total;
+      notes_.add("link '" + d.link + "' has no <inertial>: mass " + formatSignificant(total.mass, 6) +
+                     " kg, centre of mass [" + formatSignificant(total.com.x(), 4) + ", " +
+                     formatSignificant(total.com.y(), 4) + ", " + formatSignificant(total.com.z(), 4) +
+                     "] m and inertia computed from its shapes at " + formatSignificant(options_.density, 6) +
+                     " kg/m³ (--density)",
+                 std::string(), d.linkAt);
+    }
+  }
+
+  // Unless --strict: a link on a fixed joint whose inertia is not physical (a point mass, a CAD
+  // export's round-off) goes into its parent, lumped; any other link's inertia that is not
+  // physical is replaced by the nearest physical one (core/model/geometry/physical_inertia.hpp).
+  // Each with a warning naming the link, the principal moments before and after and the change.
+  void repairInertias() {
+    const auto moments = [](const Vec3& p) {
+      return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
+             "] kg·m²";
+    };
+    for (int c = static_cast<int>(drafts_.size()) - 1; c >= 0; --c) {
+      Draft& d = drafts_[c];
+      if (d.merged || !d.massive || d.parent < 0 || d.joint.type != JointType::Fixed) continue;
+      const Mat3 I = 0.5 * (d.mass.inertia + d.mass.inertia.transpose());
+      if (isPhysicalInertia(I)) continue;
+      const InertiaRepair shown = nearestPhysicalInertia(I, d.mass.mass);
+      notes_.add("link '" + d.link + "' (mass " + formatSignificant(d.mass.mass, 6) + " kg) on fixed joint '" +
+                     d.jointName + "' has an inertia that is not physical (principal moments " + moments(shown.before) +
+                     "): merged into its parent '" + drafts_[d.parent].link +
+                     "' (lumped: exact for the motion; that fixed joint's loads are not reported)",
+                 std::string(), d.linkAt);
+      mergedForInertia_.push_back(d.link);
+      mergeIntoParent(c);
+    }
+    for (Draft& d : drafts_) {
+      if (d.merged || !d.massive) continue;
+      const Mat3 I = 0.5 * (d.mass.inertia + d.mass.inertia.transpose());
+      if (isPhysicalInertia(I)) continue;
+      const InertiaRepair r = nearestPhysicalInertia(I, d.mass.mass);
+      const bool moves = d.joint.type != JointType::Fixed;
+      notes_.add("link '" + d.link + "': its inertia is not physical (principal moments " + moments(r.before) +
+                     "); replaced by the nearest physical one, principal moments " + moments(r.after) +
+                     ", a change of " + formatSignificant(100.0 * r.relativeChange, 3) + " %" +
+                     (moves ? "; the dynamics of this link are an approximation" : "") + " (--strict refuses it)",
+                 std::string(), d.linkAt);
+      d.mass.inertia = r.inertia;
+      repairedInertia_.push_back(d.link);
+    }
   }
 
   void build() {
@@ -880,6 +955,7 @@ class Importer {
   std::vector<int> built_;                  // the draft of each body of the model
   Notes notes_;
   std::vector<std::string> missingMeshes_;
+  std::vector<std::string> mergedForInertia_, repairedInertia_;
   Model model_;
 };
 
