@@ -12,8 +12,10 @@
 #include <vtkRenderer.h>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -416,6 +418,52 @@ class TestMainWindow : public QObject {
              qPrintable(notes->informativeText()));  // not in the package either
     delete notes;
     QSettings().remove(QStringLiteral("urdfPackagePaths"));
+  }
+
+  // A kinematic description is refused with the dialog's way out named; with a density from the
+  // dialog it opens with the shapes' masses; a CAD inertia is repaired with a note, or refused
+  // when the dialog asks for strictness. The choices apply to every import (drop, Open).
+  void importUrdfDialogDensityAndStrictness() {
+    auto w = shownWindow();
+    QSettings().remove(QStringLiteral("urdfDensity"));
+    QSettings().remove(QStringLiteral("urdfStrictInertias"));
+    const QString kinematic = QStringLiteral(KINETREE_TEST_DATA "/urdf/repair/kinematic.urdf");
+    const QString cad = QStringLiteral(KINETREE_TEST_DATA "/urdf/repair/cad_arm.urdf");
+    QString error;
+    QVERIFY(!w->files().loadModel(kinematic, error));
+    QVERIFY2(error.contains(QStringLiteral("has no mass but moves")) &&
+                 error.contains(QStringLiteral("File ▸ Import URDF… gives links without <inertial>")),
+             qPrintable(error));
+    kt::ui::ImportUrdfDialog dialog(kinematic, w.get());
+    QCOMPARE(dialog.density(), 0.0);
+    dialog.findChild<QCheckBox*>(QStringLiteral("urdfUseDensity"))->setChecked(true);
+    dialog.findChild<QDoubleSpinBox*>(QStringLiteral("urdfDensity"))->setValue(2700.0);
+    dialog.accept();
+    QCOMPARE(kt::ui::ImportUrdfDialog::rememberedDensity(), 2700.0);
+    QVERIFY2(w->files().loadModel(kinematic, error), qPrintable(error));
+    QCOMPARE(w->document().model().bodies.size(), std::size_t{2});
+    QVERIFY(std::abs(w->document().model().bodies[0].inertial.mass - 10.8) < 1e-12);
+    delete w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+
+    QVERIFY2(w->files().loadModel(cad, error), qPrintable(error));  // repaired
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->detailedText().contains(QStringLiteral("link 'upper': its inertia is not physical")),
+             qPrintable(notes->detailedText()));
+    QVERIFY2(notes->informativeText().contains(QStringLiteral(
+                 "3 links' inertias were not physical and were repaired: replaced by the nearest physical one "
+                 "(upper, fore); merged into the parent across a fixed joint (gripper_tip). Where such a link "
+                 "moves, its dynamics are an approximation.")),
+             qPrintable(notes->informativeText()));
+    delete notes;
+    kt::ui::ImportUrdfDialog strict(cad, w.get());
+    QVERIFY(strict.findChild<QDoubleSpinBox*>(QStringLiteral("urdfDensity"))->isEnabled());  // remembered
+    strict.findChild<QCheckBox*>(QStringLiteral("urdfStrict"))->setChecked(true);
+    strict.accept();
+    QVERIFY(!w->files().loadModel(cad, error));
+    QVERIFY2(error.contains(QStringLiteral("violate the triangle inequality")), qPrintable(error));
+    QSettings().remove(QStringLiteral("urdfDensity"));
+    QSettings().remove(QStringLiteral("urdfStrictInertias"));
   }
 
   void aModelWithProblemsOpensButCannotRun() {

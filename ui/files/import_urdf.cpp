@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/files/import_urdf.hpp"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -15,6 +17,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf/urdf.hpp"
@@ -29,6 +32,8 @@ namespace kt::ui {
 namespace {
 const QString kPackagePathsKey = QStringLiteral("urdfPackagePaths");
 const QString kLastDirectoryKey = QStringLiteral("lastImportDirectory");
+const QString kDensityKey = QStringLiteral("urdfDensity");
+const QString kStrictKey = QStringLiteral("urdfStrictInertias");
 }  // namespace
 
 bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
@@ -37,9 +42,15 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
     kt::UrdfImportOptions options;  // meshes by absolute paths: the document has no file yet
     for (const QString& folder : ImportUrdfDialog::rememberedPackagePaths())
       options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
+    options.density = ImportUrdfDialog::rememberedDensity();
+    options.strict = ImportUrdfDialog::rememberedStrict();
     imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
+    if (error.contains(QStringLiteral("--density")))  // a kinematic description: the dialog's way out
+      error += QObject::tr(
+          "\n\nFile ▸ Import URDF… gives links without <inertial> the mass of their shapes at a "
+          "density you choose.");
     status = QObject::tr("Could not import %1").arg(QDir::toNativeSeparators(path));
     return false;
   }
@@ -66,6 +77,7 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
   }
   // placeholder inertias and the like, which the Problems dock lists (kt::modelWarnings)
   const int mistakes = static_cast<int>(kt::modelWarnings(imported.model).size());
+  const int repairs = static_cast<int>(imported.repaired.size() + imported.merged.size());
   if (notes == 0 && passive == 0 && mistakes == 0) return true;
   auto* box = new QMessageBox(
       QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
@@ -83,6 +95,24 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
                        "the Properties dock ▸ Drive (docs/model-format.md, “Drives”), or a trajectory to follow "
                        "with File ▸ Import Motion… (docs/motion.md).")
                        .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
+  }
+  if (repairs > 0) {
+    const auto names = [](const std::vector<std::string>& links) {
+      QStringList out;
+      for (const std::string& l : links) out << QString::fromStdString(l);
+      return out.join(QStringLiteral(", "));
+    };
+    QStringList what;
+    if (!imported.repaired.empty())
+      what << QObject::tr("replaced by the nearest physical one (%1)").arg(names(imported.repaired));
+    if (!imported.merged.empty())
+      what << QObject::tr("merged into the parent across a fixed joint (%1)").arg(names(imported.merged));
+    informative << QObject::tr(
+                       "%1 not physical and %2: %3. Where such a link moves, its dynamics are an approximation. "
+                       "File ▸ Import URDF… can refuse such inertias instead.")
+                       .arg(countText(repairs, QObject::tr("link's inertia was"), QObject::tr("links' inertias were")),
+                            repairs == 1 ? QObject::tr("was repaired") : QObject::tr("were repaired"),
+                            what.join(QObject::tr("; ")));
   }
   if (mistakes > 0) {
     informative << QObject::tr(
@@ -153,6 +183,32 @@ ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDial
                           this);
   help->setWordWrap(true);
 
+  // links without <inertial> (a kinematic description): the masses of their shapes, on request
+  useDensity_ = new QCheckBox(tr("Links without <inertial>: mass and inertia of their shapes at"), this);
+  useDensity_->setObjectName(QStringLiteral("urdfUseDensity"));
+  density_ = new QDoubleSpinBox(this);
+  density_->setObjectName(QStringLiteral("urdfDensity"));
+  density_->setRange(1.0, 100000.0);
+  density_->setDecimals(0);
+  density_->setSuffix(tr(" kg/m³"));
+  density_->setValue(1000.0);
+  const double remembered = rememberedDensity();
+  useDensity_->setChecked(remembered > 0.0);
+  if (remembered > 0.0) density_->setValue(remembered);
+  density_->setEnabled(useDensity_->isChecked());
+  connect(useDensity_, &QCheckBox::toggled, density_, &QWidget::setEnabled);
+  auto* densityRow = new QHBoxLayout;
+  densityRow->addWidget(useDensity_);
+  densityRow->addWidget(density_);
+  densityRow->addStretch(1);
+  strict_ = new QCheckBox(tr("Refuse inertias that are not physical instead of repairing them"), this);
+  strict_->setObjectName(QStringLiteral("urdfStrict"));
+  strict_->setChecked(rememberedStrict());
+  strict_->setToolTip(
+      tr("By default a point mass on a fixed joint is merged into its parent and any other "
+         "inertia that is not physical is replaced by the nearest physical one, each with a "
+         "note (docs/urdf.md, “Repairs”)"));
+
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   ok_ = buttons->button(QDialogButtonBox::Ok);
   ok_->setText(tr("Import"));
@@ -165,6 +221,8 @@ ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDial
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addWidget(help);
+  layout->addLayout(densityRow);
+  layout->addWidget(strict_);
   layout->addWidget(buttons);
 
   connect(file_, &QLineEdit::textChanged, this, &ImportUrdfDialog::updateButtons);
@@ -200,6 +258,17 @@ void ImportUrdfDialog::setPackagePaths(const QStringList& paths) {
 
 QStringList ImportUrdfDialog::rememberedPackagePaths() { return QSettings().value(kPackagePathsKey).toStringList(); }
 
+double ImportUrdfDialog::rememberedDensity() {
+  const double density = QSettings().value(kDensityKey, 0.0).toDouble();
+  return std::isfinite(density) && density > 0.0 ? density : 0.0;
+}
+
+bool ImportUrdfDialog::rememberedStrict() { return QSettings().value(kStrictKey, false).toBool(); }
+
+double ImportUrdfDialog::density() const { return useDensity_->isChecked() ? density_->value() : 0.0; }
+
+bool ImportUrdfDialog::strict() const { return strict_->isChecked(); }
+
 void ImportUrdfDialog::accept() {
   const QFileInfo info(QDir::fromNativeSeparators(path()));
   if (!info.isFile()) {
@@ -209,6 +278,8 @@ void ImportUrdfDialog::accept() {
   }
   QSettings settings;
   settings.setValue(kPackagePathsKey, packagePaths());
+  settings.setValue(kDensityKey, density());
+  settings.setValue(kStrictKey, strict());
   settings.setValue(kLastDirectoryKey, info.absolutePath());
   QDialog::accept();
 }

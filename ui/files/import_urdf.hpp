@@ -2,14 +2,18 @@
 // A URDF robot into the application (docs/urdf.md): File ▸ Import URDF…, the dialog with the
 // robot's file and the folders its package://NAME/... meshes are looked for in (as
 // `kinetree-cli import --package-path`), and the import itself, which every way of opening a URDF
-// (the dialog, File ▸ Open, drag and drop, the command line) goes through. The folders are
-// remembered in QSettings under "urdfPackagePaths" and used by every import.
+// (the dialog, File ▸ Open, drag and drop, the command line) goes through. The folders, the
+// density for links without <inertial> and whether inertias that are not physical are refused
+// rather than repaired (kinetree-cli import --density, --strict) are remembered in QSettings
+// ("urdfPackagePaths", "urdfDensity", "urdfStrictInertias") and used by every import.
 #pragma once
 
 #include <QDialog>
 #include <QString>
 #include <QStringList>
 
+class QCheckBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QListWidget;
 class QPushButton;
@@ -38,8 +42,16 @@ class ImportUrdfDialog : public QDialog {
   void setPath(const QString& path);
   void setPackagePaths(const QStringList& paths);
 
+  /// kg/m³ for links without <inertial>, 0 for none.
+  double density() const;
+  /// Refuse inertias that are not physical instead of repairing them.
+  bool strict() const;
+
   /// The remembered package folders (QSettings "urdfPackagePaths").
   static QStringList rememberedPackagePaths();
+  /// The remembered density (0: none) and strictness.
+  static double rememberedDensity();
+  static bool rememberedStrict();
 
   /// Remembers the folders and closes; refused (with the reason) while the file does not exist.
   void accept() override;
@@ -52,6 +64,9 @@ class ImportUrdfDialog : public QDialog {
 
   QLineEdit* file_;
   QListWidget* folders_;
+  QCheckBox* useDensity_;
+  QDoubleSpinBox* density_;
+  QCheckBox* strict_;
   QPushButton* remove_;
   QPushButton* ok_;
 };
