@@ -14,6 +14,12 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <assimp/config.h>
+#include <assimp/material.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Importer.hpp>
+
 namespace kt {
 namespace {
 
@@ -22,7 +28,7 @@ constexpr std::uintmax_t kMaxMeshBytes = 256u * 1024u * 1024u;
 // Reads a regular file. `refuse` is asked once the path is known to be a regular file, before
 // reading it; a non-empty answer is the error.
 bool readFile(const std::string& path, std::string& bytes, std::string& error,
-              const std::function<std::string()>& refuse) {
+              const std::function<std::string()>& refuse, bool read = true) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -53,6 +59,7 @@ bool readFile(const std::string& path, std::string& bytes, std::string& error,
     error = "is larger than 256 MiB";
     return false;
   }
+  if (!read) return true;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot be opened for reading";
@@ -84,6 +91,100 @@ std::vector<std::string_view> splitWhitespace(std::string_view line) {
     if (i > start) out.push_back(line.substr(start, i - start));
   }
   return out;
+}
+
+// The name of a format for messages, by its extension.
+std::string formatName(const std::string& ext) {
+  if (ext == ".dae") return "COLLADA";
+  if (ext == ".ply") return "PLY";
+  return "glTF";
+}
+
+// A material's colour: its diffuse colour, else its base colour (glTF), with its opacity. None for
+// Assimp's default material, which stands for "no material in the file".
+bool materialColor(const aiMaterial* material, std::array<float, 4>& out) {
+  if (!material) return false;
+  aiString name;
+  if (material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && std::strcmp(name.C_Str(), AI_DEFAULT_MATERIAL_NAME) == 0)
+    return false;
+  aiColor4D c;
+  if (material->Get(AI_MATKEY_COLOR_DIFFUSE, c) != AI_SUCCESS && material->Get(AI_MATKEY_BASE_COLOR, c) != AI_SUCCESS)
+    return false;
+  float opacity = 1.0f;
+  if (material->Get(AI_MATKEY_OPACITY, opacity) != AI_SUCCESS) opacity = c.a;
+  out = {c.r, c.g, c.b, std::clamp(opacity, 0.0f, 1.0f)};
+  return std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b);
+}
+
+// COLLADA, PLY and glTF through Assimp (see the header): the scene's triangles in its root frame.
+bool readWithAssimp(const std::string& path, const std::string& ext, TriangleMesh& mesh, std::string& error) {
+  Assimp::Importer importer;
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0) {
+    std::string why = importer.GetErrorString();
+    while (!why.empty() && (why.back() == '\n' || why.back() == '.')) why.pop_back();
+    error = formatName(ext) + ": " + (why.empty() ? std::string("the file holds no scene") : why);
+    return false;
+  }
+  bool colored = false;
+  std::vector<std::array<float, 4>> colors;
+  // depth first, without recursion (a file may nest nodes deeply)
+  std::vector<std::pair<const aiNode*, Eigen::Matrix4d>> stack = {{scene->mRootNode, Eigen::Matrix4d::Identity()}};
+  while (!stack.empty()) {
+    const auto [node, parent] = stack.back();
+    stack.pop_back();
+    Eigen::Matrix4d local;
+    const aiMatrix4x4& m = node->mTransformation;
+    local << m.a1, m.a2, m.a3, m.a4, m.b1, m.b2, m.b3, m.b4, m.c1, m.c2, m.c3, m.c4, m.d1, m.d2, m.d3, m.d4;
+    const Eigen::Matrix4d T = parent * local;
+    const bool mirrored = T.topLeftCorner<3, 3>().determinant() < 0.0;  // keeps the triangles outward
+    for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+      const aiMesh* part = scene->mMeshes[node->mMeshes[k]];
+      if (!part || (part->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
+      std::array<float, 4> partColor{0.7f, 0.7f, 0.7f, 1.0f};
+      const bool hasMaterial = materialColor(
+          part->mMaterialIndex < scene->mNumMaterials ? scene->mMaterials[part->mMaterialIndex] : nullptr, partColor);
+      const bool hasVertexColors = part->HasVertexColors(0);
+      colored = colored || hasMaterial || hasVertexColors;
+      const int base = static_cast<int>(mesh.vertices.size());
+      for (unsigned v = 0; v < part->mNumVertices; ++v) {
+        const aiVector3D& a = part->mVertices[v];
+        const Eigen::Vector4d p = T * Eigen::Vector4d(a.x, a.y, a.z, 1.0);
+        if (!p.allFinite()) {
+          error = formatName(ext) + ": a vertex is not a finite number";
+          return false;
+        }
+        mesh.vertices.emplace_back(p.head<3>());
+      }
+      for (unsigned f = 0; f < part->mNumFaces; ++f) {
+        const aiFace& face = part->mFaces[f];
+        if (face.mNumIndices != 3) continue;
+        std::array<int, 3> t{base + static_cast<int>(face.mIndices[0]), base + static_cast<int>(face.mIndices[1]),
+                             base + static_cast<int>(face.mIndices[2])};
+        if (mirrored) std::swap(t[1], t[2]);
+        mesh.triangles.push_back(t);
+        std::array<float, 4> c = partColor;
+        if (hasVertexColors) {  // a PLY's vertex colours: their mean over the triangle
+          c = {0.0f, 0.0f, 0.0f, 0.0f};
+          for (const unsigned i : {face.mIndices[0], face.mIndices[1], face.mIndices[2]}) {
+            const aiColor4D& vc = part->mColors[0][i];
+            c[0] += vc.r / 3.0f, c[1] += vc.g / 3.0f, c[2] += vc.b / 3.0f, c[3] += vc.a / 3.0f;
+          }
+        }
+        colors.push_back(c);
+      }
+    }
+    for (unsigned c = node->mNumChildren; c-- > 0;) stack.emplace_back(node->mChildren[c], T);
+  }
+  if (mesh.triangles.empty()) {
+    error = formatName(ext) + ": the file holds no triangles";
+    return false;
+  }
+  if (colored) mesh.colors = std::move(colors);
+  return true;
 }
 
 bool parseBinaryStl(const std::string& bytes, TriangleMesh& mesh) {
@@ -252,20 +353,38 @@ bool parseObj(const std::string& text, TriangleMesh& mesh, std::string& error) {
   return true;
 }
 
+const std::vector<std::string>& meshExtensions() {
+  static const std::vector<std::string> extensions = {".stl", ".obj", ".dae", ".ply", ".gltf", ".glb"};
+  return extensions;
+}
+
+bool isMeshExtension(std::string extension) {
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::vector<std::string>& all = meshExtensions();
+  return std::find(all.begin(), all.end(), extension) != all.end();
+}
+
+std::string meshFormatsText() { return "an .stl, .obj, .dae, .ply, .gltf or .glb file"; }
+
 bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   std::string bytes;
   std::string why;
   // What the path is comes first ("is a directory" says more than "unsupported extension").
+  const bool own = ext == ".stl" || ext == ".obj";
   const auto refuse = [&] {
-    return ext == ".stl" || ext == ".obj" ? std::string() : "has an unsupported extension; expected .stl or .obj";
+    return isMeshExtension(ext) ? std::string() : "has an unsupported extension; expected " + meshFormatsText();
   };
-  if (!readFile(path, bytes, why, refuse)) {
+  if (!readFile(path, bytes, why, refuse, own)) {
     error = "mesh file '" + path + "' " + why;
     return false;
   }
-  const bool ok = ext == ".stl" ? parseStl(bytes, mesh, why) : parseObj(bytes, mesh, why);
+  mesh = {};
+  const bool ok = ext == ".stl"   ? parseStl(bytes, mesh, why)
+                  : ext == ".obj" ? parseObj(bytes, mesh, why)
+                                  : readWithAssimp(path, ext, mesh, why);
   if (!ok) error = "mesh file '" + path + "': " + why;
   return ok;
 }

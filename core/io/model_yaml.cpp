@@ -695,7 +695,8 @@ void readShape(Reader& r, const Node& n, const std::string& path, Shape& s) {
       num("length", s.length, "m along the shape's z axis");
       break;
     case ShapeType::Mesh:
-      if (const Node* v = r.required(n, path, "file", "an .stl or .obj path relative to the model file"))
+      if (const Node* v = r.required(
+              n, path, "file", "a mesh file path (.stl, .obj, .dae, .ply, .gltf or .glb) relative to the model file"))
         r.text(*v, path + ".file", s.mesh);
       if (const Node* v = n.find("scale")) r.vec(*v, path + ".scale", s.meshScale, true);
       break;

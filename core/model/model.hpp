@@ -147,7 +147,7 @@ struct Shape {
   double radius = 0.1;       ///< cylinder, sphere, capsule; prism: circumradius
   double length = 1.0;       ///< cylinder, capsule (between hemisphere centres), prism
   int sides = 6;             ///< prism
-  std::string mesh;          ///< mesh file path (STL/OBJ), relative to the model file
+  std::string mesh;          ///< mesh file path (STL, OBJ, COLLADA, PLY, glTF), relative to the model file
   Vec3 meshScale = Vec3::Ones();
   Eigen::Vector4d color{0.7, 0.7, 0.7, 1.0};  ///< RGBA in [0, 1]
   bool operator==(const Shape&) const = default;

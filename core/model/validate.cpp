@@ -512,7 +512,8 @@ void checkShape(Checker& c, const std::string& path, const Shape& s, bool forMas
       break;
     case ShapeType::Mesh: {
       if (s.mesh.empty()) {
-        c.error(path + ".file", "must name a mesh file (.stl or .obj, relative to the model file)");
+        c.error(path + ".file",
+                "must name a mesh file (.stl, .obj, .dae, .ply, .gltf or .glb, relative to the model file)");
         break;
       }
       if (c.finiteVec(path + ".scale", s.meshScale) && s.meshScale.cwiseAbs().minCoeff() == 0.0)

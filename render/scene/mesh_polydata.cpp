@@ -2,7 +2,12 @@
 #include "render/scene/mesh_polydata.hpp"
 
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkPoints.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace kt::render {
 
@@ -24,6 +29,19 @@ vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const 
   auto out = vtkSmartPointer<vtkPolyData>::New();
   out->SetPoints(points);
   out->SetPolys(polys);
+  if (!mesh.colors.empty() && mesh.colors.size() == mesh.triangles.size()) {
+    // the file's colours, one per triangle, as the cell scalars the mapper draws directly
+    vtkNew<vtkUnsignedCharArray> colors;
+    colors->SetName(kMeshColorsName);
+    colors->SetNumberOfComponents(4);
+    colors->SetNumberOfTuples(static_cast<vtkIdType>(mesh.colors.size()));
+    for (std::size_t t = 0; t < mesh.colors.size(); ++t)
+      for (int k = 0; k < 4; ++k)
+        colors->SetTypedComponent(
+            static_cast<vtkIdType>(t), k,
+            static_cast<unsigned char>(std::lround(255.0f * std::clamp(mesh.colors[t][k], 0.0f, 1.0f))));
+    out->GetCellData()->SetScalars(colors);
+  }
   return out;
 }
 

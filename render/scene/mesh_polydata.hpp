@@ -10,8 +10,12 @@
 
 namespace kt::render {
 
-/// Points (scaled component-wise by `scale`) and triangles of `mesh`. Every triangle's indices
-/// must be in range, as the core's reader guarantees.
+/// The cell scalars that hold a mesh file's own colours (RGBA, 0–255), when it has them.
+inline constexpr const char* kMeshColorsName = "mesh colors";
+
+/// Points (scaled component-wise by `scale`) and triangles of `mesh`, with its colours as cell
+/// scalars (kMeshColorsName) when the file gave them. Every triangle's indices must be in range, as
+/// the core's reader guarantees.
 vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const kt::Vec3& scale);
 
 }  // namespace kt::render

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "render/scene/model_scene.hpp"
 
+#include <vtkCellData.h>
 #include <vtkLightKit.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
@@ -13,6 +14,7 @@
 #include <numbers>
 #include <utility>
 
+#include "render/scene/mesh_polydata.hpp"
 #include "render/scene/rigid_batch.hpp"
 #include "render/scene/scene_decorations.hpp"
 #include "render/scene/shape_geometry.hpp"
@@ -258,7 +260,15 @@ void ModelScene::buildShapeActors(const kt::Model& model, const std::string& mod
       if (!warning.empty()) warnings_.push_back(body.name + ".shapes[" + std::to_string(s) + "]: " + warning);
       vtkNew<vtkPolyDataMapper> mapper;
       mapper->SetInputData(geometry);
-      mapper->ScalarVisibilityOff();
+      // a mesh file's own colours (its materials) draw it; everything else takes the shape's colour
+      if (geometry->GetCellData()->GetArray(kMeshColorsName)) {
+        mapper->ScalarVisibilityOn();
+        mapper->SetScalarModeToUseCellFieldData();
+        mapper->SelectColorArray(kMeshColorsName);
+        mapper->SetColorModeToDirectScalars();
+      } else {
+        mapper->ScalarVisibilityOff();
+      }
       ShapeActor sa;
       sa.actor = vtkSmartPointer<vtkActor>::New();
       sa.actor->SetMapper(mapper);

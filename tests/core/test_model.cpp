@@ -520,9 +520,55 @@ class TestModel : public QObject {
     QVERIFY(!readMesh("/nonexistent/mesh.stl", m, error));
     QVERIFY(error.find("does not exist") != std::string::npos);
     QVERIFY(!readMesh(std::string(KINETREE_TEST_DATA) + "/malformed/expected.txt", m, error));
-    QVERIFY(error.find("unsupported extension") != std::string::npos);
+    QVERIFY(error.find("unsupported extension; expected an .stl, .obj, .dae, .ply, .gltf or .glb file") !=
+            std::string::npos);
     QCOMPARE(resolveMeshPath("a/b.stl", "/models"), std::string("/models/a/b.stl"));
     QCOMPARE(resolveMeshPath("/abs/b.stl", "/models"), std::string("/abs/b.stl"));
+  }
+
+  // The meshes robots ship with, through Assimp (core/io/mesh.hpp): a COLLADA box of 10 × 20 × 30 cm
+  // in two parts with a red and a blue material comes in in metres, with its coordinates as
+  // authored whether the file says Z up or Y up, its triangles coloured by part, closed and of the
+  // box's mass; a PLY's vertex colours colour its triangles; a truncated file is refused naming
+  // the file and the format.
+  void meshesRobotsShipWith() {
+    const std::string dir = std::string(KINETREE_TEST_DATA) + "/meshes/";
+    Shape box;
+    box.type = ShapeType::Box;
+    box.size = Vec3(0.1, 0.2, 0.3);
+    box.origin.xyz = Vec3(0.05, 0.1, 0.15);
+    const MassProperties expected = ofShape(box, 1000, {});
+    for (const char* file : {"box_cm_zup.dae", "box_cm_yup.dae"}) {
+      TriangleMesh m;
+      std::string error;
+      QVERIFY2(readMesh(dir + file, m, error), error.c_str());
+      QCOMPARE(m.triangles.size(), std::size_t{12});
+      Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+      for (const Vec3& v : m.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+      QVERIFY2((lo - Vec3::Zero()).norm() < 1e-7 && (hi - Vec3(0.1, 0.2, 0.3)).norm() < 1e-7, file);
+      QVERIFY2(checkClosedSurface(m, error), error.c_str());
+      compareMass(fromMesh(m, 1000), expected, 1e-6);
+      QCOMPARE(m.colors.size(), std::size_t{12});
+      int red = 0, blue = 0;
+      for (const auto& c : m.colors) {
+        red += std::abs(c[0] - 0.8f) < 1e-6f && std::abs(c[2] - 0.1f) < 1e-6f;
+        blue += std::abs(c[0] - 0.1f) < 1e-6f && std::abs(c[2] - 0.9f) < 1e-6f;
+      }
+      QCOMPARE(red, 6);
+      QCOMPARE(blue, 6);
+    }
+    TriangleMesh tetra;
+    std::string error;
+    QVERIFY2(readMesh(dir + "tetra_colors.ply", tetra, error), error.c_str());
+    QCOMPARE(tetra.triangles.size(), std::size_t{4});
+    QVERIFY(std::abs(fromMesh(tetra, 6.0).mass - 1.0) < 1e-12);  // volume 1/6
+    QCOMPARE(tetra.colors.size(), std::size_t{4});
+    QVERIFY(tetra.colors[0][0] == 1.0f && tetra.colors[0][1] == 0.0f);
+    // STL and OBJ carry no colours
+    QVERIFY(isMeshExtension(".DAE") && isMeshExtension(".glb") && !isMeshExtension(".3ds"));
+    const std::string truncated = std::string(KINETREE_TEST_DATA) + "/malformed/truncated.dae";
+    QVERIFY(!readMesh(truncated, tetra, error));
+    QVERIFY2(error.rfind("mesh file '" + truncated + "': COLLADA: ", 0) == 0, error.c_str());
   }
 
   // The remembered verdict of a display mesh follows the file when it changes.

@@ -774,6 +774,21 @@ class TestUrdf : public QObject {
     QCOMPARE(test::runCli({"import", QString::fromStdString(path), "--density", "-1"}).code, 2);
   }
 
+  // A COLLADA mesh visual, what most ROS robots are drawn with, is kept (it used to be left out).
+  void colladaVisualsAreKept() {
+    const std::string dae = std::string(KINETREE_TEST_DATA) + "/meshes/box_cm_zup.dae";
+    const std::string xml =
+        "<robot name='r'><link name='base'><inertial><mass value='1'/>"
+        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+        "<visual><geometry><mesh filename='file://" +
+        dae + "'/></geometry></visual></link></robot>";
+    const UrdfImport r = importUrdfString(xml, "dae.urdf", std::string());
+    QCOMPARE(r.model.bodies.size(), std::size_t{1});
+    QCOMPARE(r.model.bodies[0].shapes.size(), std::size_t{1});
+    QCOMPARE(r.model.bodies[0].shapes[0].mesh, dae);
+    QVERIFY2(r.warnings.empty(), formatDiagnostics(r.warnings).c_str());
+  }
+
   void commandLine() {
     QTemporaryDir dir;
     const QString yaml = dir.filePath("humanoid.yaml");

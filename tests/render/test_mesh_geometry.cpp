@@ -2,6 +2,8 @@
 // Meshes in the 3D view go through the core's reader (core/io/mesh.hpp): the view draws exactly
 // what validation accepts, and a file the reader refuses is shown as a small stand-in cube with
 // the reader's message, never handed to VTK (an out-of-range face index used to crash it).
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
 #include <vtkPolyData.h>
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -13,6 +15,7 @@
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
+#include "render/scene/mesh_polydata.hpp"
 #include "render/scene/shape_geometry.hpp"
 
 using namespace kt;
@@ -68,6 +71,25 @@ class TestMeshGeometry : public QObject {
       QVERIFY(!readMesh(kMalformed + file, m, error));
       QCOMPARE(warning, error);
     }
+  }
+
+  // A COLLADA file's materials colour the triangles the view draws (as cell scalars that the
+  // shape actor's mapper draws directly); an STL has none, and takes the shape's colour.
+  void meshColoursReachTheView() {
+    std::string warning;
+    const auto dae =
+        render::shapeGeometry(meshShape("box_cm_zup.dae"), std::string(KINETREE_TEST_DATA) + "/meshes/", warning);
+    QVERIFY2(warning.empty(), warning.c_str());
+    vtkDataArray* colors = dae->GetCellData()->GetArray(render::kMeshColorsName);
+    QVERIFY(colors);
+    QCOMPARE(colors->GetNumberOfTuples(), dae->GetNumberOfCells());
+    QCOMPARE(colors->GetNumberOfComponents(), 4);
+    QCOMPARE(colors->GetComponent(0, 3), 255.0);
+    QVERIFY(dae->GetBounds()[5] > 0.299 && dae->GetBounds()[5] < 0.301);  // 30 cm as 0.3 m
+    TriangleMesh cube;
+    std::string error;
+    QVERIFY(parseStl(paddedBinaryCube(0), cube, error));
+    QVERIFY(!render::meshToPolyData(cube, Vec3::Ones())->GetCellData()->GetArray(render::kMeshColorsName));
   }
 
   // A binary STL with a few bytes after its last record: the view and the physics both read the

@@ -724,10 +724,9 @@ class Importer {
       missingMeshes_.push_back(mesh.filename);
       return false;
     }
-    std::string ext = fs::path(found).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (ext != ".stl" && ext != ".obj") {
-      notes_.add("meshes Kinetree cannot read (STL and OBJ only; the visual is left out)", mesh.filename, at);
+    if (!isMeshExtension(fs::path(found).extension().string())) {
+      notes_.add("meshes Kinetree cannot read (STL, OBJ, COLLADA, PLY and glTF only; the visual is left out)",
+                 mesh.filename, at);
       return false;
     }
     s.type = ShapeType::Mesh;

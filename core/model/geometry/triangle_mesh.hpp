@@ -2,7 +2,7 @@
 // Triangle meshes as the model layer sees them: the surface of a mesh shape, the check that it
 // bounds a solid (mass properties need one), and where it comes from. The model layer reads no
 // files: whoever calls it with mesh shapes passes a MeshSource (core/io/mesh.hpp: meshFiles()
-// reads STL and OBJ files).
+// reads STL, OBJ, COLLADA, PLY and glTF files).
 #pragma once
 
 #include <array>
@@ -16,6 +16,9 @@ namespace kt {
 struct TriangleMesh {
   std::vector<Vec3> vertices;
   std::vector<std::array<int, 3>> triangles;  ///< vertex indices, counter-clockwise seen from outside
+  /// The colour of each triangle (RGBA in [0, 1]) from the file's materials, for files that give
+  /// them (COLLADA and glTF materials, PLY vertex colours); empty when the file gives none.
+  std::vector<std::array<float, 4>> colors;
 };
 
 /// Where the triangles of mesh files come from.
