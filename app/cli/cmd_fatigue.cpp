@@ -53,12 +53,9 @@ std::string table(const std::vector<Row>& rows, double m, double nEq) {
 }
 
 std::string csvTable(const std::vector<Row>& rows, double m, double nEq) {
-  std::string out = "signal,cycles,largest_range,largest_range_mean,largest_range_t,del,wohler_m,n_eq\n";
-  for (const Row& r : rows)
-    out += r.name + "," + formatRoundTrip(r.cycles) + "," + formatRoundTrip(r.largest) + "," +
-           formatRoundTrip(r.largestMean) + "," + formatRoundTrip(r.largestAt) + "," + formatRoundTrip(r.del) + "," +
-           formatRoundTrip(m) + "," + formatRoundTrip(nEq) + "\n";
-  return out;
+  std::vector<FatigueTableRow> table;
+  for (const Row& r : rows) table.push_back({r.name, r.cycles, r.largest, r.largestMean, r.largestAt, r.del});
+  return fatigueTableCsv(table, m, nEq);
 }
 
 // "10,10" → 10 and 10

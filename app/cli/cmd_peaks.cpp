@@ -48,6 +48,10 @@ int cmdPeaks(const std::vector<std::string>& args) {
     if (name == "--cases") casesPath = value;
     if (name == "--case-components") components = true;
   }
+  if (components && casesPath.empty()) {
+    std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kUsage);
+    return 2;
+  }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
   if (const int failed = streamingRun("peaks", kUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
@@ -56,10 +60,6 @@ int cmdPeaks(const std::vector<std::string>& args) {
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉
   PeakLoads peaks(sim->tree(), sim->signalLayout(), PeakLoads::ratingsOf(sim->model(), sim->tree()));
   std::optional<LoadCaseCollector> cases;
-  if (components && casesPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kUsage);
-    return 2;
-  }
   if (!casesPath.empty()) cases.emplace(sim->tree(), sim->signalLayout(), components);
   const auto take = [&] {
     peaks.add(sim->sample().data());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/analysis/rainflow.hpp"
 
+#include "core/model/text_util.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -116,6 +118,15 @@ CycleSummary summarizeCycles(std::span<const Cycle> cycles, double m, double nEq
       s.largestFirst = c.first;
     }
   return s;
+}
+
+std::string fatigueTableCsv(const std::vector<FatigueTableRow>& rows, double m, double nEq) {
+  std::string out = "signal,cycles,largest_range,largest_range_mean,largest_range_t,del,wohler_m,n_eq\n";
+  for (const FatigueTableRow& r : rows)
+    out += r.signal + "," + formatRoundTrip(r.cycles) + "," + formatRoundTrip(r.largestRange) + "," +
+           formatRoundTrip(r.largestMean) + "," + formatRoundTrip(r.largestTime) + "," + formatRoundTrip(r.del) + "," +
+           formatRoundTrip(m) + "," + formatRoundTrip(nEq) + "\n";
+  return out;
 }
 
 }  // namespace kt

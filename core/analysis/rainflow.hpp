@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace kt {
@@ -55,6 +56,17 @@ struct CycleSummary {
   double del = 0.0;
 };
 CycleSummary summarizeCycles(std::span<const Cycle> cycles, double m, double nEq);
+
+/// One row of a fatigue table (kinetree-cli fatigue, the Fatigue dock, the report).
+struct FatigueTableRow {
+  std::string signal;
+  double cycles = 0.0, largestRange = 0.0, largestMean = 0.0;
+  double largestTime = 0.0;  ///< s, the largest range's first reversal (0 without cycles)
+  double del = 0.0;
+};
+/// The rows as `kinetree-cli fatigue --csv` writes them: signal, cycles, largest_range,
+/// largest_range_mean, largest_range_t, del, wohler_m, n_eq (numbers that read back exactly).
+std::string fatigueTableCsv(const std::vector<FatigueTableRow>& rows, double m, double nEq);
 
 /// Cycle counts binned by range (rows) and mean (columns). Range bins split [0, largest range]
 /// and mean bins [smallest mean, largest mean] evenly; a value on a bin's upper edge falls in

@@ -229,7 +229,12 @@ std::string peakLoadsCsv(const std::vector<JointPeaks>& joints) {
 }
 
 std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints, std::size_t count) {
-  const LoadScale scale = loadScale(joints);
+  LoadScale scale = loadScale(joints);
+  // a kind that is rounding noise throughout (the moments of a planar pendulum: 1e-17 N·m beside
+  // 10 N) ranks nothing; a lever arm between the two is never a billionth of a metre
+  constexpr double kNoise = 1e-9;
+  if (scale.moment < kNoise * scale.force) scale.moment = 0.0;
+  if (scale.force < kNoise * scale.moment) scale.force = 0.0;
   struct Rank {
     std::size_t joint;
     bool rated;
@@ -238,7 +243,9 @@ std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints,
   std::vector<Rank> ranks;
   for (std::size_t k = 0; k < joints.size(); ++k) {
     const JointPeaks& j = joints[k];
-    if (!aboveDeadBand(j.force, scale.force) && !aboveDeadBand(j.moment, scale.moment)) continue;
+    const bool force = scale.force > 0.0 && aboveDeadBand(j.force, scale.force);
+    const bool moment = scale.moment > 0.0 && aboveDeadBand(j.moment, scale.moment);
+    if (!force && !moment) continue;  // no load, or none above the dead band
     const double u = j.utilisation();
     const double relative = std::max(scale.force > 0.0 ? j.force.value / scale.force : 0.0,
                                      scale.moment > 0.0 ? j.moment.value / scale.moment : 0.0);

@@ -147,8 +147,9 @@ PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints);
 
 /// The joints a report shows first, as indices into `joints`, at most `count`: those with a
 /// utilisation, the largest first, then the others by the larger of |F| / (the run's largest |F|)
-/// and |M| / (the run's largest |M|), the largest first. Joints whose loads all lie under the dead
-/// band are left out.
+/// and |M| / (the run's largest |M|), the largest first (a kind whose largest is under 10⁻⁹ of the
+/// other kind's is rounding noise and counts for nothing). Joints whose loads are zero or all lie
+/// under the dead band are left out.
 std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints, std::size_t count);
 
 /// The peak table as aligned text for a terminal: peakLoadsCells in columns. The CSV keeps every

@@ -9,6 +9,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QTextLayout>
 #include <algorithm>
 #include <utility>
 
@@ -95,6 +96,10 @@ QFont sized(double pixels, bool bold = false) {
   return f;
 }
 
+bool isRight(const ReportTable& t, int column) {
+  return static_cast<std::size_t>(column) < t.rightAligned.size() && t.rightAligned[static_cast<std::size_t>(column)];
+}
+
 // Lays the blocks out on pages; paints them when given a painter (the second pass, once the
 // number of pages is known from the first).
 class PageFlow {
@@ -112,13 +117,11 @@ class PageFlow {
   }
 
   void title(const QString& text, const QStringList& lines) {
-    const double h = textHeight(sized(22, true), text);
-    drawText(sized(22, true), QRectF(content_.left(), y_, content_.width(), h), text, Qt::black);
-    y_ += h + 6;
+    flowText(sized(22, true), text, Qt::black);
+    y_ += 6;
     for (const QString& l : lines) {
-      const double lh = textHeight(sized(11), l);
-      drawText(sized(11), QRectF(content_.left(), y_, content_.width(), lh), l, QColor(80, 80, 80));
-      y_ += lh + 2;
+      flowText(sized(11), l, QColor(80, 80, 80));
+      y_ += 2;
     }
     y_ += 10;
     if (painter_) {
@@ -133,16 +136,18 @@ class PageFlow {
     const double h = textHeight(f, text);
     y_ += sub ? 8 : 14;
     room(h + (sub ? 320 : 140));  // not alone at the foot of a page: with a figure or a few rows
-    drawText(f, QRectF(content_.left(), y_, content_.width(), h), text, sub ? QColor(40, 40, 40) : QColor(20, 40, 90));
-    y_ += h + (sub ? 4 : 6);
+    flowText(f, text, sub ? QColor(40, 40, 40) : QColor(20, 40, 90));
+    y_ += sub ? 4 : 6;
   }
 
   void paragraph(const QString& text, bool note) {
     const QFont f = sized(note ? 9.5 : 11);
-    const double h = textHeight(f, text);
-    room(std::min(h, content_.height()));
-    drawText(f, QRectF(content_.left(), y_, content_.width(), h), text, note ? QColor(90, 90, 90) : Qt::black);
-    y_ += h + (note ? 6 : 8);
+    // line by line, so that a paragraph longer than the page goes on to the next one
+    const std::vector<double> heights = lineHeights(f, text);
+    if (!heights.empty())  // not one or two lines alone at the foot of a page
+      room(std::min(heights.front() * std::min<double>(3.0, static_cast<double>(heights.size())), content_.height()));
+    flowText(f, text, note ? QColor(90, 90, 90) : QColor(Qt::black));
+    y_ += note ? 6 : 8;
   }
 
   void figure(const ChartFigure& figure, double aspect) {
@@ -170,9 +175,8 @@ class PageFlow {
       painter_->drawRect(at);
     }
     y_ += size.height() + 4;
-    if (!caption.isEmpty())
-      drawText(f, QRectF(content_.left(), y_, content_.width(), ch), caption, QColor(90, 90, 90), Qt::AlignHCenter);
-    y_ += ch + 8;
+    if (!caption.isEmpty()) flowText(f, caption, QColor(90, 90, 90), Qt::AlignHCenter);
+    y_ += 8;
   }
 
   void table(const ReportTable& t) {
@@ -196,12 +200,25 @@ class PageFlow {
     };
     double total = measure();
     if (total > content_.width()) {
-      px = std::max(6.0, px * content_.width() / total);
+      px = std::max(6.5, px * content_.width() / total);
       total = measure();
     }
-    // the spare width goes to the columns evenly; a table still too wide is squeezed
+    // the spare width goes to the columns evenly; a table still too wide keeps its numbers whole
+    // and narrows its text columns (their cells shortened in the middle), none below 4 em
     const double spare = (content_.width() - total) / columns;
-    for (double& x : w) x = spare >= 0 ? x + std::min(spare, 3.0 * px) : x * content_.width() / total;
+    if (spare >= 0) {
+      for (double& x : w) x += std::min(spare, 3.0 * px);
+    } else {
+      double text = 0.0;
+      for (int c = 0; c < columns; ++c)
+        if (!isRight(t, c)) text += w[static_cast<std::size_t>(c)];
+      const double excess = total - content_.width();
+      for (int c = 0; c < columns && text > 0.0; ++c)
+        if (!isRight(t, c)) {
+          double& x = w[static_cast<std::size_t>(c)];
+          x = std::max(4.0 * px, x - excess * x / text);
+        }
+    }
     double used = 0.0;
     for (const double x : w) used += x;
     const QFont font = sized(px), bold = sized(px, true);
@@ -217,10 +234,10 @@ class PageFlow {
       double x = content_.left();
       for (int c = 0; c < columns; ++c) {
         const double cw = w[static_cast<std::size_t>(c)];
-        const bool right = static_cast<std::size_t>(c) < t.rightAligned.size() && t.rightAligned[c];
+        const bool right = isRight(t, c);
         const QRectF cell(x + 0.45 * px, y_, cw - 0.9 * px, rowH);
         if (painter_) {
-          const QString text = QFontMetricsF(f).elidedText(cells.value(c), Qt::ElideRight, cell.width());
+          const QString text = QFontMetricsF(f).elidedText(cells.value(c), Qt::ElideMiddle, cell.width());
           painter_->setFont(f);
           painter_->setPen(colour);
           painter_->drawText(cell, Qt::AlignVCenter | (right ? Qt::AlignRight : Qt::AlignLeft), text);
@@ -247,16 +264,53 @@ class PageFlow {
   }
 
  private:
-  double textHeight(const QFont& f, const QString& text) const {
-    return QFontMetricsF(f).boundingRect(QRectF(0, 0, content_.width(), 1e6), Qt::TextWordWrap, text).height();
+  // Lays `text` out in the content's width into `layout`: broken at spaces, and inside a word
+  // where one is longer than a line (a long path or name), never running past the margin. The
+  // lines live as long as `layout`.
+  std::vector<QTextLine> layoutLines(const QFont& f, const QString& text, QTextLayout& layout) const {
+    layout.setText(text);
+    layout.setFont(f);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    std::vector<QTextLine> lines;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+      line.setLineWidth(content_.width());
+      lines.push_back(line);
+    }
+    layout.endLayout();
+    return lines;
   }
 
-  void drawText(const QFont& f, const QRectF& at, const QString& text, const QColor& colour,
-                Qt::Alignment align = Qt::AlignLeft) {
-    if (!painter_) return;
-    painter_->setFont(f);
-    painter_->setPen(colour);
-    painter_->drawText(at, static_cast<int>(align) | Qt::AlignTop | Qt::TextWordWrap, text);
+  // The heights of the lines `text` takes.
+  std::vector<double> lineHeights(const QFont& f, const QString& text) const {
+    QTextLayout layout;
+    std::vector<double> heights;
+    for (const QTextLine& line : layoutLines(f, text, layout)) heights.push_back(line.height());
+    return heights;
+  }
+
+  double textHeight(const QFont& f, const QString& text) const {
+    double h = 0.0;
+    for (const double x : lineHeights(f, text)) h += x;
+    return h;
+  }
+
+  // Draws `text` at the cursor line by line, going on to the next page where a line does not fit.
+  void flowText(const QFont& f, const QString& text, const QColor& colour, Qt::Alignment align = Qt::AlignLeft) {
+    QTextLayout layout;
+    const std::vector<QTextLine> lines = layoutLines(f, text, layout);
+    for (const QTextLine& line : lines) {
+      if (y_ + line.height() > content_.bottom() && y_ > content_.top()) newPage();
+      if (painter_) {
+        painter_->setPen(colour);
+        const double x = align & Qt::AlignHCenter ? content_.left() + 0.5 * (content_.width() - line.naturalTextWidth())
+                                                  : content_.left();
+        line.draw(painter_, QPointF(x - line.x(), y_ - line.y()));
+      }
+      y_ += line.height();
+    }
   }
 
   // a new page unless `height` fits under the cursor
@@ -278,9 +332,11 @@ class PageFlow {
     painter_->drawLine(at.topLeft(), at.topRight());
     painter_->setFont(sized(9));
     painter_->setPen(QColor(110, 110, 110));
-    painter_->drawText(at.adjusted(0, 4, 0, 0), Qt::AlignLeft | Qt::AlignTop, footer_);
-    painter_->drawText(at.adjusted(0, 4, 0, 0), Qt::AlignRight | Qt::AlignTop,
-                       QObject::tr("page %1 of %2").arg(pageIndex_ + 1).arg(pages_));
+    const QString page = QObject::tr("page %1 of %2").arg(pageIndex_ + 1).arg(pages_);
+    const QFontMetricsF fm(sized(9));
+    const QString title = fm.elidedText(footer_, Qt::ElideMiddle, at.width() - fm.horizontalAdvance(page) - 20.0);
+    painter_->drawText(at.adjusted(0, 4, 0, 0), Qt::AlignLeft | Qt::AlignTop, title);
+    painter_->drawText(at.adjusted(0, 4, 0, 0), Qt::AlignRight | Qt::AlignTop, page);
   }
 
   QPdfWriter& pdf_;

@@ -223,6 +223,69 @@ class TestReport : public QObject {
     joints[3].force = peak(1e-6);   // rounding noise
     QCOMPARE(kt::mostLoadedJoints(joints, 10), (std::vector<std::size_t>{2, 1, 0}));
     QCOMPARE(kt::mostLoadedJoints(joints, 1), (std::vector<std::size_t>{2}));
+    // no load at all (a free body in zero gravity): no joint
+    std::vector<kt::JointPeaks> unloaded(2);
+    unloaded[0].force = peak(0.0);
+    unloaded[1].moment = peak(0.0);
+    QVERIFY(kt::mostLoadedJoints(unloaded, 3).empty());
+    // moments of rounding noise (a planar pendulum) rank nothing: the forces decide
+    std::vector<kt::JointPeaks> planar(2);
+    planar[0].force = peak(20.0);
+    planar[0].moment = peak(1e-18);
+    planar[1].force = peak(5.0);
+    planar[1].moment = peak(2e-17);
+    QCOMPARE(kt::mostLoadedJoints(planar, 2), (std::vector<std::size_t>{0, 1}));
+  }
+
+  // The PDF keeps every word of a paragraph longer than a page (the rest goes on to the next
+  // pages), breaks a word longer than a line, and keeps a table's numbers whole when a name is
+  // too long for the page.
+  void longTextAndWideTables() {
+    kt::render::ReportDocument doc;
+    doc.title = QStringLiteral("Report of a model with a long name ") + QString(120, QLatin1Char('A'));
+    QStringList words;
+    for (int k = 0; k < 3000; ++k) words << QStringLiteral("word%1").arg(k);
+    doc.paragraph(words.join(QLatin1Char(' ')));
+    kt::render::ReportTable t;
+    t.header = {"joint", "|F| (N)", "t (s)"};
+    t.rows = {{QStringLiteral("joint_") + QString(150, QLatin1Char('x')) + QStringLiteral("_end"), "56.8337", "0.475"}};
+    t.rightAligned = {false, true, true};
+    doc.table(t);
+    QString error;
+    const QByteArray pdf = kt::render::reportPdf(doc, &error);
+    QVERIFY2(!pdf.isEmpty(), qPrintable(error));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("long.pdf"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(pdf) == pdf.size());
+    file.close();
+    const QString text = pdfText(path);
+    QVERIFY2(!text.isEmpty(), "pdftotext (poppler-utils) is needed");
+    QVERIFY(text.contains(QStringLiteral("word0 ")) && text.contains(QStringLiteral("word2999")));
+    QVERIFY(text.contains(QStringLiteral("page 2 of")));
+    QVERIFY2(text.contains(QStringLiteral("56.8337")) && text.contains(QStringLiteral("0.475")), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("…")));  // the name shortened in the middle
+  }
+
+  // A run cut short by a full recording is reported, with the warning, rather than not at all;
+  // --case-components without --cases is a usage error before any model is read.
+  void aFullRecordingIsReported() {
+    QTemporaryDir dir;
+    QProcess gui;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("KINETREE_RECORDING_LIMIT_MB"), QStringLiteral("1"));
+    gui.setProcessEnvironment(env);
+    const QString pdf = dir.filePath(QStringLiteral("full.pdf"));
+    gui.start(QStringLiteral(KINETREE_GUI),
+              {QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), "--run", "20", "--report", pdf});
+    QVERIFY(gui.waitForFinished(120000));
+    const QString err = QString::fromLocal8Bit(gui.readAllStandardError());
+    QVERIFY2(gui.exitCode() == 0, qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("recording full")), qPrintable(err));
+    QVERIFY(pdfText(pdf).contains(QStringLiteral("The recording was full")));
+    const kt::test::CliRun usage = kt::test::runCli({"peaks", "/nonexistent.yaml", "--case-components"});
+    QCOMPARE(usage.code, 2);
   }
 
   // Report tables as CSV quote what needs quoting (RFC 4180).

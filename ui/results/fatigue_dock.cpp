@@ -181,7 +181,7 @@ void FatigueDock::refresh() {
       r.del = summary.del;
       r.largest = summary.largestRange;
       r.mean = summary.largestMean;
-      r.at = t[summary.largestFirst];
+      r.at = summary.cycles > 0.0 ? t[summary.largestFirst] : 0.0;
       rows_.push_back(r);
     }
   table_->setRowCount(static_cast<int>(rows_.size()));
@@ -203,13 +203,9 @@ void FatigueDock::refresh() {
 }
 
 std::string FatigueDock::csv() const {
-  const double nEq = nEqUsed_;  // the N_eq of the DELs shown
-  std::string out = "signal,cycles,largest_range,largest_range_mean,largest_range_t,del,wohler_m,n_eq\n";
-  for (const Row& r : rows_)
-    out += r.signal + "," + kt::formatRoundTrip(r.cycles) + "," + kt::formatRoundTrip(r.largest) + "," +
-           kt::formatRoundTrip(r.mean) + "," + kt::formatRoundTrip(r.at) + "," + kt::formatRoundTrip(r.del) + "," +
-           kt::formatRoundTrip(m_) + "," + kt::formatRoundTrip(nEq) + "\n";
-  return out;
+  std::vector<kt::FatigueTableRow> table;
+  for (const Row& r : rows_) table.push_back({r.signal, r.cycles, r.largest, r.mean, r.at, r.del});
+  return kt::fatigueTableCsv(table, m_, nEqUsed_);  // the N_eq of the DELs shown
 }
 
 bool FatigueDock::exportCsv(const QString& path, QString* error) const {

@@ -33,7 +33,8 @@ bool runToEnd(SimulationController& controller) {
   poll.start(50);
   loop.exec();
   if (controller.runState() == State::Finished) return true;
-  std::fprintf(stderr, "kinetree: the run stopped: %s\n", qPrintable(controller.errorMessage()));
+  const QString why = controller.errorMessage().isEmpty() ? controller.runStateText() : controller.errorMessage();
+  std::fprintf(stderr, "kinetree: the run stopped: %s\n", qPrintable(why));
   return false;
 }
 
@@ -52,7 +53,8 @@ int runForExport(SimulationController& controller, const QString& durationText, 
     return 1;
   }
   if (runToEnd(controller)) return 0;
-  if (controller.runState() != SimulationController::RunState::Failed) return 1;
+  using State = SimulationController::RunState;
+  if (controller.runState() != State::Failed && controller.runState() != State::RecordingFull) return 1;
   std::fprintf(stderr, "kinetree: using what was recorded before the run stopped\n");
   return 0;
 }

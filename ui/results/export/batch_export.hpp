@@ -21,8 +21,8 @@ class SimulationController;
 bool runToEnd(SimulationController& controller);
 
 /// Sets the duration from `durationText` (given as `option`; the model's when empty) and runs the
-/// model to its end. 0 when there is a recording to use (also a failed run's, said on stderr),
-/// else the exit status.
+/// model to its end. 0 when there is a recording to use (also a failed run's, or one cut short by a
+/// full recording, said on stderr), else the exit status.
 int runForExport(SimulationController& controller, const QString& durationText, const char* option);
 
 /// --export-plots: runs the model and writes each plot pane, and the three stacked (plots.<format>),

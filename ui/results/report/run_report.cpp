@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/results/report/run_report.hpp"
 
+#include <vtkCamera.h>
+#include <vtkMatrix4x4.h>
+#include <vtkRenderer.h>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -22,6 +25,7 @@
 #include "render/overlays/load_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "ui/results/signal_figures.hpp"
+#include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -97,6 +101,8 @@ std::vector<render::ChartSeries> seriesOf(const kt::SignalLayout& layout, int jo
   return out;
 }
 
+constexpr int kPictureWidth = 1200, kPictureHeight = 720;
+
 // A picture of the model at row `row` with the joints' load arrows (the whole wrench each joint
 // transmits), through the window's camera.
 QImage modelPicture(const VideoSource& source, std::size_t row, const kt::LoadScale& scale) {
@@ -106,7 +112,7 @@ QImage modelPicture(const VideoSource& source, std::size_t row, const kt::LoadSc
   const kt::Tree& tree = *simulation.tree();
   render::SceneView scene;
   scene.setAttribute(Qt::WA_DontShowOnScreen);
-  scene.resize(1200, 720);
+  scene.resize(kPictureWidth, kPictureHeight);
   scene.showModel(*simulation.sessionModel(), tree, source.modelDirectory, true);
   if (source.view) {
     scene.copyCamera(*source.view);
@@ -132,6 +138,26 @@ QImage modelPicture(const VideoSource& source, std::size_t row, const kt::LoadSc
   kt::SignalLayout::RecordedLoads loads;
   layout.loadsFromRow(values.data(), loads);
   arrows.update(poses, qs, loads);
+  scene.renderToImage();  // lays the view out at its size
+  // The window's camera may not see the model at that instant (it moved, or the window looks
+  // elsewhere): then the camera is fitted to the pose, looking the same way.
+  double b[6];
+  if (scene.scene().modelBounds(b)) {
+    vtkRenderer* r = scene.renderer();
+    vtkMatrix4x4* projection = r->GetActiveCamera()->GetCompositeProjectionTransformMatrix(
+        static_cast<double>(kPictureWidth) / kPictureHeight, -1.0, 1.0);
+    bool inside = true;
+    for (int k = 0; k < 8 && inside; ++k) {
+      const double corner[4] = {b[k & 1], b[2 + ((k >> 1) & 1)], b[4 + ((k >> 2) & 1)], 1.0};
+      double p[4];
+      projection->MultiplyPoint(corner, p);
+      inside = p[3] > 0.0 && std::abs(p[0]) <= p[3] && std::abs(p[1]) <= p[3];
+    }
+    if (!inside) {
+      r->ResetCamera(b);
+      r->ResetCameraClippingRange();
+    }
+  }
   return scene.renderToImage();
 }
 
@@ -181,6 +207,7 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
   const std::vector<kt::LoadCase> cases = caseCollector.cases();
   const kt::LoadScale scale = kt::loadScale(joints);
   const std::vector<std::size_t> loaded = kt::mostLoadedJoints(joints, static_cast<std::size_t>(std::max(0, o.joints)));
+  const std::vector<std::size_t> governing = kt::mostLoadedJoints(joints, 1);  // the picture's, whatever o.joints
   if (cancelled(0.15)) return std::nullopt;
 
   render::ReportDocument doc;
@@ -199,8 +226,8 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
   // the governing instant: the case of the most loaded joint's larger peak
   std::size_t pictureRow = k0;
   QString pictureCaption = tr("At t = %1 s, the start of the range").arg(sig(first));
-  if (!loaded.empty()) {
-    const kt::JointPeaks& j = joints[loaded.front()];
+  if (!governing.empty()) {
+    const kt::JointPeaks& j = joints[governing.front()];
     const double u = j.utilisation();
     const bool moment = scale.moment > 0.0 && scale.force > 0.0
                             ? j.moment.value / scale.moment > j.force.value / scale.force
@@ -221,11 +248,10 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
   }
   if (o.picture) doc.picture(modelPicture(source, pictureRow, scale), pictureCaption);
   if (cancelled(0.25)) return std::nullopt;
-  doc.paragraph(tr("%1 bodies, %2 degrees of freedom (%3 position coordinates), total mass %4 kg, gravity "
-                   "(%5, %6, %7) m/s².")
-                    .arg(tree.nb)
-                    .arg(tree.nv)
-                    .arg(tree.nq)
+  doc.paragraph(tr("%1, %2 (%3), total mass %4 kg, gravity (%5, %6, %7) m/s².")
+                    .arg(countText(tree.nb, tr("body"), tr("bodies")),
+                         countText(tree.nv, tr("degree of freedom"), tr("degrees of freedom")),
+                         countText(tree.nq, tr("position coordinate"), tr("position coordinates")))
                     .arg(sig(tree.totalMass()))
                     .arg(sig(tree.gravity.x(), 4), sig(tree.gravity.y(), 4), sig(tree.gravity.z(), 4)));
   {
@@ -244,21 +270,33 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
         stack.push_back(*it);
       }
     }
+    std::vector<QStringList> csv;
+    constexpr int kDrawnDepth = 8;  // deeper levels are given as a number, not drawn
     for (const int i : order) {
       const std::size_t k = static_cast<std::size_t>(i);
       const kt::JointSpec& spec = model.bodies[static_cast<std::size_t>(tree.specIndex[k])].joint;
-      const QString indent =
-          depth[k] == 0 ? QString() : QString(2 * (depth[k] - 1), QChar(0x00A0)) + QChar(0x2514) + QChar(0x00A0);
-      body.push_back({indent + q(tree.bodyNames[k]), q(tree.jointNames[k]),
-                      q(std::string(kt::jointTypeName(tree.joints[k].type))),
-                      tree.parent[k] < 0 ? tr("world") : q(tree.bodyNames[static_cast<std::size_t>(tree.parent[k])]),
-                      sig(tree.I[k].m), howItMoves(spec)});
+      const int d = depth[k];
+      const QString indent = d == 0 ? QString()
+                             : d <= kDrawnDepth
+                                 ? QString(2 * (d - 1), QChar(0x00A0)) + QChar(0x2514) + QChar(0x00A0)
+                                 : QString(2 * (kDrawnDepth - 1), QChar(0x00A0)) + QStringLiteral("└%1 ").arg(d);
+      const QString parent =
+          tree.parent[k] < 0 ? tr("world") : q(tree.bodyNames[static_cast<std::size_t>(tree.parent[k])]);
+      const QString type = q(std::string(kt::jointTypeName(tree.joints[k].type)));
+      body.push_back(
+          {indent + q(tree.bodyNames[k]), q(tree.jointNames[k]), type, parent, sig(tree.I[k].m), howItMoves(spec)});
+      csv.push_back({q(tree.bodyNames[k]), QString::number(d), q(tree.jointNames[k]), type, parent,
+                     q(kt::formatRoundTrip(tree.I[k].m)), howItMoves(spec)});
     }
-    doc.table(textTable({tr("body"), tr("joint"), tr("type"), tr("parent"), tr("mass (kg)"), tr("motion")},
-                        std::move(body), 4, QStringLiteral("model.csv")));
-    // the mass column is a number between text columns
-    render::ReportTable& t = doc.blocks.back().table;
-    t.rightAligned = {false, false, false, false, true, false};
+    render::ReportTable t = textTable(
+        {tr("body"), tr("joint"), tr("type"), tr("parent"), tr("mass (kg)"), tr("motion")}, std::move(body), 4);
+    t.rightAligned = {false, false, false, false, true, false};  // the mass is a number between text columns
+    t.csvName = QStringLiteral("model.csv");
+    t.csv = render::tableCsv(
+        {QStringLiteral("body"), QStringLiteral("depth"), QStringLiteral("joint"), QStringLiteral("type"),
+         QStringLiteral("parent"), QStringLiteral("mass_kg"), QStringLiteral("motion")},
+        csv);
+    doc.table(std::move(t));
   }
 
   // --- the run
@@ -290,6 +328,9 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
   if (simulation->recordingFull())
     warnings.push_back(
         tr("The recording was full: the run stopped at t = %1 s.").arg(sig(rec->timeOf(rec->size() - 1))));
+  if (simulation->isRunning() || simulation->runState() == SimulationController::RunState::Paused)
+    warnings.push_back(tr("The run was not over when the report was made (%1): the report covers %2 s to %3 s.")
+                           .arg(simulation->runStateText(), sig(first), sig(last)));
   if (simulation->outdated())
     warnings.push_back(tr("The model was edited after this run: the report is of the run, not of the edited model."));
   for (const kt::Diagnostic& d : kt::ratingExceedances(joints, model))
@@ -302,7 +343,8 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
                    "value, or a load under %1 of the run's largest (rounding noise).")
                     .arg(QStringLiteral("%1 %").arg(100.0 * kt::kLoadDeadBand)));
   if (warnings.empty()) {
-    doc.note(tr("No warnings: no rating was reached, and the run ended as asked."));
+    doc.note(
+        tr("No warnings: no rating was reached, and the run ended as asked (%1).").arg(simulation->runStateText()));
   } else {
     doc.subheading(tr("Warnings"));
     for (const QString& w : warnings) doc.paragraph(QStringLiteral("⚠ ") + w);
@@ -333,8 +375,10 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
 
   // --- the most loaded joints
   doc.heading(tr("4 The most loaded joints"));
-  if (loaded.empty()) {
+  if (governing.empty()) {
     doc.paragraph(tr("No joint carries a load above the dead band."));
+  } else if (loaded.empty()) {
+    doc.paragraph(tr("No joint was asked for (Joints with figures: 0)."));
   } else {
     QStringList names;
     for (const std::size_t j : loaded) names << q(joints[j].name);
@@ -365,16 +409,22 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
     if (!effort.empty() && jp.largestEffort().value > 0.0)
       doc.figure(timeFigure(*rec, effort, k0, k1, tr("Effort of %1").arg(name)), 0.32);
     SpectrumChoice choice;
+    constexpr std::size_t kSpectrumSamples = 64;  // fewer: a spectrum of a handful of bins says nothing
     const SpectrumFigure spectrum =
-        spectrumFigure(*rec, load, k0, k1, choice, tr("Amplitude spectrum: loads of %1").arg(name));
+        rows >= kSpectrumSamples
+            ? spectrumFigure(*rec, load, k0, k1, choice, tr("Amplitude spectrum: loads of %1").arg(name))
+            : SpectrumFigure{{}, {}, rows, 0.0, tr("%1 samples, fewer than %2").arg(rows).arg(kSpectrumSamples)};
     if (spectrum.problem.isEmpty()) {
       doc.figure(spectrum.figure, 0.36);
       const kt::Spectrum& s0 = spectrum.spectra.front();
       QStringList lines;
       for (std::size_t s = 0; s < spectrum.spectra.size(); ++s) {
         const kt::Spectrum& sp = spectrum.spectra[s];
-        lines << QStringLiteral("%1 %2 Hz (%3 %4)")
-                     .arg(load[s].name, sig(sp.frequency[sp.peak()], 4), sig(sp.amplitude[sp.peak()], 4), load[s].unit);
+        const std::size_t peak = sp.peak();
+        lines << (peak == 0 || !std::isfinite(sp.amplitude[peak])
+                      ? tr("%1 none").arg(load[s].name)
+                      : QStringLiteral("%1 %2 Hz (%3 %4)")
+                            .arg(load[s].name, sig(sp.frequency[peak], 4), sig(sp.amplitude[peak], 4), load[s].unit));
       }
       doc.note(tr("Welch's method, Hann window, mean removed per segment: segments of %1 samples (%2 averaged) at "
                   "%3 Hz, resolution %4 Hz. Largest lines: %5.")
@@ -386,6 +436,7 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
     }
     // fatigue: the joint's wrench, reaction part and effort, as the Fatigue dock counts them
     std::vector<QStringList> fatigue;
+    std::vector<kt::FatigueTableRow> fatigueRows;
     for (const kt::SignalKind kind : {kt::SignalKind::Load, kt::SignalKind::Reaction, kt::SignalKind::Tau})
       for (const kt::SignalInfo& s : layout->infos()) {
         if (s.body != joint || s.kind != kind) continue;
@@ -394,14 +445,20 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
         const std::vector<kt::Cycle> cycles = kt::rainflow(x);
         const kt::CycleSummary c = kt::summarizeCycles(cycles, o.wohler, nEq);
         const QString unit = unitText(s.unit);
-        fatigue.push_back({q(s.name), sig(c.cycles), sig(c.largestRange) + QLatin1Char(' ') + unit,
-                           sig(c.largestMean) + QLatin1Char(' ') + unit,
-                           c.cycles > 0.0 ? sig(t[c.largestFirst]) : QStringLiteral("-"),
-                           sig(c.del) + QLatin1Char(' ') + unit});
+        const auto withUnit = [&unit](double x) {
+          return std::isfinite(x) ? sig(x) + QLatin1Char(' ') + unit : QStringLiteral("-");
+        };
+        const double at = c.cycles > 0.0 ? t[c.largestFirst] : 0.0;
+        fatigue.push_back({q(s.name), sig(c.cycles), withUnit(c.largestRange), withUnit(c.largestMean),
+                           c.cycles > 0.0 ? sig(at) : QStringLiteral("-"), withUnit(c.del)});
+        fatigueRows.push_back({s.name, c.cycles, c.largestRange, c.largestMean, at, c.del});
       }
-    doc.table(textTable({tr("signal"), tr("cycles"), tr("largest range"), tr("its mean"), tr("t (s)"),
-                         tr("DEL (m = %1)").arg(sig(o.wohler, 4))},
-                        std::move(fatigue), 1, QStringLiteral("fatigue_%1.csv").arg(name)));
+    render::ReportTable fatigueTable = textTable({tr("signal"), tr("cycles"), tr("largest range"), tr("its mean"),
+                                                  tr("t (s)"), tr("DEL (m = %1)").arg(sig(o.wohler, 4))},
+                                                 std::move(fatigue), 1);
+    fatigueTable.csvName = QStringLiteral("fatigue_%1.csv").arg(name);  // as kinetree-cli fatigue --csv writes it
+    fatigueTable.csv = QByteArray::fromStdString(kt::fatigueTableCsv(fatigueRows, o.wohler, nEq));
+    doc.table(std::move(fatigueTable));
     doc.note(tr("Rainflow counting by ASTM E1049-85 (half cycles count ½); DEL = (Σ nᵢ Sᵢᵐ / N_eq)^(1/m) with "
                 "m = %1 and N_eq = %2 cycles.")
                  .arg(sig(o.wohler, 4), sig(nEq, 6)));
