@@ -11,14 +11,19 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
+#include <assimp/DefaultIOSystem.h>
+#include <assimp/GltfMaterial.h>
 #include <assimp/config.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
+
+#include "core/io/urdf/xml_limits.hpp"
 
 namespace kt {
 namespace {
@@ -28,7 +33,7 @@ constexpr std::uintmax_t kMaxMeshBytes = 256u * 1024u * 1024u;
 // Reads a regular file. `refuse` is asked once the path is known to be a regular file, before
 // reading it; a non-empty answer is the error.
 bool readFile(const std::string& path, std::string& bytes, std::string& error,
-              const std::function<std::string()>& refuse, bool read = true) {
+              const std::function<std::string()>& refuse) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
@@ -59,7 +64,6 @@ bool readFile(const std::string& path, std::string& bytes, std::string& error,
     error = "is larger than 256 MiB";
     return false;
   }
-  if (!read) return true;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot be opened for reading";
@@ -100,33 +104,113 @@ std::string formatName(const std::string& ext) {
   return "glTF";
 }
 
-// A material's colour: its diffuse colour, else its base colour (glTF), with its opacity. None for
-// Assimp's default material, which stands for "no material in the file".
-bool materialColor(const aiMaterial* material, std::array<float, 4>& out) {
+// A material's colour: its diffuse colour, else its base colour (glTF), with its opacity (1 for
+// a glTF material whose alpha mode is OPAQUE, as the format says). None for a material that stands
+// for "no material" (Assimp's default, glTF's unnamed fallback), one drawn by a texture, or one
+// whose numbers are not finite.
+bool materialColor(const aiMaterial* material, bool gltf, std::array<float, 4>& out) {
   if (!material) return false;
   aiString name;
-  if (material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && std::strcmp(name.C_Str(), AI_DEFAULT_MATERIAL_NAME) == 0)
+  const bool named = material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && name.length > 0;
+  if (named && std::strcmp(name.C_Str(), AI_DEFAULT_MATERIAL_NAME) == 0) return false;
+  if (gltf && !named) return false;
+  if (material->GetTextureCount(aiTextureType_DIFFUSE) > 0 || material->GetTextureCount(aiTextureType_BASE_COLOR) > 0)
     return false;
   aiColor4D c;
   if (material->Get(AI_MATKEY_COLOR_DIFFUSE, c) != AI_SUCCESS && material->Get(AI_MATKEY_BASE_COLOR, c) != AI_SUCCESS)
     return false;
-  float opacity = 1.0f;
-  if (material->Get(AI_MATKEY_OPACITY, opacity) != AI_SUCCESS) opacity = c.a;
-  out = {c.r, c.g, c.b, std::clamp(opacity, 0.0f, 1.0f)};
-  return std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b);
+  float opacity = c.a;
+  if (float o = 1.0f; material->Get(AI_MATKEY_OPACITY, o) == AI_SUCCESS) opacity = o;
+  if (aiString mode;
+      gltf && material->Get(AI_MATKEY_GLTF_ALPHAMODE, mode) == AI_SUCCESS && std::strcmp(mode.C_Str(), "OPAQUE") == 0)
+    opacity = 1.0f;
+  if (!std::isfinite(c.r) || !std::isfinite(c.g) || !std::isfinite(c.b) || !std::isfinite(opacity)) return false;
+  out = {std::clamp(c.r, 0.0f, 1.0f), std::clamp(c.g, 0.0f, 1.0f), std::clamp(c.b, 0.0f, 1.0f),
+         std::clamp(opacity, 0.0f, 1.0f)};
+  return true;
+}
+
+// The files Assimp may open for a mesh (a glTF's buffers): regular files in the mesh's folder or
+// below it, all of them together no larger than kMaxMeshBytes. A FIFO or device would never end,
+// and a path out of the folder is not the mesh's.
+class MeshFolderIO final : public Assimp::DefaultIOSystem {
+ public:
+  explicit MeshFolderIO(const std::filesystem::path& meshFile)
+      : folder_(std::filesystem::absolute(meshFile).parent_path().lexically_normal()) {}
+
+  bool Exists(const char* file) const override { return allowed(file); }
+
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (!allowed(file) || std::strchr(mode, 'w') != nullptr) return nullptr;
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (ec || size > kMaxMeshBytes - opened_) return nullptr;
+    opened_ += size;
+    return Assimp::DefaultIOSystem::Open(file, mode);
+  }
+
+ private:
+  bool allowed(const char* file) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path p = fs::absolute(fs::path(file), ec).lexically_normal();
+    if (ec || !fs::is_regular_file(p, ec) || ec) return false;
+    const fs::path relative = p.lexically_relative(folder_);
+    return !relative.empty() && *relative.begin() != "..";
+  }
+
+  std::filesystem::path folder_;
+  std::uintmax_t opened_ = 0;
+};
+
+// Nesting that Assimp's readers recurse into once per level (a file of 20,000 nested COLLADA
+// nodes, or a glTF chain of 50,000 nodes, overflowed the stack): refused before they read it.
+std::string tooDeep(const std::string& ext, const std::string& bytes) {
+  if (ext == ".dae") {
+    if (const std::optional<XmlTextProblem> problem = checkXmlText(bytes))
+      return "COLLADA: line " + std::to_string(problem->line) + ", column " + std::to_string(problem->column) + ": " +
+             problem->message;
+    return {};
+  }
+  if (ext == ".gltf" || ext == ".glb") {
+    // every level of a node hierarchy takes a "children" list: their number bounds its depth
+    constexpr std::size_t kMaxChildLists = 1000;
+    std::size_t lists = 0;
+    for (std::size_t at = bytes.find("\"children\""); at != std::string::npos; at = bytes.find("\"children\"", at + 1))
+      if (++lists > kMaxChildLists)
+        return "glTF: more than " + std::to_string(kMaxChildLists) +
+               " nodes with children (a mesh file's node hierarchy is expected to be small)";
+  }
+  return {};
 }
 
 // COLLADA, PLY and glTF through Assimp (see the header): the scene's triangles in its root frame.
-bool readWithAssimp(const std::string& path, const std::string& ext, TriangleMesh& mesh, std::string& error) {
+// `bytes` is the file's content (checked for nesting; COLLADA and PLY are read from it).
+bool readWithAssimp(const std::string& path, const std::string& ext, const std::string& bytes, TriangleMesh& mesh,
+                    std::string& error) {
+  if (std::string deep = tooDeep(ext, bytes); !deep.empty()) {
+    error = deep;
+    return false;
+  }
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  const aiScene* scene =
-      importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  constexpr unsigned kSteps =
+      aiProcess_ValidateDataStructure | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType;
+  const bool gltf = ext == ".gltf" || ext == ".glb";
+  const aiScene* scene = nullptr;
+  if (gltf) {  // its buffers may be files beside it
+    importer.SetIOHandler(new MeshFolderIO(path));
+    scene = importer.ReadFile(path, kSteps);
+  } else {  // one file: read from what was read and checked
+    scene = importer.ReadFileFromMemory(bytes.data(), bytes.size(), kSteps, ext.c_str() + 1);
+  }
   if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0) {
     std::string why = importer.GetErrorString();
     while (!why.empty() && (why.back() == '\n' || why.back() == '.')) why.pop_back();
-    error = formatName(ext) + ": " + (why.empty() ? std::string("the file holds no scene") : why);
+    if (why.empty() || why.find("No meshes") != std::string::npos || why.find("no scene") != std::string::npos)
+      why = "the file holds no triangles (only points or lines, or nothing)";
+    error = formatName(ext) + ": " + why;
     return false;
   }
   bool colored = false;
@@ -142,11 +226,15 @@ bool readWithAssimp(const std::string& path, const std::string& ext, TriangleMes
     const Eigen::Matrix4d T = parent * local;
     const bool mirrored = T.topLeftCorner<3, 3>().determinant() < 0.0;  // keeps the triangles outward
     for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+      if (node->mMeshes[k] >= scene->mNumMeshes) continue;
       const aiMesh* part = scene->mMeshes[node->mMeshes[k]];
       if (!part || (part->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) == 0) continue;
-      std::array<float, 4> partColor{0.7f, 0.7f, 0.7f, 1.0f};
-      const bool hasMaterial = materialColor(
-          part->mMaterialIndex < scene->mNumMaterials ? scene->mMaterials[part->mMaterialIndex] : nullptr, partColor);
+      std::array<float, 4> partColor = kNoMeshColor;
+      // a PLY's colours are its vertices'; its material is Assimp's stand-in
+      const bool hasMaterial =
+          ext != ".ply" &&
+          materialColor(part->mMaterialIndex < scene->mNumMaterials ? scene->mMaterials[part->mMaterialIndex] : nullptr,
+                        gltf, partColor);
       const bool hasVertexColors = part->HasVertexColors(0);
       colored = colored || hasMaterial || hasVertexColors;
       const int base = static_cast<int>(mesh.vertices.size());
@@ -162,17 +250,27 @@ bool readWithAssimp(const std::string& path, const std::string& ext, TriangleMes
       for (unsigned f = 0; f < part->mNumFaces; ++f) {
         const aiFace& face = part->mFaces[f];
         if (face.mNumIndices != 3) continue;
+        if (face.mIndices[0] >= part->mNumVertices || face.mIndices[1] >= part->mNumVertices ||
+            face.mIndices[2] >= part->mNumVertices) {
+          error = formatName(ext) + ": a face's vertex index is out of range";
+          return false;
+        }
         std::array<int, 3> t{base + static_cast<int>(face.mIndices[0]), base + static_cast<int>(face.mIndices[1]),
                              base + static_cast<int>(face.mIndices[2])};
         if (mirrored) std::swap(t[1], t[2]);
         mesh.triangles.push_back(t);
         std::array<float, 4> c = partColor;
-        if (hasVertexColors) {  // a PLY's vertex colours: their mean over the triangle
+        if (hasVertexColors) {  // the vertices' colours: their mean over the triangle
           c = {0.0f, 0.0f, 0.0f, 0.0f};
           for (const unsigned i : {face.mIndices[0], face.mIndices[1], face.mIndices[2]}) {
             const aiColor4D& vc = part->mColors[0][i];
             c[0] += vc.r / 3.0f, c[1] += vc.g / 3.0f, c[2] += vc.b / 3.0f, c[3] += vc.a / 3.0f;
           }
+          const bool finite = std::all_of(c.begin(), c.end(), [](float x) { return std::isfinite(x); });
+          if (finite)
+            for (float& x : c) x = std::clamp(x, 0.0f, 1.0f);
+          else
+            c = kNoMeshColor;
         }
         colors.push_back(c);
       }
@@ -180,7 +278,7 @@ bool readWithAssimp(const std::string& path, const std::string& ext, TriangleMes
     for (unsigned c = node->mNumChildren; c-- > 0;) stack.emplace_back(node->mChildren[c], T);
   }
   if (mesh.triangles.empty()) {
-    error = formatName(ext) + ": the file holds no triangles";
+    error = formatName(ext) + ": the file holds no triangles (only points or lines, or nothing)";
     return false;
   }
   if (colored) mesh.colors = std::move(colors);
@@ -373,18 +471,17 @@ bool readMesh(const std::string& path, TriangleMesh& mesh, std::string& error) {
   std::string bytes;
   std::string why;
   // What the path is comes first ("is a directory" says more than "unsupported extension").
-  const bool own = ext == ".stl" || ext == ".obj";
   const auto refuse = [&] {
     return isMeshExtension(ext) ? std::string() : "has an unsupported extension; expected " + meshFormatsText();
   };
-  if (!readFile(path, bytes, why, refuse, own)) {
+  if (!readFile(path, bytes, why, refuse)) {
     error = "mesh file '" + path + "' " + why;
     return false;
   }
   mesh = {};
   const bool ok = ext == ".stl"   ? parseStl(bytes, mesh, why)
                   : ext == ".obj" ? parseObj(bytes, mesh, why)
-                                  : readWithAssimp(path, ext, mesh, why);
+                                  : readWithAssimp(path, ext, bytes, mesh, why);
   if (!ok) error = "mesh file '" + path + "': " + why;
   return ok;
 }

@@ -11,7 +11,8 @@
 
 namespace kt::render {
 
-vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const kt::Vec3& scale) {
+vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const kt::Vec3& scale,
+                                            const Eigen::Vector4d& fallback) {
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   points->SetNumberOfPoints(static_cast<vtkIdType>(mesh.vertices.size()));
@@ -35,11 +36,15 @@ vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const 
     colors->SetName(kMeshColorsName);
     colors->SetNumberOfComponents(4);
     colors->SetNumberOfTuples(static_cast<vtkIdType>(mesh.colors.size()));
-    for (std::size_t t = 0; t < mesh.colors.size(); ++t)
+    for (std::size_t t = 0; t < mesh.colors.size(); ++t) {
+      std::array<float, 4> c = mesh.colors[t];
+      if (c == kt::kNoMeshColor)
+        c = {static_cast<float>(fallback[0]), static_cast<float>(fallback[1]), static_cast<float>(fallback[2]),
+             static_cast<float>(fallback[3])};
       for (int k = 0; k < 4; ++k)
-        colors->SetTypedComponent(
-            static_cast<vtkIdType>(t), k,
-            static_cast<unsigned char>(std::lround(255.0f * std::clamp(mesh.colors[t][k], 0.0f, 1.0f))));
+        colors->SetTypedComponent(static_cast<vtkIdType>(t), k,
+                                  static_cast<unsigned char>(std::lround(255.0f * std::clamp(c[k], 0.0f, 1.0f))));
+    }
     out->GetCellData()->SetScalars(colors);
   }
   return out;

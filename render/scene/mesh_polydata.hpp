@@ -14,8 +14,10 @@ namespace kt::render {
 inline constexpr const char* kMeshColorsName = "mesh colors";
 
 /// Points (scaled component-wise by `scale`) and triangles of `mesh`, with its colours as cell
-/// scalars (kMeshColorsName) when the file gave them. Every triangle's indices must be in range, as
-/// the core's reader guarantees.
-vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const kt::Vec3& scale);
+/// scalars (kMeshColorsName) when the file gave them; `fallback` (RGBA in [0, 1], the shape's
+/// colour) for its triangles without one. Every triangle's indices must be in range, as the core's
+/// reader guarantees.
+vtkSmartPointer<vtkPolyData> meshToPolyData(const kt::TriangleMesh& mesh, const kt::Vec3& scale,
+                                            const Eigen::Vector4d& fallback = Eigen::Vector4d(0.7, 0.7, 0.7, 1.0));
 
 }  // namespace kt::render

@@ -550,13 +550,19 @@ void ModelScene::highlightBatched(int body, bool on) {
 void ModelScene::applyHighlight() {
   for (ShapeActor& s : shapes_) {
     vtkProperty* p = s.actor->GetProperty();
-    if (std::binary_search(highlighted_.begin(), highlighted_.end(), s.body)) {
+    const bool lit = std::binary_search(highlighted_.begin(), highlighted_.end(), s.body);
+    if (lit) {
       p->SetAmbientColor(1.0, 0.75, 0.1);
       p->SetAmbient(0.55);
     } else {
       p->SetAmbientColor(1.0, 1.0, 1.0);
       p->SetAmbient(0.12);
     }
+    // a mesh drawn in its file's colours takes no ambient colour: while selected it is drawn in its
+    // shape's colour, which does
+    vtkMapper* mapper = s.actor->GetMapper();
+    if (mapper && mapper->GetInput() && mapper->GetInput()->GetCellData()->GetArray(kMeshColorsName))
+      mapper->SetScalarVisibility(!lit);
   }
 }
 

@@ -58,7 +58,7 @@ vtkSmartPointer<vtkPolyData> meshGeometry(const kt::Shape& shape, const std::str
   if (!kt::readMesh(kt::resolveMeshPath(shape.mesh, modelDirectory), mesh, warning)) return placeholderCube();
   // STL repeats every corner in each triangle: merge coincident points so that shading is smooth.
   vtkNew<vtkCleanPolyData> merged;
-  merged->SetInputData(meshToPolyData(mesh, shape.meshScale));
+  merged->SetInputData(meshToPolyData(mesh, shape.meshScale, shape.color));
   merged->SetTolerance(0.0);
   // Smooth shading across gentle bends, sharp edges kept.
   vtkNew<vtkPolyDataNormals> normals;

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
 #include <map>
 #include <numbers>
 #include <random>
@@ -569,6 +571,63 @@ class TestModel : public QObject {
     const std::string truncated = std::string(KINETREE_TEST_DATA) + "/malformed/truncated.dae";
     QVERIFY(!readMesh(truncated, tetra, error));
     QVERIFY2(error.rfind("mesh file '" + truncated + "': COLLADA: ", 0) == 0, error.c_str());
+  }
+
+  // Mesh files that crashed or hung the reader are refused with a message: a PLY face index out
+  // of range, COLLADA nodes nested 20,000 deep and a glTF chain of 5,000 nodes (Assimp recurses
+  // once per level), a glTF whose buffer is a FIFO (it would never end) or lies outside its folder.
+  void hostileMeshFilesAreRefused() {
+    TriangleMesh m;
+    std::string error;
+    QVERIFY(!readMesh(std::string(KINETREE_TEST_DATA) + "/malformed/bad_index.ply", m, error));
+    QVERIFY2(error.find("PLY: ") != std::string::npos, error.c_str());
+    QTemporaryDir dir;
+    const auto write = [&](const char* name, const std::string& text) {
+      std::ofstream(dir.filePath(name).toStdString(), std::ios::binary) << text;
+      return dir.filePath(name).toStdString();
+    };
+    std::string dae =
+        "<?xml version='1.0'?><COLLADA xmlns='http://www.collada.org/2005/11/COLLADASchema' "
+        "version='1.4.1'><library_visual_scenes><visual_scene id='s'>";
+    for (int k = 0; k < 20000; ++k) dae += "<node>";
+    for (int k = 0; k < 20000; ++k) dae += "</node>";
+    dae += "</visual_scene></library_visual_scenes></COLLADA>";
+    QVERIFY(!readMesh(write("deep.dae", dae), m, error));
+    QVERIFY2(error.find("COLLADA: line 1") != std::string::npos && error.find("nested") != std::string::npos,
+             error.c_str());
+    std::string nodes;
+    for (int k = 0; k < 5000; ++k)
+      nodes += std::string(k ? "," : "") + "{\"children\":[" + std::to_string(k + 1) + "]}";
+    const std::string chain =
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+        "\"nodes\":[" +
+        nodes + ",{}]}";
+    QVERIFY(!readMesh(write("chain.gltf", chain), m, error));
+    QVERIFY2(error.find("glTF: more than 1000 nodes with children") != std::string::npos, error.c_str());
+    // a triangle whose buffer is elsewhere: a FIFO beside it, a file outside its folder
+    const std::string triangle =
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+        "\"min\":[0,0,0],\"max\":[1,1,0]}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],"
+        "\"buffers\":[{\"uri\":\"URI\",\"byteLength\":36}]}";
+    const auto withUri = [&](const std::string& uri) {
+      std::string t = triangle;
+      t.replace(t.find("URI"), 3, uri);
+      return t;
+    };
+    QVERIFY(mkfifo(dir.filePath("fifo.bin").toLocal8Bit().constData(), 0600) == 0);
+    QVERIFY(!readMesh(write("fifo.gltf", withUri("fifo.bin")), m, error));
+    QVERIFY(QDir(dir.path()).mkpath("inner"));
+    const float corners[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    std::ofstream(dir.filePath("outside.bin").toStdString(), std::ios::binary)
+        .write(reinterpret_cast<const char*>(corners), sizeof corners);
+    QVERIFY(!readMesh(write("inner/out.gltf", withUri("../outside.bin")), m, error));
+    std::ofstream(dir.filePath("inner/inside.bin").toStdString(), std::ios::binary)
+        .write(reinterpret_cast<const char*>(corners), sizeof corners);
+    QVERIFY2(readMesh(write("inner/in.gltf", withUri("inside.bin")), m, error), error.c_str());  // the same, beside it
+    QCOMPARE(m.triangles.size(), std::size_t{1});
+    QVERIFY(m.colors.empty());  // no material: the shape's colour draws it
   }
 
   // The remembered verdict of a display mesh follows the file when it changes.

@@ -18,8 +18,12 @@ struct TriangleMesh {
   std::vector<std::array<int, 3>> triangles;  ///< vertex indices, counter-clockwise seen from outside
   /// The colour of each triangle (RGBA in [0, 1]) from the file's materials, for files that give
   /// them (COLLADA and glTF materials, PLY vertex colours); empty when the file gives none.
+  /// kNoMeshColor for a triangle of a part without one: the shape's colour draws it.
   std::vector<std::array<float, 4>> colors;
 };
+
+/// A triangle without a colour of its own in TriangleMesh::colors.
+inline constexpr std::array<float, 4> kNoMeshColor{-1.0f, -1.0f, -1.0f, -1.0f};
 
 /// Where the triangles of mesh files come from.
 class MeshSource {
