@@ -47,7 +47,7 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
     imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
-    if (error.contains(QStringLiteral("--density")))  // a kinematic description: the dialog's way out
+    if (error.contains(QStringLiteral("(import with --density RHO)")))  // a kinematic description: the dialog's way out
       error += QObject::tr(
           "\n\nFile ▸ Import URDF… gives links without <inertial> the mass of their shapes at a "
           "density you choose.");

@@ -146,6 +146,7 @@ struct Draft {
   std::vector<Shape> shapes;
   Location linkAt, jointAt;
   bool merged = false;
+  bool lumped = false;  // links fixed to it were merged into it: its mass properties are theirs too
 };
 
 // What the import does not carry over, one warning per kind, listing the names concerned.
@@ -756,6 +757,7 @@ class Importer {
       const MassProperties moved = transformed(child.mass, T);
       parent.mass = parent.massive ? combineMassProperties(parent.mass, moved) : moved;
       parent.massive = true;
+      parent.lumped = true;
     }
     for (Shape s : child.shapes) {
       s.origin = compose(T, s.origin);
@@ -816,15 +818,18 @@ class Importer {
         }
       const Draft& d = drafts_[c];
       if (!d.massive)
-        errors.push_back(
-            diagnostic(d.linkAt,
-                       "link '" + d.link + "' has no mass but moves on " +
-                           (d.jointName.empty()
-                                ? std::string("its free joint to the world (--floating)")
-                                : "joint '" + d.jointName + "' (" + std::string(jointTypeName(d.joint.type)) + ")") +
-                           ": give it an <inertial> with a mass, fix a link with mass to it by a fixed joint, or "
-                           "compute the masses from the links' shapes (import with --density RHO)",
-                       false));
+        errors.push_back(diagnostic(
+            d.linkAt,
+            "link '" + d.link + "' has no mass but moves on " +
+                (d.jointName.empty()
+                     ? std::string("its free joint to the world (--floating)")
+                     : "joint '" + d.jointName + "' (" + std::string(jointTypeName(d.joint.type)) + ")") +
+                (options_.density > 0.0
+                     ? ": it has no shapes whose mass can be computed at the density given (--density); "
+                       "give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint"
+                     : ": give it an <inertial> with a mass, fix a link with mass to it by a fixed joint, or "
+                       "compute the masses from the links' shapes (import with --density RHO)"),
+            false));
     }
     if (!errors.empty()) throw ModelLoadError(errors);
   }
@@ -850,9 +855,9 @@ class Importer {
       if (!any || !(total.mass > 0.0)) continue;
       d.massive = true;
       d.mass = total;
-      notes_.add("link '" + d.link + "' has no <inertial>: mass " + formatSignificant(total.mass, 6) +
-                     " kg, centre of mass [" + formatSignificant(total.com.x(), 4) + ", " +
-                     formatSignificant(total.com.y(), 4) + ", " + formatSignificant(total.com.z(), 4) +
+      notes_.add("link '" + d.link + "' has no mass in the file (no <inertial>, or a mass of 0): mass " +
+                     formatSignificant(total.mass, 6) + " kg, centre of mass [" + formatSignificant(total.com.x(), 4) +
+                     ", " + formatSignificant(total.com.y(), 4) + ", " + formatSignificant(total.com.z(), 4) +
                      "] m and inertia computed from its shapes at " + formatSignificant(options_.density, 6) +
                      " kg/m³ (--density)",
                  std::string(), d.linkAt);
@@ -874,8 +879,9 @@ class Importer {
       const Mat3 I = 0.5 * (d.mass.inertia + d.mass.inertia.transpose());
       if (isPhysicalInertia(I)) continue;
       const InertiaRepair shown = nearestPhysicalInertia(I, d.mass.mass);
-      notes_.add("link '" + d.link + "' (mass " + formatSignificant(d.mass.mass, 6) + " kg) on fixed joint '" +
-                     d.jointName + "' has an inertia that is not physical (principal moments " + moments(shown.before) +
+      notes_.add("link '" + d.link + "' (mass " + formatSignificant(d.mass.mass, 6) + " kg" +
+                     (d.lumped ? ", with the links fixed to it lumped in" : "") + ") on fixed joint '" + d.jointName +
+                     "' has an inertia that is not physical (principal moments " + moments(shown.before) +
                      "): merged into its parent '" + drafts_[d.parent].link +
                      "' (lumped: exact for the motion; that fixed joint's loads are not reported)",
                  std::string(), d.linkAt);
@@ -888,7 +894,8 @@ class Importer {
       if (isPhysicalInertia(I)) continue;
       const InertiaRepair r = nearestPhysicalInertia(I, d.mass.mass);
       const bool moves = d.joint.type != JointType::Fixed;
-      notes_.add("link '" + d.link + "': its inertia is not physical (principal moments " + moments(r.before) +
+      notes_.add("link '" + d.link + "': its inertia" + (d.lumped ? ", with the links fixed to it lumped in," : "") +
+                     " is not physical (principal moments " + moments(r.before) +
                      "); replaced by the nearest physical one, principal moments " + moments(r.after) +
                      ", a change of " + formatSignificant(100.0 * r.relativeChange, 3) + " %" +
                      (moves ? "; the dynamics of this link are an approximation" : "") + " (--strict refuses it)",
