@@ -106,19 +106,21 @@ std::string formatName(const std::string& ext) {
 
 // A material's colour: its diffuse colour, else its base colour (glTF), with its opacity (1 for
 // a glTF material whose alpha mode is OPAQUE, as the format says). None for a material that stands
-// for "no material" (Assimp's default, glTF's unnamed fallback), one drawn by a texture, or one
-// whose numbers are not finite.
+// for "no material" (Assimp's default, glTF's unnamed white fallback), one drawn by a texture, or
+// one whose numbers are not finite.
 bool materialColor(const aiMaterial* material, bool gltf, std::array<float, 4>& out) {
   if (!material) return false;
   aiString name;
   const bool named = material->Get(AI_MATKEY_NAME, name) == AI_SUCCESS && name.length > 0;
   if (named && std::strcmp(name.C_Str(), AI_DEFAULT_MATERIAL_NAME) == 0) return false;
-  if (gltf && !named) return false;
   if (material->GetTextureCount(aiTextureType_DIFFUSE) > 0 || material->GetTextureCount(aiTextureType_BASE_COLOR) > 0)
     return false;
   aiColor4D c;
   if (material->Get(AI_MATKEY_COLOR_DIFFUSE, c) != AI_SUCCESS && material->Get(AI_MATKEY_BASE_COLOR, c) != AI_SUCCESS)
     return false;
+  // glTF's stand-in for "no material" has no name and the format's default white; a material of
+  // the file may lack a name too, but then it has a colour of its own
+  if (gltf && !named && c.r == 1.0f && c.g == 1.0f && c.b == 1.0f) return false;
   float opacity = c.a;
   if (float o = 1.0f; material->Get(AI_MATKEY_OPACITY, o) == AI_SUCCESS) opacity = o;
   if (aiString mode;

@@ -628,6 +628,13 @@ class TestModel : public QObject {
     QVERIFY2(readMesh(write("inner/in.gltf", withUri("inside.bin")), m, error), error.c_str());  // the same, beside it
     QCOMPARE(m.triangles.size(), std::size_t{1});
     QVERIFY(m.colors.empty());  // no material: the shape's colour draws it
+    // a material without a name is still the file's colour
+    std::string red = withUri("inside.bin");
+    red.replace(red.find("{\"attributes\""), 1, "{\"material\":0,");
+    red.insert(red.size() - 1, ",\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,0,0,0.5]}}]");
+    QVERIFY2(readMesh(write("inner/red.gltf", red), m, error), error.c_str());
+    QCOMPARE(m.colors.size(), std::size_t{1});
+    QVERIFY(m.colors[0][0] == 1.0f && m.colors[0][1] == 0.0f && m.colors[0][3] == 1.0f);  // OPAQUE by default
   }
 
   // The remembered verdict of a display mesh follows the file when it changes.
