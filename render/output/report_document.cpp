@@ -15,33 +15,26 @@
 
 namespace kt::render {
 
-void ReportDocument::heading(const QString& text) {
+namespace {
+
+ReportBlock textBlock(ReportBlock::Kind kind, const QString& text) {
   ReportBlock b;
-  b.kind = ReportBlock::Kind::Heading;
+  b.kind = kind;
   b.text = text;
-  blocks.push_back(std::move(b));
+  return b;
 }
+
+}  // namespace
+
+void ReportDocument::heading(const QString& text) { blocks.push_back(textBlock(ReportBlock::Kind::Heading, text)); }
 
 void ReportDocument::subheading(const QString& text) {
-  ReportBlock b;
-  b.kind = ReportBlock::Kind::Subheading;
-  b.text = text;
-  blocks.push_back(std::move(b));
+  blocks.push_back(textBlock(ReportBlock::Kind::Subheading, text));
 }
 
-void ReportDocument::paragraph(const QString& text) {
-  ReportBlock b;
-  b.kind = ReportBlock::Kind::Paragraph;
-  b.text = text;
-  blocks.push_back(std::move(b));
-}
+void ReportDocument::paragraph(const QString& text) { blocks.push_back(textBlock(ReportBlock::Kind::Paragraph, text)); }
 
-void ReportDocument::note(const QString& text) {
-  ReportBlock b;
-  b.kind = ReportBlock::Kind::Note;
-  b.text = text;
-  blocks.push_back(std::move(b));
-}
+void ReportDocument::note(const QString& text) { blocks.push_back(textBlock(ReportBlock::Kind::Note, text)); }
 
 void ReportDocument::table(ReportTable t) {
   ReportBlock b;
@@ -59,10 +52,8 @@ void ReportDocument::figure(ChartFigure f, double aspect) {
 }
 
 void ReportDocument::picture(QImage image, const QString& caption) {
-  ReportBlock b;
-  b.kind = ReportBlock::Kind::Picture;
+  ReportBlock b = textBlock(ReportBlock::Kind::Picture, caption);
   b.picture = std::move(image);
-  b.text = caption;
   blocks.push_back(std::move(b));
 }
 
