@@ -10,6 +10,7 @@
 
 #include "ui/files/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
+#include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::test {
 
@@ -29,6 +30,17 @@ inline std::unique_ptr<ui::MainWindow> openWindow(const QString& model, QSize si
   QString error;
   if (!w->files().loadModel(model, error)) qFatal("cannot load %s: %s", qPrintable(model), qPrintable(error));
   return w;
+}
+
+/// Runs the window's model for `duration` simulated seconds as fast as possible, to the end;
+/// false when it has not finished within a minute.
+inline bool runToEnd(ui::MainWindow& w, double duration) {
+  ui::SimulationController* sim = w.simulation();
+  sim->setDuration(duration);
+  sim->setUntilStopped(false);
+  sim->setSpeed(0.0);
+  sim->run();
+  return QTest::qWaitFor([&] { return sim->runState() == ui::SimulationController::RunState::Finished; }, 60000);
 }
 
 }  // namespace kt::test

@@ -34,14 +34,7 @@ using kt::ui::SimulationController;
 
 namespace {
 
-bool runToEnd(MainWindow& w, double duration) {
-  SimulationController* sim = w.simulation();
-  sim->setDuration(duration);
-  sim->setUntilStopped(false);
-  sim->setSpeed(0.0);
-  sim->run();
-  return QTest::qWaitFor([&] { return sim->runState() == SimulationController::RunState::Finished; }, 60000);
-}
+using kt::test::runToEnd;
 
 // Whitespace runs as one space: the table's cells as a line of text.
 QString simplified(const QString& s) { return s.simplified(); }

@@ -98,17 +98,8 @@ namespace {
 
 std::unique_ptr<MainWindow> openWindow(const QString& model) { return kt::test::openWindow(model, QSize(1280, 860)); }
 
-// Runs the window's model for `duration` simulated seconds as fast as possible, to the end.
-bool runToEnd(MainWindow& w, double duration) {
-  SimulationController* sim = w.simulation();
-  sim->setDuration(duration);
-  sim->setUntilStopped(false);
-  sim->setSpeed(0.0);
-  sim->run();
-  return QTest::qWaitFor([&] { return sim->runState() == SimulationController::RunState::Finished; }, 60000);
-}
-
 using kt::test::readAll;
+using kt::test::runToEnd;
 
 // What a decoded video holds.
 struct Decoded {
