@@ -112,7 +112,28 @@ void AbaSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau,
       for (int k = 0; k < t.joints[i].nv; ++k) tau[t.vOffset[i] + k] = out.tau[t.vOffset[i] + k];
 }
 
-template <bool kHybrid>
+void AbaSolver::observedForwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                                        VectorX& qdd, JointLoads& loads, Pass2Observer& observer) {
+  observer_ = &observer;
+  solve<false, true>(q, v, tau, fext, {}, qdd, &loads);
+  observer_ = nullptr;
+}
+
+void AbaSolver::jointRecord(int i, MatrixX& U, MatrixX& Dinv, VectorX& u) const {
+  const auto n = static_cast<std::size_t>(i);
+  const int nv = tree_->joints[n].nv;
+  if (nv == 1) {
+    U = oneDof_[n].U;
+    Dinv.setConstant(1, 1, oneDof_[n].Dinv);
+    u.setConstant(1, oneDof_[n].u);
+  } else {
+    U = U_[n].leftCols(nv);
+    Dinv = Dinv_[n].topLeftCorner(nv, nv);
+    u = u_[n].head(nv);
+  }
+}
+
+template <bool kHybrid, bool kObserved>
 void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) {
   const Tree& t = *tree_;
@@ -129,6 +150,7 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
     const int nv = t.joints[i].nv;
     const Vec6& c = kin_.c[i];
     takeSums(i, fext, Ia, pa);
+    if constexpr (kObserved) observer_->reached(i, Ia, pa);
     // I^a_i = I^A_i − U_i D_i⁻¹ U_iᵀ, p^a_i = p^A_i + I^a_i c_i + U_i D_i⁻¹ u_i, in place in Ia and pa;
     // U_i, D_i⁻¹, u_i kept for pass 3
     if (isPrescribed(i)) {
@@ -171,7 +193,10 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
     } else {  // a fixed joint: I^a_i = I^A_i
       pa += Ia * c;
     }
+    if constexpr (kObserved) observer_->articulated(i, Ia, pa);
     handToParent(i, fext, Ia, pa);
+    if constexpr (kObserved)
+      if (t.parent[i] >= 0) observer_->handed(i, t.parent[i], Ia, pa);
   }
 
   // pass 3, base to tip: a'_i = ⁱX_p a_p + c_i, q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i), a_i = a'_i + S_i q̈_i

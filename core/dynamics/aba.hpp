@@ -39,9 +39,32 @@ class AbaSolver final : public Solver {
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
   const Kinematics* kinematics() const override { return kinWhole_ ? &kin_ : nullptr; }
 
+  /// Pass 2's quantities as it forms them, for the algorithm stepper (core/dynamics/stepper): they
+  /// live in locals that the solver keeps for no body.
+  class Pass2Observer {
+   public:
+    virtual ~Pass2Observer() = default;
+    /// Pass 2 reaches body i: I^A_i and p^A_i, summed over its children.
+    virtual void reached(int i, const Mat6& IA, const Vec6& pA) = 0;
+    /// Body i articulated: I^a_i and p^a_i.
+    virtual void articulated(int i, const Mat6& Ia, const Vec6& pa) = 0;
+    /// Handed to the parent p: I^A_p and p^A_p as summed so far (its own terms and the children
+    /// handed over up to body i).
+    virtual void handed(int i, int p, const Mat6& IAp, const Vec6& pAp) = 0;
+  };
+  /// forwardDynamics with the loads, telling `observer` pass 2's quantities (the same arithmetic:
+  /// the forward call compiled with the observer's calls added).
+  void observedForwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                               VectorX& qdd, JointLoads& loads, Pass2Observer& observer);
+  /// The last call's pass 2 record of joint i: U_i (6 × n_i), D_i⁻¹, u_i.
+  void jointRecord(int i, MatrixX& U, MatrixX& Dinv, VectorX& u) const;
+  /// The last call's acceleration of body i (pass 3, with the world's −g).
+  const Vec6& bodyAcceleration(int i) const { return a_[static_cast<std::size_t>(i)]; }
+
  private:
-  /// The three passes; with kHybrid the joints marked in `prescribed` take their q̈ from `qdd`.
-  template <bool kHybrid>
+  /// The three passes; with kHybrid the joints marked in `prescribed` take their q̈ from `qdd`;
+  /// with kObserved, observer_ is told pass 2's quantities.
+  template <bool kHybrid, bool kObserved = false>
   void solve(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
              std::span<const char> prescribed, VectorX& qdd, JointLoads* loads);
 
@@ -80,13 +103,14 @@ class AbaSolver final : public Solver {
     double Dinv;  ///< D_i⁻¹ = 1 / (s_iᵀ I^A_i s_i)
     double u;     ///< u_i = τ_i − s_iᵀ p^A_i
   };
-  std::vector<OneDof> oneDof_;  ///< (nb) used where n_i = 1
-  std::vector<Mat6N> U_;        ///< (nb) U_i = I^A_i S_i, where n_i > 1
-  std::vector<MatN> Dinv_;      ///< (nb) D_i⁻¹ = (S_iᵀ U_i)⁻¹, where n_i > 1
-  std::vector<VecN> u_;         ///< (nb) u_i = τ_i − S_iᵀ p^A_i, where n_i > 1
-  std::vector<Vec6> a_;         ///< (nb) body accelerations (with −g)
-  std::vector<int> unitAxis_;   ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
-  JointLoads hybridLoads_;      ///< the loads of a hybrid call that asks for none (its efforts need f)
+  std::vector<OneDof> oneDof_;         ///< (nb) used where n_i = 1
+  std::vector<Mat6N> U_;               ///< (nb) U_i = I^A_i S_i, where n_i > 1
+  std::vector<MatN> Dinv_;             ///< (nb) D_i⁻¹ = (S_iᵀ U_i)⁻¹, where n_i > 1
+  std::vector<VecN> u_;                ///< (nb) u_i = τ_i − S_iᵀ p^A_i, where n_i > 1
+  std::vector<Vec6> a_;                ///< (nb) body accelerations (with −g)
+  std::vector<int> unitAxis_;          ///< (nb) k when S_i = e_k (1-DoF joint along a coordinate axis), else −1
+  JointLoads hybridLoads_;             ///< the loads of a hybrid call that asks for none (its efforts need f)
+  Pass2Observer* observer_ = nullptr;  ///< during observedForwardDynamics
 };
 
 std::unique_ptr<Solver> makeAbaSolver(const Tree& tree);

@@ -229,7 +229,7 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
 // v_i × e_k ν_i is two products per row and τ_i = f_i[k]; every index is fixed at compile time.
 // The others take ⁱX_p = X_J X_T as an Xform (kin.X_p). World poses only for the loads.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
-                     ExternalWrenches fext, VectorX& tau, JointLoads* loads) {
+                     ExternalWrenches fext, VectorX& tau, JointLoads* loads, std::vector<Vec6>* netWrenches) {
   Kinematics& kin = ws.kin;
   std::vector<Vec6>& f = loads ? loads->f : ws.f;
   const Vec6 a0 = baseAcceleration(tree);
@@ -287,6 +287,7 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
     netWrench(tree.I[i], kin.v[i], ws.a[i], f[i]);
     f[i] -= appliedWrench(tree, fext, i);
   }
+  if (netWrenches) *netWrenches = f;
   // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit; f_i is
   // whole here, so the loads take τ_i, λ_i and the world axes in the same pass
   Mat6N T;

@@ -51,9 +51,12 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
 void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
-/// ws.kin.v and, with `loads`, ws.kin.X_0 for the state given (ws.kin.X_p only where axisStep < 0).
+/// ws.kin.v, ws.a and, with `loads`, ws.kin.X_0 for the state given (ws.kin.X_p only where
+/// axisStep < 0). With `netWrenches` (the algorithm stepper), each body's own wrench
+/// I_i a_i + v_i ×* I_i v_i − f_i^app as the forward pass leaves it, before the children's are added.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
-                     ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr);
+                     ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr,
+                     std::vector<Vec6>* netWrenches = nullptr);
 
 /// Bias forces h(q, ν) = ID(q, ν, 0) (gravity, velocity products, applied wrenches).
 void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,

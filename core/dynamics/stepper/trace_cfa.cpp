@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CFA's steps on a tree (Featherstone & Fijany 1999; Liu, Hu & Zhang 2016, eqs. 25–37;
+// docs/dynamics.md §5). q̈, λ and the loads are cfa-tree's own. cfa-tree never forms A: it carries
+// the eliminated subtrees as compliances Ψ. The elimination steps show A = Tᵀ Φ T as cfa-dense
+// assembles it (eq. 26), reduced block by block in the order chosen, so that the fill the order
+// creates, or does not, is seen.
+#include <Eigen/Cholesky>
+#include <set>
+
+#include "core/dynamics/cfa/cfa_dense.hpp"
+#include "core/dynamics/cfa/cfa_tree.hpp"
+#include "core/dynamics/cfa/elimination_fill.hpp"
+#include "core/dynamics/stepper/trace_building.hpp"
+
+namespace kt::stepper {
+
+AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
+                        EliminationOrder order) {
+  AlgorithmTrace trace;
+  trace.algorithm = TracedAlgorithm::Cfa;
+  trace.passes = {"Body sweep, base to tip: velocities, velocity products, known wrenches",
+                  order == EliminationOrder::LeavesFirst
+                      ? "Elimination of A = Tᵀ Φ T, leaves first (as cfa-tree)"
+                      : "Elimination of A = Tᵀ Φ T, root first (not cfa-tree's order: see the fill)",
+                  "Back substitution, base to tip: constraint forces λ_i, accelerations"};
+  trace.tau = tau;
+  trace.qdd.setZero(tree.nv);
+  trace.loads.resize(tree);
+  CfaTreeSolver cfa(tree);
+  cfa.forwardDynamics(q, v, tau, fext, trace.qdd, &trace.loads);
+
+  Kinematics kin;
+  kin.resize(tree);
+  computeKinematics(tree, q, v, kin, false);
+  for (int i = 0; i < tree.nb; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    TracedStep s;
+    s.pass = 0;
+    s.body = i;
+    s.targets = children(tree, i);
+    s.handed = "v_i";
+    s.equation = "v_i = ⁱX_p v_p + S_i ν_i    c_i = v_i × S_i ν_i + S̊_i ν_i    p_i = v_i ×* I_i v_i − f_i^app";
+    s.values.push_back(motion("v_i", "the velocity of " + tree.bodyNames[n], kin.v[n], i));
+    s.values.push_back(motion("c_i", "its velocity-product acceleration", kin.c[n], i));
+    s.values.push_back(force("p_i", "its bias wrench",
+                             Vec6(crossForce(kin.v[n], tree.I[n] * kin.v[n]) - appliedWrench(tree, fext, i)), i));
+    trace.steps.push_back(std::move(s));
+  }
+
+  // A = Tᵀ Φ T and its block pattern
+  if (tree.nlambda > 0) {
+    CfaDenseSolver dense(tree);
+    VectorX scratch(tree.nv);
+    dense.forwardDynamics(q, v, tau, fext, scratch, nullptr);
+    MatrixX S = dense.constraintMatrix();
+    const BlockGraph g = blockGraph(tree, S, true);
+    const std::vector<int> sequence = order == EliminationOrder::LeavesFirst ? leavesFirstOrder(g) : rootFirstOrder(g);
+    std::vector<std::string> labels;
+    std::vector<int> starts;
+    for (int b = 0; b < g.blocks(); ++b) {
+      const int j = g.joint[static_cast<std::size_t>(b)];
+      if (b > 0) starts.push_back(g.start[static_cast<std::size_t>(b)]);
+      for (int k = 0; k < g.size[static_cast<std::size_t>(b)]; ++k)
+        labels.push_back(tree.jointNames[static_cast<std::size_t>(j)] + ".λ" + std::to_string(k));
+    }
+    // block couplings as they evolve: A's, then the fill the eliminations add
+    std::vector<std::set<int>> adjacent(static_cast<std::size_t>(g.blocks()));
+    std::vector<std::vector<int>> original(static_cast<std::size_t>(g.blocks()),
+                                           std::vector<int>(static_cast<std::size_t>(g.blocks()), 0));
+    for (int b = 0; b < g.blocks(); ++b)
+      for (int c : g.adjacent[static_cast<std::size_t>(b)]) {
+        adjacent[static_cast<std::size_t>(b)].insert(c);
+        original[static_cast<std::size_t>(b)][static_cast<std::size_t>(c)] = 1;
+      }
+    std::vector<char> eliminated(static_cast<std::size_t>(g.blocks()), 0);
+    std::vector<int> remaining(static_cast<std::size_t>(tree.nlambda));
+    for (int r = 0; r < tree.nlambda; ++r) remaining[static_cast<std::size_t>(r)] = r;
+    long fill = 0;
+    const auto blockOf = [&](int row) {
+      int b = 0;
+      while (b + 1 < g.blocks() && g.start[static_cast<std::size_t>(b) + 1] <= row) ++b;
+      return b;
+    };
+    std::vector<int> rowBlock(static_cast<std::size_t>(tree.nlambda));
+    for (int r = 0; r < tree.nlambda; ++r) rowBlock[static_cast<std::size_t>(r)] = blockOf(r);
+    for (const int b : sequence) {
+      const auto nb = static_cast<std::size_t>(b);
+      const int j = g.joint[nb], o = g.start[nb], m = g.size[nb];
+      const MatrixX pivot = S.block(o, o, m, m);
+      // the Schur complement on the blocks not yet eliminated
+      std::vector<int> rest;
+      for (int r : remaining)
+        if (rowBlock[static_cast<std::size_t>(r)] != b) rest.push_back(r);
+      if (!rest.empty()) {
+        MatrixX coupling(m, static_cast<Eigen::Index>(rest.size()));
+        for (std::size_t c = 0; c < rest.size(); ++c)
+          coupling.col(static_cast<Eigen::Index>(c)) = S.block(o, rest[c], m, 1);
+        const MatrixX solved = pivot.ldlt().solve(coupling);
+        const MatrixX update = coupling.transpose() * solved;
+        for (std::size_t r = 0; r < rest.size(); ++r)
+          for (std::size_t c = 0; c < rest.size(); ++c)
+            S(rest[r], rest[c]) -= update(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
+      }
+      remaining = rest;
+      // structure: the pivot's remaining neighbours become coupled pairwise
+      std::vector<int> neighbours;
+      for (int c : adjacent[nb])
+        if (!eliminated[static_cast<std::size_t>(c)]) neighbours.push_back(c);
+      for (std::size_t x = 0; x < neighbours.size(); ++x)
+        for (std::size_t y = x + 1; y < neighbours.size(); ++y) {
+          const int r = neighbours[x], c = neighbours[y];
+          if (adjacent[static_cast<std::size_t>(r)].insert(c).second) {
+            adjacent[static_cast<std::size_t>(c)].insert(r);
+            fill += static_cast<long>(g.size[static_cast<std::size_t>(r)]) * g.size[static_cast<std::size_t>(c)];
+          }
+        }
+      eliminated[nb] = 1;
+      Eigen::MatrixXi pattern = Eigen::MatrixXi::Zero(tree.nlambda, tree.nlambda);
+      for (int x = 0; x < g.blocks(); ++x)
+        for (int y = 0; y < g.blocks(); ++y) {
+          const bool coupled = x == y || adjacent[static_cast<std::size_t>(x)].count(y) > 0;
+          if (!coupled) continue;
+          int code = original[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)] || x == y ? kPatternNonzero
+                                                                                                  : kPatternFill;
+          if (x == b || y == b) {
+            code = kPatternPivot;
+          } else if (code == kPatternNonzero &&
+                     (eliminated[static_cast<std::size_t>(x)] || eliminated[static_cast<std::size_t>(y)])) {
+            code = kPatternEliminated;
+          }
+          pattern
+              .block(g.start[static_cast<std::size_t>(x)], g.start[static_cast<std::size_t>(y)],
+                     g.size[static_cast<std::size_t>(x)], g.size[static_cast<std::size_t>(y)])
+              .setConstant(code);
+        }
+      TracedStep s;
+      s.pass = 1;
+      s.body = j;
+      s.targets = parentOf(tree, j);
+      s.handed = "Ψ_p ← Ψ_p − Vᵀ D⁻¹ V    α_p ← α_p − Vᵀ D⁻¹ z";
+      s.equation =
+          "A_ii = L D Lᵀ    A_rs ← A_rs − A_ri A_ii⁻¹ A_is  for r, s the joints still coupled with joint i\n"
+          "(cfa-tree: Q = Ψ_i + ⁱX_p Ψ_p ⁱX_pᵀ, A_ii = T_iᵀ Q T_i; eqs. 32, 37)";
+      s.values.push_back(matrix("A_ii",
+                                "joint " + tree.jointNames[static_cast<std::size_t>(j)] +
+                                    "'s block as it is eliminated: its subtree already in it",
+                                pivot, j));
+      s.filled = "couples " + std::to_string(neighbours.size()) + " remaining block" +
+                 (neighbours.size() == 1 ? "" : "s") + "; fill so far: " + std::to_string(fill) + " entries";
+      s.matrix = S;
+      s.pattern = pattern;
+      s.labels = labels;
+      s.blockStarts = starts;
+      s.fill = fill;
+      trace.steps.push_back(std::move(s));
+    }
+  }
+
+  for (int i = 0; i < tree.nb; ++i) {
+    const auto n = static_cast<std::size_t>(i);
+    TracedStep s;
+    s.pass = 2;
+    s.body = i;
+    s.targets = children(tree, i);
+    s.handed = "λ_i, a_i";
+    s.equation =
+        "λ_i = A_ii⁻¹ (b_i − A_ip λ_p − Σ_{j before i} A_ij λ_j)    a_i = α_i + Ψ_i T_i λ_i\n"
+        "S_i q̈_i = a_i − ⁱX_p a_p − c_i    f_i = D_i τ_i + T_i λ_i";
+    if (tree.joints[n].nv < 6)
+      s.values.push_back(coordinates("λ_i", "the constraint forces of joint " + tree.jointNames[n],
+                                     reactionPart(tree, trace.loads.lambda, i), i));
+    if (tree.joints[n].nv > 0)
+      s.values.push_back(coordinates("q̈_i", "its acceleration", jointPart(tree, trace.qdd, i), i));
+    s.values.push_back(force("f_i", "its whole load", trace.loads.f[n], i));
+    if (tree.joints[n].nv == 1) s.filled = "q̈_i = " + number(trace.qdd[tree.vOffset[n]]);
+    trace.steps.push_back(std::move(s));
+  }
+  return trace;
+}
+
+}  // namespace kt::stepper
