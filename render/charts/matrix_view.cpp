@@ -30,6 +30,7 @@ MatrixView::MatrixView(QWidget* parent) : QWidget(parent) {
 
 void MatrixView::setMatrix(const Eigen::MatrixXd& m, QStringList labels, std::vector<int> blockStarts, QString name) {
   m_ = m;
+  pattern_.resize(0, 0);
   labels_ = std::move(labels);
   blockStarts_ = std::move(blockStarts);
   name_ = std::move(name);
@@ -37,6 +38,14 @@ void MatrixView::setMatrix(const Eigen::MatrixXd& m, QStringList labels, std::ve
   labelWidth_ = 0;
   const QFontMetrics fm(font());
   for (const QString& l : labels_) labelWidth_ = std::max(labelWidth_, fm.horizontalAdvance(l) + 4);
+  update();
+}
+
+void MatrixView::setPattern(Eigen::MatrixXi pattern, std::vector<QColor> colours, QStringList stateNames) {
+  if (pattern.rows() != m_.rows() || pattern.cols() != m_.cols()) return;
+  pattern_ = std::move(pattern);
+  patternColours_ = std::move(colours);
+  stateNames_ = std::move(stateNames);
   update();
 }
 
@@ -72,10 +81,21 @@ void MatrixView::paintEvent(QPaintEvent*) {
   const QRectF g = grid();
   const double c = cell();
   painter.fillRect(g, Qt::white);
+  const auto patterned = [this](int r, int k) -> const QColor* {
+    if (pattern_.size() == 0) return nullptr;
+    const int state = pattern_(r, k);
+    return state >= 0 && state < static_cast<int>(patternColours_.size())
+               ? &patternColours_[static_cast<std::size_t>(state)]
+               : nullptr;
+  };
   for (int r = 0; r < n; ++r)
     for (int k = 0; k < n; ++k) {
-      const double x = m_(r, k);
-      if (x != 0.0) painter.fillRect(QRectF(g.left() + k * c, g.top() + r * c, c, c), colourOf(x, max_));
+      const QRectF box(g.left() + k * c, g.top() + r * c, c, c);
+      if (pattern_.size() > 0) {
+        if (const QColor* colour = patterned(r, k)) painter.fillRect(box, *colour);
+      } else if (const double x = m_(r, k); x != 0.0) {
+        painter.fillRect(box, colourOf(x, max_));
+      }
     }
   painter.setPen(QPen(QColor(120, 120, 120), 1.0));
   for (int b : blockStarts_) {
@@ -108,6 +128,8 @@ QString MatrixView::valueTextAt(QPoint pos) const {
   const int r = std::clamp(static_cast<int>((pos.y() - g.top()) / c), 0, static_cast<int>(m_.rows()) - 1);
   QString text = QStringLiteral("%1[%2, %3] = %4").arg(name_).arg(r).arg(k).arg(m_(r, k), 0, 'g', 6);
   if (labels_.size() == m_.rows()) text += QStringLiteral("  (%1, %2)").arg(labels_[r], labels_[k]);
+  if (pattern_.size() > 0 && pattern_(r, k) >= 0 && pattern_(r, k) < stateNames_.size())
+    text += QStringLiteral(": ") + stateNames_[pattern_(r, k)];
   return text;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <QColor>
 #include <QStringList>
 #include <QWidget>
 #include <vector>
@@ -23,6 +24,10 @@ class MatrixView : public QWidget {
   /// `labels`: one name per row/column ("J12[0]", "J12.fy"); `blockStarts`: the first row of each
   /// block after the first; `name`: the matrix's symbol for the readout ("M", "A").
   void setMatrix(const Eigen::MatrixXd& m, QStringList labels, std::vector<int> blockStarts, QString name);
+  /// Colours the cells by a state each instead of their values (the algorithm stepper's
+  /// eliminations): `pattern` (the matrix's size) holds an index into `colours` per entry, and
+  /// `stateNames` names each state for the readout. Until the next setMatrix.
+  void setPattern(Eigen::MatrixXi pattern, std::vector<QColor> colours, QStringList stateNames);
   void clear();
   const Eigen::MatrixXd& matrix() const { return m_; }
   /// Entries that are exactly zero.
@@ -47,6 +52,9 @@ class MatrixView : public QWidget {
   bool labelled() const;
 
   Eigen::MatrixXd m_;
+  Eigen::MatrixXi pattern_;  ///< empty: colours by value
+  std::vector<QColor> patternColours_;
+  QStringList stateNames_;
   QStringList labels_;
   std::vector<int> blockStarts_;
   QString name_;

@@ -45,6 +45,7 @@
 #include "ui/simulation/simulation_controller.hpp"
 #include "ui/simulation/simulation_status.hpp"
 #include "ui/simulation/timeline_bar.hpp"
+#include "ui/teaching/algorithm_stepper_dock.hpp"
 #include "ui/teaching/compare_solvers_dialog.hpp"
 #include "ui/teaching/mathematics_dock.hpp"
 
@@ -147,6 +148,10 @@ MainWindow::MainWindow(QWidget* parent)
       tr("Rainflow cycles and damage-equivalent loads of the selected joint's loads over the run"));
   view->addAction(fatigueDock_->toggleViewAction());
   view->addAction(mathematicsDock_->toggleViewAction());
+  stepperDock_->toggleViewAction()->setObjectName(QStringLiteral("stepperDockAction"));
+  stepperDock_->toggleViewAction()->setStatusTip(
+      tr("Step through ABA, the RNEA, CRBA + Cholesky or the CFA body by body at the state the timeline shows"));
+  view->addAction(stepperDock_->toggleViewAction());
   drivesDock_->toggleViewAction()->setObjectName(QStringLiteral("drivesDockAction"));
   drivesDock_->toggleViewAction()->setStatusTip(
       tr("Turn the drives of the running model (setpoints, forces, gains, on and off) and pose it while paused "
@@ -280,7 +285,22 @@ void MainWindow::createSimulation() {
   scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
   tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
-  mathematicsDock_->hide();                                    // opened from the View menu
+  mathematicsDock_->hide();  // opened from the View menu
+  stepperDock_ = new AlgorithmStepperDock(simulation_, view_, this);
+  scrollWhenSmall(stepperDock_);
+  addDockWidget(Qt::RightDockWidgetArea, stepperDock_);
+  // beside the Plots, under the 3D view: its two columns need the width, the view stays in sight
+  tabifyDockWidget(plotsDock_, stepperDock_);
+  stepperDock_->hide();  // opened from the View menu
+  connect(stepperDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+    if (on) stepperDock_->raise();
+  });
+  // the body a step visits is selected: the Model dock and the 3D view highlight it
+  connect(stepperDock_, &AlgorithmStepperDock::bodyVisited, this, [this](int treeIndex) {
+    if (!simulation_->sessionFits(tree_)) return;
+    const int body = selection_->bodyOfTreeIndex(treeIndex);
+    if (body >= 0 && body != selection_->selectedBody()) selection_->selectBody(body);
+  });
   drivesDock_ = new DrivePanelDock(simulation_, *doc_, this);  // scrolls its joints itself
   connect(drivesDock_, &DrivePanelDock::statusMessage, this,
           [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });

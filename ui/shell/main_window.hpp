@@ -43,6 +43,7 @@ class ExportActions;
 class FileActions;
 class HelpMenu;
 class JointLoadView;
+class AlgorithmStepperDock;
 class MathematicsDock;
 class ModelTreeDock;
 class FatigueDock;
@@ -97,6 +98,7 @@ class MainWindow : public QMainWindow {
   PeakLoadsDock* peakLoadsDock() const { return peakLoadsDock_; }
   FatigueDock* fatigueDock() const { return fatigueDock_; }
   MathematicsDock* mathematicsDock() const { return mathematicsDock_; }
+  AlgorithmStepperDock* stepperDock() const { return stepperDock_; }
   ExportActions& exports() const { return *exports_; }
   /// What an exported video shows besides the recording: the views as the window has them.
   VideoSource videoSource() const;
@@ -155,6 +157,7 @@ class MainWindow : public QMainWindow {
   PeakLoadsDock* peakLoadsDock_ = nullptr;
   FatigueDock* fatigueDock_ = nullptr;
   MathematicsDock* mathematicsDock_ = nullptr;
+  AlgorithmStepperDock* stepperDock_ = nullptr;
   ExportActions* exports_ = nullptr;
   QAction* compareAction_ = nullptr;
   QPointer<CompareSolversDialog> compareDialog_;
