@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The algorithm stepper's record (core/dynamics/stepper/algorithm_trace.hpp): its numbers are the
-// solvers' own — q̈, τ and every joint load equal to the bit — its passes visit the bodies in the
+// solvers' own — q̈, τ, ν, ṗ and every joint load equal to the bit — its passes visit the bodies in the
 // algorithms' orders, what a body hands to its parent is what the parent goes on with, and the
 // CFA's elimination shows the fill of each order (none leaves first).
 #include <QTest>
@@ -13,6 +13,7 @@
 #include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/dynamics/crba.hpp"
 #include "core/dynamics/kernels/articulated_inertia.hpp"
+#include "core/dynamics/poisson/poisson_solver.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/dynamics/stepper/algorithm_trace.hpp"
 #include "core/io/model_yaml.hpp"
@@ -109,6 +110,22 @@ class TestAlgorithmTrace : public QObject {
     for (const TracedStep& s : f.steps)
       if (s.pass == 2 && t.joints[s.body].nv < 6)
         QVERIFY(sameBits(find(s, "λ_i")->value, loads.lambda.segment(t.lambdaOffset[s.body], 6 - t.joints[s.body].nv)));
+
+    // the Poisson sweep: poisson-sweep's own ν, ṗ, q̈ and loads at the impulses of the state
+    const std::unique_ptr<Solver> sweep = makePoissonSweepSolver(t);
+    VectorX p(t.nv), nu(t.nv), pdot(t.nv);
+    sweep->impulseFromVelocity(c.q, c.v, p);
+    sweep->impulseDynamics(c.q, p, c.tau, {}, nu, pdot, &qdd, &loads);
+    const AlgorithmTrace s = traceAlgorithm(TracedAlgorithm::PoissonSweep, t, c.q, c.v, c.tau, c.qdd);
+    QVERIFY(sameBits(s.impulses, p));
+    QVERIFY(sameBits(s.velocities, nu));
+    QVERIFY(sameBits(s.impulseRates, pdot));
+    QVERIFY(sameBits(s.qdd, qdd));
+    QVERIFY(sameLoads(s.loads, loads));
+    QVERIFY(test::relativeError(s.velocities, c.v) < 1e-9);  // ν = M⁻¹ (M ν)
+    for (const TracedStep& step : s.steps)
+      if (step.pass == 1 && t.joints[step.body].nv > 0)
+        QVERIFY(sameBits(find(step, "ν_i")->value, nu.segment(t.vOffset[step.body], t.joints[step.body].nv)));
 
     RneaWorkspace ws(t);
     VectorX tau(t.nv);

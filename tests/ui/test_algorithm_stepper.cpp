@@ -175,7 +175,8 @@ class TestAlgorithmStepper : public QObject {
     const kt::Tree& tree = *w->simulation()->tree();
     for (const AlgorithmStepperDock::Choice choice :
          {AlgorithmStepperDock::Aba, AlgorithmStepperDock::Rnea, AlgorithmStepperDock::CrbaCholesky,
-          AlgorithmStepperDock::CfaLeavesFirst, AlgorithmStepperDock::CfaRootFirst}) {
+          AlgorithmStepperDock::CfaLeavesFirst, AlgorithmStepperDock::CfaRootFirst,
+          AlgorithmStepperDock::PoissonSweep}) {
       dock->setAlgorithm(choice);
       QApplication::processEvents();
       QVERIFY(!dock->trace().steps.empty());

@@ -106,7 +106,8 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   choice_->addItems({tr("ABA: articulated-body algorithm (3 passes, then the loads)"),
                      tr("RNEA: recursive Newton–Euler (2 passes)"), tr("CRBA + Cholesky: M(q), its factor, the solve"),
                      tr("CFA on a tree: elimination leaves first (cfa-tree)"),
-                     tr("CFA on a tree: elimination root first (to see the fill)")});
+                     tr("CFA on a tree: elimination root first (to see the fill)"),
+                     tr("Poisson-impulse sweep: ν and ṗ from the impulses p = M ν (poisson-sweep)")});
   choice_->setToolTip(tr("The algorithm to step through, at the state the timeline shows"));
   for (QPushButton* b : {passBack_, back_, forward_, passForward_, play_}) b->setAutoDefault(false);
   passBack_->setToolTip(tr("To the start of this pass (or of the previous one)"));
@@ -332,9 +333,9 @@ void AlgorithmStepperDock::refresh() {
   layout->velocityVectorFromRow(kt::SignalKind::Qd, row, v);
   layout->velocityVectorFromRow(kt::SignalKind::Qdd, row, qdd);
   layout->velocityVectorFromRow(kt::SignalKind::Tau, row, tau);
-  static constexpr kt::TracedAlgorithm kAlgorithms[] = {kt::TracedAlgorithm::Aba, kt::TracedAlgorithm::Rnea,
-                                                        kt::TracedAlgorithm::CrbaCholesky, kt::TracedAlgorithm::Cfa,
-                                                        kt::TracedAlgorithm::Cfa};
+  static constexpr kt::TracedAlgorithm kAlgorithms[] = {
+      kt::TracedAlgorithm::Aba, kt::TracedAlgorithm::Rnea, kt::TracedAlgorithm::CrbaCholesky,
+      kt::TracedAlgorithm::Cfa, kt::TracedAlgorithm::Cfa,  kt::TracedAlgorithm::PoissonSweep};
   trace_ =
       kt::traceAlgorithm(kAlgorithms[choice], *tree, q, v, tau, qdd, {},
                          choice == CfaRootFirst ? kt::EliminationOrder::RootFirst : kt::EliminationOrder::LeavesFirst);
@@ -344,11 +345,16 @@ void AlgorithmStepperDock::refresh() {
   header_->setText(choice == Rnea ? tr("At t = %1 s (the shown sample): the RNEA at the run's q, ν and q̈ gives "
                                        "back its joint forces τ.")
                                         .arg(time, 0, 'f', 3)
-                                  : tr("At t = %1 s (the shown sample): at the run's q, ν and drive forces τ. "
-                                       "%2 steps in %3 passes.")
-                                        .arg(time, 0, 'f', 3)
-                                        .arg(trace_.steps.size())
-                                        .arg(trace_.passes.size()));
+                   : choice == PoissonSweep
+                       ? tr("At t = %1 s (the shown sample): the impulses p = M(q) ν of the run's state, swept back to "
+                            "ν (largest difference from the run's: %2) and their rates ṗ.")
+                             .arg(time, 0, 'f', 3)
+                             .arg((trace_.velocities - v).cwiseAbs().maxCoeff(), 0, 'g', 2)
+                       : tr("At t = %1 s (the shown sample): at the run's q, ν and drive forces τ. "
+                            "%2 steps in %3 passes.")
+                             .arg(time, 0, 'f', 3)
+                             .arg(trace_.steps.size())
+                             .arg(trace_.passes.size()));
   for (QWidget* w : {static_cast<QWidget*>(passBack_), static_cast<QWidget*>(back_), static_cast<QWidget*>(forward_),
                      static_cast<QWidget*>(passForward_), static_cast<QWidget*>(play_), static_cast<QWidget*>(slider_)})
     w->setEnabled(true);

@@ -83,6 +83,13 @@ class PoissonSolverBase : public Solver {
   void impulseDynamics(const VectorX& q, const VectorX& p, const VectorX& tau, ExternalWrenches fext, VectorX& v,
                        VectorX& pdot, VectorX* qdd, JointLoads* loads) override;
 
+  // The last impulseDynamics' records of body i, for the algorithm stepper (stepper/): M*_i and
+  // φ*_i as pass 1 handed them on, F*_i, and pass 2's v_i; the poses ⁱX_p and S_i.
+  const Mat6& articulatedInertia(int i) const { return Mstar_[static_cast<std::size_t>(i)]; }
+  const Vec6& velocityBias(int i) const { return phi_[static_cast<std::size_t>(i)]; }
+  const Vec6& subtreeWrench(int i) const { return Fsub_[static_cast<std::size_t>(i)]; }
+  const Kinematics& passKinematics() const { return kin_; }
+
  protected:
   explicit PoissonSolverBase(const Tree& tree);
 

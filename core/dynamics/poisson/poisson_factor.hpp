@@ -45,6 +45,11 @@ class ExplicitInverse {
   static constexpr std::string_view kName = "poisson-sweep";
   static constexpr bool kExactFreeJoint = true;
 
+  /// D_i of joint i (n × n), as the last factorization left it (the algorithm stepper).
+  Eigen::MatrixXd inverseBlock(int i, int n) const {
+    return Eigen::Map<const Eigen::MatrixXd>(Dpool_.data() + dOffset_[i], n, n);
+  }
+
   explicit ExplicitInverse(const Tree& tree) : dOffset_(tree.nb), Upool_(6 * static_cast<std::size_t>(tree.nv), 0.0) {
     int n2 = 0;
     for (int i = 0; i < tree.nb; ++i) {

@@ -25,6 +25,9 @@ class PoissonSolver final : public PoissonSolverBase {
  public:
   explicit PoissonSolver(const Tree& tree);
   std::string_view name() const override { return Factor::kName; }
+  /// The last call's k_i of the velocity right-hand side (u_i in §3, x_i in §4), and the factor.
+  const VectorX& velocityKey() const { return kv_; }
+  const Factor& factor() const { return factor_; }
 
  private:
   void backwardPass(const VectorX* p, const VectorX* tau) override;

@@ -20,6 +20,7 @@ AlgorithmTrace traceAlgorithm(TracedAlgorithm algorithm, const Tree& tree, const
     case TracedAlgorithm::Aba: return stepper::traceAba(tree, q, v, tau, fext);
     case TracedAlgorithm::Rnea: return stepper::traceRnea(tree, q, v, qddForRnea, fext);
     case TracedAlgorithm::CrbaCholesky: return stepper::traceCrbaCholesky(tree, q, v, tau, fext);
+    case TracedAlgorithm::PoissonSweep: return stepper::tracePoissonSweep(tree, q, v, tau, fext);
     case TracedAlgorithm::Cfa: break;
   }
   return stepper::traceCfa(tree, q, v, tau, fext, order);
@@ -30,6 +31,7 @@ std::string tracedAlgorithmName(TracedAlgorithm algorithm) {
     case TracedAlgorithm::Aba: return "ABA (articulated-body algorithm)";
     case TracedAlgorithm::Rnea: return "RNEA (recursive Newton–Euler)";
     case TracedAlgorithm::CrbaCholesky: return "CRBA + Cholesky";
+    case TracedAlgorithm::PoissonSweep: return "Poisson-impulse sweep (poisson-sweep)";
     case TracedAlgorithm::Cfa: break;
   }
   return "CFA on a tree (cfa-tree)";

@@ -8,6 +8,7 @@
 //    they grow), its records U_i, D_i⁻¹, u_i, its kinematics, accelerations, q̈ and loads;
 //  - RNEA: kt::inverseDynamics with its bodies' own wrenches (netWrenches), ws.kin.v, ws.a, loads;
 //  - CRBA + Cholesky: the calls CrbaSolver makes (biasForces, massMatrix, Eigen's LLT), in its order;
+//  - Poisson sweep: poisson-sweep's impulseFromVelocity and impulseDynamics, and its records;
 //  - CFA: the loads and q̈ of cfa-tree; the elimination of A = Tᵀ Φ T as cfa-dense assembles it,
 //    joint by joint in the order chosen, with the blocks' fill as it happens.
 // Derived quantities the solvers never store (a'_i in ABA's pass 3, the wrench handed to a parent)
@@ -27,6 +28,7 @@ enum class TracedAlgorithm {
   Rnea,          ///< recursive Newton–Euler: 2 passes
   CrbaCholesky,  ///< composite inertias, M column by column, Cholesky M = L Lᵀ, solve
   Cfa,           ///< CFA on a tree: body sweep, elimination of A, back substitution
+  PoissonSweep,  ///< Ivanov's sweep in Poisson impulses: ν and ṗ from p = M ν, then the loads
 };
 
 /// The elimination order the CFA's steps take (Cfa only).
@@ -85,6 +87,8 @@ struct AlgorithmTrace {
   VectorX qdd;       ///< the algorithm's result (RNEA: the q̈ given)
   VectorX tau;       ///< RNEA: the τ it computes; otherwise the τ given
   JointLoads loads;  ///< every joint's load, from the algorithm's own last pass
+  /// PoissonSweep: the impulses p = M ν of the state, the ν it gives back and ṗ.
+  VectorX impulses, velocities, impulseRates;
   /// The first step of each pass.
   int passStart(int pass) const;
 };

@@ -43,6 +43,8 @@ AlgorithmTrace traceRnea(const Tree& tree, const VectorX& q, const VectorX& v, c
                          ExternalWrenches fext);
 AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const VectorX& v, const VectorX& tau,
                                  ExternalWrenches fext);
+AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const VectorX& v, const VectorX& tau,
+                                 ExternalWrenches fext);
 AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
                         EliminationOrder order);
 
