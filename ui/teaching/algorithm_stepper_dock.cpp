@@ -445,8 +445,9 @@ void AlgorithmStepperDock::showMatrix(int row) {
       const bool six = v.value.rows() == 6;
       matrix_->setMatrix(v.value, six ? QStringList{"wx", "wy", "wz", "vx", "vy", "vz"} : QStringList{},
                          six ? std::vector<int>{3} : std::vector<int>{}, QString::fromStdString(v.symbol));
-      matrixNote_->setText(tr("%1: %2. Red positive, blue negative; hover for the values.")
-                               .arg(QString::fromStdString(v.symbol), QString::fromStdString(v.meaning)));
+      matrixNote_->setText(tr("%1: %2. Largest entry %3 in size; red positive, blue negative; hover for the values.")
+                               .arg(QString::fromStdString(v.symbol), QString::fromStdString(v.meaning))
+                               .arg(v.value.cwiseAbs().maxCoeff(), 0, 'g', 4));
       return;
     }
   }
