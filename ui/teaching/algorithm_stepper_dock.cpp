@@ -160,7 +160,6 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   auto* layout = new QVBoxLayout(left);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(choice_);
-  layout->addWidget(header_);
   auto* buttons = new QHBoxLayout;
   for (QWidget* w : {static_cast<QWidget*>(passBack_), static_cast<QWidget*>(back_), static_cast<QWidget*>(forward_),
                      static_cast<QWidget*>(passForward_), static_cast<QWidget*>(play_), static_cast<QWidget*>(speed_)})
@@ -171,6 +170,7 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   track->addWidget(slider_, 1);
   track->addWidget(position_);
   layout->addLayout(track);
+  layout->addWidget(header_);  // under the controls: its length changes, their place does not
   layout->addWidget(pass_);
   layout->addWidget(equation_);
   layout->addWidget(filled_);

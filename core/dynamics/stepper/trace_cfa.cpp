@@ -136,8 +136,15 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
       TracedStep s;
       s.pass = 1;
       s.body = j;
-      s.targets = parentOf(tree, j);
-      s.handed = "Ψ_p ← Ψ_p − Vᵀ D⁻¹ V    α_p ← α_p − Vᵀ D⁻¹ z";
+      if (order == EliminationOrder::LeavesFirst) {
+        // cfa-tree carries the elimination in the parent body's compliance
+        s.targets = parentOf(tree, j);
+        s.handed = "Ψ_p ← Ψ_p − Vᵀ D⁻¹ V    α_p ← α_p − Vᵀ D⁻¹ z";
+      } else {
+        // the joints (their bodies) the Schur complement couples
+        for (int c : neighbours) s.targets.push_back(g.joint[static_cast<std::size_t>(c)]);
+        s.handed = "A_rs ← A_rs − A_ri A_ii⁻¹ A_is";
+      }
       s.equation =
           "A_ii = L D Lᵀ    A_rs ← A_rs − A_ri A_ii⁻¹ A_is  for r, s the joints still coupled with joint i\n"
           "(cfa-tree: Q = Ψ_i + ⁱX_p Ψ_p ⁱX_pᵀ, A_ii = T_iᵀ Q T_i; eqs. 32, 37)";

@@ -66,7 +66,9 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     s.pass = 2;
     s.body = i;
     s.targets = parentOf(tree, i);
-    s.equation = "F = I^c_i S_i    M_ii = S_iᵀ F    then for each joint j that carries i: F ← ʲX*_k F, M_ji = S_jᵀ F";
+    s.equation =
+        "F = I^c_i S_i    M_ii = S_iᵀ F\n"
+        "then towards the base, from each body k to its parent j:  F ← ʲX*_k F    M_ji = S_jᵀ F";
     s.handed = "F = ᵖX*_i F";
     Eigen::MatrixXi pattern = written;
     for (int j = i; j >= 0; j = tree.parent[static_cast<std::size_t>(j)]) {
