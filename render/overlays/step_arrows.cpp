@@ -130,7 +130,8 @@ void StepArrows::show(const kt::Kinematics& poses, const kt::TracedStep& step, c
     drawn_.push_back(d);
   }
   for (std::size_t k = 0; k < targets.size(); ++k) {
-    const Eigen::Vector3d from = origin(step.body), to = origin(targets[k]);
+    Eigen::Vector3d from = origin(step.body), to = origin(targets[k]);
+    if (step.takesFromTargets) std::swap(from, to);
     Eigen::Matrix4d m;
     if (arrowMatrix(from, to - from, 1.0, 1e-6 * size, 0.5 * size, m)) {
       place(handover_[k], m, kHandover);
@@ -140,7 +141,7 @@ void StepArrows::show(const kt::Kinematics& poses, const kt::TracedStep& step, c
   if (!step.handed.empty() && !targets.empty()) {
     std::string to;
     for (int t : targets) to += (to.empty() ? "" : ", ") + names[static_cast<std::size_t>(t)];
-    lines_.push_back("Handed to " + to + " (orange): " + step.handed);
+    lines_.push_back((step.takesFromTargets ? "Takes from " : "Handed to ") + to + " (orange): " + step.handed);
   }
   for (std::size_t k = 0; k < lines_.size(); ++k) {
     vtkTextActor* text = legend_[k];

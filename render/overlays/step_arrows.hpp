@@ -46,7 +46,8 @@ class StepArrows {
     bool linearShown = false, angularShown = false;
   };
   const std::vector<Drawn>& drawn() const { return drawn_; }
-  /// The hand-over arrows drawn: from the visited body's origin to each target's.
+  /// The hand-over arrows drawn: from the visited body's origin to each target's (the other way
+  /// where the step takes from its targets).
   const std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>>& handovers() const { return handovers_; }
   std::vector<std::string> legendLines() const { return lines_; }
 

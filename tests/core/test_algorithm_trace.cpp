@@ -9,6 +9,7 @@
 
 #include "core/dynamics/aba.hpp"
 #include "core/dynamics/cfa/cfa_dense.hpp"
+#include "core/dynamics/cfa/cfa_odd_even.hpp"
 #include "core/dynamics/cfa/cfa_tree.hpp"
 #include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/dynamics/crba.hpp"
@@ -212,6 +213,44 @@ class TestAlgorithmTrace : public QObject {
       const TracedStep& last = f.steps[static_cast<std::size_t>(f.passStart(2) - 1)];
       QCOMPARE(static_cast<long>((last.pattern.array() == kPatternFill).count()), 2 * fill);
     }
+  }
+
+  // cfa-oddeven's rounds, row by row: q̈ and the loads are cfa-oddeven's; on the cardan chain the
+  // fill ends at oddEvenFill's 800 entries (docs/teaching.md), on the space robot at its count.
+  void oddEvenRoundsShowTheirFill_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("cardan chain") << QStringLiteral(KINETREE_SOURCE_DIR "/examples/cardan_chain.yaml");
+    QTest::newRow("space robot") << QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+  }
+  void oddEvenRoundsShowTheirFill() {
+    QFETCH(QString, model);
+    Simulator sim(loadModelFromFile(model.toStdString()), SimulatorOptions{});
+    for (int k = 0; k < 50; ++k) sim.step();
+    const Tree& t = sim.tree();
+    const AlgorithmTrace f =
+        traceAlgorithm(TracedAlgorithm::Cfa, t, sim.q(), sim.v(), sim.tau(), sim.qdd(), {}, EliminationOrder::OddEven);
+    CfaOddEvenSolver solver(t);
+    VectorX qdd(t.nv);
+    JointLoads loads;
+    loads.resize(t);
+    solver.forwardDynamics(sim.q(), sim.v(), sim.tau(), {}, qdd, &loads);
+    QVERIFY(sameBits(f.qdd, qdd));
+    QVERIFY(sameLoads(f.loads, loads));
+    CfaDenseSolver dense(t);
+    VectorX scratch(t.nv);
+    dense.forwardDynamics(sim.q(), sim.v(), sim.tau(), {}, scratch, nullptr);
+    const BlockGraph g = blockGraph(t, dense.constraintMatrix(), true);
+    const long expected = oddEvenFill(t, g).rounds;
+    long fill = 0;
+    for (const TracedStep& s : f.steps)
+      if (s.pass == 1) {
+        QVERIFY(s.fill >= fill);
+        fill = s.fill;
+        QVERIFY(s.takesFromTargets);
+      }
+    QCOMPARE(fill, expected);
+    if (t.nb == 20) QCOMPARE(fill, 800L);  // the cardan chain
+    QVERIFY(fill > 0);
   }
 
   // The mass matrix's steps end with M, the Cholesky's with L: the factor from the base out fills

@@ -175,7 +175,7 @@ class TestAlgorithmStepper : public QObject {
     const kt::Tree& tree = *w->simulation()->tree();
     for (const AlgorithmStepperDock::Choice choice :
          {AlgorithmStepperDock::Aba, AlgorithmStepperDock::Rnea, AlgorithmStepperDock::CrbaCholesky,
-          AlgorithmStepperDock::CfaLeavesFirst, AlgorithmStepperDock::CfaRootFirst,
+          AlgorithmStepperDock::CfaLeavesFirst, AlgorithmStepperDock::CfaRootFirst, AlgorithmStepperDock::CfaOddEven,
           AlgorithmStepperDock::PoissonSweep}) {
       dock->setAlgorithm(choice);
       QApplication::processEvents();
@@ -189,6 +189,12 @@ class TestAlgorithmStepper : public QObject {
         if (dock->arrows() && !dock->arrows()->drawn().empty()) ++drawn;
       }
       QVERIFY(drawn > 0);
+      if (choice == AlgorithmStepperDock::CfaOddEven) {  // the rounds fill on the chain: 800 entries
+        dock->setStep(dock->trace().passStart(2) - 1);
+        if (tree.nb == 20)
+          QVERIFY2(dock->matrixNote().contains("Fill so far: 800 entries"), qPrintable(dock->matrixNote()));
+        QVERIFY(dock->handedText().startsWith("Takes from "));
+      }
       if (choice == AlgorithmStepperDock::CfaLeavesFirst || choice == AlgorithmStepperDock::CfaRootFirst) {
         dock->setStep(dock->trace().passStart(2) - 1);  // the last elimination
         const QString note = dock->matrixNote();

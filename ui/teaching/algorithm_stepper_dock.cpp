@@ -107,6 +107,7 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
                      tr("RNEA: recursive Newton–Euler (2 passes)"), tr("CRBA + Cholesky: M(q), its factor, the solve"),
                      tr("CFA on a tree: elimination leaves first (cfa-tree)"),
                      tr("CFA on a tree: elimination root first (to see the fill)"),
+                     tr("CFA odd-even rounds (cfa-oddeven: rows 2, 4, 8 … apart fill)"),
                      tr("Poisson-impulse sweep: ν and ṗ from the impulses p = M ν (poisson-sweep)")});
   choice_->setToolTip(tr("The algorithm to step through, at the state the timeline shows"));
   for (QPushButton* b : {passBack_, back_, forward_, passForward_, play_}) b->setAutoDefault(false);
@@ -315,7 +316,8 @@ void AlgorithmStepperDock::refresh() {
     return;
   }
   const Choice choice = algorithm();
-  const bool elimination = choice == CrbaCholesky || choice == CfaLeavesFirst || choice == CfaRootFirst;
+  const bool elimination =
+      choice == CrbaCholesky || choice == CfaLeavesFirst || choice == CfaRootFirst || choice == CfaOddEven;
   const int rows = choice == CrbaCholesky ? tree->nv : tree->nlambda;
   if (elimination && rows > kMaxRows) {
     clearViews(tr("This model has %1 rows to eliminate: the stepper shows up to %2. ABA and the RNEA step any model "
@@ -334,11 +336,12 @@ void AlgorithmStepperDock::refresh() {
   layout->velocityVectorFromRow(kt::SignalKind::Qdd, row, qdd);
   layout->velocityVectorFromRow(kt::SignalKind::Tau, row, tau);
   static constexpr kt::TracedAlgorithm kAlgorithms[] = {
-      kt::TracedAlgorithm::Aba, kt::TracedAlgorithm::Rnea, kt::TracedAlgorithm::CrbaCholesky,
+      kt::TracedAlgorithm::Aba, kt::TracedAlgorithm::Rnea, kt::TracedAlgorithm::CrbaCholesky, kt::TracedAlgorithm::Cfa,
       kt::TracedAlgorithm::Cfa, kt::TracedAlgorithm::Cfa,  kt::TracedAlgorithm::PoissonSweep};
-  trace_ =
-      kt::traceAlgorithm(kAlgorithms[choice], *tree, q, v, tau, qdd, {},
-                         choice == CfaRootFirst ? kt::EliminationOrder::RootFirst : kt::EliminationOrder::LeavesFirst);
+  trace_ = kt::traceAlgorithm(kAlgorithms[choice], *tree, q, v, tau, qdd, {},
+                              choice == CfaRootFirst ? kt::EliminationOrder::RootFirst
+                              : choice == CfaOddEven ? kt::EliminationOrder::OddEven
+                                                     : kt::EliminationOrder::LeavesFirst);
   tracedTree_ = tree;
   tracedTime_ = time;
   tracedChoice_ = static_cast<int>(choice);
@@ -392,8 +395,9 @@ void AlgorithmStepperDock::showStep() {
   QStringList targets;
   for (int t : s.targets) targets << bodyName(t);
   handed_->setText(
-      s.handed.empty() || targets.isEmpty()
-          ? QString()
+      s.handed.empty() || targets.isEmpty() ? QString()
+      : s.takesFromTargets
+          ? tr("Takes from %1: %2").arg(targets.join(QStringLiteral(", ")), QString::fromStdString(s.handed))
           : tr("Hands to %1: %2").arg(targets.join(QStringLiteral(", ")), QString::fromStdString(s.handed)));
   handed_->setVisible(!handed_->text().isEmpty());
 
@@ -467,10 +471,15 @@ void AlgorithmStepperDock::showMatrix(int row) {
                        cfa ? QStringLiteral("A") : (building ? QStringLiteral("M") : QStringLiteral("L")));
     matrix_->setPattern(s.pattern, patternColours(), patternNames());
     matrixNote_->setText(
-        (cfa ? tr("A = TᵀΦT as the elimination leaves it: the joints not yet eliminated hold the Schur "
-                  "complement, an eliminated joint its row as it was eliminated. Fill so far: %1 "
-                  "entries (one triangle).")
+        (cfa && tracedChoice_ == CfaOddEven
+             ? tr("A = TᵀΦT as the rounds leave it: each row of a chain segment takes up the rows s = 1, 2, 4 … "
+                  "away, losing its couplings with them and gaining theirs. Fill so far: %1 entries (pairs of "
+                  "blocks coupled where A has none).")
                    .arg(s.fill)
+         : cfa ? tr("A = TᵀΦT as the elimination leaves it: the joints not yet eliminated hold the Schur "
+                    "complement, an eliminated joint its row as it was eliminated. Fill so far: %1 "
+                    "entries (one triangle).")
+                     .arg(s.fill)
          : building ? tr("M as the columns are written: each joint's column, up the tree to the base.")
                     : tr("L as its columns are computed (M = L Lᵀ from the base). Fill so far: %1 "
                          "entries where M is zero.")

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The Algorithm Stepper dock (docs/teaching.md, "Watch an algorithm work"): an algorithm — ABA,
-// RNEA, CRBA + Cholesky, the CFA on a tree with either elimination order, or the Poisson-impulse
-// sweep — run at the state
+// RNEA, CRBA + Cholesky, the CFA on a tree (its elimination leaves first or root first, or
+// cfa-oddeven's rounds), or the Poisson-impulse sweep — run at the state
 // the timeline shows (q, ν, τ of the shown sample; the RNEA at its q̈), stepped body by body, a
 // pass at a time, or played. Each step shows:
 //  - which pass, and the body visited, which is also selected (so the Model dock and the 3D view
@@ -49,7 +49,7 @@ class AlgorithmStepperDock : public QDockWidget {
   static constexpr int kMaxRows = 400;
 
   /// The algorithms the list offers, in its order.
-  enum Choice { Aba, Rnea, CrbaCholesky, CfaLeavesFirst, CfaRootFirst, PoissonSweep };
+  enum Choice { Aba, Rnea, CrbaCholesky, CfaLeavesFirst, CfaRootFirst, CfaOddEven, PoissonSweep };
 
   AlgorithmStepperDock(SimulationController* simulation, render::SceneView* view, QWidget* parent = nullptr);
   ~AlgorithmStepperDock() override;

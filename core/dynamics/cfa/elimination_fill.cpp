@@ -75,11 +75,9 @@ std::vector<int> rootFirstOrder(const BlockGraph& g) {
   return order;
 }
 
-OddEvenFill oddEvenFill(const Tree& tree, const BlockGraph& g) {
-  std::vector<int> blockOf(static_cast<std::size_t>(tree.nb), -1);
-  for (int b = 0; b < g.blocks(); ++b) blockOf[static_cast<std::size_t>(g.joint[static_cast<std::size_t>(b)])] = b;
-  // the chain segments, as cfa-oddeven forms them: a joint continues its parent's segment when
-  // the parent body has one child (depth-first numbering: it is then the parent's index + 1)
+std::vector<std::vector<int>> chainSegments(const Tree& tree) {
+  // a joint continues its parent's segment when the parent body has one child (depth-first
+  // numbering: it is then the parent's index + 1)
   std::vector<std::vector<int>> segments;
   std::vector<int> segmentOf(static_cast<std::size_t>(tree.nb), -1);
   for (int i = 0; i < tree.nb; ++i) {
@@ -92,6 +90,13 @@ OddEvenFill oddEvenFill(const Tree& tree, const BlockGraph& g) {
     }
     segments[static_cast<std::size_t>(segmentOf[static_cast<std::size_t>(i)])].push_back(i);
   }
+  return segments;
+}
+
+OddEvenFill oddEvenFill(const Tree& tree, const BlockGraph& g) {
+  std::vector<int> blockOf(static_cast<std::size_t>(tree.nb), -1);
+  for (int b = 0; b < g.blocks(); ++b) blockOf[static_cast<std::size_t>(g.joint[static_cast<std::size_t>(b)])] = b;
+  const std::vector<std::vector<int>> segments = chainSegments(tree);
   // the rows' patterns (block indices), round by round (eq. 40): row k takes up the couplings of
   // rows k ± s and loses those two
   std::vector<std::set<int>> pattern(g.adjacent.size());

@@ -43,6 +43,10 @@ std::vector<int> leavesFirstOrder(const BlockGraph& g);
 /// Parents before children: joint order.
 std::vector<int> rootFirstOrder(const BlockGraph& g);
 
+/// cfa-oddeven's chain segments (cfa_odd_even.hpp): maximal runs of joints (tree indices, base
+/// to tip) where every body but the last has one child.
+std::vector<std::vector<int>> chainSegments(const Tree& tree);
+
 /// cfa-oddeven's fill on A's pattern: of the rounds (couplings any round creates that A lacks),
 /// and of the dense factor of the node system (pairs of node rows A does not couple).
 struct OddEvenFill {

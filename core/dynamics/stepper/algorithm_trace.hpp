@@ -9,8 +9,9 @@
 //  - RNEA: kt::inverseDynamics with its bodies' own wrenches (netWrenches), ws.kin.v, ws.a, loads;
 //  - CRBA + Cholesky: the calls CrbaSolver makes (biasForces, massMatrix, Eigen's LLT), in its order;
 //  - Poisson sweep: poisson-sweep's impulseFromVelocity and impulseDynamics, and its records;
-//  - CFA: the loads and q̈ of cfa-tree; the elimination of A = Tᵀ Φ T as cfa-dense assembles it,
-//    joint by joint in the order chosen, with the blocks' fill as it happens.
+//  - CFA: the loads and q̈ of cfa-tree (cfa-oddeven for its rounds); the elimination of
+//    A = Tᵀ Φ T as cfa-dense assembles it, joint by joint in the order chosen or round by round,
+//    with the blocks' fill as it happens.
 // Derived quantities the solvers never store (a'_i in ABA's pass 3, the wrench handed to a parent)
 // are formed by the solvers' own functions on their stored inputs.
 #pragma once
@@ -35,6 +36,7 @@ enum class TracedAlgorithm {
 enum class EliminationOrder {
   LeavesFirst,  ///< cfa-tree's: children before parents, no fill
   RootFirst,    ///< parents before children: fills the couplings of siblings' subtrees
+  OddEven,      ///< cfa-oddeven's rounds on each chain segment: fills rows 2, 4, 8 … apart
 };
 
 /// One quantity a step computes.
@@ -56,12 +58,13 @@ struct TracedValue {
 
 /// One step: a pass's visit of one body (or, in the Cholesky and the CFA's elimination, one joint).
 struct TracedStep {
-  int pass = 0;              ///< index into AlgorithmTrace::passes
-  int body = -1;             ///< tree index of the body visited (its joint, where the step is a joint's)
-  std::vector<int> targets;  ///< the bodies the step hands its result to (the parent, or the children)
-  std::string handed;        ///< what is handed to `targets`, in symbols
-  std::string equation;      ///< the step's equations in symbols
-  std::string filled;        ///< the same with the numbers filled in, where they are scalars (else empty)
+  int pass = 0;                   ///< index into AlgorithmTrace::passes
+  int body = -1;                  ///< tree index of the body visited (its joint, where the step is a joint's)
+  std::vector<int> targets;       ///< the bodies the step hands its result to (the parent, or the children)
+  std::string handed;             ///< what is handed to `targets`, in symbols
+  bool takesFromTargets = false;  ///< the step takes from `targets` instead (cfa-oddeven's rounds)
+  std::string equation;           ///< the step's equations in symbols
+  std::string filled;             ///< the same with the numbers filled in, where they are scalars (else empty)
   std::vector<TracedValue> values;
   /// Elimination steps (CrbaCholesky's factor, Cfa's A): the matrix as it stands after the step,
   /// and each entry's state (kPattern*).
