@@ -2,6 +2,9 @@
 // Model writer: canonical YAML (fixed key order, flow style for vectors, shortest round-trip
 // numbers) so that save → load → save is byte-identical. A field is left out only when the
 // loader's default for a missing key gives back exactly the same value.
+#include <yaml-cpp/emitter.h>
+#include <yaml-cpp/emittermanip.h>
+
 #include <stdexcept>
 
 #include "core/io/atomic_file.hpp"
@@ -26,28 +29,21 @@ bool plainSafe(const std::string& s) {
   return true;
 }
 
+// Text that is not a plain name: a double-quoted scalar as yaml-cpp's emitter writes it (its
+// escapes for quotes, backslashes, line ends and control characters), with DEL escaped too: the
+// emitter leaves it as it is, and YAML does not allow it unescaped.
 std::string quoted(const std::string& s) {
   if (plainSafe(s)) return s;
-  std::string out = "\"";
-  static const char* hex = "0123456789ABCDEF";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          out += "\\x";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
+  YAML::Emitter e;
+  e << YAML::DoubleQuoted << s;
+  std::string out;
+  for (const char* c = e.c_str(); *c != '\0'; ++c) {
+    if (*c == '\x7F')
+      out += "\\x7F";
+    else
+      out += *c;
   }
-  return out + "\"";
+  return out;
 }
 
 std::string num(double x) { return formatRoundTrip(x); }

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/io/yaml_tree.hpp"
 
-#include <yaml.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <sstream>
 #include <unordered_map>
 
 namespace kt::yaml {
@@ -29,9 +35,7 @@ std::string describe(const Node& node) {
 
 namespace {
 
-Position toPosition(const yaml_mark_t& m) { return {static_cast<int>(m.line), static_cast<int>(m.column)}; }
-
-// Builds Node trees from libyaml's parser events. Anchors are registered when their node is
+// Builds Node trees from the YAML parser's events. Anchors are registered when their node is
 // complete, so an alias can never point into its own ancestors (no cycles).
 class Builder {
  public:
@@ -192,14 +196,14 @@ bool isBlockScalarIndicator(const std::string& text, std::size_t from, std::size
   return start == from || (start >= 2 && (text[start - 2] == ':' || text[start - 2] == '-'));
 }
 
-// libyaml refuses text that is not UTF-8, and control characters, before the model reader can
-// say which value holds them and where (a comment may hold anything). Such bytes are carried
+// Text that is not UTF-8, and control characters, would stop a YAML parser before the model
+// reader can say which value holds them and where (a comment may hold anything). Such bytes are carried
 // through the parse as the private-use characters U+F700 + byte and restored in the values
 // (only in a file that holds such bytes: one that also writes U+F700–U+F7FF itself would have
 // those read back as bytes, and refused as text that is not UTF-8).
 constexpr unsigned kCarriedBase = 0xF700;
 
-// The length of the valid UTF-8 sequence at text[i] that libyaml accepts as printable
+// The length of the valid UTF-8 sequence at text[i] that YAML allows as printable (§5.1)
 // (tab, line ends, U+0020–U+007E, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF), else 0.
 std::size_t printableAt(const std::string& text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
@@ -225,7 +229,7 @@ std::size_t printableAt(const std::string& text, std::size_t i) {
   return shortest && printable ? static_cast<std::size_t>(n) + 1 : 0;
 }
 
-// The text with every byte libyaml would refuse carried as U+F700 + byte; false (and `out`
+// The text with every byte YAML does not allow carried as U+F700 + byte; false (and `out`
 // untouched) when there is none, the usual case.
 bool carryUnprintable(const std::string& text, std::string& out) {
   std::size_t i = 0;
@@ -268,17 +272,223 @@ std::string restoreCarried(const std::string& value) {
   return out;
 }
 
-// "YAML syntax error: did not find expected key, while parsing a block mapping that starts at
-// line 3, column 1"
-std::string syntaxMessage(const yaml_parser_t& parser) {
-  std::string message = "YAML syntax error: ";
-  message += parser.problem ? parser.problem : "the text cannot be read";
-  if (parser.context)
-    message += std::string(", ") + parser.context + " that starts at line " +
-               std::to_string(parser.context_mark.line + 1) + ", column " +
-               std::to_string(parser.context_mark.column + 1);
-  return message;
+// The text's encoding (YAML 1.2, §5.2): a byte order mark, or the pattern of zero bytes the first
+// character leaves without one. `name` null: UTF-8 (with or without its mark), read as it is.
+struct Encoding {
+  const char* name = nullptr;
+  bool supported = true;
+  int unit = 1;  ///< bytes per code unit: 2 (UTF-16) or 4 (UTF-32)
+  bool bigEndian = false;
+  std::size_t skip = 0;  ///< bytes of the byte order mark
+};
+
+Encoding detectEncoding(const std::string& t) {
+  const auto at = [&](std::size_t k) { return k < t.size() ? static_cast<unsigned char>(t[k]) : 0x100u; };
+  const auto starts = [&](std::initializer_list<unsigned> bytes) {
+    std::size_t k = 0;
+    for (const unsigned b : bytes)
+      if (at(k++) != b) return false;
+    return true;
+  };
+  if (starts({0x00, 0x00, 0xFE, 0xFF})) return {"UTF-32BE", true, 4, true, 4};
+  if (starts({0xFF, 0xFE, 0x00, 0x00})) return {"UTF-32LE", true, 4, false, 4};
+  if (starts({0xFE, 0xFF})) return {"UTF-16BE", true, 2, true, 2};
+  if (starts({0xFF, 0xFE})) return {"UTF-16LE", true, 2, false, 2};
+  // byte order marks of encodings YAML does not allow, named so that the user knows what to change
+  if (starts({0x2B, 0x2F, 0x76})) return {"UTF-7", false};
+  if (starts({0xF7, 0x64, 0x4C})) return {"UTF-1", false};
+  if (starts({0xDD, 0x73, 0x66, 0x73})) return {"UTF-EBCDIC", false};
+  if (starts({0x0E, 0xFE, 0xFF})) return {"SCSU", false};
+  if (starts({0xFB, 0xEE, 0x28})) return {"BOCU-1", false};
+  if (starts({0x84, 0x31, 0x95, 0x33})) return {"GB 18030", false};
+  // no mark: an ASCII first character and its zero bytes
+  if (t.size() >= 4 && starts({0x00, 0x00, 0x00}) && at(3) != 0) return {"UTF-32BE", true, 4, true, 0};
+  if (t.size() >= 4 && at(0) != 0 && starts({at(0), 0x00, 0x00, 0x00})) return {"UTF-32LE", true, 4, false, 0};
+  if (t.size() >= 2 && at(0) == 0 && at(1) != 0) return {"UTF-16BE", true, 2, true, 0};
+  if (t.size() >= 2 && at(0) != 0 && at(1) == 0) return {"UTF-16LE", true, 2, false, 0};
+  return {};
 }
+
+void appendUtf8(unsigned cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// UTF-16 or UTF-32 text as UTF-8 (the mark dropped); false with what is wrong and where.
+bool toUtf8(const std::string& t, const Encoding& e, std::string& out, std::string& error) {
+  const std::size_t size = t.size() - e.skip;
+  if (size % static_cast<std::size_t>(e.unit) != 0) {
+    error = "its length is not a whole number of " + std::to_string(e.unit) + "-byte units (is the file cut short?)";
+    return false;
+  }
+  out.clear();
+  out.reserve(size / static_cast<std::size_t>(e.unit));
+  const auto unit = [&](std::size_t offset) {
+    unsigned v = 0;
+    for (int k = 0; k < e.unit; ++k) {
+      const auto b = static_cast<unsigned char>(t[offset + static_cast<std::size_t>(e.bigEndian ? k : e.unit - 1 - k)]);
+      v = (v << 8) | b;
+    }
+    return v;
+  };
+  for (std::size_t i = e.skip; i < t.size(); i += static_cast<std::size_t>(e.unit)) {
+    unsigned cp = unit(i);
+    if (e.unit == 2 && cp >= 0xD800 && cp <= 0xDBFF) {  // a surrogate pair
+      const std::size_t next = i + 2;
+      const unsigned low = next + 1 < t.size() ? unit(next) : 0;
+      if (low < 0xDC00 || low > 0xDFFF) {
+        error = "an unpaired surrogate at byte " + std::to_string(i);
+        return false;
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      i = next;
+    } else if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+      error = "no character has the code " + std::to_string(cp) + " (byte " + std::to_string(i) + ")";
+      return false;
+    }
+    appendUtf8(cp, out);
+  }
+  return true;
+}
+
+// yaml-cpp's events into the Builder, with positions in characters as the reader reports them
+// (yaml-cpp's marks count bytes), and the carried bytes restored.
+class Handler final : public YAML::EventHandler {
+ public:
+  Handler(Builder& builder, const std::string& input, bool carrying)
+      : builder_(builder), input_(input), carrying_(carrying) {
+    lineStarts_.push_back(0);
+    for (std::size_t i = 0; i < input.size(); ++i)
+      if (input[i] == '\n') lineStarts_.push_back(i + 1);
+  }
+
+  /// A mark as a 0-based line and column in characters.
+  Position position(const YAML::Mark& mark) const {
+    if (mark.is_null() || mark.line < 0 || static_cast<std::size_t>(mark.line) >= lineStarts_.size()) return {};
+    const std::size_t from = lineStarts_[static_cast<std::size_t>(mark.line)];
+    const std::size_t to = std::min(input_.size(), static_cast<std::size_t>(std::max(mark.pos, 0)));
+    int column = 0;
+    for (std::size_t i = from; i < to; ++i)
+      if ((static_cast<unsigned char>(input_[i]) & 0xC0) != 0x80) ++column;
+    return {mark.line, column};
+  }
+
+  void OnDocumentStart(const YAML::Mark& mark) override { builder_.onDocumentStart(position(mark)); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    // written (~, null) or empty ("key:" alone, which yaml-cpp marks at the next token)
+    const auto pos = static_cast<std::size_t>(std::max(mark.pos, 0));
+    const auto written = [&](const char* word) { return input_.compare(pos, std::strlen(word), word) == 0; };
+    const bool empty = !(written("~") || written("null") || written("Null") || written("NULL"));
+    builder_.onNull(position(mark), name(anchor), empty);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    builder_.onAlias(position(mark), name(anchor));
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    // "?": a plain scalar; "!": quoted or a block scalar (| or >), so never a number or a bool
+    const bool quoted = tag == "!";
+    builder_.onScalar(position(mark), tag == "?" || tag == "!" ? std::string() : tag, name(anchor),
+                      carrying_ ? restoreCarried(value) : value, quoted);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value style) override {
+    open_.push_back({style == YAML::EmitterStyle::Flow ? "a flow sequence" : "a block sequence", position(mark)});
+    builder_.onSequenceStart(open_.back().second, tag == "?" || tag == "!" ? std::string() : tag, name(anchor));
+  }
+  void OnSequenceEnd() override {
+    if (!open_.empty()) open_.pop_back();
+    builder_.onEnd();
+  }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value style) override {
+    open_.push_back({style == YAML::EmitterStyle::Flow ? "a flow mapping" : "a block mapping", position(mark)});
+    builder_.onMapStart(open_.back().second, tag == "?" || tag == "!" ? std::string() : tag, name(anchor));
+  }
+  void OnMapEnd() override {
+    if (!open_.empty()) open_.pop_back();
+    builder_.onEnd();
+  }
+
+  /// "YAML syntax error: did not find expected ',' or ']', while parsing a flow sequence that
+  /// starts at line 3, column 10": yaml-cpp's message in the words YAML's reference parser uses
+  /// where it has them, with the collection it was reading.
+  std::string syntaxMessage(const std::string& what) const {
+    static const std::pair<const char*, const char*> kWords[] = {
+        {YAML::ErrorMsg::END_OF_SEQ_FLOW, "did not find expected ',' or ']'"},
+        {YAML::ErrorMsg::END_OF_MAP_FLOW, "did not find expected ',' or '}'"},
+        {YAML::ErrorMsg::END_OF_SEQ, "did not find expected '-' indicator"},
+        {YAML::ErrorMsg::END_OF_MAP, "did not find expected key"},
+        {YAML::ErrorMsg::TAB_IN_INDENTATION, "found a tab character that violates indentation"},
+        {YAML::ErrorMsg::FLOW_END, "found ']' or '}' that closes no list or mapping"},
+        {YAML::ErrorMsg::MAP_VALUE, "mapping values are not allowed in this context"},
+        {YAML::ErrorMsg::MAP_KEY, "mapping keys are not allowed in this context"},
+        {YAML::ErrorMsg::BLOCK_ENTRY, "block sequence entries are not allowed in this context"},
+        {YAML::ErrorMsg::EOF_IN_SCALAR, "found unexpected end of stream in a quoted scalar"},
+        {YAML::ErrorMsg::DOC_IN_SCALAR, "found unexpected document indicator in a scalar"},
+        {YAML::ErrorMsg::UNKNOWN_ANCHOR, "alias refers to an anchor that is not defined"},
+    };
+    std::string message = "YAML syntax error: ";
+    const char* words = nullptr;
+    for (const auto& [from, to] : kWords)
+      if (what == from) words = to;
+    message += words ? words : what;
+    if (!open_.empty())
+      message += ", while parsing " + open_.back().first + " that starts at line " +
+                 std::to_string(open_.back().second.line + 1) + ", column " +
+                 std::to_string(open_.back().second.column + 1);
+    return message;
+  }
+
+ private:
+  // the Builder keys anchors by name; yaml-cpp numbers them (0: none)
+  static std::string name(YAML::anchor_t anchor) {
+    return anchor == YAML::NullAnchor ? std::string() : std::to_string(anchor);
+  }
+
+  Builder& builder_;
+  const std::string& input_;
+  bool carrying_;
+  std::vector<std::size_t> lineStarts_;
+  std::vector<std::pair<std::string, Position>> open_;  ///< the collections being read, innermost last
+};
+
+// Reads no further than the start of a second document.
+class SecondDocument final : public YAML::EventHandler {
+ public:
+  struct Found {
+    Position pos;
+  };
+  explicit SecondDocument(const Handler& handler) : handler_(handler) {}
+  Position start() const { return start_; }
+  void OnDocumentStart(const YAML::Mark& mark) override { throw Found{handler_.position(mark)}; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  const Handler& handler_;
+  Position start_;
+};
 
 }  // namespace
 
@@ -364,90 +574,69 @@ bool nestingWithin(const std::string& text, int limit, Position& where) {
   return true;
 }
 
-std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems,
+std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<ParseProblem>& problems,
                                           std::vector<std::pair<std::string, Position>>* aliases) {
-  if (text.size() > kMaxDocumentBytes) {
+  if (raw.size() > kMaxDocumentBytes) {
     problems.push_back({{},
-                        "the text is " + std::to_string(text.size() / (1024 * 1024)) +
+                        "the text is " + std::to_string(raw.size() / (1024 * 1024)) +
                             " MiB; model files are limited to " + std::to_string(kMaxDocumentBytes / (1024 * 1024)) +
                             " MiB"});
     return nullptr;
   }
+  std::string decoded;
+  const std::string* text = &raw;
+  if (const Encoding encoding = detectEncoding(raw); encoding.name != nullptr) {
+    if (!encoding.supported) {
+      problems.push_back({{},
+                          std::string("the text is encoded in ") + encoding.name +
+                              ", which YAML does not allow; save it as UTF-8 (or UTF-16 or UTF-32)"});
+      return nullptr;
+    }
+    std::string error;
+    if (!toUtf8(raw, encoding, decoded, error)) {
+      problems.push_back({{}, std::string("the text is not valid ") + encoding.name + ": " + error});
+      return nullptr;
+    }
+    text = &decoded;
+  } else if (raw.compare(0, 3, "\xEF\xBB\xBF") == 0) {  // UTF-8's mark: not part of the first line
+    decoded.assign(raw, 3);
+    text = &decoded;
+  }
   Position where;
-  if (!nestingWithin(text, kMaxNestingDepth, where)) {
+  if (!nestingWithin(*text, kMaxNestingDepth, where)) {
     problems.emplace_back(where, "nesting is deeper than " + std::to_string(kMaxNestingDepth) +
                                      " levels; a model file needs fewer than 10 (is this a model file?)");
     return nullptr;
   }
   std::string carried;
-  const bool carrying = carryUnprintable(text, carried);
-  const std::string& input = carrying ? carried : text;
-  const auto restored = [carrying](const unsigned char* bytes, std::size_t size) {
-    std::string value(reinterpret_cast<const char*>(bytes), size);
-    return carrying ? restoreCarried(value) : value;
-  };
-  const auto name = [](const unsigned char* text) {
-    return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
-  };
+  const bool carrying = carryUnprintable(*text, carried);
+  const std::string& input = carrying ? carried : *text;
 
-  yaml_parser_t parser;
-  if (!yaml_parser_initialize(&parser)) {
-    problems.push_back({{}, "cannot parse the YAML text: out of memory"});
-    return nullptr;
-  }
-  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(input.data()), input.size());
   Builder builder(problems);
+  Handler handler(builder, input, carrying);
+  std::istringstream stream(input);
+  YAML::Parser parser(stream);
   std::shared_ptr<const Node> root;
-  for (bool done = false; !done;) {
-    yaml_event_t event;
-    if (!yaml_parser_parse(&parser, &event)) {
-      problems.emplace_back(toPosition(parser.problem_mark), syntaxMessage(parser));
-      root = nullptr;
-      break;
-    }
-    const Position pos = toPosition(event.start_mark);
-    switch (event.type) {
-      case YAML_STREAM_END_EVENT: done = true; break;
-      case YAML_DOCUMENT_START_EVENT:
-        if (builder.documents > 0) {
-          problems.emplace_back(pos,
-                                "the file holds a second YAML document (after '---'); a model file "
-                                "holds exactly one");
-          done = true;
-        } else {
-          builder.onDocumentStart(pos);
-        }
-        break;
-      case YAML_DOCUMENT_END_EVENT:
-        root = builder.root;
-        if (aliases) *aliases = builder.aliases;
-        break;
-      case YAML_ALIAS_EVENT: builder.onAlias(pos, name(event.data.alias.anchor)); break;
-      case YAML_SCALAR_EVENT: {
-        const auto& e = event.data.scalar;
-        const std::string tag = name(e.tag), anchor = name(e.anchor);
-        std::string value = restored(e.value, e.length);
-        const bool plain = e.style == YAML_PLAIN_SCALAR_STYLE || e.style == YAML_ANY_SCALAR_STYLE;
-        if (plain && tag.empty() &&
-            (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL"))
-          builder.onNull(pos, anchor, value.empty());
-        else
-          builder.onScalar(pos, tag, anchor, std::move(value), !plain && (tag.empty() || tag == "!"));
-        break;
+  try {
+    if (parser.HandleNextDocument(handler)) {
+      root = builder.root;
+      if (aliases) *aliases = builder.aliases;
+      // a second document: reported at its start, and not read
+      SecondDocument second(handler);
+      try {
+        parser.HandleNextDocument(second);
+      } catch (const SecondDocument::Found& found) {
+        problems.emplace_back(found.pos,
+                              "the file holds a second YAML document (after '---'); a model file holds exactly one");
+      } catch (const YAML::Exception&) {
+        problems.emplace_back(second.start(),
+                              "the file holds a second YAML document (after '---'); a model file holds exactly one");
       }
-      case YAML_SEQUENCE_START_EVENT:
-        builder.onSequenceStart(pos, name(event.data.sequence_start.tag), name(event.data.sequence_start.anchor));
-        break;
-      case YAML_MAPPING_START_EVENT:
-        builder.onMapStart(pos, name(event.data.mapping_start.tag), name(event.data.mapping_start.anchor));
-        break;
-      case YAML_SEQUENCE_END_EVENT:
-      case YAML_MAPPING_END_EVENT: builder.onEnd(); break;
-      default: break;
     }
-    yaml_event_delete(&event);
+  } catch (const YAML::Exception& e) {
+    problems.emplace_back(handler.position(e.mark), handler.syntaxMessage(e.msg));
+    root = nullptr;
   }
-  yaml_parser_delete(&parser);
   return root;
 }
 

@@ -74,7 +74,7 @@ class RandomModel {
     m.name = pick({"robot", "my robot: v2", "Ünïcode — name", "tab\tand \"quotes\"", "true", "123", "a/b.c-d"});
     if (coin())
       m.description = pick({"", "line one\nline two\n", "  leading and trailing  ", "#not a comment", "back\\slash",
-                            "colon: here", "- dash", "\x01 control"});
+                            "colon: here", "- dash", "\x01 control", "\x7f delete"});
     m.gravity = vec3(-20, 20);
     m.simulation.solver = pick({"aba", "crba"});
     m.simulation.integrator = pick({"euler", "rk4", "dopri5"});
@@ -614,6 +614,36 @@ bodies:
                    std::string::npos,
                text.c_str());
     }
+  }
+
+  // Encodings (YAML 1.2 §5.2): UTF-8 with or without its mark, UTF-16 and UTF-32 either way round
+  // with a mark, and UTF-16 without one (the zero bytes of its first character), all read as the
+  // same model; a mistake in a UTF-16 file is reported at its line and column in characters; an
+  // encoding YAML does not allow is named, and a UTF-16 file cut in a character is refused.
+  void encodingsYamlAllows() {
+    const std::string dir = KINETREE_SOURCE_DIR "/tests/data/encoding/";
+    const Model reference = loadModelFromFile(dir + "pendulum_utf8.yaml");
+    QCOMPARE(reference.description, std::string("Pendel — 振り子, angle 𝜃"));
+    const std::string canonical = saveModelToString(reference);
+    for (const char* file : {"pendulum_utf8_bom.yaml", "pendulum_utf16le.yaml", "pendulum_utf16be.yaml",
+                             "pendulum_utf32le.yaml", "pendulum_utf32be.yaml", "pendulum_utf16le_no_bom.yaml"})
+      QVERIFY2(saveModelToString(loadModelFromFile(dir + file)) == canonical, file);
+    const auto refused = [&](const char* file, const std::string& expected) {
+      try {
+        loadModelFromFile(dir + file);
+        return std::string("accepted");
+      } catch (const ModelLoadError& e) {
+        const std::string text = formatDiagnostics(e.diagnostics());
+        return text.find(expected) != std::string::npos ? std::string() : text;
+      }
+    };
+    std::string why = refused("bad_density_utf16le.yaml",
+                              "bad_density_utf16le.yaml:29:16: error: bodies[0].inertial.density: expected a number");
+    QVERIFY2(why.empty(), why.c_str());
+    why = refused("pendulum_utf7.yaml", "pendulum_utf7.yaml:1:1: error: the text is encoded in UTF-7");
+    QVERIFY2(why.empty(), why.c_str());
+    why = refused("truncated_utf16le.yaml", "the text is not valid UTF-16LE: its length is not a whole number");
+    QVERIFY2(why.empty(), why.c_str());
   }
 
   // What YAML readers and users take as valid is accepted: whole numbers written with a
