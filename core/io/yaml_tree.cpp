@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/io/yaml_tree.hpp"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
+#include "core/io/yaml_events.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
-#include <sstream>
 #include <unordered_map>
 
 namespace kt::yaml {
@@ -35,25 +30,28 @@ std::string describe(const Node& node) {
 
 namespace {
 
+std::string restoreCarried(const std::string& value);
+
 // Builds Node trees from the YAML parser's events. Anchors are registered when their node is
 // complete, so an alias can never point into its own ancestors (no cycles).
-class Builder {
+class Builder final : public EventSink {
  public:
-  explicit Builder(std::vector<ParseProblem>& problems) : problems_(problems) {}
+  /// `carrying`: the text's unprintable bytes are carried (carryUnprintable): values restore them.
+  Builder(std::vector<ParseProblem>& problems, bool carrying) : problems_(problems), carrying_(carrying) {}
 
   std::shared_ptr<const Node> root;
   std::vector<std::pair<std::string, Position>> aliases;  ///< path where each alias is written, and its position
   int documents = 0;
   Position documentStart;
 
-  void onDocumentStart(Position pos) {
+  void onDocumentStart(Position pos) override {
     ++documents;
     documentStart = pos;
   }
 
   /// `empty`: nothing written ("key:" alone), which the parser marks after the key or at the
   /// next token, often on a later line: it is placed at its key.
-  void onNull(Position pos, const std::string& anchor, bool empty) {
+  void onNull(Position pos, const std::string& anchor, bool empty) override {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::Null;
     n->pos = pos;
@@ -61,7 +59,7 @@ class Builder {
       n->pos = stack_.back().pendingKey->pos;
     complete(n, anchor);
   }
-  void onAlias(Position pos, const std::string& anchor) {
+  void onAlias(Position pos, const std::string& anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
       problems_.emplace_back(pos,
@@ -77,26 +75,27 @@ class Builder {
     attach(it->second);
   }
   /// `quoted`: written in quotes or as a block scalar (| or >), so never a number or a bool.
-  void onScalar(Position pos, const std::string& tag, const std::string& anchor, std::string value, bool quoted) {
+  void onScalar(Position pos, const std::string& tag, const std::string& anchor, std::string value,
+                bool quoted) override {
     auto n = std::make_shared<Node>();
     n->kind = Node::Kind::Scalar;
     n->pos = pos;
-    n->value = std::move(value);
+    n->value = carrying_ ? restoreCarried(value) : std::move(value);
     // standard tags: !!str is text, !!int/!!float/!!bool/!!null are read from the value like a
     // plain scalar.
     n->quoted = quoted || tag == "tag:yaml.org,2002:str";
     checkTag(tag, n->pos, {"int", "float", "bool", "null", "str"});
     complete(n, anchor);
   }
-  void onSequenceStart(Position pos, const std::string& tag, const std::string& anchor) {
+  void onSequenceStart(Position pos, const std::string& tag, const std::string& anchor) override {
     checkTag(tag, pos, {"seq"});
     open(Node::Kind::Sequence, pos, anchor);
   }
-  void onMapStart(Position pos, const std::string& tag, const std::string& anchor) {
+  void onMapStart(Position pos, const std::string& tag, const std::string& anchor) override {
     checkTag(tag, pos, {"map"});
     open(Node::Kind::Map, pos, anchor);
   }
-  void onEnd() { close(); }
+  void onEnd() override { close(); }
 
  private:
   struct Frame {
@@ -175,6 +174,7 @@ class Builder {
   }
 
   std::vector<ParseProblem>& problems_;
+  bool carrying_;
   std::vector<Frame> stack_;
   std::unordered_map<std::string, std::shared_ptr<const Node>> anchors_;
 };
@@ -364,132 +364,6 @@ bool toUtf8(const std::string& t, const Encoding& e, std::string& out, std::stri
   return true;
 }
 
-// yaml-cpp's events into the Builder, with positions in characters as the reader reports them
-// (yaml-cpp's marks count bytes), and the carried bytes restored.
-class Handler final : public YAML::EventHandler {
- public:
-  Handler(Builder& builder, const std::string& input, bool carrying)
-      : builder_(builder), input_(input), carrying_(carrying) {
-    lineStarts_.push_back(0);
-    for (std::size_t i = 0; i < input.size(); ++i)
-      if (input[i] == '\n') lineStarts_.push_back(i + 1);
-  }
-
-  /// A mark as a 0-based line and column in characters.
-  Position position(const YAML::Mark& mark) const {
-    if (mark.is_null() || mark.line < 0 || static_cast<std::size_t>(mark.line) >= lineStarts_.size()) return {};
-    const std::size_t from = lineStarts_[static_cast<std::size_t>(mark.line)];
-    const std::size_t to = std::min(input_.size(), static_cast<std::size_t>(std::max(mark.pos, 0)));
-    int column = 0;
-    for (std::size_t i = from; i < to; ++i)
-      if ((static_cast<unsigned char>(input_[i]) & 0xC0) != 0x80) ++column;
-    return {mark.line, column};
-  }
-
-  void OnDocumentStart(const YAML::Mark& mark) override { builder_.onDocumentStart(position(mark)); }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    // written (~, null) or empty ("key:" alone, which yaml-cpp marks at the next token)
-    const auto pos = static_cast<std::size_t>(std::max(mark.pos, 0));
-    const auto written = [&](const char* word) { return input_.compare(pos, std::strlen(word), word) == 0; };
-    const bool empty = !(written("~") || written("null") || written("Null") || written("NULL"));
-    builder_.onNull(position(mark), name(anchor), empty);
-  }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    builder_.onAlias(position(mark), name(anchor));
-  }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    // "?": a plain scalar; "!": quoted or a block scalar (| or >), so never a number or a bool
-    const bool quoted = tag == "!";
-    builder_.onScalar(position(mark), tag == "?" || tag == "!" ? std::string() : tag, name(anchor),
-                      carrying_ ? restoreCarried(value) : value, quoted);
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value style) override {
-    open_.push_back({style == YAML::EmitterStyle::Flow ? "a flow sequence" : "a block sequence", position(mark)});
-    builder_.onSequenceStart(open_.back().second, tag == "?" || tag == "!" ? std::string() : tag, name(anchor));
-  }
-  void OnSequenceEnd() override {
-    if (!open_.empty()) open_.pop_back();
-    builder_.onEnd();
-  }
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value style) override {
-    open_.push_back({style == YAML::EmitterStyle::Flow ? "a flow mapping" : "a block mapping", position(mark)});
-    builder_.onMapStart(open_.back().second, tag == "?" || tag == "!" ? std::string() : tag, name(anchor));
-  }
-  void OnMapEnd() override {
-    if (!open_.empty()) open_.pop_back();
-    builder_.onEnd();
-  }
-
-  /// "YAML syntax error: did not find expected ',' or ']', while parsing a flow sequence that
-  /// starts at line 3, column 10": yaml-cpp's message in the words YAML's reference parser uses
-  /// where it has them, with the collection it was reading.
-  std::string syntaxMessage(const std::string& what) const {
-    static const std::pair<const char*, const char*> kWords[] = {
-        {YAML::ErrorMsg::END_OF_SEQ_FLOW, "did not find expected ',' or ']'"},
-        {YAML::ErrorMsg::END_OF_MAP_FLOW, "did not find expected ',' or '}'"},
-        {YAML::ErrorMsg::END_OF_SEQ, "did not find expected '-' indicator"},
-        {YAML::ErrorMsg::END_OF_MAP, "did not find expected key"},
-        {YAML::ErrorMsg::TAB_IN_INDENTATION, "found a tab character that violates indentation"},
-        {YAML::ErrorMsg::FLOW_END, "found ']' or '}' that closes no list or mapping"},
-        {YAML::ErrorMsg::MAP_VALUE, "mapping values are not allowed in this context"},
-        {YAML::ErrorMsg::MAP_KEY, "mapping keys are not allowed in this context"},
-        {YAML::ErrorMsg::BLOCK_ENTRY, "block sequence entries are not allowed in this context"},
-        {YAML::ErrorMsg::EOF_IN_SCALAR, "found unexpected end of stream in a quoted scalar"},
-        {YAML::ErrorMsg::DOC_IN_SCALAR, "found unexpected document indicator in a scalar"},
-        {YAML::ErrorMsg::UNKNOWN_ANCHOR, "alias refers to an anchor that is not defined"},
-    };
-    std::string message = "YAML syntax error: ";
-    const char* words = nullptr;
-    for (const auto& [from, to] : kWords)
-      if (what == from) words = to;
-    message += words ? words : what;
-    if (!open_.empty())
-      message += ", while parsing " + open_.back().first + " that starts at line " +
-                 std::to_string(open_.back().second.line + 1) + ", column " +
-                 std::to_string(open_.back().second.column + 1);
-    return message;
-  }
-
- private:
-  // the Builder keys anchors by name; yaml-cpp numbers them (0: none)
-  static std::string name(YAML::anchor_t anchor) {
-    return anchor == YAML::NullAnchor ? std::string() : std::to_string(anchor);
-  }
-
-  Builder& builder_;
-  const std::string& input_;
-  bool carrying_;
-  std::vector<std::size_t> lineStarts_;
-  std::vector<std::pair<std::string, Position>> open_;  ///< the collections being read, innermost last
-};
-
-// Reads no further than the start of a second document.
-class SecondDocument final : public YAML::EventHandler {
- public:
-  struct Found {
-    Position pos;
-  };
-  explicit SecondDocument(const Handler& handler) : handler_(handler) {}
-  Position start() const { return start_; }
-  void OnDocumentStart(const YAML::Mark& mark) override { throw Found{handler_.position(mark)}; }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-
- private:
-  const Handler& handler_;
-  Position start_;
-};
-
 }  // namespace
 
 bool nestingWithin(const std::string& text, int limit, Position& where) {
@@ -587,14 +461,13 @@ std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<Pa
   const std::string* text = &raw;
   if (const Encoding encoding = detectEncoding(raw); encoding.name != nullptr) {
     if (!encoding.supported) {
-      problems.push_back({{},
-                          std::string("the text is encoded in ") + encoding.name +
-                              ", which YAML does not allow; save it as UTF-8 (or UTF-16 or UTF-32)"});
+      problems.emplace_back(Position{}, std::string("the text is encoded in ") + encoding.name +
+                                            ", which YAML does not allow; save it as UTF-8 (or UTF-16 or UTF-32)");
       return nullptr;
     }
     std::string error;
     if (!toUtf8(raw, encoding, decoded, error)) {
-      problems.push_back({{}, std::string("the text is not valid ") + encoding.name + ": " + error});
+      problems.emplace_back(Position{}, std::string("the text is not valid ") + encoding.name + ": " + error);
       return nullptr;
     }
     text = &decoded;
@@ -612,32 +485,17 @@ std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<Pa
   const bool carrying = carryUnprintable(*text, carried);
   const std::string& input = carrying ? carried : *text;
 
-  Builder builder(problems);
-  Handler handler(builder, input, carrying);
-  std::istringstream stream(input);
-  YAML::Parser parser(stream);
-  std::shared_ptr<const Node> root;
-  try {
-    if (parser.HandleNextDocument(handler)) {
-      root = builder.root;
-      if (aliases) *aliases = builder.aliases;
-      // a second document: reported at its start, and not read
-      SecondDocument second(handler);
-      try {
-        parser.HandleNextDocument(second);
-      } catch (const SecondDocument::Found& found) {
-        problems.emplace_back(found.pos,
-                              "the file holds a second YAML document (after '---'); a model file holds exactly one");
-      } catch (const YAML::Exception&) {
-        problems.emplace_back(second.start(),
-                              "the file holds a second YAML document (after '---'); a model file holds exactly one");
-      }
-    }
-  } catch (const YAML::Exception& e) {
-    problems.emplace_back(handler.position(e.mark), handler.syntaxMessage(e.msg));
-    root = nullptr;
+  Builder builder(problems, carrying);
+  const EventsResult events = parseEvents(input, builder);
+  if (!events.error.empty()) {
+    problems.emplace_back(events.errorPos, events.error);
+    return nullptr;
   }
-  return root;
+  if (events.secondDocument)
+    problems.emplace_back(events.secondStart,
+                          "the file holds a second YAML document (after '---'); a model file holds exactly one");
+  if (aliases) *aliases = builder.aliases;
+  return builder.root;
 }
 
 }  // namespace kt::yaml

@@ -14,13 +14,9 @@
 #include <utility>
 #include <vector>
 
-namespace kt::yaml {
+#include "core/io/yaml_events.hpp"
 
-/// 0-based position (line, and column in characters).
-struct Position {
-  int line = 0;
-  int column = 0;
-};
+namespace kt::yaml {
 
 struct Node {
   enum class Kind { Null, Scalar, Sequence, Map };
