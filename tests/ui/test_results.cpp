@@ -483,7 +483,7 @@ class TestResults : public QObject {
     doc->undoStack()->undo();  // the rating back: no warning
     QVERIFY2(warnings().isEmpty(), qPrintable(warnings().join('\n')));
     doc->push(edit::setRating(*doc, j22, low));
-    QVERIFY(runToEnd(*w, 1.0));  // a new run: its own peaks
+    QVERIFY(runToEnd(*w, 1.0));          // a new run: its own peaks
     QTRY_COMPARE(warnings().size(), 1);  // set when the results see the run stop, after its state
     // the same joints with the same low rating, and a body of negative mass: it opens to be fixed
     kt::Model broken = doc->model();
