@@ -14,6 +14,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/results/signals.hpp"
 #include "render/charts/matrix_view.hpp"
 #include "render/overlays/step_arrows.hpp"
@@ -67,6 +68,28 @@ QStringList patternNames() {
           QObject::tr("this step's block")};
 }
 
+// The entries the record of an elimination holds: a matrix of rows² entries per step.
+long long eliminationEntries(const kt::Tree& tree, int choice) {
+  long long steps = 0, rows = 0;
+  if (choice == AlgorithmStepperDock::CrbaCholesky) {
+    rows = tree.nv;
+    for (const kt::JointModel& j : tree.joints) steps += j.nv > 0 ? 2 : 0;  // M's columns, L's
+  } else if (choice == AlgorithmStepperDock::CfaOddEven) {
+    rows = tree.nlambda;
+    for (const std::vector<int>& segment : kt::chainSegments(tree)) {
+      long long blocks = 0;
+      for (int i : segment) blocks += tree.joints[static_cast<std::size_t>(i)].nv < 6 ? 1 : 0;
+      long long rounds = 0;
+      for (std::size_t s = 1; s < segment.size(); s *= 2) ++rounds;
+      steps += blocks * rounds;
+    }
+  } else {
+    rows = tree.nlambda;
+    for (const kt::JointModel& j : tree.joints) steps += j.nv < 6 ? 1 : 0;
+  }
+  return steps * rows * rows;
+}
+
 QString patternLegend() {
   const QStringList names = patternNames();
   QStringList items;
@@ -100,7 +123,8 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
       matrixNote_(new QLabel),
       handed_(new QLabel),
       arrowsOn_(new QCheckBox(tr("Draw in the 3D view"))),
-      timer_(new QTimer(this)) {
+      timer_(new QTimer(this)),
+      retrace_(new QTimer(this)) {
   setObjectName(QStringLiteral("algorithmStepperDock"));
   choice_->setObjectName(QStringLiteral("stepperAlgorithm"));
   choice_->addItems({tr("ABA: articulated-body algorithm (3 passes, then the loads)"),
@@ -214,18 +238,27 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
     if (v != step_) setStep(v);
   });
   connect(values_, &QTableWidget::currentCellChanged, this, [this](int row) { showMatrix(row); });
-  connect(matrix_, &render::MatrixView::hovered, this, [this](const QString& text) {
-    if (!text.isEmpty()) setToolTip(text);
-  });
   connect(arrowsOn_, &QCheckBox::toggled, this, [this] { showArrows(); });
-  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
+  // the record is taken again once the shown sample has stopped changing: not at every frame of
+  // a run or of the timeline's playback, and after a pose at the same time too
+  retrace_->setSingleShot(true);
+  retrace_->setInterval(kRetraceDelayMs);
+  connect(retrace_, &QTimer::timeout, this, [this] {
     if (isVisible()) refresh();
   });
+  connect(simulation_, &SimulationController::shownSampleChanged, this, [this] {
+    if (!isVisible()) return;
+    retrace_->start();
+    // until then the record is of an earlier time: said so, not shown as the present one
+    if (!trace_.steps.empty() && simulation_->hasShownSample() && simulation_->shownTime() != tracedTime_)
+      header_->setText(tr("Recorded at t = %1 s; the views show t = %2 s. It is recorded again when the shown time "
+                          "stops changing (pause the run, or let go of the timeline).")
+                           .arg(tracedTime_, 0, 'f', 3)
+                           .arg(simulation_->shownTime(), 0, 'f', 3));
+  });
   connect(simulation_, &SimulationController::sessionEnded, this, [this] {
-    setPlaying(false);
-    tracedTree_ = nullptr;  // the session's tree goes with it
-    trace_ = {};
-    if (arrows_) arrows_->hide();
+    retrace_->stop();
+    clearViews(tr("Run the model (or move the timeline): the algorithms are stepped at the state shown."));
   });
   refresh();
 }
@@ -281,7 +314,14 @@ void AlgorithmStepperDock::passBack() {
   if (trace_.steps.empty()) return;
   const int pass = trace_.steps[static_cast<std::size_t>(step_)].pass;
   const int start = trace_.passStart(pass);
-  setStep(step_ > start || pass == 0 ? start : trace_.passStart(pass - 1));
+  if (step_ > start || start == 0) {
+    setStep(start);
+    return;
+  }
+  // the start of the pass before, skipping passes without steps (no reaction coordinates, …)
+  int previous = pass - 1;
+  while (previous > 0 && trace_.passStart(previous) == start) --previous;
+  setStep(trace_.passStart(previous));
 }
 
 void AlgorithmStepperDock::clearViews(const QString& why) {
@@ -328,7 +368,15 @@ void AlgorithmStepperDock::refresh() {
     return;
   }
   const double time = simulation_->shownTime();
-  if (tree == tracedTree_ && time == tracedTime_ && static_cast<int>(choice) == tracedChoice_) return;
+  if (elimination && eliminationEntries(*tree, choice) > kMaxEliminationEntries) {
+    clearViews(tr("The elimination of this model's %1 rows would be recorded in %2 MB: the stepper shows its "
+                  "eliminations up to %3 MB. ABA, the RNEA and the Poisson sweep step any model of up to %4 bodies.")
+                   .arg(rows)
+                   .arg(eliminationEntries(*tree, choice) * 12 / 1000000)
+                   .arg(kMaxEliminationEntries * 12 / 1000000)
+                   .arg(kMaxBodies));
+    return;
+  }
   const double* row = simulation_->shownRow().data();
   const Eigen::VectorXd& q = simulation_->shownPositions();
   Eigen::VectorXd v, qdd, tau;
@@ -343,8 +391,8 @@ void AlgorithmStepperDock::refresh() {
                               : choice == CfaOddEven ? kt::EliminationOrder::OddEven
                                                      : kt::EliminationOrder::LeavesFirst);
   tracedTree_ = tree;
-  tracedTime_ = time;
   tracedChoice_ = static_cast<int>(choice);
+  tracedTime_ = time;
   header_->setText(choice == Rnea ? tr("At t = %1 s (the shown sample): the RNEA at the run's q, ν and q̈ gives "
                                        "back its joint forces τ.")
                                         .arg(time, 0, 'f', 3)
@@ -352,12 +400,17 @@ void AlgorithmStepperDock::refresh() {
                        ? tr("At t = %1 s (the shown sample): the impulses p = M(q) ν of the run's state, swept back to "
                             "ν (largest difference from the run's: %2) and their rates ṗ.")
                              .arg(time, 0, 'f', 3)
-                             .arg((trace_.velocities - v).cwiseAbs().maxCoeff(), 0, 'g', 2)
+                             .arg(v.size() > 0 ? (trace_.velocities - v).cwiseAbs().maxCoeff() : 0.0, 0, 'g', 2)
                        : tr("At t = %1 s (the shown sample): at the run's q, ν and drive forces τ. "
                             "%2 steps in %3 passes.")
                              .arg(time, 0, 'f', 3)
                              .arg(trace_.steps.size())
                              .arg(trace_.passes.size()));
+  // a push or a drag acting at this time is not part of the record (the stepper applies no wrench)
+  bool pushed = false;
+  for (std::size_t k = 0; k < layout->infos().size(); ++k)
+    pushed = pushed || (layout->infos()[k].kind == kt::SignalKind::Applied && row[k] != 0.0);
+  if (pushed) header_->setText(header_->text() + tr(" The push or drag acting at this time is not included."));
   for (QWidget* w : {static_cast<QWidget*>(passBack_), static_cast<QWidget*>(back_), static_cast<QWidget*>(forward_),
                      static_cast<QWidget*>(passForward_), static_cast<QWidget*>(play_), static_cast<QWidget*>(slider_)})
     w->setEnabled(true);
@@ -436,7 +489,11 @@ void AlgorithmStepperDock::showStep() {
   }
   showMatrix(values_->currentRow());
   showArrows();
-  if (s.body >= 0) emit bodyVisited(s.body);
+  // the visited body is selected when the step moves, not when the same step is shown again at
+  // another time (the user's own selection stays)
+  if (s.body >= 0 && (step_ != visitedStep_ || tracedChoice_ != visitedChoice_)) emit bodyVisited(s.body);
+  visitedStep_ = step_;
+  visitedChoice_ = tracedChoice_;
 }
 
 void AlgorithmStepperDock::showMatrix(int row) {

@@ -13,8 +13,9 @@
 //  - its spatial vectors as arrows on their bodies and what it hands on as an arrow along the
 //    tree to the parent or the children (render::StepArrows), while "Draw in the 3D view" is on.
 // The record is kt::traceAlgorithm's: the solvers' own numbers. Moving the timeline keeps the
-// step and shows it at the new state. Models up to kMaxBodies bodies (and kMaxRows rows of A or
-// M for the elimination views).
+// step and shows it at the new state, recorded again once the shown sample stops changing (not
+// at every frame of a run). Models up to kMaxBodies bodies (and kMaxRows rows of A or M, and
+// kMaxEliminationEntries entries in all, for the elimination views).
 #pragma once
 
 #include <QDockWidget>
@@ -47,6 +48,10 @@ class AlgorithmStepperDock : public QDockWidget {
  public:
   static constexpr int kMaxBodies = 200;
   static constexpr int kMaxRows = 400;
+  /// The eliminations' record holds a matrix per step: at most this many entries in all (96 MB).
+  static constexpr long long kMaxEliminationEntries = 8'000'000;
+  /// The record is taken again this long after the shown sample stopped changing.
+  static constexpr int kRetraceDelayMs = 150;
 
   /// The algorithms the list offers, in its order.
   enum Choice { Aba, Rnea, CrbaCholesky, CfaLeavesFirst, CfaRootFirst, CfaOddEven, PoissonSweep };
@@ -114,12 +119,14 @@ class AlgorithmStepperDock : public QDockWidget {
   QLabel* handed_;
   QCheckBox* arrowsOn_;
   QTimer* timer_;
+  QTimer* retrace_;
   std::unique_ptr<render::StepArrows> arrows_;
   kt::AlgorithmTrace trace_;
   int step_ = 0;
-  double tracedTime_ = -1.0;  ///< the shown time trace_ was taken at
   const kt::Tree* tracedTree_ = nullptr;
   int tracedChoice_ = -1;
+  double tracedTime_ = 0.0;  ///< the shown time trace_ was recorded at
+  int visitedStep_ = -1, visitedChoice_ = -1;  ///< the step whose body was last selected
 };
 
 }  // namespace kt::ui

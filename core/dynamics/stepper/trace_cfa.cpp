@@ -121,9 +121,12 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
                   order == EliminationOrder::LeavesFirst ? "Elimination of A = Tᵀ Φ T, leaves first (as cfa-tree)"
                   : oddEven ? "Odd-even rounds on A = Tᵀ Φ T (cfa-oddeven, Liu et al. eqs. 39–40)"
                             : "Elimination of A = Tᵀ Φ T, root first (not cfa-tree's order: see the fill)",
-                  oddEven ? "Solve, base to tip: each row alone after the rounds, the node rows together "
-                            "(eqs. 41–44); accelerations"
-                          : "Back substitution, base to tip: constraint forces λ_i, accelerations"};
+                  order == EliminationOrder::LeavesFirst
+                      ? "Back substitution, base to tip: constraint forces λ_i, accelerations"
+                  : oddEven ? "cfa-oddeven's solution, base to tip: each joint's constraint forces λ_i = T_iᵀ f_i, "
+                              "accelerations"
+                            : "cfa-tree's solution, base to tip: constraint forces λ_i = T_iᵀ f_i, accelerations "
+                              "(root first would substitute from the tips)"};
   trace.tau = tau;
   trace.qdd.setZero(tree.nv);
   trace.loads.resize(tree);
@@ -282,11 +285,13 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
     s.body = i;
     s.targets = children(tree, i);
     s.handed = "λ_i, a_i";
-    s.equation =
-        "λ_i = A_ii⁻¹ (b_i − A_ip λ_p − Σ_{j before i} A_ij λ_j)    a_i = α_i + Ψ_i T_i λ_i\n"
-        "S_i q̈_i = a_i − ⁱX_p a_p − c_i    f_i = D_i τ_i + T_i λ_i";
+    s.equation = order == EliminationOrder::OddEven
+                     ? "after the rounds each row alone: Ā_k λ_k = Ẋ_k − C_k λ_U, the node rows as one dense system "
+                       "(eqs. 41–44)\nf_i = D_i τ_i + T_i λ_i    S_i q̈_i = a_i − ⁱX_p a_p − c_i"
+                     : "λ_i = A_ii⁻¹ (b_i − A_ip λ_p − Σ_{j before i} A_ij λ_j)    a_i = α_i + Ψ_i T_i λ_i\n"
+                       "S_i q̈_i = a_i − ⁱX_p a_p − c_i    f_i = D_i τ_i + T_i λ_i";
     if (tree.joints[n].nv < 6)
-      s.values.push_back(coordinates("λ_i", "the constraint forces of joint " + tree.jointNames[n],
+      s.values.push_back(coordinates("λ_i", "the constraint forces of joint " + tree.jointNames[n] + ", T_iᵀ f_i",
                                      reactionPart(tree, trace.loads.lambda, i), i));
     if (tree.joints[n].nv > 0)
       s.values.push_back(coordinates("q̈_i", "its acceleration", jointPart(tree, trace.qdd, i), i));

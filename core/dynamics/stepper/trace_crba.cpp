@@ -47,7 +47,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     s.pass = 1;
     s.body = i;
     s.targets = parentOf(tree, i);
-    s.equation = "I^c_i = I_i + Σ_c ⁱX_cᵀ I^c_c ⁱX_c";
+    s.equation = "I^c_i = I_i + Σ_c ᶜX_iᵀ I^c_c ᶜX_i";
     if (!s.targets.empty()) s.handed = "I^c_p += ⁱX_pᵀ I^c_i ⁱX_p";
     s.values.push_back(
         matrix("I^c_i", "the composite inertia of " + tree.bodyNames[n] + " and every body it carries, welded together",
@@ -87,8 +87,9 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
                                   "'s diagonal block: the inertia it moves "
                                   "when every other joint is locked",
                               M.block(oi, oi, ni, ni), i));
-    s.values.push_back(
-        coordinates("M_{:,i}", "its column of M: how it couples with the joints that carry it", M.col(oi), i));
+    s.values.push_back(coordinates("M_{:,i}",
+                                   "its column of M as written so far: how it couples with the joints that carry it",
+                                   shown.col(oi), i));
     if (ni == 1) s.filled = "M_ii = S_iᵀ I^c_i S_i = " + number(M(oi, oi));
     s.matrix = shown;
     s.pattern = pattern;
@@ -96,7 +97,8 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     s.blockStarts = starts;
     trace.steps.push_back(std::move(s));
   }
-  // L column block by column block; fill: entries of L where M is exactly zero
+  // L column block by column block; fill: entries of L where M has none by the tree's structure
+  // (joints on different branches: CRBA writes no entry there), not where M is zero by chance
   const MatrixX L = llt.matrixL();
   MatrixX partial = MatrixX::Zero(tree.nv, tree.nv);
   Eigen::MatrixXi state = Eigen::MatrixXi::Zero(tree.nv, tree.nv);
@@ -111,7 +113,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
       for (int r = c; r < tree.nv; ++r) {
         if (L(r, c) == 0.0) continue;
         partial(r, c) = L(r, c);
-        const bool filled = M(r, c) == 0.0;
+        const bool filled = written(r, c) == 0;
         if (filled && r != c) ++fill;
         state(r, c) = filled ? kPatternFill : kPatternEliminated;
         pattern(r, c) = filled ? kPatternFill : kPatternPivot;
@@ -124,7 +126,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     s.values.push_back(
         matrix("L_ii", "joint " + tree.jointNames[n] + "'s diagonal block of the factor", L.block(oi, oi, ni, ni), i));
     s.values.push_back(coordinates("L_{:,i}", "its column of L", L.col(oi), i));
-    s.filled = "fill so far: " + std::to_string(fill) + " entries of L where M is zero";
+    s.filled = "fill so far: " + std::to_string(fill) + " entries of L where M has none";
     s.matrix = partial;
     s.pattern = pattern;
     s.labels = labels;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The Poisson-impulse sweep's steps (Ivanov 2017, §3; docs/dynamics.md §6), from poisson-sweep
 // itself: the impulses p = M(q) ν of the shown state by its impulseFromVelocity, then its
-// impulseDynamics, read back from its records (M*_i, φ*_i, F*_i, D_i, k_i, v_i).
+// impulseDynamics, read back from its records (M*_i, φ*_i, F*_i, D_i, u_i, v_i).
 #include "core/dynamics/poisson/poisson_solver.hpp"
 #include "core/dynamics/stepper/trace_building.hpp"
 
@@ -41,23 +41,24 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
     s.values.push_back(force("F*_i", "the applied and gravity wrenches on its subtree", sweep.subtreeWrench(i), i));
     if (nv > 0) {
       s.equation =
-          "U_i = M*_i S_i    D_i = (S_iᵀ U_i)⁻¹    k_i = D_i (p_i − S_iᵀ φ*_i)\n"
-          "M*_p += ⁱX_pᵀ (M*_i − U_i D_i U_iᵀ) ⁱX_p    φ*_p += ⁱX_pᵀ (φ*_i + U_i k_i)    F*_p += ⁱX_pᵀ F*_i";
+          "U_i = M*_i S_i    D_i = (S_iᵀ U_i)⁻¹    u_i = D_i (p_i − S_iᵀ φ*_i)\n"
+          "M*_p += ⁱX_pᵀ (M*_i − U_i D_i U_iᵀ) ⁱX_p    φ*_p += ⁱX_pᵀ (φ*_i + U_i u_i)    F*_p += ⁱX_pᵀ F*_i";
       s.values.push_back(
           coordinates("p_i", "its joint's impulse, S_iᵀ μ_i (the Poisson impulse)", jointPart(tree, p, i), i));
       s.values.push_back(matrix("D_i", "(S_iᵀ M*_i S_i)⁻¹: the inverse inertia its joint moves",
                                 sweep.factor().inverseBlock(i, nv), i));
-      s.values.push_back(coordinates("k_i", "D_i (p_i − S_iᵀ φ*_i)", jointPart(tree, sweep.velocityKey(), i), i));
+      s.values.push_back(coordinates("u_i", "D_i (p_i − S_iᵀ φ*_i): what joint i's impulse leaves for its own motion",
+                                     jointPart(tree, sweep.velocityKey(), i), i));
       if (nv == 1) {
         const double D = sweep.factor().inverseBlock(i, 1)(0, 0);
         const double k = sweep.velocityKey()[tree.vOffset[n]];
-        s.filled = "k_i = D_i (p_i − S_iᵀ φ*_i) = " + number(D) + " × (" + number(p[tree.vOffset[n]]) + " − (" +
+        s.filled = "u_i = D_i (p_i − S_iᵀ φ*_i) = " + number(D) + " × (" + number(p[tree.vOffset[n]]) + " − (" +
                    number(p[tree.vOffset[n]] - k / D) + ")) = " + number(k);
       }
     } else {
       s.equation = "a fixed joint: M*_p += ⁱX_pᵀ M*_i ⁱX_p    φ*_p += ⁱX_pᵀ φ*_i    F*_p += ⁱX_pᵀ F*_i";
     }
-    if (!s.targets.empty()) s.handed = "M*_p += ⁱX_pᵀ (M*_i − U_i D_i U_iᵀ) ⁱX_p    φ*_p += ⁱX_pᵀ (φ*_i + U_i k_i)";
+    if (!s.targets.empty()) s.handed = "M*_p += ⁱX_pᵀ (M*_i − U_i D_i U_iᵀ) ⁱX_p    φ*_p += ⁱX_pᵀ (φ*_i + U_i u_i)";
     trace.steps.push_back(std::move(s));
   }
   for (int i = 0; i < tree.nb; ++i) {
@@ -69,7 +70,7 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
     s.targets = children(tree, i);
     s.handed = "v_i";
     s.equation =
-        "ν_i = k_i − D_i U_iᵀ ⁱX_p v_p    v_i = ⁱX_p v_p + S_i ν_i    μ_i = M*_i v_i + φ*_i\n"
+        "ν_i = u_i − D_i U_iᵀ ⁱX_p v_p    v_i = ⁱX_p v_p + S_i ν_i    μ_i = M*_i v_i + φ*_i\n"
         "ṗ_i = τ_i + S_iᵀ (F*_i − v_i ×* μ_i) + S̊_iᵀ μ_i";
     if (nv > 0)
       s.values.push_back(coordinates("ν_i", "its joint's velocity, from the impulses", jointPart(tree, nu, i), i));
