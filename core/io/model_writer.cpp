@@ -5,7 +5,9 @@
 #include <yaml-cpp/emitter.h>
 #include <yaml-cpp/emittermanip.h>
 
+#include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
@@ -29,11 +31,70 @@ bool plainSafe(const std::string& s) {
   return true;
 }
 
+// The code point of the UTF-8 sequence at s[i] and its length; length 0 for bytes that are not UTF-8.
+std::pair<unsigned, std::size_t> codePointAt(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned c = b(i);
+  if (c < 0x80) return {c, 1};
+  const std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+  if (n == 0) return {0, 0};
+  unsigned cp = c & (0x7Fu >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return {0, 0};
+    cp = (cp << 6) | (b(i + k) & 0x3F);
+  }
+  const bool shortest = (n == 2) || (n == 3 && cp >= 0x800) || (n == 4 && cp >= 0x10000 && cp <= 0x10FFFF);
+  if (!shortest || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
+  return {cp, n};
+}
+
+// Code points yaml-cpp's emitter would replace by U+FFFD: the noncharacters.
+bool noncharacter(unsigned cp) { return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE; }
+
+// The double-quoted scalar written here, for text yaml-cpp's emitter would change: control
+// characters, DEL and the noncharacters escaped, bytes that are not UTF-8 kept as they are.
+std::string quotedByHand(const std::string& s) {
+  std::string out = "\"";
+  char hex[16];
+  for (std::size_t i = 0; i < s.size();) {
+    const auto [cp, n] = codePointAt(s, i);
+    if (n == 0) {
+      out += s[i++];
+      continue;
+    }
+    if (cp == '"' || cp == '\\') {
+      out += '\\';
+      out += static_cast<char>(cp);
+    } else if (cp == '\n') {
+      out += "\\n";
+    } else if (cp == '\t') {
+      out += "\\t";
+    } else if (cp < 0x20 || cp == 0x7F) {
+      std::snprintf(hex, sizeof hex, "\\x%02X", cp);
+      out += hex;
+    } else if (noncharacter(cp)) {
+      std::snprintf(hex, sizeof hex, cp > 0xFFFF ? "\\U%08X" : "\\u%04X", cp);
+      out += hex;
+    } else {
+      out.append(s, i, n);
+    }
+    i += n;
+  }
+  return out + "\"";
+}
+
 // Text that is not a plain name: a double-quoted scalar as yaml-cpp's emitter writes it (its
 // escapes for quotes, backslashes, line ends and control characters), with DEL escaped too: the
-// emitter leaves it as it is, and YAML does not allow it unescaped.
+// emitter leaves it as it is, and YAML does not allow it unescaped. Text the emitter would change
+// (a noncharacter such as U+FDD0 becomes U+FFFD, so do bytes that are not UTF-8) is written by
+// hand, so that nothing a model holds is changed by saving it.
 std::string quoted(const std::string& s) {
   if (plainSafe(s)) return s;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto [cp, n] = codePointAt(s, i);
+    if (n == 0 || noncharacter(cp)) return quotedByHand(s);
+    i += n;
+  }
   YAML::Emitter e;
   e << YAML::DoubleQuoted << s;
   std::string out;

@@ -25,15 +25,23 @@ class Handler final : public YAML::EventHandler {
       if (input[i] == '\n') lineStarts_.push_back(i + 1);
   }
 
-  /// A mark as a 0-based line and column in characters.
+  /// A mark as a 0-based line and column in characters. Counted on from the last mark on the same
+  /// line (marks mostly move forward): a model written on one line (minified JSON is YAML) stays
+  /// linear.
   Position position(const YAML::Mark& mark) const {
     if (mark.is_null() || mark.line < 0 || static_cast<std::size_t>(mark.line) >= lineStarts_.size()) return {};
-    const std::size_t from = lineStarts_[static_cast<std::size_t>(mark.line)];
     const std::size_t to = std::min(input_.size(), static_cast<std::size_t>(std::max(mark.pos, 0)));
+    std::size_t from = lineStarts_[static_cast<std::size_t>(mark.line)];
     int column = 0;
+    if (mark.line == last_.line && to >= lastByte_ && lastByte_ >= from) {
+      from = lastByte_;
+      column = last_.column;
+    }
     for (std::size_t i = from; i < to; ++i)
       if ((static_cast<unsigned char>(input_[i]) & 0xC0) != 0x80) ++column;
-    return {mark.line, column};
+    last_ = {mark.line, column};
+    lastByte_ = to;
+    return last_;
   }
 
   void OnDocumentStart(const YAML::Mark& mark) override { sink_.onDocumentStart(position(mark)); }
@@ -111,6 +119,8 @@ class Handler final : public YAML::EventHandler {
   const std::string& input_;
   std::vector<std::size_t> lineStarts_;
   std::vector<std::pair<std::string, Position>> open_;  ///< the collections being read, innermost last
+  mutable Position last_{-1, 0};                        ///< the last mark's position, and its byte offset:
+  mutable std::size_t lastByte_ = 0;
 };
 
 // Reads no further than the start of a second document.

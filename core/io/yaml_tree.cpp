@@ -301,11 +301,16 @@ Encoding detectEncoding(const std::string& t) {
   if (starts({0x0E, 0xFE, 0xFF})) return {"SCSU", false};
   if (starts({0xFB, 0xEE, 0x28})) return {"BOCU-1", false};
   if (starts({0x84, 0x31, 0x95, 0x33})) return {"GB 18030", false};
-  // no mark: an ASCII first character and its zero bytes
-  if (t.size() >= 4 && starts({0x00, 0x00, 0x00}) && at(3) != 0) return {"UTF-32BE", true, 4, true, 0};
-  if (t.size() >= 4 && at(0) != 0 && starts({at(0), 0x00, 0x00, 0x00})) return {"UTF-32LE", true, 4, false, 0};
-  if (t.size() >= 2 && at(0) == 0 && at(1) != 0) return {"UTF-16BE", true, 2, true, 0};
-  if (t.size() >= 2 && at(0) != 0 && at(1) == 0) return {"UTF-16LE", true, 2, false, 0};
+  // no mark: the zero bytes of ASCII characters (YAML 1.2 looks at the first one; two are asked
+  // for here, so that UTF-8 text with a stray NUL early on is not taken for UTF-16)
+  const auto ascii = [](unsigned b) { return b != 0 && b < 0x80; };
+  if (t.size() >= 8 && starts({0x00, 0x00, 0x00}) && ascii(at(3)) && starts({0, 0, 0, at(3), 0, 0, 0}) && ascii(at(7)))
+    return {"UTF-32BE", true, 4, true, 0};
+  if (t.size() >= 8 && ascii(at(0)) && starts({at(0), 0, 0, 0}) && ascii(at(4)) &&
+      starts({at(0), 0, 0, 0, at(4), 0, 0, 0}))
+    return {"UTF-32LE", true, 4, false, 0};
+  if (t.size() >= 4 && at(0) == 0 && ascii(at(1)) && at(2) == 0 && ascii(at(3))) return {"UTF-16BE", true, 2, true, 0};
+  if (t.size() >= 4 && ascii(at(0)) && at(1) == 0 && ascii(at(2)) && at(3) == 0) return {"UTF-16LE", true, 2, false, 0};
   return {};
 }
 
@@ -473,6 +478,14 @@ std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<Pa
     text = &decoded;
   } else if (raw.compare(0, 3, "\xEF\xBB\xBF") == 0) {  // UTF-8's mark: not part of the first line
     decoded.assign(raw, 3);
+    text = &decoded;
+  }
+  // a mark written twice (or one kept in decoded UTF-16): yaml-cpp would skip it and count its
+  // positions without it
+  std::size_t marks = 0;
+  while (text->compare(marks, 3, "\xEF\xBB\xBF") == 0) marks += 3;
+  if (marks > 0) {
+    decoded = text->substr(marks);
     text = &decoded;
   }
   Position where;

@@ -74,7 +74,8 @@ class RandomModel {
     m.name = pick({"robot", "my robot: v2", "Ünïcode — name", "tab\tand \"quotes\"", "true", "123", "a/b.c-d"});
     if (coin())
       m.description = pick({"", "line one\nline two\n", "  leading and trailing  ", "#not a comment", "back\\slash",
-                            "colon: here", "- dash", "\x01 control", "\x7f delete"});
+                            "colon: here", "- dash", "\x01 control", "\x7f delete",
+                            "nonchar \xef\xb7\x90 and \xf0\x9f\xbf\xbe"});  // U+FDD0, U+1FFFE
     m.gravity = vec3(-20, 20);
     m.simulation.solver = pick({"aba", "crba"});
     m.simulation.integrator = pick({"euler", "rk4", "dopri5"});
@@ -644,6 +645,28 @@ bodies:
     QVERIFY2(why.empty(), why.c_str());
     why = refused("truncated_utf16le.yaml", "the text is not valid UTF-16LE: its length is not a whole number");
     QVERIFY2(why.empty(), why.c_str());
+    // a model on one line (as JSON is written): columns in characters, after a two-byte 'ö'; and
+    // a byte order mark written twice does not shift them
+    const std::string oneLine =
+        "{kinetree: 1, name: \"möbel\", bodies: [{name: a, parent: world, joint: {type: revolute, axis: [0, 1, 0]}, "
+        "inertial: {mass: x, inertia: {ixx: 1, iyy: 1, izz: 1}}}]}";
+    for (const std::string& text : {oneLine, "\xEF\xBB\xBF\xEF\xBB\xBF" + oneLine}) {
+      try {
+        loadModelFromString(text, "one_line.yaml");
+        QFAIL("a mass of 'x' was accepted");
+      } catch (const ModelLoadError& e) {
+        const std::string message = formatDiagnostics(e.diagnostics());
+        QVERIFY2(
+            message.find("one_line.yaml:1:123: error: bodies[0].inertial.mass: expected a number") != std::string::npos,
+            message.c_str());
+      }
+    }
+    // UTF-8 text with a NUL early on is not taken for UTF-16 (YAML then refuses the NUL itself)
+    try {
+      loadModelFromString(std::string("#\0 comment\nkinetree: 1\nname: m\n"), "nul.yaml");
+    } catch (const ModelLoadError& e) {
+      QVERIFY(formatDiagnostics(e.diagnostics()).find("UTF-16") == std::string::npos);
+    }
   }
 
   // What YAML readers and users take as valid is accepted: whole numbers written with a
