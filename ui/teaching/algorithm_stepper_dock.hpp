@@ -125,7 +125,7 @@ class AlgorithmStepperDock : public QDockWidget {
   int step_ = 0;
   const kt::Tree* tracedTree_ = nullptr;
   int tracedChoice_ = -1;
-  double tracedTime_ = 0.0;  ///< the shown time trace_ was recorded at
+  double tracedTime_ = 0.0;                    ///< the shown time trace_ was recorded at
   int visitedStep_ = -1, visitedChoice_ = -1;  ///< the step whose body was last selected
 };
 
