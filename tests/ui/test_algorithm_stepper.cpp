@@ -5,9 +5,12 @@
 // timeline; every algorithm on the space robot and on the cardan chain.
 #include <QApplication>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "core/dynamics/aba.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/model/generators.hpp"
 #include "core/results/signals.hpp"
 #include "render/charts/matrix_view.hpp"
 #include "render/overlays/step_arrows.hpp"
@@ -206,6 +209,29 @@ class TestAlgorithmStepper : public QObject {
         const bool fills = choice == AlgorithmStepperDock::CfaRootFirst && tree.nb == 13;
         QVERIFY2(note.contains(fills ? "Fill so far: 125 entries" : "Fill so far: 0 entries"), qPrintable(note));
       }
+    }
+  }
+
+  // Models too large for a view say so, with the figure, instead of recording: 70 revolute links
+  // have 350 reaction rows, whose leaves-first record would hold 70 matrices of 350²; 90 links
+  // have more rows than the views show. ABA steps both.
+  void largeModelsAreRefusedWithTheFigure() {
+    QTemporaryDir dir;
+    for (const int links : {70, 90}) {
+      const QString path = dir.filePath(QStringLiteral("chain%1.yaml").arg(links));
+      kt::saveModelToFile(kt::makeChain(links), path.toStdString());
+      auto w = openWindow(path, QSize(1400, 950));
+      AlgorithmStepperDock* dock = openStepper(*w);
+      dock->setAlgorithm(AlgorithmStepperDock::CfaLeavesFirst);
+      QApplication::processEvents();
+      QVERIFY(dock->trace().steps.empty());
+      const QString header = dock->headerText();
+      QVERIFY2(header.contains(links == 70 ? QStringLiteral("would be recorded in 102 MB")
+                                           : QStringLiteral("450 rows to eliminate")),
+               qPrintable(header));
+      dock->setAlgorithm(AlgorithmStepperDock::Aba);
+      QApplication::processEvents();
+      QCOMPARE(dock->trace().steps.size(), static_cast<std::size_t>(4 * links));
     }
   }
 };

@@ -571,6 +571,7 @@ void AlgorithmStepperDock::showArrows() {
   view_->update();
 }
 
+QString AlgorithmStepperDock::headerText() const { return header_->text(); }
 QString AlgorithmStepperDock::passText() const { return pass_->text(); }
 QString AlgorithmStepperDock::equationText() const { return equation_->text(); }
 QString AlgorithmStepperDock::filledText() const { return filled_->text(); }

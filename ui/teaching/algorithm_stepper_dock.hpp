@@ -77,6 +77,7 @@ class AlgorithmStepperDock : public QDockWidget {
   void refresh();
 
   // what is shown, for tests
+  QString headerText() const;
   QString passText() const;
   QString equationText() const;
   QString filledText() const;
