@@ -65,6 +65,22 @@ std::vector<int> parentOf(const Tree& tree, int i) {
   return p >= 0 ? std::vector<int>{p} : std::vector<int>{};
 }
 
+TracedStep towardsTips(const Tree& tree, int pass, int i) {
+  TracedStep s;
+  s.pass = pass;
+  s.body = i;
+  s.targets = children(tree, i);
+  return s;
+}
+
+TracedStep towardsBase(const Tree& tree, int pass, int i) {
+  TracedStep s;
+  s.pass = pass;
+  s.body = i;
+  s.targets = parentOf(tree, i);
+  return s;
+}
+
 Eigen::VectorXd jointPart(const Tree& tree, const Eigen::VectorXd& x, int i) {
   return x.segment(tree.vOffset[static_cast<std::size_t>(i)], tree.joints[static_cast<std::size_t>(i)].nv);
 }
@@ -90,10 +106,7 @@ void appendLoadsPass(AlgorithmTrace& trace, const Tree& tree, const Kinematics& 
   trace.passes.push_back(std::move(passName));
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = pass;
-    s.body = i;
-    s.targets = parentOf(tree, i);
+    TracedStep s = towardsBase(tree, pass, i);
     s.equation = "f_i = I_i a_i + v_i ×* I_i v_i − f_i^app + Σ_c ⁱX*_c f_c    τ_i = S_iᵀ f_i    λ_i = T_iᵀ f_i";
     const Vec6& f = trace.loads.f[n];
     s.values.push_back(force("f_i",

@@ -54,10 +54,7 @@ AlgorithmTrace traceAba(const Tree& tree, const VectorX& q, const VectorX& v, co
   // pass 1
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = 0;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 0, i);
     s.equation = "ⁱX_p = X_J(q_i) X_T(i)    v_i = ⁱX_p v_p + S_i ν_i    c_i = v_i × S_i ν_i + S̊_i ν_i";
     s.handed = "v_i";
     s.values.push_back(motion("v_i", "the velocity of " + name(i), kin.v[n], i));
@@ -72,10 +69,7 @@ AlgorithmTrace traceAba(const Tree& tree, const VectorX& q, const VectorX& v, co
     const auto n = static_cast<std::size_t>(i);
     const int nv = tree.joints[n].nv;
     const int p = tree.parent[n];
-    TracedStep s;
-    s.pass = 1;
-    s.body = i;
-    s.targets = parentOf(tree, i);
+    TracedStep s = towardsBase(tree, 1, i);
     s.values.push_back(
         matrix("I^A_i", "the articulated inertia of " + name(i) + ": its own and its children's", rec.IA[n], i));
     s.values.push_back(force("p^A_i", "its articulated bias force", rec.pA[n], i));
@@ -114,10 +108,7 @@ AlgorithmTrace traceAba(const Tree& tree, const VectorX& q, const VectorX& v, co
     const auto n = static_cast<std::size_t>(i);
     const int p = tree.parent[n];
     const int nv = tree.joints[n].nv;
-    TracedStep s;
-    s.pass = 2;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 2, i);
     s.handed = "a_i";
     // a'_i as pass 3 forms it, from the stored a_p
     const Vec6 aPrime = kin.X_p[n].applyMotion(p < 0 ? a0 : aba.bodyAcceleration(p)) + kin.c[n];

@@ -23,6 +23,11 @@ std::vector<int> children(const Tree& tree, int i);
 /// The parent of body i as a step's targets (none for a root).
 std::vector<int> parentOf(const Tree& tree, int i);
 
+/// A step of pass `pass` at body i that hands its result to the children (a base-to-tip pass) or
+/// to the parent (tip to base).
+TracedStep towardsTips(const Tree& tree, int pass, int i);
+TracedStep towardsBase(const Tree& tree, int pass, int i);
+
 /// Joint i's segment of a joint-coordinate vector.
 Eigen::VectorXd jointPart(const Tree& tree, const Eigen::VectorXd& x, int i);
 /// Joint i's reaction coordinates λ_i.

@@ -144,10 +144,7 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
   computeKinematics(tree, q, v, kin, false);
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = 0;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 0, i);
     s.handed = "v_i";
     s.equation = "v_i = ⁱX_p v_p + S_i ν_i    c_i = v_i × S_i ν_i + S̊_i ν_i    p_i = v_i ×* I_i v_i − f_i^app";
     s.values.push_back(motion("v_i", "the velocity of " + tree.bodyNames[n], kin.v[n], i));
@@ -280,10 +277,7 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
 
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = 2;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 2, i);
     s.handed = "λ_i, a_i";
     s.equation = order == EliminationOrder::OddEven
                      ? "after the rounds each row alone: Ā_k λ_k = Ẋ_k − C_k λ_U, the node rows as one dense system "

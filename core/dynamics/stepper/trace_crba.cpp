@@ -43,10 +43,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
   }
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = 1;
-    s.body = i;
-    s.targets = parentOf(tree, i);
+    TracedStep s = towardsBase(tree, 1, i);
     s.equation = "I^c_i = I_i + Σ_c ᶜX_iᵀ I^c_c ᶜX_i";
     if (!s.targets.empty()) s.handed = "I^c_p += ⁱX_pᵀ I^c_i ⁱX_p";
     s.values.push_back(
@@ -62,10 +59,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     const int ni = tree.joints[n].nv;
     if (ni == 0) continue;
     const int oi = tree.vOffset[n];
-    TracedStep s;
-    s.pass = 2;
-    s.body = i;
-    s.targets = parentOf(tree, i);
+    TracedStep s = towardsBase(tree, 2, i);
     s.equation =
         "F = I^c_i S_i    M_ii = S_iᵀ F\n"
         "then towards the base, from each body k to its parent j:  F ← ʲX*_k F    M_ji = S_jᵀ F";

@@ -30,10 +30,7 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
     const int nv = tree.joints[n].nv;
-    TracedStep s;
-    s.pass = 0;
-    s.body = i;
-    s.targets = parentOf(tree, i);
+    TracedStep s = towardsBase(tree, 0, i);
     s.values.push_back(matrix("M*_i", "the articulated inertia of " + name(i) + " (Ivanov's M*_i; ABA's I^A_i)",
                               sweep.articulatedInertia(i), i));
     s.values.push_back(
@@ -64,10 +61,7 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
     const int nv = tree.joints[n].nv;
-    TracedStep s;
-    s.pass = 1;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 1, i);
     s.handed = "v_i";
     s.equation =
         "ν_i = u_i − D_i U_iᵀ ⁱX_p v_p    v_i = ⁱX_p v_p + S_i ν_i    μ_i = M*_i v_i + φ*_i\n"

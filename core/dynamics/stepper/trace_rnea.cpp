@@ -19,10 +19,7 @@ AlgorithmTrace traceRnea(const Tree& tree, const VectorX& q, const VectorX& v, c
   inverseDynamics(tree, ws, q, v, qdd, fext, trace.tau, &trace.loads, &net);
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
-    TracedStep s;
-    s.pass = 0;
-    s.body = i;
-    s.targets = children(tree, i);
+    TracedStep s = towardsTips(tree, 0, i);
     s.handed = "v_i, a_i";
     s.equation =
         "v_i = ⁱX_p v_p + S_i ν_i    a_i = ⁱX_p a_p + S_i q̈_i + c_i  (a_0 = −g)\n"
