@@ -9,7 +9,9 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkProperty.h>
+#include <vtkTextProperty.h>
 #include <Eigen/Geometry>
+#include <QFileInfo>
 #include <algorithm>
 #include <cmath>
 
@@ -86,6 +88,32 @@ bool arrowMatrix(const Eigen::Vector3d& origin, const Eigen::Vector3d& vector, d
   m.block<3, 1>(0, 2) = z * width;
   m.block<3, 1>(0, 3) = origin;
   return true;
+}
+
+vtkSmartPointer<vtkTextActor> legendLine(vtkCoordinate* corner, bool right, bool top) {
+  static constexpr const char* kSymbolFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  static const bool symbolFont = QFileInfo::exists(QString::fromLatin1(kSymbolFont));
+  auto text = vtkSmartPointer<vtkTextActor>::New();
+  vtkTextProperty* p = text->GetTextProperty();
+  p->SetFontSize(13);
+  if (symbolFont) {
+    p->SetFontFamily(VTK_FONT_FILE);
+    p->SetFontFile(kSymbolFont);
+  }
+  p->SetBold(false);
+  p->SetShadow(false);
+  p->SetBackgroundColor(1.0, 1.0, 1.0);
+  p->SetBackgroundOpacity(0.75);
+  if (right)
+    p->SetJustificationToRight();
+  else
+    p->SetJustificationToLeft();
+  if (top) p->SetVerticalJustificationToTop();
+  text->GetPositionCoordinate()->SetCoordinateSystemToViewport();
+  text->GetPositionCoordinate()->SetReferenceCoordinate(corner);
+  text->SetPickable(false);
+  text->SetVisibility(false);
+  return text;
 }
 
 }  // namespace kt::render

@@ -58,21 +58,10 @@ void FreeBodyArrows::ensure(std::size_t arrows) {
     }
   }
   while (legend_.size() < arrows + 2) {  // a title, the terms, the momentum rate, the residual
-    auto text = vtkSmartPointer<vtkTextActor>::New();
-    text->GetTextProperty()->SetFontSize(13);
-    text->GetTextProperty()->SetBold(false);
-    text->GetTextProperty()->SetShadow(false);
-    text->GetTextProperty()->SetBackgroundColor(1.0, 1.0, 1.0);
-    text->GetTextProperty()->SetBackgroundOpacity(0.75);
     // lower right, in pixels from that corner: the load arrows' legend holds the upper right
     // and the selected joint's values the lower left
-    text->GetTextProperty()->SetJustificationToRight();
-    text->GetPositionCoordinate()->SetCoordinateSystemToViewport();
-    text->GetPositionCoordinate()->SetReferenceCoordinate(corner_);
-    text->SetPickable(false);
-    text->SetVisibility(false);
-    overlay_->AddActor2D(text);
-    legend_.push_back(text);
+    legend_.push_back(legendLine(corner_, /*right=*/true, /*top=*/false));
+    overlay_->AddActor2D(legend_.back());
   }
 }
 

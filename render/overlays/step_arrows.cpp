@@ -7,7 +7,6 @@
 #include <vtkProperty.h>
 #include <vtkTextProperty.h>
 #include <QColor>
-#include <QFileInfo>
 #include <cstdio>
 
 #include "render/charts/chart_figure.hpp"
@@ -21,8 +20,6 @@ constexpr double kLength = 0.3;  // × the model's size: each vector's larger pa
 constexpr double kLineHeight = 18.0;
 constexpr double kTop = 40.0;  // the first line's distance below the top edge, in pixels
 const QColor kHandover(200, 90, 0);
-// fonts-dejavu-core (installer/debian-packages.txt)
-constexpr const char* kSymbolFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 void place(vtkActor* actor, const Eigen::Matrix4d& m, const QColor& c) {
   for (int r = 0; r < 4; ++r)
@@ -68,24 +65,9 @@ void StepArrows::ensure(std::size_t vectors, std::size_t handovers, std::size_t 
     handover_.push_back(arrowActor(singleShape_));
     overlay_->AddActor(handover_.back());
   }
-  while (legend_.size() < lines) {
-    auto text = vtkSmartPointer<vtkTextActor>::New();
-    text->GetTextProperty()->SetFontSize(13);
-    if (QFileInfo::exists(QString::fromLatin1(kSymbolFont))) {  // VTK's own font has no ω, ⁱ, ᵀ
-      text->GetTextProperty()->SetFontFamily(VTK_FONT_FILE);
-      text->GetTextProperty()->SetFontFile(kSymbolFont);
-    }
-    text->GetTextProperty()->SetShadow(false);
-    text->GetTextProperty()->SetBackgroundColor(1.0, 1.0, 1.0);
-    text->GetTextProperty()->SetBackgroundOpacity(0.75);
-    text->GetTextProperty()->SetJustificationToLeft();
-    text->GetTextProperty()->SetVerticalJustificationToTop();
-    text->GetPositionCoordinate()->SetCoordinateSystemToViewport();
-    text->GetPositionCoordinate()->SetReferenceCoordinate(corner_);
-    text->SetPickable(false);
-    text->SetVisibility(false);
-    overlay_->AddActor2D(text);
-    legend_.push_back(text);
+  while (legend_.size() < lines) {  // upper left, hanging down from the corner
+    legend_.push_back(legendLine(corner_, /*right=*/false, /*top=*/true));
+    overlay_->AddActor2D(legend_.back());
   }
 }
 
