@@ -33,7 +33,8 @@ std::string Diagnostic::format() const {
   std::string s;
   if (!file.empty()) {
     s += file;
-    if (line > 0) s += ":" + std::to_string(line) + ":" + std::to_string(column);
+    if (line > 0) s += ":" + std::to_string(line);
+    if (line > 0 && column > 0) s += ":" + std::to_string(column);
     s += ": ";
   }
   s += warning ? "warning: " : "error: ";
