@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// kinetree-cli import and export: URDF to a Kinetree model and back (core/io/urdf/urdf.hpp).
+// kinetree-cli import and export: URDF to a Kinetree model and back (core/io/urdf/urdf.hpp), and
+// MJCF to a Kinetree model (core/io/mjcf/mjcf.hpp).
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli_args.hpp"
 #include "app/cli/commands.hpp"
 #include "core/io/csv.hpp"
+#include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/urdf/urdf.hpp"
 #include "core/model/tree.hpp"
@@ -17,7 +20,8 @@ namespace {
 
 constexpr const char* kImportUsage =
     "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
-    "                           [--strict] [--density RHO] [--package-path DIR]...\n";
+    "                           [--strict] [--density RHO] [--package-path DIR]...\n"
+    "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-]\n";
 constexpr const char* kExportUsage = "usage: kinetree-cli export --urdf MODEL.yaml [-o|--output ROBOT.urdf|-]\n";
 
 // `text` to stdout ("" or "-") or atomically to `path`; false with the message on stderr.
@@ -44,6 +48,46 @@ std::string directoryOf(const std::string& output) {
   return parent.empty() ? "." : parent.string();
 }
 
+// An MJCF file: its root element is <mujoco> (URDF's is <robot>), after any comments.
+bool isMjcf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const std::size_t mujoco = head.find("<mujoco"), robot = head.find("<robot");
+  return mujoco != std::string::npos && (robot == std::string::npos || mujoco < robot);
+}
+
+// The MJCF import: meshes (compiled vertices) are written into MODEL_meshes beside the output.
+int importMjcf(const std::string& path, const std::string& output, const ParsedArgs& parsed) {
+  for (const auto& [name, value] : parsed.options)
+    if (name != "--output") {
+      std::fprintf(stderr, "kinetree-cli import: %s is for URDF files; %s is MJCF\n%s", name.c_str(),
+                   printable(path).c_str(), kImportUsage);
+      return 2;
+    }
+  MjcfImportOptions options;
+  options.meshBaseDirectory = directoryOf(output);
+  if (!output.empty() && output != "-")
+    options.meshDirectory =
+        (std::filesystem::path(options.meshBaseDirectory) / (std::filesystem::path(output).stem().string() + "_meshes"))
+            .string();
+  MjcfImport imported;
+  try {
+    imported = importMjcfFile(path, options);
+  } catch (const ModelLoadError& e) {
+    std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
+    return 1;
+  }
+  std::vector<Diagnostic> warnings = std::move(imported.warnings);
+  for (Diagnostic& d : modelWarnings(imported.model)) {
+    d.file = path;
+    warnings.push_back(std::move(d));
+  }
+  std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+  return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
+}
+
 }  // namespace
 
 int cmdImport(const std::vector<std::string>& args) {
@@ -68,6 +112,7 @@ int cmdImport(const std::vector<std::string>& args) {
     if (name == "--density" && !parsePositive("import", name, value, options.density)) return 2;
     if (name == "--package-path") options.packagePaths.push_back(value);
   }
+  if (isMjcf(path)) return importMjcf(path, output, parsed);
   options.meshBaseDirectory = directoryOf(output);
   UrdfImport imported;
   try {

@@ -181,9 +181,10 @@ const Command kCommands[] = {
      "Exit status: 0; 1 for an invalid model; 2 on a usage error.\n"
      "\nexample: kinetree-cli bench --chain 1000 --solvers aba,cfa-tree,poisson-sweep\n",
      &kt::cli::cmdBench},
-    {"import", "read a URDF robot into a Kinetree model",
+    {"import", "read a URDF or MJCF robot into a Kinetree model",
      "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
-     "                           [--strict] [--density RHO] [--package-path DIR]...\n\n"
+     "                           [--strict] [--density RHO] [--package-path DIR]...\n"
+     "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-]\n\n"
      "Reads a URDF file (liburdfdom) and writes the model as YAML (docs/urdf.md): a body per link, its\n"
      "joint to its parent (revolute, continuous, prismatic, fixed, floating, planar), inertials, and box,\n"
      "cylinder, sphere and mesh visuals (STL, OBJ, COLLADA, PLY, glTF) with their colours. The root link\n"
@@ -198,8 +199,14 @@ const Command kCommands[] = {
      "directory and its parents; mesh paths are written relative to the output file's directory.\n"
      "What is not used (collisions, transmissions, gazebo tags, sensors, mimic, dynamics) is listed on\n"
      "stderr as warnings, with the file's line and column, as every error is.\n"
+     "An MJCF file (root element <mujoco>) is compiled by MuJoCo's own compiler, with its defaults,\n"
+     "classes and includes (docs/mjcf.md): hinge, slide, ball and free joints, two hinges through one\n"
+     "point as a universal joint, a hinge and a slide on one axis as a cylindrical one; inertias; geoms\n"
+     "(meshes and ellipsoids written as OBJ files into MODEL_meshes beside the output); motor and\n"
+     "position actuators as drives. Contacts, tendons, equality constraints, sites, sensors and joint\n"
+     "damping, armature and springs are left out, each kind named in a warning.\n"
      "Without --output, or with --output -, the YAML goes to stdout; a file is written atomically.\n"
-     "Exit status: 0; 1 when the URDF cannot be imported; 2 on a usage error.\n"
+     "Exit status: 0; 1 when the file cannot be imported; 2 on a usage error.\n"
      "\nexample: kinetree-cli import examples/arm7.urdf -o arm7.yaml\n",
      &kt::cli::cmdImport},
     {"export", "write a model as URDF",

@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// MJCF import (core/io/mjcf/mjcf.hpp, docs/mjcf.md). MuJoCo's compiler does the reading; this file
+// maps its compiled model (mjModel) onto Kinetree's bodies.
+//
+// Frames. A MuJoCo body frame is placed on its parent's by body_pos and body_quat, and its joints
+// turn it about their anchors (jnt_pos, body coordinates) in the order they are written, each
+// axis in the frame the joints before it left (so two hinges compose as R(a₁, q₁) R(a₂, q₂), as a
+// Kinetree universal joint does). A Kinetree joint turns its body about the body frame's origin,
+// so the Kinetree body frame is the MuJoCo body frame moved to the joint's anchor (same axes);
+// centres of mass, geoms and the children's placements are shifted by the anchor. A body with no
+// joint and no mass (a frame that carries geoms or other bodies) is merged into its parent.
+#include <mujoco/mujoco.h>
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/io/mesh.hpp"
+#include "core/io/mjcf/mjcf.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/model/text_util.hpp"
+#include "core/model/tree.hpp"
+
+namespace kt {
+namespace {
+
+namespace fs = std::filesystem;
+
+// MuJoCo reports warnings through a global hook (and otherwise writes MUJOCO_LOG.TXT into the
+// working directory): while a file is compiled they are collected here, one compile at a time.
+std::mutex& compilerMutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<std::string>* gCompilerWarnings = nullptr;
+void collectWarning(const char* text) {
+  if (gCompilerWarnings) gCompilerWarnings->push_back(text);
+}
+
+// A rigid placement: x_parent = R x + p.
+struct Pose {
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+  Pose operator*(const Pose& b) const { return {R * b.R, R * b.p + p}; }
+};
+
+Mat3 rotationOf(const mjtNum* quat) {
+  return Eigen::Quaterniond(quat[0], quat[1], quat[2], quat[3]).normalized().toRotationMatrix();
+}
+
+Pose poseOf(const mjtNum* pos, const mjtNum* quat) { return {rotationOf(quat), Vec3(pos[0], pos[1], pos[2])}; }
+
+Placement placementOf(const Pose& pose) {
+  Placement out;
+  out.xyz = pose.p;
+  const Eigen::Quaterniond q(pose.R);
+  // the identity is written as xyz alone; any other rotation as the quaternion MuJoCo gave
+  if (pose.R.isApprox(Mat3::Identity(), 1e-15)) return out;
+  out.useQuaternion = true;
+  out.quat = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+  if (out.quat[0] < 0) out.quat = -out.quat;
+  return out;
+}
+
+// Names as Kinetree takes them (letters, digits, '_' and '-', not starting with a digit or '-'),
+// unique among bodies and among joints.
+class Names {
+ public:
+  std::string take(const std::string& wanted, const std::string& fallback, std::vector<std::string>& renamed) {
+    std::string name = wanted.empty() ? fallback : wanted;
+    for (char& c : name)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) c = '_';
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || name[0] == '-') name = "_" + name;
+    std::string unique = name;
+    for (int k = 2; used_.count(unique); ++k) unique = name + "_" + std::to_string(k);
+    used_.insert(unique);
+    if (!wanted.empty() && unique != wanted) renamed.push_back("'" + wanted + "' as '" + unique + "'");
+    return unique;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+std::string mjName(const mjModel* m, int type, int id) {
+  const char* n = mj_id2name(m, type, id);
+  return n ? std::string(n) : std::string();
+}
+
+std::string jointKindName(int type) {
+  switch (type) {
+    case mjJNT_FREE: return "free";
+    case mjJNT_BALL: return "ball";
+    case mjJNT_SLIDE: return "slide";
+    case mjJNT_HINGE: return "hinge";
+    default: return "unknown";
+  }
+}
+
+class Importer {
+ public:
+  Importer(const mjModel* m, std::string file, const MjcfImportOptions& options)
+      : m_(m), file_(std::move(file)), options_(options) {}
+
+  MjcfImport run(const std::vector<std::string>& compilerWarnings) {
+    MjcfImport out;
+    out.model.name = fs::path(file_).stem().string();
+    if (!isValidName(out.model.name)) out.model.name = "mjcf_model";
+    out.model.gravity = Vec3(m_->opt.gravity[0], m_->opt.gravity[1], m_->opt.gravity[2]);
+    out.model.description = "Imported from " + fs::path(file_).filename().string() + " (MJCF).";
+    out.model.sourceDirectory = options_.meshBaseDirectory;
+    for (const std::string& w : compilerWarnings) warn("MuJoCo's compiler: " + w);
+    host_.assign(static_cast<std::size_t>(m_->nbody), -1);
+    hostPose_.assign(static_cast<std::size_t>(m_->nbody), Pose{});
+    jointBody_.assign(static_cast<std::size_t>(m_->njnt), -1);
+    for (int b = 1; b < m_->nbody; ++b) addBody(b, out);
+    addGeoms(out.model);
+    addActuators(out.model);
+    warnDropped();
+    if (!renamed_.empty())
+      warn("names Kinetree does not take (letters, digits, '_' and '-') were changed: " + joinNames(renamed_));
+    out.warnings = std::move(warnings_);
+    out.coordinates = std::move(coordinates_);
+    return out;
+  }
+
+ private:
+  void warn(const std::string& message) {
+    Diagnostic d;
+    d.file = file_;
+    d.message = replaceInvalidUtf8(message);
+    d.warning = true;
+    warnings_.push_back(std::move(d));
+  }
+  [[noreturn]] void fail(const std::string& message) const {
+    Diagnostic d;
+    d.file = file_;
+    d.message = replaceInvalidUtf8(message);
+    throw ModelLoadError({d});
+  }
+
+  std::string bodyLabel(int b) const {
+    const std::string n = mjName(m_, mjOBJ_BODY, b);
+    return n.empty() ? "body " + std::to_string(b) + " (unnamed)" : "body '" + n + "'";
+  }
+
+  // The Kinetree joint for MuJoCo body b's joints, and the anchor its frame moves to.
+  JointSpec jointOf(int b, Vec3& anchor, MjcfCoordinates& coords) {
+    JointSpec j;
+    const int n = m_->body_jntnum[b], first = m_->body_jntadr[b];
+    anchor.setZero();
+    if (n == 0) {
+      j.type = JointType::Fixed;
+      return j;
+    }
+    std::vector<int> types(m_->jnt_type + first, m_->jnt_type + first + n);
+    const auto axisOf = [&](int jn) {
+      return Vec3(m_->jnt_axis[3 * jn], m_->jnt_axis[3 * jn + 1], m_->jnt_axis[3 * jn + 2]);
+    };
+    const auto anchorOf = [&](int jn) {
+      return Vec3(m_->jnt_pos[3 * jn], m_->jnt_pos[3 * jn + 1], m_->jnt_pos[3 * jn + 2]);
+    };
+    const auto scalar = [&](int jn) {
+      coords.qpos.push_back(m_->jnt_qposadr[jn]);
+      coords.dof.push_back(m_->jnt_dofadr[jn]);
+      coords.ref.push_back(m_->qpos0[m_->jnt_qposadr[jn]]);
+    };
+    std::vector<std::string> names(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) names[static_cast<std::size_t>(k)] = mjName(m_, mjOBJ_JOINT, first + k);
+    std::string kinds;
+    for (int t : types) kinds += (kinds.empty() ? "" : ", ") + jointKindName(t);
+    if (n == 1) {
+      const int jn = first;
+      switch (types[0]) {
+        case mjJNT_HINGE:
+          j.type = JointType::Revolute;
+          j.axis = axisOf(jn);
+          anchor = anchorOf(jn);
+          scalar(jn);
+          break;
+        case mjJNT_SLIDE:
+          j.type = JointType::Prismatic;
+          j.axis = axisOf(jn);
+          scalar(jn);
+          break;
+        case mjJNT_BALL:
+          j.type = JointType::Spherical;
+          anchor = anchorOf(jn);
+          for (int k = 0; k < 4; ++k) coords.qpos.push_back(m_->jnt_qposadr[jn] + k);
+          for (int k = 0; k < 3; ++k) coords.dof.push_back(m_->jnt_dofadr[jn] + k);
+          coords.ref.assign(4, 0.0);
+          break;
+        case mjJNT_FREE:
+          j.type = JointType::Free;
+          // Kinetree's q is (quaternion, position), MuJoCo's (position, quaternion); ν is
+          // [ω; v] in body axes in Kinetree, [v in world axes; ω in body axes] in MuJoCo
+          for (int k = 0; k < 4; ++k) coords.qpos.push_back(m_->jnt_qposadr[jn] + 3 + k);
+          for (int k = 0; k < 3; ++k) coords.qpos.push_back(m_->jnt_qposadr[jn] + k);
+          for (int k = 0; k < 3; ++k) coords.dof.push_back(m_->jnt_dofadr[jn] + 3 + k);
+          for (int k = 0; k < 3; ++k) coords.dof.push_back(m_->jnt_dofadr[jn] + k);
+          coords.ref.assign(7, 0.0);
+          break;
+        default: fail(bodyLabel(b) + " has a joint of a kind MuJoCo 2.2 does not define");
+      }
+      j.name = names[0];
+      for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
+      return j;
+    }
+    const double tol = 1e-12;
+    if (n == 2) {
+      const int j1 = first, j2 = first + 1;
+      const Vec3 a1 = axisOf(j1), a2 = axisOf(j2);
+      const bool sameAnchor = (anchorOf(j1) - anchorOf(j2)).norm() <= tol * std::max(1.0, anchorOf(j1).norm());
+      if (types[0] == mjJNT_HINGE && types[1] == mjJNT_HINGE && sameAnchor && a1.cross(a2).norm() > 1e-9) {
+        j.type = JointType::Universal;
+        j.axis = a1;
+        j.axis2 = a2;
+        anchor = anchorOf(j1);
+        scalar(j1);
+        scalar(j2);
+      } else if (((types[0] == mjJNT_HINGE && types[1] == mjJNT_SLIDE) ||
+                  (types[0] == mjJNT_SLIDE && types[1] == mjJNT_HINGE)) &&
+                 a1.cross(a2).norm() <= 1e-12 && a1.dot(a2) > 0) {
+        // a rotation and a translation along one axis commute: the order in the file does not
+        // matter, Kinetree's coordinates are (angle, distance)
+        const int hinge = types[0] == mjJNT_HINGE ? j1 : j2, slide = hinge == j1 ? j2 : j1;
+        j.type = JointType::Cylindrical;
+        j.axis = axisOf(hinge);
+        anchor = anchorOf(hinge);
+        scalar(hinge);
+        scalar(slide);
+      } else {
+        fail(bodyLabel(b) + " has the joints " + kinds +
+             ": Kinetree joins two hinges through one point with non-parallel axes (a universal joint) "
+             "and a hinge with a slide along the same axis (a cylindrical joint), and has no joint for "
+             "this combination");
+      }
+      j.name = names[0] + "_" + names[1];
+      if (names[0].empty() || names[1].empty()) j.name.clear();
+      for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
+      return j;
+    }
+    fail(bodyLabel(b) + " has " + std::to_string(n) + " joints (" + kinds +
+         "): Kinetree has no joint that moves a body through more than two MuJoCo joints");
+  }
+
+  void addBody(int b, MjcfImport& out) {
+    Model& model = out.model;
+    const int parent = m_->body_parentid[b];
+    const Pose local = poseOf(m_->body_pos + 3 * b, m_->body_quat + 4 * b);
+    const bool hasJoints = m_->body_jntnum[b] > 0;
+    const double mass = m_->body_mass[b];
+    // a frame without joints and mass carries only geoms and bodies: merged into its parent
+    if (!hasJoints && mass <= 0.0) {
+      host_[static_cast<std::size_t>(b)] = host_[static_cast<std::size_t>(parent)];
+      hostPose_[static_cast<std::size_t>(b)] = hostPose_[static_cast<std::size_t>(parent)] * local;
+      return;
+    }
+    MjcfCoordinates coords;
+    Vec3 anchor;
+    BodySpec body;
+    body.joint = jointOf(b, anchor, coords);
+    body.name = bodyNames_.take(mjName(m_, mjOBJ_BODY, b), "body" + std::to_string(b), renamed_);
+    const int hostParent = host_[static_cast<std::size_t>(parent)];
+    body.parent = hostParent < 0 ? "world" : model.bodies[static_cast<std::size_t>(hostParent)].name;
+    const Pose shift{Mat3::Identity(), anchor};
+    if (body.joint.type == JointType::Free) {
+      // MuJoCo's free joint places the body in the world by its coordinates alone (body_pos and
+      // body_quat are where qpos0 starts): the joint frame is the parent's
+      if (hostParent >= 0 || parent != 0) fail(bodyLabel(b) + " has a free joint but is not a child of the world");
+      const mjtNum* q = m_->qpos0 + m_->jnt_qposadr[m_->body_jntadr[b]];
+      body.joint.q0 = {q[3], q[4], q[5], q[6], q[0], q[1], q[2]};
+    } else {
+      body.joint.origin = placementOf(hostPose_[static_cast<std::size_t>(parent)] * local * shift);
+    }
+    body.joint.name = jointNames_.take(body.joint.name, "j_" + body.name, renamed_);
+    // MuJoCo's body_pos/quat are the pose at qpos0 = ref: Kinetree's q counts from there
+    if (body.joint.type == JointType::Spherical) {
+      const mjtNum* q = m_->qpos0 + coords.qpos[0];
+      body.joint.q0 = {q[0], q[1], q[2], q[3]};
+    }
+    // limits (hinge and slide, where every coordinate of the joint has one): MuJoCo's range,
+    // from the reference position
+    if (body.joint.type == JointType::Revolute || body.joint.type == JointType::Prismatic ||
+        body.joint.type == JointType::Universal || body.joint.type == JointType::Cylindrical) {
+      std::vector<Limit> limits;
+      for (std::size_t k = 0; k < coords.qpos.size(); ++k) {
+        int jn = -1;
+        for (int t = 0; t < m_->njnt; ++t)
+          if (m_->jnt_qposadr[t] == coords.qpos[k]) jn = t;
+        if (jn < 0 || !m_->jnt_limited[jn]) break;
+        limits.push_back({m_->jnt_range[2 * jn] - coords.ref[k], m_->jnt_range[2 * jn + 1] - coords.ref[k]});
+      }
+      if (limits.size() == coords.qpos.size()) body.joint.limits = limits;
+    } else if (m_->body_jntnum[b] > 0 && m_->jnt_limited[m_->body_jntadr[b]]) {
+      limitedBall_.push_back(body.name);
+    }
+    // inertia about the centre of mass, body axes (the inertia ellipsoid turned by body_iquat)
+    body.inertial.mass = mass;
+    body.inertial.com = Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor;
+    const Mat3 Ri = rotationOf(m_->body_iquat + 4 * b);
+    const Vec3 d(m_->body_inertia[3 * b], m_->body_inertia[3 * b + 1], m_->body_inertia[3 * b + 2]);
+    Mat3 I = Ri * d.asDiagonal() * Ri.transpose();
+    I = 0.5 * (I + I.transpose());
+    body.inertial.inertia = I;
+    host_[static_cast<std::size_t>(b)] = static_cast<int>(model.bodies.size());
+    hostPose_[static_cast<std::size_t>(b)] = Pose{Mat3::Identity(), -anchor};
+    if (!coords.qpos.empty()) {
+      coords.body = static_cast<int>(model.bodies.size());
+      coordinates_.push_back(coords);
+    }
+    model.bodies.push_back(std::move(body));
+  }
+
+  void addGeoms(Model& model) {
+    std::set<std::string> dropped;
+    std::map<int, std::string> meshFiles;
+    for (int g = 0; g < m_->ngeom; ++g) {
+      const int b = m_->geom_bodyid[g];
+      const int host = host_[static_cast<std::size_t>(b)];
+      if (host < 0) {
+        ++worldGeoms_;
+        continue;
+      }
+      const Pose pose = hostPose_[static_cast<std::size_t>(b)] * poseOf(m_->geom_pos + 3 * g, m_->geom_quat + 4 * g);
+      const mjtNum* size = m_->geom_size + 3 * g;
+      Shape s;
+      s.origin = placementOf(pose);
+      const int mat = m_->geom_matid[g];
+      const float* rgba = mat >= 0 ? m_->mat_rgba + 4 * mat : m_->geom_rgba + 4 * g;
+      s.color = Eigen::Vector4d(rgba[0], rgba[1], rgba[2], rgba[3]);
+      switch (m_->geom_type[g]) {
+        case mjGEOM_SPHERE:
+          s.type = ShapeType::Sphere;
+          s.radius = size[0];
+          break;
+        case mjGEOM_CAPSULE:
+          s.type = ShapeType::Capsule;
+          s.radius = size[0];
+          s.length = 2 * size[1];
+          break;
+        case mjGEOM_CYLINDER:
+          s.type = ShapeType::Cylinder;
+          s.radius = size[0];
+          s.length = 2 * size[1];
+          break;
+        case mjGEOM_BOX:
+          s.type = ShapeType::Box;
+          s.size = 2 * Vec3(size[0], size[1], size[2]);
+          break;
+        case mjGEOM_ELLIPSOID: {
+          // drawn as a unit sphere mesh scaled by the semi-axes
+          const std::string path = ellipsoidMesh();
+          if (path.empty()) {
+            dropped.insert("ellipsoid geoms (no mesh directory to write their surface into)");
+            continue;
+          }
+          s.type = ShapeType::Mesh;
+          s.mesh = path;
+          s.meshScale = Vec3(size[0], size[1], size[2]);
+          break;
+        }
+        case mjGEOM_MESH: {
+          const int mesh = m_->geom_dataid[g];
+          if (!meshFiles.count(mesh)) meshFiles[mesh] = writeMesh(mesh);
+          if (meshFiles[mesh].empty()) {
+            dropped.insert("mesh geoms (no mesh directory to write them into)");
+            continue;
+          }
+          s.type = ShapeType::Mesh;
+          s.mesh = meshFiles[mesh];
+          break;
+        }
+        default: dropped.insert("plane and height-field geoms"); continue;
+      }
+      model.bodies[static_cast<std::size_t>(host)].shapes.push_back(s);
+    }
+    for (const std::string& what : dropped) warn("not drawn: " + what);
+  }
+
+  // A path for the model file: relative to meshBaseDirectory when one is given.
+  std::string modelPath(const fs::path& file) const {
+    if (options_.meshBaseDirectory.empty()) return file.string();
+    return fs::relative(file, options_.meshBaseDirectory).generic_string();
+  }
+
+  std::string writeMesh(int mesh) {
+    if (options_.meshDirectory.empty()) return {};
+    fs::create_directories(options_.meshDirectory);
+    std::string name = mjName(m_, mjOBJ_MESH, mesh);
+    Names n;
+    std::vector<std::string> ignored;
+    name = n.take(name, "mesh" + std::to_string(mesh), ignored);
+    const fs::path file = fs::path(options_.meshDirectory) / (name + ".obj");
+    std::ofstream os(file);
+    os.precision(9);
+    os << "# mesh '" << name << "' as MuJoCo compiled it (centred and aligned on its inertia)\n";
+    const int v0 = m_->mesh_vertadr[mesh], nv = m_->mesh_vertnum[mesh];
+    for (int v = 0; v < nv; ++v) {
+      const float* x = m_->mesh_vert + 3 * (v0 + v);
+      os << "v " << x[0] << ' ' << x[1] << ' ' << x[2] << '\n';
+    }
+    const int f0 = m_->mesh_faceadr[mesh], nf = m_->mesh_facenum[mesh];
+    for (int f = 0; f < nf; ++f) {
+      const int* t = m_->mesh_face + 3 * (f0 + f);
+      os << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << '\n';
+    }
+    if (!os) fail("cannot write the mesh file " + file.string());
+    return modelPath(file);
+  }
+
+  std::string ellipsoidMesh() {
+    if (!ellipsoid_.empty() || options_.meshDirectory.empty()) return ellipsoid_;
+    fs::create_directories(options_.meshDirectory);
+    const fs::path file = fs::path(options_.meshDirectory) / "unit_sphere.obj";
+    std::ofstream os(file);
+    os.precision(9);
+    os << "# unit sphere (MJCF ellipsoid geoms scale it by their semi-axes)\n";
+    const int rings = 16, segments = 32;
+    const double pi = 3.14159265358979323846;
+    os << "v 0 0 1\n";
+    for (int r = 1; r < rings; ++r)
+      for (int s = 0; s < segments; ++s) {
+        const double th = pi * r / rings, ph = 2 * pi * s / segments;
+        os << "v " << std::sin(th) * std::cos(ph) << ' ' << std::sin(th) * std::sin(ph) << ' ' << std::cos(th) << '\n';
+      }
+    os << "v 0 0 -1\n";
+    const auto ring = [&](int r, int s) { return 2 + (r - 1) * segments + (s % segments); };
+    for (int s = 0; s < segments; ++s) os << "f 1 " << ring(1, s) << ' ' << ring(1, s + 1) << '\n';
+    for (int r = 1; r + 1 < rings; ++r)
+      for (int s = 0; s < segments; ++s) {
+        os << "f " << ring(r, s) << ' ' << ring(r + 1, s) << ' ' << ring(r + 1, s + 1) << '\n';
+        os << "f " << ring(r, s) << ' ' << ring(r + 1, s + 1) << ' ' << ring(r, s + 1) << '\n';
+      }
+    const int last = 2 + (rings - 1) * segments;
+    for (int s = 0; s < segments; ++s)
+      os << "f " << ring(rings - 1, s) << ' ' << last << ' ' << ring(rings - 1, s + 1) << '\n';
+    if (!os) fail("cannot write the mesh file " + file.string());
+    ellipsoid_ = modelPath(file);
+    return ellipsoid_;
+  }
+
+  void addActuators(Model& model) {
+    std::vector<std::string> dropped;
+    std::set<int> driven;
+    for (int u = 0; u < m_->nu; ++u) {
+      const std::string label = mjName(m_, mjOBJ_ACTUATOR, u).empty() ? "actuator " + std::to_string(u)
+                                                                      : "'" + mjName(m_, mjOBJ_ACTUATOR, u) + "'";
+      const int jn = m_->actuator_trnid[2 * u];
+      const bool onJoint = m_->actuator_trntype[u] == mjTRN_JOINT && jn >= 0;
+      const int b = onJoint ? jointBody_[static_cast<std::size_t>(jn)] : -1;
+      const int host = b >= 0 ? host_[static_cast<std::size_t>(b)] : -1;
+      if (!onJoint || host < 0 || m_->actuator_dyntype[u] != mjDYN_NONE || m_->actuator_gaintype[u] != mjGAIN_FIXED) {
+        dropped.push_back(label);
+        continue;
+      }
+      BodySpec& body = model.bodies[static_cast<std::size_t>(host)];
+      const JointType type = body.joint.type;
+      if ((type != JointType::Revolute && type != JointType::Prismatic) || driven.count(host)) {
+        dropped.push_back(label + " (Kinetree drives a one-coordinate joint, by one drive)");
+        continue;
+      }
+      const double gear = m_->actuator_gear[6 * u];
+      const mjtNum* gain = m_->actuator_gainprm + mjNGAIN * u;
+      const mjtNum* bias = m_->actuator_biasprm + mjNBIAS * u;
+      const double ref = m_->qpos0[m_->jnt_qposadr[jn]];
+      Drive d;
+      if (m_->actuator_biastype[u] == mjBIAS_NONE) {
+        // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
+        d.type = DriveType::Constant;
+        d.value = {0.0};
+      } else if (m_->actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0.0 && bias[1] == -gain[0]) {
+        // position servo: force kp (ctrl − gear q) − kv gear q̇ on the actuator, gear times it on the
+        // joint: τ = gear² kp (ctrl/gear − q) − gear² kv q̇, holding q = 0 (ctrl = 0) from MuJoCo's zero
+        d.type = DriveType::PdSinusoid;
+        d.kp = gear * gear * gain[0];
+        d.kd = -gear * gear * bias[2];
+        d.amplitude = {0.0};
+        d.frequency = {0.0};
+        d.phase = {0.0};
+        d.offset = {-ref};
+      } else {
+        dropped.push_back(label + " (neither a motor nor a position servo)");
+        continue;
+      }
+      body.joint.drive = d;
+      driven.insert(host);
+    }
+    if (!dropped.empty()) warn("actuators not carried over: " + joinNames(dropped));
+  }
+
+  void warnDropped() {
+    int contacts = 0;
+    for (int g = 0; g < m_->ngeom; ++g)
+      if (m_->geom_contype[g] != 0 || m_->geom_conaffinity[g] != 0) ++contacts;
+    if (contacts > 0 && !(m_->opt.disableflags & mjDSBL_CONTACT))
+      warn(std::to_string(contacts) + " geoms take part in contacts: Kinetree does not simulate contacts");
+    if (worldGeoms_ > 0) warn(std::to_string(worldGeoms_) + " geoms of the world body (floor, scenery) are not drawn");
+    if (m_->ntendon > 0) warn(std::to_string(m_->ntendon) + " tendons are left out");
+    if (m_->neq > 0) warn(std::to_string(m_->neq) + " equality constraints are left out (loops and couplings)");
+    if (m_->nsite > 0) warn(std::to_string(m_->nsite) + " sites are left out");
+    if (m_->nsensor > 0) warn(std::to_string(m_->nsensor) + " sensors are left out");
+    if (m_->nkey > 0) warn(std::to_string(m_->nkey) + " keyframes are left out");
+    int damping = 0, armature = 0, friction = 0, stiffness = 0;
+    for (int v = 0; v < m_->nv; ++v) {
+      damping += m_->dof_damping[v] != 0.0;
+      armature += m_->dof_armature[v] != 0.0;
+      friction += m_->dof_frictionloss[v] != 0.0;
+    }
+    for (int j = 0; j < m_->njnt; ++j) stiffness += m_->jnt_stiffness[j] != 0.0;
+    if (damping + armature + friction + stiffness > 0) {
+      std::vector<std::string> parts;
+      if (damping) parts.push_back(std::to_string(damping) + " with damping");
+      if (armature) parts.push_back(std::to_string(armature) + " with armature");
+      if (friction) parts.push_back(std::to_string(friction) + " with friction loss");
+      if (stiffness) parts.push_back(std::to_string(stiffness) + " joints with springs");
+      warn("joint properties left out, so the dynamics differ from MuJoCo's where they act: " + joinNames(parts) +
+           " (degrees of freedom)");
+    }
+    if (!limitedBall_.empty())
+      warn("ball-joint ranges are left out (limits are for one-coordinate axes): " + joinNames(limitedBall_));
+  }
+
+  const mjModel* m_;
+  std::string file_;
+  const MjcfImportOptions& options_;
+  std::vector<int> host_;       ///< (nbody) the Kinetree body a MuJoCo body's geoms and children go to; −1: world
+  std::vector<Pose> hostPose_;  ///< (nbody) the MuJoCo body frame in that Kinetree body's frame
+  std::vector<int> jointBody_;  ///< (njnt) the MuJoCo body of each joint
+  std::vector<MjcfCoordinates> coordinates_;
+  std::vector<Diagnostic> warnings_;
+  std::vector<std::string> renamed_, limitedBall_;
+  Names bodyNames_, jointNames_;
+  std::string ellipsoid_;
+  int worldGeoms_ = 0;
+};
+
+// MuJoCo's message "Error: … Element 'x', line 12" as a diagnostic at that line.
+Diagnostic compilerError(const std::string& file, const std::string& text) {
+  Diagnostic d;
+  d.file = file;
+  std::string message = text;
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  std::smatch match;
+  if (std::regex_search(message, match, std::regex(R"(line (\d+))"))) d.line = std::stoi(match[1].str());
+  for (char& c : message)
+    if (c == '\n') c = ' ';
+  if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
+  d.message = "MuJoCo's compiler: " + replaceInvalidUtf8(message);
+  return d;
+}
+
+}  // namespace
+
+MjcfImport importMjcfFile(const std::string& path, const MjcfImportOptions& options) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    Diagnostic d;
+    d.file = path;
+    d.message = "cannot open the file (it does not exist or is not a regular file)";
+    throw ModelLoadError({d});
+  }
+  std::vector<std::string> compilerWarnings;
+  mjModel* m = nullptr;
+  char error[1024] = "";
+  {
+    const std::lock_guard<std::mutex> lock(compilerMutex());
+    gCompilerWarnings = &compilerWarnings;
+    void (*previous)(const char*) = mju_user_warning;
+    mju_user_warning = collectWarning;
+    m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+    mju_user_warning = previous;
+    gCompilerWarnings = nullptr;
+  }
+  if (!m) throw ModelLoadError({compilerError(path, error[0] ? error : "the file could not be compiled")});
+  struct Release {
+    mjModel* m;
+    ~Release() { mj_deleteModel(m); }
+  } release{m};
+  if (error[0]) compilerWarnings.emplace_back(error);
+  Importer importer(m, path, options);
+  MjcfImport out = importer.run(compilerWarnings);
+  if (out.model.bodies.empty()) {
+    Diagnostic d;
+    d.file = path;
+    d.message = "the model has no body with mass or joints (only the world and frames)";
+    throw ModelLoadError({d});
+  }
+  std::vector<Diagnostic> problems;
+  Tree tree;
+  if (!finalize(out.model, meshFiles(), tree, problems)) {
+    for (Diagnostic& d : problems) d.file = path;
+    throw ModelLoadError(problems);
+  }
+  return out;
+}
+
+}  // namespace kt

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// MJCF import (core/io/mjcf/mjcf.hpp) on models written for these tests (tests/data/mjcf): every
+// joint kind both share, a massless frame, defaults, classes and an include, a free-floating base.
+// After import, M(q) and q̈ at a random state agree with MuJoCo's own (mj_fullM, qacc with contacts,
+// limits, actuation and passive forces off and τ as qfrc_applied) to 1e-10, through the coordinate
+// map the import returns; M is compared as Jᵀ M_kt J where a free joint's velocity changes axes.
+#include <mujoco/mujoco.h>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/dynamics/rnea.hpp"
+#include "core/dynamics/solver.hpp"
+#include "core/io/mesh.hpp"
+#include "core/io/mjcf/mjcf.hpp"
+#include "core/io/model_yaml.hpp"
+#include "core/model/tree.hpp"
+#include "support/cli_runner.hpp"
+
+namespace {
+
+using namespace kt;
+
+std::string mjcfFile(const char* name) { return std::string(KINETREE_TEST_DATA "/mjcf/") + name; }
+
+struct MjModelHandle {
+  mjModel* m = nullptr;
+  mjData* d = nullptr;
+  explicit MjModelHandle(const std::string& path) {
+    char error[1000] = "";
+    m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+    if (m) d = mj_makeData(m);
+  }
+  ~MjModelHandle() {
+    if (d) mj_deleteData(d);
+    if (m) mj_deleteModel(m);
+  }
+};
+
+bool hasWarning(const MjcfImport& imp, const char* text) {
+  for (const Diagnostic& d : imp.warnings)
+    if (d.message.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// The Kinetree state for a random MuJoCo one, and the Jacobian J with ν_kt = J ν_mj.
+struct Mapped {
+  VectorX q, v, tau;
+  MatrixX J;    ///< (nv_kt × nv_mj)
+  VectorX Jdv;  ///< J̇ ν_mj: q̈_kt = J q̈_mj + J̇ ν_mj
+};
+
+// Draws qpos, qvel (into d) and τ_kt, and maps them to Kinetree's coordinates.
+Mapped randomState(const mjModel* m, mjData* d, const Tree& tree, const MjcfImport& imp, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  mju_copy(d->qpos, m->qpos0, m->nq);
+  for (int j = 0; j < m->njnt; ++j) {
+    mjtNum* q = d->qpos + m->jnt_qposadr[j];
+    switch (m->jnt_type[j]) {
+      case mjJNT_HINGE:
+      case mjJNT_SLIDE: q[0] += 0.8 * u(rng); break;
+      case mjJNT_BALL:
+      case mjJNT_FREE: {
+        mjtNum* quat = m->jnt_type[j] == mjJNT_FREE ? q + 3 : q;
+        if (m->jnt_type[j] == mjJNT_FREE)
+          for (int k = 0; k < 3; ++k) q[k] += u(rng);
+        for (int k = 0; k < 4; ++k) quat[k] = u(rng);
+        mju_normalize4(quat);
+        break;
+      }
+    }
+  }
+  for (int k = 0; k < m->nv; ++k) d->qvel[k] = 2.0 * u(rng);
+  Mapped s;
+  s.q = tree.initialQ;
+  s.v.setZero(tree.nv);
+  s.tau.setZero(tree.nv);
+  s.J.setZero(tree.nv, m->nv);
+  s.Jdv.setZero(tree.nv);
+  for (const MjcfCoordinates& c : imp.coordinates) {
+    const int qo = tree.qOffset[c.body], vo = tree.vOffset[c.body];
+    for (std::size_t k = 0; k < c.qpos.size(); ++k) s.q[qo + static_cast<int>(k)] = d->qpos[c.qpos[k]] - c.ref[k];
+    for (std::size_t k = 0; k < c.dof.size(); ++k) s.J(vo + static_cast<int>(k), c.dof[k]) = 1.0;
+    if (tree.joints[c.body].type == JointType::Free) {
+      // ν = [ω; Rᵀ v_world]: the linear rows turn with the body
+      const mjtNum* quat = d->qpos + c.qpos[0];
+      const Mat3 R = Eigen::Quaterniond(quat[0], quat[1], quat[2], quat[3]).toRotationMatrix();
+      const Eigen::Matrix<double, 3, Eigen::Dynamic> rows = s.J.block(vo + 3, 0, 3, m->nv);
+      s.J.block(vo + 3, 0, 3, m->nv) = R.transpose() * rows;
+    }
+  }
+  VectorX vm = Eigen::Map<VectorX>(d->qvel, m->nv);
+  s.v = s.J * vm;
+  for (const MjcfCoordinates& c : imp.coordinates)
+    if (tree.joints[c.body].type == JointType::Free) {
+      const int vo = tree.vOffset[c.body];
+      const Vec3 w = s.v.segment<3>(vo), vb = s.v.segment<3>(vo + 3);
+      s.Jdv.segment<3>(vo + 3) = -w.cross(vb);  // d/dt (Rᵀ v_world) = Rᵀ a_world − ω × (Rᵀ v_world)
+    }
+  for (int k = 0; k < tree.nv; ++k) s.tau[k] = 3.0 * u(rng);
+  return s;
+}
+
+}  // namespace
+
+class TestMjcf : public QObject {
+  Q_OBJECT
+
+ private:
+  // Imports `name`, then compares M and q̈ with MuJoCo at three random states.
+  void compareWithMuJoCo(const char* name) {
+    const std::string path = mjcfFile(name);
+    const MjcfImport imp = importMjcfFile(path);
+    const Tree tree = finalizeOrThrow(imp.model, meshFiles());
+    MjModelHandle mj(path);
+    QVERIFY(mj.m && mj.d);
+    mjModel* m = mj.m;
+    QCOMPARE(tree.nv, m->nv);
+    m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION | mjDSBL_PASSIVE | mjDSBL_EQUALITY;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      const Mapped s = randomState(m, mj.d, tree, imp, seed);
+      // τ_mj = Jᵀ τ_kt, the same power
+      VectorX tauMj = s.J.transpose() * s.tau;
+      mju_copy(mj.d->qfrc_applied, tauMj.data(), m->nv);
+      mj_forward(m, mj.d);
+      MatrixX Mmj(m->nv, m->nv);
+      std::vector<mjtNum> dense(static_cast<std::size_t>(m->nv * m->nv));
+      mj_fullM(m, dense.data(), mj.d->qM);
+      for (int r = 0; r < m->nv; ++r)
+        for (int c = 0; c < m->nv; ++c) Mmj(r, c) = dense[static_cast<std::size_t>(r * m->nv + c)];
+      RneaWorkspace ws(tree);
+      MatrixX M;
+      massMatrix(tree, ws, s.q, M);
+      const MatrixX Mkt = s.J.transpose() * M * s.J;
+      const double mErr = (Mkt - Mmj).norm() / Mmj.norm();
+      QVERIFY2(mErr < 1e-10,
+               qPrintable(QString("%1, seed %2: M differs by %3 (relative)").arg(name).arg(seed).arg(mErr)));
+      for (const char* solver : {"aba", "crba", "cfa-tree", "poisson-ldl"}) {
+        VectorX qdd = VectorX::Zero(tree.nv);
+        makeSolver(solver, tree)->forwardDynamics(s.q, s.v, s.tau, {}, qdd, nullptr);
+        const VectorX expected = s.J * Eigen::Map<VectorX>(mj.d->qacc, m->nv) + s.Jdv;
+        const double err = (qdd - expected).norm() / std::max(1.0, expected.norm());
+        QVERIFY2(err < 1e-10,
+                 qPrintable(QString("%1, %2, seed %3: q̈ differs by %4").arg(name, solver).arg(seed).arg(err)));
+      }
+    }
+  }
+
+ private slots:
+  void armMatchesMuJoCo() { compareWithMuJoCo("arm.xml"); }
+  void floatingBaseMatchesMuJoCo() { compareWithMuJoCo("floating.xml"); }
+  void classesAndIncludeMatchMuJoCo() { compareWithMuJoCo("classes.xml"); }
+
+  void humanoidMatchesMuJoCo() {
+    const char* packaged = "/usr/share/mujoco/model/humanoid/humanoid.xml";
+    if (!std::filesystem::exists(packaged)) QSKIP("MuJoCo's example models (libmujoco-samples) are not installed");
+    QSKIP("the humanoid's hips are three hinges through one point: not a Kinetree joint yet");
+  }
+
+  void jointsMapToTheirKinds() {
+    const MjcfImport imp = importMjcfFile(mjcfFile("arm.xml"));
+    const Model& model = imp.model;
+    const auto joint = [&](const char* body) {
+      return model.bodies[static_cast<std::size_t>(model.findBody(body))].joint;
+    };
+    QCOMPARE(joint("shoulder").type, JointType::Revolute);
+    QCOMPARE(joint("slider").type, JointType::Prismatic);
+    QCOMPARE(joint("wrist").type, JointType::Universal);
+    QCOMPARE(joint("wrist").name, std::string("wrist_a_wrist_b"));
+    QCOMPARE(joint("tool").type, JointType::Cylindrical);
+    QCOMPARE(joint("ball").type, JointType::Spherical);
+    // the massless frame 'mount' is merged: its sphere is drawn on the wrist, 'tool' hangs from it
+    QCOMPARE(model.findBody("mount"), -1);
+    QCOMPARE(model.bodies[static_cast<std::size_t>(model.findBody("tool"))].parent, std::string("wrist"));
+    // the range counts from the reference angle; the servo holds MuJoCo's zero (q = −ref)
+    const JointSpec pan = joint("shoulder");
+    QCOMPARE(pan.limits.size(), std::size_t{1});
+    QCOMPARE(pan.limits[0].lower, -2.0 - 0.3);
+    QCOMPARE(pan.drive.type, DriveType::PdSinusoid);
+    QCOMPARE(pan.drive.kp, 1.5 * 1.5 * 40.0);
+    QCOMPARE(pan.drive.kd, 1.5 * 1.5 * 2.0);
+    QCOMPARE(pan.drive.offset, std::vector<double>{-0.3});
+    QCOMPARE(joint("slider").drive.type, DriveType::Constant);
+    QCOMPARE(model.gravity, Vec3(0.3, -0.2, -9.81));
+    QVERIFY(hasWarning(imp, "geoms of the world body"));
+    QVERIFY(hasWarning(imp, "contacts"));
+    QVERIFY(hasWarning(imp, "ellipsoid"));  // no mesh directory given
+  }
+
+  void droppedKindsAreWarnedOnce() {
+    const MjcfImport imp = importMjcfFile(mjcfFile("classes.xml"));
+    QVERIFY(hasWarning(imp, "1 sites are left out"));
+    QVERIFY(hasWarning(imp, "1 sensors are left out"));
+    QVERIFY(hasWarning(imp, "actuators not carried over"));  // the velocity servo
+    // the classes' range (degrees) reached the joint, from its reference of 30°
+    const JointSpec c3 = imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("c_link3"))].joint;
+    QCOMPARE(c3.limits.size(), std::size_t{1});
+    QVERIFY(std::abs(c3.limits[0].upper - (90.0 - 30.0) * M_PI / 180.0) < 1e-12);
+  }
+
+  void meshesAndEllipsoidsAreWritten() {
+    QTemporaryDir dir;
+    MjcfImportOptions options;
+    options.meshDirectory = (dir.path() + "/meshes").toStdString();
+    options.meshBaseDirectory = dir.path().toStdString();
+    const MjcfImport imp = importMjcfFile(mjcfFile("arm.xml"), options);
+    const BodySpec& tool = imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("tool"))];
+    QCOMPARE(tool.shapes.size(), std::size_t{1});
+    QCOMPARE(tool.shapes[0].type, ShapeType::Mesh);
+    QCOMPARE(tool.shapes[0].mesh, std::string("meshes/unit_sphere.obj"));
+    QCOMPARE(tool.shapes[0].meshScale, Vec3(0.03, 0.02, 0.05));
+    TriangleMesh mesh;
+    std::string error;
+    QVERIFY2(readMesh((dir.path() + "/meshes/unit_sphere.obj").toStdString(), mesh, error), error.c_str());
+    QVERIFY(checkClosedSurface(mesh, error));
+  }
+
+  void unsupportedCombinationNamesTheBody() {
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/gimbal.xml";
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body name=\"hip\">\n"
+                                         "<joint name=\"x\" axis=\"1 0 0\"/><joint name=\"y\" axis=\"0 1 0\"/>"
+                                         "<joint name=\"z\" axis=\"0 0 1\"/>\n"
+                                         "<geom type=\"sphere\" size=\"0.1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+    try {
+      importMjcfFile(path.toStdString());
+      QFAIL("three hinges on one body were imported");
+    } catch (const ModelLoadError& e) {
+      const std::string text = formatDiagnostics(e.diagnostics());
+      QVERIFY2(text.find("body 'hip' has 3 joints (hinge, hinge, hinge)") != std::string::npos, text.c_str());
+    }
+  }
+
+  void compilerErrorsKeepTheirLine() {
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/bad.xml";
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body>\n<joint type=\"spiral\"/>\n"
+                                         "</body>\n</worldbody>\n</mujoco>\n";
+    try {
+      importMjcfFile(path.toStdString());
+      QFAIL("a joint of an unknown type was imported");
+    } catch (const ModelLoadError& e) {
+      QCOMPARE(e.diagnostics().size(), std::size_t{1});
+      const Diagnostic& d = e.diagnostics()[0];
+      QCOMPARE(d.line, 4);
+      QVERIFY2(d.message.find("spiral") != std::string::npos, d.message.c_str());
+    }
+  }
+
+  void cliImportsMjcf() {
+    QTemporaryDir dir;
+    const QString out = dir.path() + "/arm.yaml";
+    const test::CliRun r = test::runCli({"import", QString::fromStdString(mjcfFile("arm.xml")), "-o", out});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("warning:"), qPrintable(r.err));
+    const Model model = loadModelFromFile(out.toStdString());
+    QCOMPARE(model.bodies.size(), std::size_t{5});
+    QVERIFY(QFile::exists(dir.path() + "/arm_meshes/unit_sphere.obj"));
+    const test::CliRun v = test::runCli({"validate", out});
+    QVERIFY2(v.code == 0, qPrintable(v.err + v.out));
+    const test::CliRun s = test::runCli({"simulate", out, "--duration", "0.05", "-o", dir.path() + "/run.csv"});
+    QVERIFY2(s.code == 0, qPrintable(s.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMjcf)
+#include "test_mjcf.moc"
