@@ -25,6 +25,7 @@
 #include "resources/resources.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/recovery.hpp"
+#include "ui/files/import_mjcf.hpp"
 #include "ui/files/import_motion.hpp"
 #include "ui/files/import_urdf.hpp"
 #include "ui/files/recent_files.hpp"
@@ -40,6 +41,7 @@ constexpr qint64 kProgressFileBytes = 1'000'000;
 bool isModelFile(const QUrl& url) {
   if (!url.isLocalFile()) return false;
   const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
+  if (suffix == QLatin1String("xml")) return isMjcfFile(url.toLocalFile());  // a MuJoCo model
   return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml") || suffix == QLatin1String("urdf");
 }
 
@@ -80,6 +82,9 @@ FileActions::FileActions(Document* doc, render::SceneView* view, QMainWindow* wi
   QAction* importUrdf = menu_->addAction(tr("&Import URDF…"), this, &FileActions::showImportUrdfDialog);
   importUrdf->setObjectName(QStringLiteral("importUrdfAction"));
   importUrdf->setStatusTip(tr("Read a robot from a URDF file into a new, unsaved model"));
+  QAction* importMjcf = menu_->addAction(tr("Import M&JCF…"), this, &FileActions::showImportMjcfDialog);
+  importMjcf->setObjectName(QStringLiteral("importMjcfAction"));
+  importMjcf->setStatusTip(tr("Read a MuJoCo model (MJCF) into a new, unsaved model"));
   QAction* importMotion = menu_->addAction(tr("Import &Motion…"), this, &FileActions::showImportMotionDialog);
   importMotion->setObjectName(QStringLiteral("importMotionAction"));
   importMotion->setStatusTip(tr("Make joints of this model follow the histories of a CSV file (docs/motion.md)"));
@@ -159,6 +164,7 @@ void FileActions::showOpenFailure(const QString& path, const QString& error) {
 bool FileActions::loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread) {
   error.clear();
   if (path.endsWith(QStringLiteral(".urdf"), Qt::CaseInsensitive)) return importUrdf(path, error);
+  if (path.endsWith(QStringLiteral(".xml"), Qt::CaseInsensitive) && isMjcfFile(path)) return importMjcf(path, error);
   // A large file takes seconds to read and validate: say so before, the scene's progress follows.
   opening_ = QFileInfo(path).size() > kProgressFileBytes;
   if (opening_) {
@@ -201,6 +207,26 @@ void FileActions::showImportUrdfDialog() {
 void FileActions::showImportMotionDialog() {
   ImportMotionDialog dialog(*doc_, QString(), window_);
   if (dialog.exec() == QDialog::Accepted) showMessage(dialog.summary());
+}
+
+void FileActions::showImportMjcfDialog() {
+  if (!maybeSave()) return;
+  QSettings settings;
+  const QString start = settings.value(QStringLiteral("lastImportDirectory")).toString();
+  const QString path = QFileDialog::getOpenFileName(window_, tr("Import MJCF"), start,
+                                                    tr("MuJoCo models (*.xml *.mjcf);;All files (*)"));
+  if (path.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastImportDirectory"), QFileInfo(path).absolutePath());
+  QString error;
+  if (!importMjcf(path, error)) showOpenFailure(path, error);
+}
+
+bool FileActions::importMjcf(const QString& path, QString& error) {
+  QString status;
+  const bool imported = kt::ui::importMjcf(*doc_, path, window_, status, error);
+  if (imported) view_->resetView();  // the view fitted the empty document: fit the robot
+  showMessage(status);
+  return imported;
 }
 
 bool FileActions::importUrdf(const QString& path, QString& error) {

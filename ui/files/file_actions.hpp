@@ -52,6 +52,7 @@ class FileActions : public QObject {
   /// fits the view to it. On failure the current model stays and `error` holds every diagnostic
   /// (file:line:col). Does not ask about unsaved changes (openModel does).
   bool importUrdf(const QString& path, QString& error);
+  bool importMjcf(const QString& path, QString& error);
   /// File ▸ Save (Save As for a model without a file or an embedded example). False when
   /// cancelled or failed (a message box says why; the file on disk is untouched).
   bool save();
@@ -73,6 +74,7 @@ class FileActions : public QObject {
   void showOpenDialog();
   /// File ▸ Import URDF…
   void showImportUrdfDialog();
+  void showImportMjcfDialog();
   /// File ▸ Import Motion…: a CSV of joint histories onto the open model (docs/motion.md).
   void showImportMotionDialog();
 

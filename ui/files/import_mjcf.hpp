@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// MJCF import into the application (File ▸ Import MJCF…, a dropped or opened MuJoCo file): the model
+// as core/io/mjcf/mjcf.hpp reads it, as a new, unsaved document, with a note on what was left out.
+#pragma once
+
+#include <QString>
+
+class QWidget;
+
+namespace kt::ui {
+
+class Document;
+
+/// Whether `path` holds an MJCF model (its root element is <mujoco>).
+bool isMjcfFile(const QString& path);
+
+/// Imports the MJCF file at `path` into `doc` as a new model (one undoable step). Meshes and
+/// ellipsoids are written as OBJ files into the application's data folder (mjcf-meshes/MODEL), since
+/// the document has no folder yet. `status`: a status-bar line; `error`: the diagnostics when false.
+bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error);
+
+}  // namespace kt::ui
