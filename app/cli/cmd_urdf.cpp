@@ -68,7 +68,8 @@ int importMjcf(const std::string& path, const std::string& output, const ParsedA
     }
   MjcfImportOptions options;
   options.meshBaseDirectory = directoryOf(output);
-  if (!output.empty() && output != "-")
+  // the meshes go beside the model file; where its folder does not exist, writing the model fails
+  if (!output.empty() && output != "-" && std::filesystem::is_directory(options.meshBaseDirectory))
     options.meshDirectory =
         (std::filesystem::path(options.meshBaseDirectory) / (std::filesystem::path(output).stem().string() + "_meshes"))
             .string();

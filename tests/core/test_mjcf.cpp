@@ -196,6 +196,9 @@ class TestMjcf : public QObject {
     QCOMPARE(joint("slider").drive.type, DriveType::Constant);
     QCOMPARE(model.gravity, Vec3(0.3, -0.2, -9.81));
     QVERIFY(hasWarning(imp, "geoms of the world body"));
+    // the collision box of group 3 is not drawn, as MuJoCo's viewer does not draw it
+    QCOMPARE(model.bodies[static_cast<std::size_t>(model.findBody("shoulder"))].shapes.size(), std::size_t{1});
+    QVERIFY(hasWarning(imp, "1 geoms of groups 3 to 5"));
     QVERIFY(hasWarning(imp, "contacts"));
     QVERIFY(hasWarning(imp, "ellipsoid"));  // no mesh directory given
   }

@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTableWidget>
@@ -273,6 +274,46 @@ class TestMainWindow : public QObject {
                  QStringLiteral("All 7 joints are passive (no drive): the robot will fall under gravity.")),
              qPrintable(notes->informativeText()));
     QVERIFY(notes->informativeText().contains(QStringLiteral("Properties dock ▸ Drive")));
+    notes->close();
+    w->document().undoStack()->undo();
+    QVERIFY(w->document().model().bodies.empty());
+  }
+
+  // An MJCF file opened (or dropped, which takes the same path) is imported the same way: a new,
+  // unsaved document in one undo step, every geom drawn (the ellipsoid as a written mesh), a box
+  // listing what was left out; the humanoid's refusal names its hip and keeps the current model.
+  void importsMjcfAsANewUnsavedModel() {
+    QStandardPaths::setTestModeEnabled(true);  // the written meshes go to the test's data folder
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    QTemporaryDir dir;
+    const QString hips = dir.filePath(QStringLiteral("hips.xml"));
+    QFile file(hips);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(
+        "<mujoco><worldbody><body name=\"thigh\"><joint axis=\"1 0 0\"/><joint axis=\"0 1 0\"/>"
+        "<joint axis=\"0 0 1\"/><geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>");
+    file.close();
+    QVERIFY(!w->files().loadModel(hips, error));
+    QVERIFY2(error.contains(QStringLiteral("body 'thigh' has 3 joints")), qPrintable(error));
+    QCOMPARE(w->document().model().name, std::string("space_robot"));
+
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.xml"), error), qPrintable(error));
+    const kt::Model& model = w->document().model();
+    QCOMPARE(model.name, std::string("arm"));
+    QCOMPARE(model.bodies.size(), std::size_t(5));
+    QVERIFY(w->document().filePath().isEmpty());
+    QVERIFY(w->document().isModified());
+    QCOMPARE(w->tree().nv, 9);
+    QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(model));
+    const kt::BodySpec& tool = model.bodies[static_cast<std::size_t>(model.findBody("tool"))];
+    QCOMPARE(tool.shapes.front().type, kt::ShapeType::Mesh);  // the ellipsoid, written as a mesh
+    QVERIFY(QFileInfo::exists(QString::fromStdString(tool.shapes.front().mesh)));
+    auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QVERIFY(notes);
+    QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),
+             qPrintable(notes->informativeText()));
     notes->close();
     w->document().undoStack()->undo();
     QVERIFY(w->document().model().bodies.empty());

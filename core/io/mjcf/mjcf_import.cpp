@@ -329,6 +329,12 @@ class Importer {
         ++worldGeoms_;
         continue;
       }
+      // groups 3 to 5 are hidden in MuJoCo's viewer unless asked for: models keep their collision
+      // geometry there, beside the visual meshes of groups 0 to 2
+      if (m_->geom_group[g] >= 3) {
+        ++hiddenGeoms_;
+        continue;
+      }
       const Pose pose = hostPose_[static_cast<std::size_t>(b)] * poseOf(m_->geom_pos + 3 * g, m_->geom_quat + 4 * g);
       const mjtNum* size = m_->geom_size + 3 * g;
       Shape s;
@@ -502,6 +508,9 @@ class Importer {
       if (m_->geom_contype[g] != 0 || m_->geom_conaffinity[g] != 0) ++contacts;
     if (contacts > 0 && !(m_->opt.disableflags & mjDSBL_CONTACT))
       warn(std::to_string(contacts) + " geoms take part in contacts: Kinetree does not simulate contacts");
+    if (hiddenGeoms_ > 0)
+      warn(std::to_string(hiddenGeoms_) +
+           " geoms of groups 3 to 5 (which MuJoCo's viewer hides: collision geometry) are not drawn");
     if (worldGeoms_ > 0) warn(std::to_string(worldGeoms_) + " geoms of the world body (floor, scenery) are not drawn");
     if (m_->ntendon > 0) warn(std::to_string(m_->ntendon) + " tendons are left out");
     if (m_->neq > 0) warn(std::to_string(m_->neq) + " equality constraints are left out (loops and couplings)");
@@ -517,12 +526,11 @@ class Importer {
     for (int j = 0; j < m_->njnt; ++j) stiffness += m_->jnt_stiffness[j] != 0.0;
     if (damping + armature + friction + stiffness > 0) {
       std::vector<std::string> parts;
-      if (damping) parts.push_back(std::to_string(damping) + " with damping");
-      if (armature) parts.push_back(std::to_string(armature) + " with armature");
-      if (friction) parts.push_back(std::to_string(friction) + " with friction loss");
-      if (stiffness) parts.push_back(std::to_string(stiffness) + " joints with springs");
-      warn("joint properties left out, so the dynamics differ from MuJoCo's where they act: " + joinNames(parts) +
-           " (degrees of freedom)");
+      if (damping) parts.push_back("damping on " + std::to_string(damping) + " degrees of freedom");
+      if (armature) parts.push_back("armature on " + std::to_string(armature));
+      if (friction) parts.push_back("friction loss on " + std::to_string(friction));
+      if (stiffness) parts.push_back("springs on " + std::to_string(stiffness) + " joints");
+      warn("joint properties left out, so the dynamics differ from MuJoCo's where they act: " + joinNames(parts));
     }
     if (!limitedBall_.empty())
       warn("ball-joint ranges are left out (limits are for one-coordinate axes): " + joinNames(limitedBall_));
@@ -539,7 +547,7 @@ class Importer {
   std::vector<std::string> renamed_, limitedBall_;
   Names bodyNames_, jointNames_;
   std::string ellipsoid_;
-  int worldGeoms_ = 0;
+  int worldGeoms_ = 0, hiddenGeoms_ = 0;
 };
 
 // MuJoCo's message "Error: … Element 'x', line 12" as a diagnostic at that line.
