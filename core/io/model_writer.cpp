@@ -285,7 +285,8 @@ void writeJoint(Writer& w, const JointSpec& j) {
   if (!j.name.empty()) w.line(6, "name: " + quoted(j.name));
   if (j.origin != Placement{}) w.line(6, "origin: " + placement(j.origin));
   if (jointHasAxis(j.type)) w.line(6, "axis: " + list(j.axis));
-  if (j.type == JointType::Universal) w.line(6, "axis2: " + list(j.axis2));
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal) w.line(6, "axis2: " + list(j.axis2));
+  if (j.type == JointType::Gimbal) w.line(6, "axis3: " + list(j.axis3));
   if (j.type != JointType::Fixed) {
     if (!j.q0.empty()) w.line(6, "q0: " + list(j.q0));
     if (!j.v0.empty()) w.line(6, "v0: " + list(j.v0));

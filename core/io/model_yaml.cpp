@@ -510,10 +510,11 @@ void readMotion(Reader& r, const Node& n, const std::string& path, JointType joi
   }
 }
 
-const Keys kJointKeys = {"type", "name", "origin", "axis", "axis2", "q0", "v0", "limits", "drive", "motion", "rating"};
+const Keys kJointKeys = {"type", "name", "origin", "axis",  "axis2",  "axis3",
+                         "q0",   "v0",   "limits", "drive", "motion", "rating"};
 
 std::string jointTypeList() {
-  return "fixed, revolute, prismatic, cylindrical, universal (or cardan), spherical, planar, free";
+  return "fixed, revolute, prismatic, cylindrical, universal (or cardan), gimbal, spherical, planar, free";
 }
 
 // reactions: the joint's 6 − n_v reaction coordinates (one number applies to all of them)
@@ -549,7 +550,8 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
   j.type = *type;
   Keys keys = {"type", "name", "origin"};
   if (jointHasAxis(j.type)) keys.emplace_back("axis");
-  if (j.type == JointType::Universal) keys.emplace_back("axis2");
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal) keys.emplace_back("axis2");
+  if (j.type == JointType::Gimbal) keys.emplace_back("axis3");
   if (j.type != JointType::Fixed) {
     keys.insert(keys.end(), {"q0", "v0"});
     if (jointNq(j.type) == jointNv(j.type) && !jointUsesQuasiVelocity(j.type)) keys.emplace_back("limits");
@@ -559,7 +561,8 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
   keys.emplace_back("rating");
   r.map(n, path, keys, "a joint", [&](const std::string& key) {
     if (std::find(kJointKeys.begin(), kJointKeys.end(), key) == kJointKeys.end()) return std::string();
-    if (key == "axis2") return std::string("axis2 is only used by universal (cardan) joints");
+    if (key == "axis2") return std::string("axis2 is only used by universal (cardan) and gimbal joints");
+    if (key == "axis3") return std::string("axis3 is only used by gimbal joints");
     return "'" + key + "' is not used by a " + typeName + " joint (its keys: " + joinNames(keys) + ")";
   });
   if (const Node* v = n.find("name"); v && r.text(*v, path + ".name", j.name) && j.name.empty())
@@ -567,8 +570,10 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
   if (const Node* v = n.find("origin")) readPlacement(r, *v, path + ".origin", j.origin);
   if (jointHasAxis(j.type))
     if (const Node* v = n.find("axis")) r.vec(*v, path + ".axis", j.axis);
-  if (j.type == JointType::Universal)
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal)
     if (const Node* v = n.find("axis2")) r.vec(*v, path + ".axis2", j.axis2);
+  if (j.type == JointType::Gimbal)
+    if (const Node* v = n.find("axis3")) r.vec(*v, path + ".axis3", j.axis3);
   if (const Node* v = n.find("rating"))
     readRating(r, *v, path + ".rating", 6 - jointNv(j.type), jointNv(j.type), j.rating);
   if (j.type == JointType::Fixed) return;

@@ -107,6 +107,7 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   // a second stream, so that coordinateAxes leaves every other draw as it was
   SplitMix64 axisRng(seed ^ 0x9e3779b97f4a7c15ULL);
   SplitMix64 placementRng(seed ^ 0xbf58476d1ce4e5b9ULL);  // and plainPlacements likewise
+  SplitMix64 gimbalRng(seed ^ 0x94d049bb133111ebULL);     // and gimbals likewise
   Model m;
   m.name = "random" + std::to_string(seed);
   m.gravity = options.gravity ? Vec3(0, 0, -9.81) : Vec3::Zero();
@@ -115,7 +116,7 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   const bool floating = rng.uniform() < options.floatingBaseProbability;
   static constexpr JointType kTypes[] = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical,
                                          JointType::Universal, JointType::Spherical, JointType::Planar,
-                                         JointType::Fixed,     JointType::Free};
+                                         JointType::Fixed,     JointType::Free,      JointType::Gimbal};
   for (int i = 0; i < n; ++i) {
     BodySpec b;
     b.name = "b" + std::to_string(i);
@@ -157,6 +158,18 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
     b.joint.v0.resize(nv);
     for (double& x : b.joint.q0) x = rng.uniform(-1, 1);
     for (double& x : b.joint.v0) x = rng.uniform(-1, 1);
+    // a gimbal in place of the joint drawn, its state from its own stream: three orthogonal axes
+    // (roll, pitch and yaw of an axis set), which lock only at a second angle of ±90°, outside the
+    // ±1 rad drawn
+    if (options.gimbals > 0.0 && options.allJointTypes && !(i == 0 && floating) &&
+        gimbalRng.uniform() < options.gimbals) {
+      type = b.joint.type = JointType::Gimbal;
+      b.joint.axis3 = b.joint.axis.normalized().cross(b.joint.axis2.normalized());
+      b.joint.q0.resize(3);
+      b.joint.v0.resize(3);
+      for (double& x : b.joint.q0) x = gimbalRng.uniform(-1, 1);
+      for (double& x : b.joint.v0) x = gimbalRng.uniform(-1, 1);
+    }
     if (type == JointType::Spherical || type == JointType::Free) {
       const Eigen::Vector4d qn =
           Eigen::Vector4d(b.joint.q0[0], b.joint.q0[1], b.joint.q0[2], b.joint.q0[3]).normalized();

@@ -30,9 +30,12 @@ struct RandomTreeOptions {
   bool gravity = true;
   double coordinateAxes = 0.0;   ///< fraction of joints whose axis is x, y or z (the solvers' special cases)
   double plainPlacements = 0.0;  ///< fraction of joint placements without rotation (rpy = 0: the RNEA's special case)
+  /// fraction of joints (of every type but a floating root's) made gimbal joints, drawn from a stream
+  /// of their own: every other draw, and so every other joint, stays as the seed gives it without
+  double gimbals = 0.0;
 };
 
-/// A seeded random tree: every joint type (the first root free or not), random placements,
+/// A seeded random tree: every joint type (the first root free or not; gimbals as the options ask), random placements,
 /// axes, masses (0.5–2 kg) and inertias satisfying the triangle inequality, random q0 and v0.
 /// The same seed gives the same model on every platform (own PRNG, no <random> distributions).
 Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options = {});

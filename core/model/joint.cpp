@@ -64,6 +64,18 @@ Vec3 universalFirstAxis(const JointModel& j, const double* q) {
   return axisRotation(j.axis2, q[1]).transpose() * j.axis;
 }
 
+// Gimbal joint, R = R(a₁, q₁) R(a₂, q₂) R(a₃, q₃): its axes seen from the child, s₁ = E₃E₂a₁,
+// s₂ = E₃a₂ and s₃ = a₃ (E_k the coordinate rotation by q_k about a_k), the columns of S.
+struct GimbalAxes {
+  Vec3 s1, s2, s3;
+};
+GimbalAxes gimbalAxes(const JointModel& j, const double* q) {
+  const Mat3 E3 = axisRotation(j.axis3, q[2]).transpose();
+  const Vec3 s2 = E3 * j.axis2;
+  const Vec3 s1 = E3 * (axisRotation(j.axis2, q[1]).transpose() * j.axis);
+  return {s1, s2, j.axis3};
+}
+
 }  // namespace
 
 Vec3 perpendicularTo(const Vec3& a) {
@@ -74,13 +86,14 @@ Vec3 perpendicularTo(const Vec3& a) {
   return (e - e.dot(a) * a).normalized();
 }
 
-JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2) {
+JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3) {
   JointModel j;
   j.type = type;
   j.nq = jointNq(type);
   j.nv = jointNv(type);
   if (axis.norm() > 0.0) j.axis = axis.normalized();
   if (axis2.norm() > 0.0) j.axis2 = axis2.normalized();
+  if (axis3.norm() > 0.0) j.axis3 = axis3.normalized();
   j.perp1 = perpendicularTo(j.axis);
   j.perp2 = j.axis.cross(j.perp1);
   for (int k = 0; k < 3; ++k)
@@ -119,6 +132,9 @@ Xform JointModel::transform(const double* q) const {
     case JointType::Cylindrical: return {axisRotation(axis, q[0]).transpose(), axis * q[1]};
     case JointType::Universal:
       return Xform::rotation((axisRotation(axis, q[0]) * axisRotation(axis2, q[1])).transpose());
+    case JointType::Gimbal:
+      return Xform::rotation(
+          (axisRotation(axis, q[0]) * axisRotation(axis2, q[1]) * axisRotation(axis3, q[2])).transpose());
     case JointType::Spherical: return Xform::rotation(quatRotation(q).transpose());
     case JointType::Planar: return {axisRotation(axis, q[0]).transpose(), perp1 * q[1] + perp2 * q[2]};
     case JointType::Free: return {quatRotation(q).transpose(), Vec3(q[4], q[5], q[6])};
@@ -140,6 +156,13 @@ void JointModel::motionSubspace(const double* q, Mat6N& S) const {
       S.col(0).head<3>() = universalFirstAxis(*this, q);
       S.col(1).head<3>() = axis2;
       break;
+    case JointType::Gimbal: {
+      const GimbalAxes g = gimbalAxes(*this, q);
+      S.col(0).head<3>() = g.s1;
+      S.col(1).head<3>() = g.s2;
+      S.col(2).head<3>() = g.s3;
+      break;
+    }
     case JointType::Spherical: S.topRows<3>().setIdentity(); break;
     case JointType::Planar:
       S.col(0).head<3>() = axis;
@@ -174,8 +197,9 @@ void JointModel::constraintSubspace(const double* q, Mat6N& T) const {
       T.col(0).head<3>() = universalFirstAxis(*this, q).cross(axis2).normalized();
       T.bottomRightCorner<3, 3>().setIdentity();
       break;
-    case JointType::Spherical: T.bottomRows<3>().setIdentity(); break;
-    case JointType::Planar:  // λ = (in-plane moments, normal force)
+    case JointType::Spherical:
+    case JointType::Gimbal: T.bottomRows<3>().setIdentity(); break;  // λ = force
+    case JointType::Planar:                                          // λ = (in-plane moments, normal force)
       T.col(0).head<3>() = perp1;
       T.col(1).head<3>() = perp2;
       T.col(2).tail<3>() = axis;
@@ -192,9 +216,18 @@ void JointModel::actuationSubspace(const double* q, Mat6N& D) const {
     const Eigen::Matrix<double, 6, 2> Dn = D.leftCols<2>() * G.inverse();
     D.leftCols<2>() = Dn;
   }
+  if (type == JointType::Gimbal) {  // S = [Ŝ; 0]: D = [Ŝ⁻ᵀ; 0]
+    const Mat3 Shat = D.topLeftCorner<3, 3>();
+    D.topLeftCorner<3, 3>() = Shat.inverse().transpose();
+  }
 }
 
 Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
+  if (type == JointType::Gimbal) {  // Σ ṡ_k ν_k, ṡ₁ = ν₂ s₁ × s₂ + ν₃ s₁ × s₃, ṡ₂ = ν₃ s₂ × s₃
+    const GimbalAxes g = gimbalAxes(*this, q);
+    return spatial(v[0] * v[1] * g.s1.cross(g.s2) + v[0] * v[2] * g.s1.cross(g.s3) + v[1] * v[2] * g.s2.cross(g.s3),
+                   Vec3::Zero());
+  }
   if (type != JointType::Universal) return Vec6::Zero();
   return spatial(v[0] * v[1] * universalFirstAxis(*this, q).cross(axis2), Vec3::Zero());
 }
@@ -206,6 +239,10 @@ Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
     case JointType::Prismatic: return spatial(Vec3::Zero(), axis * v[0]);
     case JointType::Cylindrical: return spatial(axis * v[0], axis * v[1]);
     case JointType::Universal: return spatial(universalFirstAxis(*this, q) * v[0] + axis2 * v[1], Vec3::Zero());
+    case JointType::Gimbal: {
+      const GimbalAxes g = gimbalAxes(*this, q);
+      return spatial(g.s1 * v[0] + g.s2 * v[1] + g.s3 * v[2], Vec3::Zero());
+    }
     case JointType::Spherical: return spatial(Vec3(v[0], v[1], v[2]), Vec3::Zero());
     case JointType::Planar: return spatial(axis * v[0], perp1 * v[1] + perp2 * v[2]);
     case JointType::Free: return Eigen::Map<const Vec6>(v);
@@ -218,6 +255,12 @@ void JointModel::motionSubspaceRateTransposeTimes(const double* S, const double*
   if (type == JointType::Universal) {  // S̊ = [ν₂ (E₂a₁ × a₂) 0; 0 0]
     const Vec3 s1(S[0], S[1], S[2]);
     out[0] = v[1] * s1.cross(axis2).dot(mu.head<3>());
+  }
+  if (type == JointType::Gimbal) {  // ṡ₁ = ν₂ s₁ × s₂ + ν₃ s₁ × s₃, ṡ₂ = ν₃ s₂ × s₃, ṡ₃ = 0
+    const Vec3 s1(S[0], S[1], S[2]), s2(S[6], S[7], S[8]), s3(S[12], S[13], S[14]);
+    const Vec3 n = mu.head<3>();
+    out[0] = (v[1] * s1.cross(s2) + v[2] * s1.cross(s3)).dot(n);
+    out[1] = v[2] * s2.cross(s3).dot(n);
   }
 }
 
@@ -237,7 +280,8 @@ JointCoordinateFrame JointModel::coordinateFrame() const {
       break;
     }
     case JointType::Universal: f.dims = {0, 1, 0, 0, 0, 0}; break;
-    case JointType::Spherical: f.dims = {0, 1, 2, 0, 0, 0}; break;
+    case JointType::Spherical:
+    case JointType::Gimbal: f.dims = {0, 1, 2, 0, 0, 0}; break;
     case JointType::Planar:  // S = [axis 0 0; 0 perp1 perp2]
       f.R = Rj;
       f.dims = {2, 3, 4, 0, 0, 0};
@@ -256,6 +300,11 @@ void JointModel::positionDerivative(const double* q, const double* v, double* qd
     case JointType::Universal:
       qdot[0] = v[0];
       qdot[1] = v[1];
+      break;
+    case JointType::Gimbal:
+      qdot[0] = v[0];
+      qdot[1] = v[1];
+      qdot[2] = v[2];
       break;
     case JointType::Spherical: quatRate(q, Vec3(v[0], v[1], v[2]), qdot); break;
     case JointType::Planar: {

@@ -29,13 +29,14 @@ struct JointModel {
   int nq = 0;
   int nv = 0;
   Vec3 axis = Vec3::UnitZ();   ///< unit; revolute/prismatic/cylindrical axis, planar normal, universal axis 1
-  Vec3 axis2 = Vec3::UnitY();  ///< unit; universal axis 2 (child side)
+  Vec3 axis2 = Vec3::UnitY();  ///< unit; universal and gimbal axis 2
+  Vec3 axis3 = Vec3::UnitZ();  ///< unit; gimbal axis 3 (child side)
   Vec3 perp1 = Vec3::UnitX();  ///< unit, ⊥ axis
   Vec3 perp2 = Vec3::UnitY();  ///< axis × perp1
   int unitAxis = -1;           ///< k when axis is exactly the coordinate axis e_k (k = 0, 1, 2), else −1
 
   /// Builds the joint and its perpendicular basis; axes are normalized here.
-  static JointModel make(JointType type, const Vec3& axis, const Vec3& axis2);
+  static JointModel make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3 = Vec3::UnitZ());
 
   /// ᶜX_J = X_J(q).
   Xform transform(const double* q) const;
@@ -52,7 +53,7 @@ struct JointModel {
   void constraintSubspace(const double* q, Mat6N& T) const;
   /// D = S (SᵀS)⁻¹ so that Sᵀ D = 1.
   void actuationSubspace(const double* q, Mat6N& D) const;
-  /// S̊ q̇: the apparent derivative of S in body coordinates times q̇ (nonzero for universal only).
+  /// S̊ q̇: the apparent derivative of S in body coordinates times q̇ (nonzero for universal and gimbal).
   Vec6 velocityProduct(const double* q, const double* v) const;
   /// q̇ = G(q) ν.
   void positionDerivative(const double* q, const double* v, double* qdot) const;
@@ -66,12 +67,14 @@ struct JointModel {
   Vec6 jointVelocity(const double* q, const double* v) const;
   /// S̊ᵀ μ into out (nv entries): the rate of S's body coordinates, transposed, times a force μ;
   /// S is motionSubspace(q) at the same q, 6×nv column-major (read, not recomputed). Zero unless
-  /// subspacesDependOnQ(): the universal joint's E₂a₁ turns with q₂, d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂).
+  /// subspacesDependOnQ(): the universal joint's E₂a₁ turns with q₂, d/dt (E₂a₁) = ν₂ (E₂a₁ × a₂);
+  /// the gimbal's s₁ = E₃E₂a₁ and s₂ = E₃a₂ turn with q₂ and q₃ (joint.cpp, gimbalAxes).
   void motionSubspaceRateTransposeTimes(const double* S, const double* v, const Vec6& mu, double* out) const;
 
   // ---- what solvers ask about the structure of S, T and q ----
-  /// S, T and D depend on q (universal joint); otherwise they are constant in body coordinates.
-  bool subspacesDependOnQ() const { return type == JointType::Universal; }
+  /// S, T and D depend on q (universal and gimbal joints); otherwise they are constant in body
+  /// coordinates. (A gimbal's T, the three forces, is constant; its S and D are not.)
+  bool subspacesDependOnQ() const { return type == JointType::Universal || type == JointType::Gimbal; }
   /// S = 1₆: all six velocity coordinates are free, in body axes (free joint).
   bool motionSubspaceIsIdentity() const { return nv == 6; }
   /// q[0..3] holds a unit quaternion (w, x, y, z) (spherical and free joints; normalize() renormalizes it).
@@ -87,7 +90,8 @@ struct JointModel {
   /// for joints along x, y or z and for spherical and free joints, [perp1 perp2 axis] for revolute,
   /// prismatic and cylindrical joints along other axes and for planar joints. A universal joint
   /// has no constant such frame (subspacesDependOnQ): d = (0, 1), R = 1, and S = diag(R, R) [Ŝ; 0]
-  /// holds with R and the 2×2 Ŝ found from S at each q.
+  /// holds with R and the 2×2 Ŝ found from S at each q. A gimbal's S spans the rotations at every
+  /// q away from gimbal lock: d = (0, 1, 2), R = 1, and Ŝ the 3×3 upper block of S at each q.
   JointCoordinateFrame coordinateFrame() const;
   /// Velocity coordinate k (0 ≤ k < nv) is an angular rate, not a linear one.
   bool velocityIsAngular(int k) const { return coordinateFrame().dims[k] < 3; }

@@ -8,11 +8,11 @@
 
 namespace kt {
 
-enum class JointType { Fixed, Revolute, Prismatic, Cylindrical, Universal, Spherical, Planar, Free };
+enum class JointType { Fixed, Revolute, Prismatic, Cylindrical, Universal, Spherical, Planar, Free, Gimbal };
 
-inline constexpr std::array<JointType, 8> kAllJointTypes = {
-    JointType::Fixed,     JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical,
-    JointType::Universal, JointType::Spherical, JointType::Planar,    JointType::Free};
+inline constexpr std::array<JointType, 9> kAllJointTypes = {
+    JointType::Fixed,  JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical, JointType::Universal,
+    JointType::Gimbal, JointType::Spherical, JointType::Planar,    JointType::Free};
 
 /// Number of position coordinates.
 constexpr int jointNq(JointType t) {
@@ -23,7 +23,8 @@ constexpr int jointNq(JointType t) {
     case JointType::Cylindrical:
     case JointType::Universal: return 2;
     case JointType::Spherical: return 4;  // unit quaternion (w, x, y, z)
-    case JointType::Planar: return 3;     // angle, x, y
+    case JointType::Planar:               // angle, x, y
+    case JointType::Gimbal: return 3;     // angles about axis, axis2, axis3
     case JointType::Free: return 7;       // quaternion (w, x, y, z), then position (x, y, z)
   }
   return 0;
@@ -38,7 +39,8 @@ constexpr int jointNv(JointType t) {
     case JointType::Cylindrical:
     case JointType::Universal: return 2;
     case JointType::Spherical:
-    case JointType::Planar: return 3;
+    case JointType::Planar:
+    case JointType::Gimbal: return 3;
     case JointType::Free: return 6;
   }
   return 0;
@@ -50,10 +52,11 @@ constexpr bool jointUsesQuasiVelocity(JointType t) {
   return t == JointType::Spherical || t == JointType::Free || t == JointType::Planar;
 }
 
-/// Needs one axis (revolute, prismatic, cylindrical; planar: the plane normal).
+/// Needs an axis (revolute, prismatic, cylindrical; planar: the plane normal; universal and gimbal:
+/// the first of their two or three).
 constexpr bool jointHasAxis(JointType t) {
   return t == JointType::Revolute || t == JointType::Prismatic || t == JointType::Cylindrical ||
-         t == JointType::Universal || t == JointType::Planar;
+         t == JointType::Universal || t == JointType::Gimbal || t == JointType::Planar;
 }
 
 constexpr std::string_view jointTypeName(JointType t) {
@@ -63,6 +66,7 @@ constexpr std::string_view jointTypeName(JointType t) {
     case JointType::Prismatic: return "prismatic";
     case JointType::Cylindrical: return "cylindrical";
     case JointType::Universal: return "universal";
+    case JointType::Gimbal: return "gimbal";
     case JointType::Spherical: return "spherical";
     case JointType::Planar: return "planar";
     case JointType::Free: return "free";

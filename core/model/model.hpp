@@ -77,7 +77,7 @@ enum class MotionType { None, Spline, RestToRest, Sinusoid, Table };
 ///   Table:       the columns q:<joint>[k] of the CSV `file`, a not-a-knot spline through the
 ///                samples after an optional zero-phase low-pass at `cutoff` Hz
 /// Only joints whose velocity coordinates are the rates of their position coordinates (revolute,
-/// prismatic, cylindrical, universal) take a motion.
+/// prismatic, cylindrical, universal, gimbal) take a motion.
 struct Motion {
   MotionType type = MotionType::None;
   std::vector<std::vector<Knot>> knots;                     ///< Spline
@@ -115,8 +115,9 @@ struct JointSpec {
   JointType type = JointType::Revolute;
   Placement origin;            ///< joint frame in the parent body frame
   Vec3 axis = Vec3::UnitZ();   ///< revolute, prismatic, cylindrical: the axis; planar: the normal;
-                               ///< universal: the first (parent-side) axis
-  Vec3 axis2 = Vec3::UnitY();  ///< universal: the second (child-side) axis
+                               ///< universal, gimbal: the first (parent-side) axis
+  Vec3 axis2 = Vec3::UnitY();  ///< universal: the second (child-side) axis; gimbal: the second
+  Vec3 axis3 = Vec3::UnitZ();  ///< gimbal: the third (child-side) axis
   std::vector<double> q0;      ///< initial position (nq); empty = neutral
   std::vector<double> v0;      ///< initial velocity (nv); empty = zero
   std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty

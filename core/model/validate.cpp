@@ -393,6 +393,36 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
               "is parallel to axis; a universal joint needs two different axes (perpendicular for a "
               "cardan joint)");
   }
+  if (j.type == JointType::Gimbal) {
+    const auto axisOk = [&](const std::string& key, const Vec3& a, const char* example) {
+      if (!c.finiteVec(path + "." + key, a)) return false;
+      if (!std::isfinite(a.squaredNorm()) || a.norm() < 1e-12) {
+        c.error(path + "." + key, std::string("must be a direction that is not zero, such as ") + example);
+        return false;
+      }
+      return true;
+    };
+    const bool ok2 = axisOk("axis2", j.axis2, "[0, 1, 0]"), ok3 = axisOk("axis3", j.axis3, "[0, 0, 1]");
+    if (axesOk && ok2 && ok3) {
+      // the three axes span the rotations unless two neighbours are parallel, or the first and
+      // the third line up at the starting angles (gimbal lock): S would lose a column there
+      const Vec3 a1 = j.axis.normalized(), a2 = j.axis2.normalized(), a3 = j.axis3.normalized();
+      if (a1.cross(a2).norm() < 1e-9)
+        c.error(path + ".axis2", "is parallel to axis; a gimbal joint turns about three axes, neighbours not parallel");
+      else if (a2.cross(a3).norm() < 1e-9)
+        c.error(path + ".axis3",
+                "is parallel to axis2; a gimbal joint turns about three axes, neighbours not parallel");
+      else if (j.q0.size() == 3 && std::isfinite(j.q0[1]) && std::isfinite(j.q0[2])) {
+        const JointModel m = JointModel::make(JointType::Gimbal, a1, a2, a3);
+        Mat6N S;
+        m.motionSubspace(j.q0.data(), S);
+        if (std::abs(S.topRows<3>().determinant()) < 1e-9)
+          c.error(path + ".q0",
+                  "puts the gimbal's first and third axes in line (gimbal lock): its three "
+                  "angles no longer describe every rotation; start away from it");
+      }
+    }
+  }
   if (!j.q0.empty()) {
     checkVectorSize(c, path + ".q0", j.q0.size(), nq, "position coordinates", jd);
     if (static_cast<int>(j.q0.size()) == nq && c.finiteVec(path + ".q0", j.q0) &&
@@ -711,7 +741,7 @@ std::vector<Diagnostic> modelWarnings(const Model& model) {
   for (std::size_t k = 0; k < model.bodies.size(); ++k) {
     const JointSpec& j = model.bodies[k].joint;
     if (j.q0.empty() || j.q0.size() != j.limits.size()) continue;
-    const bool angular = j.type == JointType::Revolute || j.type == JointType::Universal;
+    const bool angular = j.type == JointType::Revolute || j.type == JointType::Universal || j.type == JointType::Gimbal;
     for (std::size_t i = 0; i < j.q0.size(); ++i) {
       const double q = j.q0[i], lo = j.limits[i].lower, hi = j.limits[i].upper;
       if (!std::isfinite(q) || !std::isfinite(lo) || !std::isfinite(hi) || lo > hi || (q >= lo && q <= hi)) continue;

@@ -64,7 +64,7 @@ class TestDynamics : public QObject {
     SplitMix64 rng(11);
     for (JointType type : kAllJointTypes) {
       for (int trial = 0; trial < 20; ++trial) {
-        const JointModel j = JointModel::make(type, rng.unitVector(), rng.unitVector());
+        const JointModel j = JointModel::make(type, rng.unitVector(), rng.unitVector(), rng.unitVector());
         double q[7], qp[7], qm[7], v[6], vneg[6];
         for (int k = 0; k < j.nq; ++k) q[k] = rng.uniform(-1, 1);
         j.normalize(q);
@@ -84,6 +84,14 @@ class TestDynamics : public QObject {
           QVERIFY((S * Eigen::Map<const VecN>(v, j.nv) - exact).norm() < 1e-14);
           const Vec6 dS = (Sp - Sm) / (2 * h) * Eigen::Map<const VecN>(v, j.nv);
           QVERIFY((dS - j.velocityProduct(q, v)).norm() < 1e-7);
+          // S̊ᵀ μ, which the Poisson solvers take for their velocity products, likewise
+          Vec6 mu;
+          for (int k = 0; k < 6; ++k) mu[k] = rng.uniform(-1, 1);
+          double rate[6];
+          j.motionSubspaceRateTransposeTimes(S.data(), v, mu, rate);
+          for (int k = 0; k < j.nv; ++k)
+            QVERIFY2(std::abs(rate[k] - (Sp.col(k) - Sm.col(k)).dot(mu) / (2 * h)) < 1e-7,
+                     qPrintable(QString::fromStdString(std::string(jointTypeName(type)))));
         }
       }
     }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // MJCF import (core/io/mjcf/mjcf.hpp) on models written for these tests (tests/data/mjcf): every
-// joint kind both share, a massless frame, defaults, classes and an include, a free-floating base.
+// joint kind both share, a massless frame, defaults, classes and an include, a free-floating base;
+// and on MuJoCo's own humanoid, whose hips are gimbal joints.
 // After import, M(q) and q̈ at a random state agree with MuJoCo's own (mj_fullM, qacc with contacts,
-// limits, actuation and passive forces off and τ as qfrc_applied) to 1e-10, through the coordinate
+// limits, actuation, passive forces and armature off and τ as qfrc_applied) to 1e-10, through the coordinate
 // map the import returns; M is compared as Jᵀ M_kt J where a free joint's velocity changes axes.
 #include <mujoco/mujoco.h>
 
@@ -113,15 +114,19 @@ class TestMjcf : public QObject {
 
  private:
   // Imports `name`, then compares M and q̈ with MuJoCo at three random states.
-  void compareWithMuJoCo(const char* name) {
-    const std::string path = mjcfFile(name);
+  void compareWithMuJoCo(const std::string& path) {
+    const char* name = path.c_str();
     const MjcfImport imp = importMjcfFile(path);
     const Tree tree = finalizeOrThrow(imp.model, meshFiles());
     MjModelHandle mj(path);
     QVERIFY(mj.m && mj.d);
     mjModel* m = mj.m;
     QCOMPARE(tree.nv, m->nv);
-    m->opt.disableflags |= mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION | mjDSBL_PASSIVE | mjDSBL_EQUALITY;
+    // what the import leaves out, off in MuJoCo too: contacts, limits, actuators, damping and springs,
+    // friction loss, equality constraints, and the armature MuJoCo adds to M's diagonal
+    m->opt.disableflags |=
+        mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_ACTUATION | mjDSBL_PASSIVE | mjDSBL_EQUALITY | mjDSBL_FRICTIONLOSS;
+    for (int k = 0; k < m->nv; ++k) m->dof_armature[k] = 0.0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const Mapped s = randomState(m, mj.d, tree, imp, seed);
       // τ_mj = Jᵀ τ_kt, the same power
@@ -152,22 +157,18 @@ class TestMjcf : public QObject {
   }
 
  private slots:
-  void armMatchesMuJoCo() { compareWithMuJoCo("arm.xml"); }
-  void floatingBaseMatchesMuJoCo() { compareWithMuJoCo("floating.xml"); }
-  void classesAndIncludeMatchMuJoCo() { compareWithMuJoCo("classes.xml"); }
+  void armMatchesMuJoCo() { compareWithMuJoCo(mjcfFile("arm.xml")); }
+  void floatingBaseMatchesMuJoCo() { compareWithMuJoCo(mjcfFile("floating.xml")); }
+  void classesAndIncludeMatchMuJoCo() { compareWithMuJoCo(mjcfFile("classes.xml")); }
 
-  // MuJoCo's own humanoid turns each hip through three hinges: refused by name until Kinetree has
-  // such a joint, not approximated
-  void packagedHumanoidIsRefusedAtItsHips() {
+  // MuJoCo's own humanoid (libmujoco-samples) turns each hip through three hinges: a gimbal joint
+  void packagedHumanoidMatchesMuJoCo() {
     const char* packaged = "/usr/share/mujoco/model/humanoid/humanoid.xml";
     if (!std::filesystem::exists(packaged)) QSKIP("MuJoCo's example models (libmujoco-samples) are not installed");
-    try {
-      importMjcfFile(packaged);
-      QFAIL("the humanoid's three-hinge hips were imported");
-    } catch (const ModelLoadError& e) {
-      const std::string text = formatDiagnostics(e.diagnostics());
-      QVERIFY2(text.find("_thigh' has 3 joints (hinge, hinge, hinge)") != std::string::npos, text.c_str());
-    }
+    const MjcfImport imp = importMjcfFile(packaged);
+    const JointSpec hip = imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("right_thigh"))].joint;
+    QCOMPARE(hip.type, JointType::Gimbal);
+    compareWithMuJoCo(packaged);
   }
 
   void jointsMapToTheirKinds() {
@@ -233,17 +234,17 @@ class TestMjcf : public QObject {
 
   void unsupportedCombinationNamesTheBody() {
     QTemporaryDir dir;
-    const QString path = dir.path() + "/gimbal.xml";
+    const QString path = dir.path() + "/slides.xml";
     std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body name=\"hip\">\n"
-                                         "<joint name=\"x\" axis=\"1 0 0\"/><joint name=\"y\" axis=\"0 1 0\"/>"
-                                         "<joint name=\"z\" axis=\"0 0 1\"/>\n"
+                                         "<joint type=\"slide\" axis=\"1 0 0\"/><joint type=\"slide\" axis=\"0 1 0\"/>"
+                                         "<joint type=\"slide\" axis=\"0 0 1\"/>\n"
                                          "<geom type=\"sphere\" size=\"0.1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
     try {
       importMjcfFile(path.toStdString());
-      QFAIL("three hinges on one body were imported");
+      QFAIL("three slides on one body were imported");
     } catch (const ModelLoadError& e) {
       const std::string text = formatDiagnostics(e.diagnostics());
-      QVERIFY2(text.find("body 'hip' has 3 joints (hinge, hinge, hinge)") != std::string::npos, text.c_str());
+      QVERIFY2(text.find("body 'hip' has 3 joints (slide, slide, slide)") != std::string::npos, text.c_str());
     }
   }
 

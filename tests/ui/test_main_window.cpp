@@ -281,7 +281,8 @@ class TestMainWindow : public QObject {
 
   // An MJCF file opened (or dropped, which takes the same path) is imported the same way: a new,
   // unsaved document in one undo step, every geom drawn (the ellipsoid as a written mesh), a box
-  // listing what was left out; the humanoid's refusal names its hip and keeps the current model.
+  // listing what was left out; a refusal (three slides on one body) names the body and keeps the
+  // current model.
   void importsMjcfAsANewUnsavedModel() {
     QStandardPaths::setTestModeEnabled(true);  // the written meshes go to the test's data folder
     auto w = shownWindow();
@@ -292,8 +293,9 @@ class TestMainWindow : public QObject {
     QFile file(hips);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(
-        "<mujoco><worldbody><body name=\"thigh\"><joint axis=\"1 0 0\"/><joint axis=\"0 1 0\"/>"
-        "<joint axis=\"0 0 1\"/><geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>");
+        "<mujoco><worldbody><body name=\"thigh\"><joint type=\"slide\" axis=\"1 0 0\"/>"
+        "<joint type=\"slide\" axis=\"0 1 0\"/><joint type=\"slide\" axis=\"0 0 1\"/>"
+        "<geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>");
     file.close();
     QVERIFY(!w->files().loadModel(hips, error));
     QVERIFY2(error.contains(QStringLiteral("body 'thigh' has 3 joints")), qPrintable(error));

@@ -63,6 +63,7 @@ const char* fieldLabel(Field f) {
     case Field::JointOrigin: return "joint placement";
     case Field::JointAxis: return "joint axis";
     case Field::JointAxis2: return "second joint axis";
+    case Field::JointAxis3: return "third joint axis";
     case Field::InitialPosition: return "initial position";
     case Field::InitialVelocity: return "initial velocity";
     case Field::Limits: return "limits";
@@ -142,6 +143,7 @@ std::string fieldPath(Field field, int body, int sub) {
     case Field::JointOrigin: return b + ".joint.origin";
     case Field::JointAxis: return b + ".joint.axis";
     case Field::JointAxis2: return b + ".joint.axis2";
+    case Field::JointAxis3: return b + ".joint.axis3";
     case Field::InitialPosition: return b + ".joint.q0";
     case Field::InitialVelocity: return b + ".joint.v0";
     case Field::Limits: return b + ".joint.limits";
@@ -233,6 +235,14 @@ QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString*
         if (type == kt::JointType::Universal && j.axis.norm() > 0.0 &&
             j.axis.normalized().cross(j.axis2.normalized()).norm() < 1e-6)
           j.axis2 = kt::perpendicularTo(j.axis.normalized());
+        // a gimbal's three axes: the axis, then the two others of a right-handed set, where the
+        // ones written would leave neighbours parallel
+        if (type == kt::JointType::Gimbal && j.axis.norm() > 0.0 &&
+            (j.axis.normalized().cross(j.axis2.normalized()).norm() < 1e-6 ||
+             j.axis2.normalized().cross(j.axis3.normalized()).norm() < 1e-6)) {
+          j.axis2 = kt::perpendicularTo(j.axis.normalized());
+          j.axis3 = j.axis.normalized().cross(j.axis2);
+        }
       },
       error);
 }
@@ -250,6 +260,11 @@ QUndoCommand* setJointAxis(Document& doc, int body, const kt::Vec3& axis, QStrin
 QUndoCommand* setJointAxis2(Document& doc, int body, const kt::Vec3& axis2, QString* error) {
   return bodyEdit(
       doc, body, Field::JointAxis2, -1, [&](kt::BodySpec& b) { b.joint.axis2 = axis2; }, error);
+}
+
+QUndoCommand* setJointAxis3(Document& doc, int body, const kt::Vec3& axis3, QString* error) {
+  return bodyEdit(
+      doc, body, Field::JointAxis3, -1, [&](kt::BodySpec& b) { b.joint.axis3 = axis3; }, error);
 }
 
 QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<double>& q0, QString* error) {

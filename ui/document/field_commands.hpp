@@ -38,6 +38,7 @@ enum class Field {
   JointOrigin,
   JointAxis,
   JointAxis2,
+  JointAxis3,
   InitialPosition,
   InitialVelocity,
   Limits,
@@ -106,6 +107,7 @@ QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString*
 QUndoCommand* setJointOrigin(Document& doc, int body, const kt::Placement& origin, QString* error = nullptr);
 QUndoCommand* setJointAxis(Document& doc, int body, const kt::Vec3& axis, QString* error = nullptr);
 QUndoCommand* setJointAxis2(Document& doc, int body, const kt::Vec3& axis2, QString* error = nullptr);
+QUndoCommand* setJointAxis3(Document& doc, int body, const kt::Vec3& axis3, QString* error = nullptr);
 QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<double>& q0, QString* error = nullptr);
 QUndoCommand* setInitialVelocity(Document& doc, int body, const std::vector<double>& v0, QString* error = nullptr);
 QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& limits, QString* error = nullptr);

@@ -103,10 +103,10 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     fr.nv = static_cast<std::int8_t>(joint.nv);
     // the joint frame: columns of R in body axes, and the coordinates S_i spans there
     const JointCoordinateFrame jf = joint.coordinateFrame();
-    fr.universal = joint.subspacesDependOnQ();
+    fr.turning = joint.type == JointType::Universal ? 1 : joint.type == JointType::Gimbal ? 2 : 0;
     R = jf.R;
     for (int n = 0; n < fr.nv; ++n) fr.dims[n] = static_cast<std::int8_t>(jf.dims[n]);
-    fr.rotated = fr.universal || R != Mat3::Identity();
+    fr.rotated = fr.universal() || R != Mat3::Identity();
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && ownFrames_[static_cast<std::size_t>(parent)].rotated);
     fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1;
@@ -120,7 +120,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
     Tphys_[i].setZero();
     Tphys_[i].leftCols(T.cols()) = T;
-    fr.gather = !fr.universal;
+    fr.gather = !fr.universal();
     for (int c = 0; c < T.cols() && fr.gather; ++c) {
       int nonzero = 0;
       for (int r = 0; r < 6; ++r) {
@@ -133,7 +133,7 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       fr.gather = fr.gather && nonzero == 1;
     }
     IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
-    IinvJ_[i] = fr.rotated && !fr.universal ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
+    IinvJ_[i] = fr.rotated && !fr.universal() ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
   }
   // no joint prescribed yet: prescribedFrames_ matches prescribed_
   prescribedFrames_ = ownFrames_;
@@ -165,6 +165,15 @@ void CfaTreeSolver::updateUniversal(int i, const double* qi) {
   Tphys_[i].col(0).head<3>() = n;
   Tphys_[i].block<3, 3>(3, 1).setIdentity();
   IinvJ_[i] = rotateSymmetric(IinvB_[i], ax.R);
+}
+
+// Ŝ of a gimbal joint: S = [s₁ s₂ s₃; 0] in body axes, which are its joint frame (R = 1).
+void CfaTreeSolver::updateGimbal(int i, const double* qi) {
+  JointAxes& ax = axes_[i];
+  Mat6N S;
+  tree_->joints[i].motionSubspace(qi, S);
+  ax.Shat3 = S.topLeftCorner<3, 3>();
+  ax.Shat3Inv = ax.Shat3.inverse();
 }
 
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
@@ -372,7 +381,8 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const Vec6 ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
 
     const JointFrame& fr = frames_[i];
-    if (fr.universal) updateUniversal(i, qi);
+    if (fr.universal()) updateUniversal(i, qi);
+    if (fr.gimbal()) updateGimbal(i, qi);
     BodyWork& W = w_[i];
     if (fr.ownTransform) {  // ᴶⁱX_ᴶᵖ = Rᵢᵀ ⁱX_p R_p; otherwise it is ⁱX_p itself
       Xform& XJ = XJ_[i];
@@ -398,8 +408,10 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
       // the known relative acceleration S_i q̈_i joins c_i (header, "Prescribed joints"); in the
       // joint frame S_i selects coordinates, S_i = [Ŝ; 0] for a universal joint
       const double* qddi = qdd.data() + t.vOffset[i];
-      if (fr.universal) {
+      if (fr.universal()) {
         W.c.head<2>() += axes_[i].Shat * Eigen::Vector2d(qddi[0], qddi[1]);
+      } else if (fr.gimbal()) {
+        W.c.head<3>() += axes_[i].Shat3 * Vec3(qddi[0], qddi[1], qddi[2]);
       } else {
         for (int k = 0; k < fr.nv; ++k) W.c[fr.dims[k]] += qddi[k];
       }
@@ -415,17 +427,20 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
   Vec6 u = Vec6::Zero();
   if (fr.nv == 0 || isPrescribed<kHybrid>(i)) return u;  // a prescribed joint's whole wrench is λ_i
   const int off = tree_->vOffset[i];
-  // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal joints
+  // Sᵀ f = Ŝᵀ (Rᵀ f) on the motion coordinates, Ŝ = 1 but for universal and gimbal joints
   const JointAxes& ax = axes_[i];
   Vec6 fJ = Vec6::Zero();
   if (residual) {
     const Vec6& f = fRnea_[i];
     fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
   }
-  if (fr.universal) {
+  if (fr.universal()) {
     const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
     u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
-  } else if (fr.nv == 1) {                      // u = e_d τ_d
+  } else if (fr.gimbal()) {
+    const Vec3 tp = Vec3(tau[off], tau[off + 1], tau[off + 2]) - ax.Shat3.transpose() * fJ.head<3>();
+    u.head<3>() = ax.Shat3Inv.transpose() * tp;  // D = [Ŝ⁻ᵀ; 0]
+  } else if (fr.nv == 1) {                       // u = e_d τ_d
     u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
   } else {
     for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
@@ -450,7 +465,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     const Vec6 u = actuation<kHybrid>(i, tau, false);
     W.u = u;
     if (p >= 0) {
-      if (fr.nv == 1 && !fr.universal) {
+      if (fr.nv == 1 && !fr.universal()) {
         accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
       } else if (fr.nv > 0) {
         accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
@@ -505,7 +520,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
       if (!withBias)
         for (int k = 0; k < fr.nv; ++k) qdd[off + k] = 0.0;
       generalizedForce(i, bodyLoad(i, lambda, !withBias), effort->data() + off);
-    } else if (fr.nv == 1 && !fr.universal) {
+    } else if (fr.nv == 1 && !fr.universal()) {
       const int d = fr.dims[0];
       const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
@@ -519,8 +534,10 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
         rel[k] = ad - a[d];
         a[d] = ad;
       }
-      if (fr.universal) {
+      if (fr.universal()) {
         qdd.segment<2>(off) = axes_[i].ShatInv * rel.head<2>();
+      } else if (fr.gimbal()) {
+        qdd.segment<3>(off) = axes_[i].Shat3Inv * rel.head<3>();
       } else {
         for (int k = 0; k < fr.nv; ++k) qdd[off + k] = rel[k];
       }
@@ -566,7 +583,7 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
     for (int c : ch) {
       const JointFrame& fc = frames_[c];
-      if (fc.nv == 1 && !fc.universal) {
+      if (fc.nv == 1 && !fc.universal()) {
         accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].u[fc.dims[0]], -1.0, rho);
       } else if (fc.nv > 0) {
         accumulateInverseForce(jointTransform(c), w_[c].u, -1.0, rho);
@@ -599,10 +616,13 @@ void CfaTreeSolver::generalizedForce(int i, const Vec6& f, double* out) const {
   if (fr.nv == 0) return;
   const JointAxes& ax = axes_[i];
   const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
-  if (fr.universal) {
+  if (fr.universal()) {
     const Eigen::Vector2d tau = ax.Shat.transpose() * fr6.head<2>();
     out[0] = tau[0];
     out[1] = tau[1];
+  } else if (fr.gimbal()) {
+    const Vec3 tau = ax.Shat3.transpose() * fr6.head<3>();
+    for (int k = 0; k < 3; ++k) out[k] = tau[k];
   } else {
     for (int k = 0; k < fr.nv; ++k) out[k] = fr6[fr.dims[k]];
   }

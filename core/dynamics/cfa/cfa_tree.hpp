@@ -109,17 +109,21 @@ class CfaTreeSolver final : public Solver {
     std::int8_t nv = 0;                  ///< n_i
     std::int8_t nc = 6;                  ///< 6 − n_i; 6 for a prescribed joint (header, "Prescribed joints")
     bool rotated = false;                ///< R ≠ 1
-    bool universal = false;              ///< R and Ŝ depend on q
+    std::int8_t turning = 0;             ///< S depends on q: 1 universal (R and Ŝ), 2 gimbal (3 × 3 Ŝ, R = 1)
     bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
     bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
     bool farChild = false;               ///< a child other than body i + 1: the bias pass stores v_i for it
     bool keepPsi = false;                ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
+    bool universal() const { return turning == 1; }
+    bool gimbal() const { return turning == 2; }
   };
   /// The joint frame's axes, read only where the frame is rotated.
   struct JointAxes {
     Mat3 R = Mat3::Identity();  ///< body axes of the joint frame (columns), constant unless universal
     Eigen::Matrix2d Shat = Eigen::Matrix2d::Identity();     ///< universal: S_i = R_i [Ŝ; 0] on the motion coordinates
     Eigen::Matrix2d ShatInv = Eigen::Matrix2d::Identity();  ///< Ŝ⁻¹
+    Mat3 Shat3 = Mat3::Identity();     ///< gimbal: S_i = [Ŝ; 0], the three axes s₁, s₂, s₃ as columns
+    Mat3 Shat3Inv = Mat3::Identity();  ///< gimbal: Ŝ⁻¹
   };
   /// Per-body work, one record per body (read and written in index order): only what the passes
   /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ, a_i,
@@ -215,6 +219,7 @@ class CfaTreeSolver final : public Solver {
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
+  void updateGimbal(int i, const double* qi);
   void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);

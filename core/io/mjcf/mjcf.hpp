@@ -2,10 +2,10 @@
 // MJCF import (docs/mjcf.md). MuJoCo's own compiler (mj_loadXML, Debian's libmujoco-dev) reads the
 // file, with its defaults, classes, includes, frames and units resolved as MuJoCo resolves them;
 // the compiled tree is mapped onto Kinetree bodies: hinge, slide, ball and free joints, two hinges
-// through one point as a universal joint and a hinge with a slide along its axis as a cylindrical
-// one; inertias; geoms as shapes; motor and position actuators as drives. What Kinetree does not
-// simulate (contacts, tendons, equality constraints, sites, sensors, joint damping, armature,
-// springs and friction) is listed as warnings, one per kind.
+// through one point as a universal joint, three as a gimbal joint, and a hinge with a slide along
+// its axis as a cylindrical one; inertias; geoms as shapes; motor and position actuators as drives. What Kinetree does
+// not simulate (contacts, tendons, equality constraints, sites, sensors, joint damping, armature, springs and friction)
+// is listed as warnings, one per kind.
 #pragma once
 
 #include <string>

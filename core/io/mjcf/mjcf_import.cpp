@@ -11,6 +11,7 @@
 // joint and no mass (a frame that carries geoms or other bodies) is merged into its parent.
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -247,8 +248,32 @@ class Importer {
       for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
       return j;
     }
+    if (n == 3) {
+      const int j1 = first, j2 = first + 1, j3 = first + 2;
+      const Vec3 p = anchorOf(j1);
+      const double scale = std::max(1.0, p.norm());
+      const bool hinges = types[0] == mjJNT_HINGE && types[1] == mjJNT_HINGE && types[2] == mjJNT_HINGE;
+      const bool sameAnchor = (anchorOf(j2) - p).norm() <= tol * scale && (anchorOf(j3) - p).norm() <= tol * scale;
+      if (hinges && sameAnchor && axisOf(j1).cross(axisOf(j2)).norm() > 1e-9 &&
+          axisOf(j2).cross(axisOf(j3)).norm() > 1e-9) {
+        // three hinges through one point, turning in the order written: a gimbal joint
+        j.type = JointType::Gimbal;
+        j.axis = axisOf(j1);
+        j.axis2 = axisOf(j2);
+        j.axis3 = axisOf(j3);
+        anchor = p;
+        scalar(j1);
+        scalar(j2);
+        scalar(j3);
+        j.name = names[0] + "_" + names[1] + "_" + names[2];
+        if (names[0].empty() || names[1].empty() || names[2].empty()) j.name.clear();
+        for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
+        return j;
+      }
+    }
     fail(bodyLabel(b) + " has " + std::to_string(n) + " joints (" + kinds +
-         "): Kinetree has no joint that moves a body through more than two MuJoCo joints");
+         "): Kinetree joins three hinges through one point, neighbours not parallel (a gimbal joint), "
+         "and has no joint for this combination");
   }
 
   void addBody(int b, MjcfImport& out) {
@@ -289,7 +314,8 @@ class Importer {
     // limits (hinge and slide, where every coordinate of the joint has one): MuJoCo's range,
     // from the reference position
     if (body.joint.type == JointType::Revolute || body.joint.type == JointType::Prismatic ||
-        body.joint.type == JointType::Universal || body.joint.type == JointType::Cylindrical) {
+        body.joint.type == JointType::Universal || body.joint.type == JointType::Cylindrical ||
+        body.joint.type == JointType::Gimbal) {
       std::vector<Limit> limits;
       for (std::size_t k = 0; k < coords.qpos.size(); ++k) {
         int jn = -1;

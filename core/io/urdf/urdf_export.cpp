@@ -53,7 +53,7 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
   std::vector<std::string> cannot;
   for (const BodySpec& b : model.bodies)
     if (b.joint.type == JointType::Spherical || b.joint.type == JointType::Universal ||
-        b.joint.type == JointType::Cylindrical)
+        b.joint.type == JointType::Cylindrical || b.joint.type == JointType::Gimbal)
       cannot.push_back("'" + jointName(b) + "' (" + std::string(jointTypeName(b.joint.type)) + ")");
   if (!cannot.empty())
     throw std::invalid_argument(

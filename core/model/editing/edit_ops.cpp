@@ -231,6 +231,11 @@ void mirrorJoint(JointSpec& j, const Mat3& S) {
       j.axis = axial;
       j.axis2 = -(S * j.axis2);
       break;
+    case JointType::Gimbal:
+      j.axis = axial;
+      j.axis2 = -(S * j.axis2);
+      j.axis3 = -(S * j.axis3);
+      break;
     case JointType::Spherical:
     case JointType::Free: {
       // Quaternion vector part and angular velocity are axial (−S), positions and linear velocity polar (S).
@@ -249,9 +254,9 @@ void mirrorJoint(JointSpec& j, const Mat3& S) {
     case JointType::Planar: {
       // In-plane translation t = perp1 q1 + perp2 q2 is polar: t' = S t, expressed in the
       // mirrored joint's basis (perp1', perp2') of the plane with normal −S n.
-      const JointModel before = JointModel::make(j.type, j.axis, j.axis2);
+      const JointModel before = JointModel::make(j.type, j.axis, j.axis2, j.axis3);
       j.axis = axial;
-      const JointModel after = JointModel::make(j.type, j.axis, j.axis2);
+      const JointModel after = JointModel::make(j.type, j.axis, j.axis2, j.axis3);
       Eigen::Matrix2d M;
       M << after.perp1.dot(S * before.perp1), after.perp1.dot(S * before.perp2), after.perp2.dot(S * before.perp1),
           after.perp2.dot(S * before.perp2);
@@ -319,6 +324,11 @@ JointSpec templateJoint(JointType type, const Vec3& axis) {
   // Universal: the second axis is y, or x when the first one is (nearly) y.
   if (type == JointType::Universal)
     j.axis2 = std::abs(axis.normalized().dot(Vec3::UnitY())) > 0.9 ? Vec3::UnitX() : Vec3::UnitY();
+  if (type == JointType::Gimbal) {  // the axis, then the two others of a right-handed set
+    const Vec3 a = axis.normalized();
+    j.axis2 = perpendicularTo(a);
+    j.axis3 = a.cross(j.axis2);
+  }
   return j;
 }
 

@@ -19,6 +19,8 @@ std::vector<CoordinateGroup> positionGroups(JointType type) {
       return {{tr("Angle (°)"), tr("q0[0]: rotation about the axis"), 0, 1, true},
               {tr("Slide (m)"), tr("q0[1]: translation along the axis"), 1, 1}};
     case JointType::Universal: return {{tr("Angles (°)"), tr("q0: angles about axis 1 and axis 2"), 0, 2, true}};
+    case JointType::Gimbal:
+      return {{tr("Angles (°)"), tr("q0: angles about axes 1, 2 and 3, in that order"), 0, 3, true}};
     case JointType::Spherical: return {{tr("Quaternion"), tr("q0: orientation as a unit quaternion w, x, y, z"), 0, 4}};
     case JointType::Planar:
       return {{tr("Angle (°)"), tr("q0[0]: rotation about the normal"), 0, 1, true},
@@ -39,6 +41,7 @@ std::vector<CoordinateGroup> velocityGroups(JointType type) {
       return {{tr("Rate (rad/s)"), tr("v0[0]: angular rate about the axis"), 0, 1},
               {tr("Speed (m/s)"), tr("v0[1]: slide rate along the axis"), 1, 1}};
     case JointType::Universal: return {{tr("Rates (rad/s)"), tr("v0: rates about axis 1 and axis 2"), 0, 2}};
+    case JointType::Gimbal: return {{tr("Rates (rad/s)"), tr("v0: rates about axes 1, 2 and 3"), 0, 3}};
     case JointType::Spherical: return {{tr("ω body (rad/s)"), tr("v0: angular velocity in body coordinates"), 0, 3}};
     case JointType::Planar:
       return {{tr("ω (rad/s)"), tr("v0[0]: angular rate about the normal"), 0, 1},
@@ -62,6 +65,7 @@ bool isAngular(JointType type, int i) {
     case JointType::Prismatic: return false;
     case JointType::Revolute:
     case JointType::Universal:
+    case JointType::Gimbal:
     case JointType::Spherical: return true;
     case JointType::Cylindrical:
     case JointType::Planar: return i == 0;
@@ -81,6 +85,7 @@ QStringList coordinateNames(JointType type, bool radians) {
     case JointType::Prismatic: return {tr("d (m)")};
     case JointType::Cylindrical: return {tr("θ (%1)").arg(angle), tr("d (m)")};
     case JointType::Universal: return {tr("θ1 (%1)").arg(angle), tr("θ2 (%1)").arg(angle)};
+    case JointType::Gimbal: return {tr("θ1 (%1)").arg(angle), tr("θ2 (%1)").arg(angle), tr("θ3 (%1)").arg(angle)};
     default: break;
   }
   QStringList names;

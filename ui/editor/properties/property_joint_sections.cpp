@@ -221,17 +221,22 @@ void PropertiesDock::buildJointSection() {
       f, QStringLiteral("joint.origin"), [this] { return spec().joint.origin; },
       [this](const kt::Placement& p, QString* e) { return edit::setJointOrigin(*doc_, index(), p, e); });
   if (kt::jointHasAxis(type)) {
-    const QString label = type == kt::JointType::Planar      ? tr("Normal")
-                          : type == kt::JointType::Universal ? tr("Axis 1 (parent)")
-                                                             : tr("Axis");
+    const QString label = type == kt::JointType::Planar                                       ? tr("Normal")
+                          : type == kt::JointType::Universal || type == kt::JointType::Gimbal ? tr("Axis 1 (parent)")
+                                                                                              : tr("Axis");
     addNumbers(
         f, label, QStringLiteral("joint.axis"), 3, [this] { return list(spec().joint.axis); },
         [this](const Values& v, QString* e) { return edit::setJointAxis(*doc_, index(), vec3(v), e); });
   }
-  if (type == kt::JointType::Universal)
+  if (type == kt::JointType::Universal || type == kt::JointType::Gimbal)
     addNumbers(
-        f, tr("Axis 2 (child)"), QStringLiteral("joint.axis2"), 3, [this] { return list(spec().joint.axis2); },
+        f, type == kt::JointType::Gimbal ? tr("Axis 2") : tr("Axis 2 (child)"), QStringLiteral("joint.axis2"), 3,
+        [this] { return list(spec().joint.axis2); },
         [this](const Values& v, QString* e) { return edit::setJointAxis2(*doc_, index(), vec3(v), e); });
+  if (type == kt::JointType::Gimbal)
+    addNumbers(
+        f, tr("Axis 3 (child)"), QStringLiteral("joint.axis3"), 3, [this] { return list(spec().joint.axis3); },
+        [this](const Values& v, QString* e) { return edit::setJointAxis3(*doc_, index(), vec3(v), e); });
 }
 
 // Placement rows: translation (m) and rotation, as roll-pitch-yaw in degrees (radians in the
