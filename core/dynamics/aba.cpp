@@ -63,6 +63,29 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
   a += Mat6n(S_) * qdd_i;
 }
 
+// S = [Ŝ; 0] with Ŝ 3×3 and invertible: the joint turns freely about its point (a gimbal's Ŝ is
+// singular only at gimbal lock, which validation refuses at the start).
+bool spansRotations(const JointModel& joint) {
+  return joint.type == JointType::Spherical || joint.type == JointType::Gimbal;
+}
+
+// Pass 3 for a joint whose S spans the three rotations (spansRotations).
+// Its body turns freely about the joint point, so its angular acceleration does not depend on the
+// parent's: from Sᵀ (I^A a + p^A) = τ with a = [ω̇; a'_lin],
+//   ω̇ = Ŝ D⁻¹ (u − U_linᵀ a'_lin)   (U_lin the lower three rows of U = I^A S),
+// and q̈ = Ŝ⁻¹ (ω̇ − a'_ang). The general a' + S D⁻¹ (u − Uᵀ a') forms the same ω̇ as a'_ang less
+// its own rounding-level copy: below a light body turning fast (large a'_ang) that rounding, times
+// the heavy bodies' inertias, was most of their joint loads (as for free joints, pass 3 below).
+void accelerateRotations(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const VecN& u_, Vec6& a, double* qdd) {
+  const Mat3 Shat = S_.topLeftCorner<3, 3>();
+  const Mat3 Dinv = Dinv_.topLeftCorner<3, 3>();
+  const Mat3 Ulin = U_.bottomLeftCorner<3, 3>();
+  const Vec3 wdot = Shat * (Dinv * (Vec3(u_.head<3>()) - Ulin.transpose() * a.tail<3>()));
+  Eigen::Map<Vec3> out(qdd);
+  out = Shat.partialPivLu().solve(wdot - a.head<3>());
+  a.head<3>() = wdot;
+}
+
 }  // namespace
 
 AbaSolver::AbaSolver(const Tree& tree)
@@ -228,6 +251,8 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
       Eigen::Map<Vec6> out(qdd_i);
       out = ai - a;
       a = ai;
+    } else if (spansRotations(t.joints[i])) {
+      accelerateRotations(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i);
     } else if (nv > 1) {
       switch (nv) {
         case 2: accelerateJoint<2>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
