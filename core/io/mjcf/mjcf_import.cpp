@@ -32,6 +32,32 @@
 namespace kt {
 namespace {
 
+// "1 geom", "3 geoms"
+std::string count(int n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+std::string are(int n) { return n == 1 ? " is" : " are"; }
+
+// The point nearest to the lines through anchor(k) along axis(k), k in ids (least squares: Σ P_k x
+// = Σ P_k p_k with P_k = 1 − a_k a_kᵀ), and in `gap` the largest distance from it to one of them.
+template <class Axis, class Anchor>
+Vec3 meetingPoint(const std::vector<int>& ids, const Axis& axis, const Anchor& anchor, double& gap) {
+  Mat3 A = Mat3::Zero();
+  Vec3 rhs = Vec3::Zero();
+  for (int k : ids) {
+    const Vec3 a = axis(k).normalized();
+    const Mat3 P = Mat3::Identity() - a * a.transpose();
+    A += P;
+    rhs += P * anchor(k);
+  }
+  Vec3 x = A.fullPivLu().solve(rhs);
+  gap = 0.0;
+  for (int k : ids) {
+    const Vec3 a = axis(k).normalized();
+    const Vec3 d = x - anchor(k);
+    gap = std::max(gap, (d - d.dot(a) * a).norm());
+  }
+  return x;
+}
+
 namespace fs = std::filesystem;
 
 // MuJoCo reports warnings through a global hook (and otherwise writes MUJOCO_LOG.TXT into the
@@ -214,66 +240,69 @@ class Importer {
       for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
       return j;
     }
-    const double tol = 1e-12;
-    if (n == 2) {
-      const int j1 = first, j2 = first + 1;
-      const Vec3 a1 = axisOf(j1), a2 = axisOf(j2);
-      const bool sameAnchor = (anchorOf(j1) - anchorOf(j2)).norm() <= tol * std::max(1.0, anchorOf(j1).norm());
-      if (types[0] == mjJNT_HINGE && types[1] == mjJNT_HINGE && sameAnchor && a1.cross(a2).norm() > 1e-9) {
-        j.type = JointType::Universal;
-        j.axis = a1;
-        j.axis2 = a2;
-        anchor = anchorOf(j1);
-        scalar(j1);
-        scalar(j2);
-      } else if (((types[0] == mjJNT_HINGE && types[1] == mjJNT_SLIDE) ||
-                  (types[0] == mjJNT_SLIDE && types[1] == mjJNT_HINGE)) &&
-                 a1.cross(a2).norm() <= 1e-12 && a1.dot(a2) > 0) {
-        // a rotation and a translation along one axis commute: the order in the file does not
-        // matter, Kinetree's coordinates are (angle, distance)
-        const int hinge = types[0] == mjJNT_HINGE ? j1 : j2, slide = hinge == j1 ? j2 : j1;
-        j.type = JointType::Cylindrical;
-        j.axis = axisOf(hinge);
-        anchor = anchorOf(hinge);
-        scalar(hinge);
-        scalar(slide);
-      } else {
-        fail(bodyLabel(b) + " has the joints " + kinds +
-             ": Kinetree joins two hinges through one point with non-parallel axes (a universal joint) "
-             "and a hinge with a slide along the same axis (a cylindrical joint), and has no joint for "
-             "this combination");
-      }
-      j.name = names[0] + "_" + names[1];
-      if (names[0].empty() || names[1].empty()) j.name.clear();
-      for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
-      return j;
+    // hinges turn about lines: where the lines of a body's hinges meet in one point, they are
+    // joints through that point whatever anchors the file gives along them
+    const bool hinges = std::all_of(types.begin(), types.end(), [](int t) { return t == mjJNT_HINGE; });
+    std::vector<int> ids(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) ids[static_cast<std::size_t>(k)] = first + k;
+    double gap = 0.0;
+    const Vec3 meet = hinges ? meetingPoint(ids, axisOf, anchorOf, gap) : Vec3::Zero();
+    const bool neighboursTurn = [&] {
+      for (int k = first; k + 1 < first + n; ++k)
+        if (axisOf(k).cross(axisOf(k + 1)).norm() <= 1e-9) return false;
+      return true;
+    }();
+    const double lengthScale = [&] {
+      double s = 1.0;
+      for (int k = first; k < first + n; ++k) s = std::max(s, anchorOf(k).norm());
+      return s;
+    }();
+    const bool concurrent = hinges && neighboursTurn && gap <= 1e-10 * lengthScale;
+    if (concurrent && (n == 2 || n == 3)) {
+      // two hinges through one point: a universal joint; three: a gimbal, turning in the order written
+      j.type = n == 2 ? JointType::Universal : JointType::Gimbal;
+      j.axis = axisOf(first);
+      j.axis2 = axisOf(first + 1);
+      if (n == 3) j.axis3 = axisOf(first + 2);
+      anchor = meet;
+      for (int k = first; k < first + n; ++k) scalar(k);
+    } else if (n == 2 &&
+               ((types[0] == mjJNT_HINGE && types[1] == mjJNT_SLIDE) ||
+                (types[0] == mjJNT_SLIDE && types[1] == mjJNT_HINGE)) &&
+               axisOf(first).cross(axisOf(first + 1)).norm() <= 1e-12 && axisOf(first).dot(axisOf(first + 1)) > 0) {
+      // a rotation and a translation along one axis commute: the order in the file does not
+      // matter, Kinetree's coordinates are (angle, distance)
+      const int hinge = types[0] == mjJNT_HINGE ? first : first + 1, slide = hinge == first ? first + 1 : first;
+      j.type = JointType::Cylindrical;
+      j.axis = axisOf(hinge);
+      anchor = anchorOf(hinge);
+      scalar(hinge);
+      scalar(slide);
+    } else {
+      std::string why;
+      if (hinges && neighboursTurn && (n == 2 || n == 3))
+        // two lines are twice the gap apart (the point found is midway); three: the gap itself
+        why = "their axes do not pass through one point (" +
+              (n == 2 ? formatSignificant(2.0 * gap * 1000.0, 3) + " mm apart"
+                      : "no point is nearer than " + formatSignificant(gap * 1000.0, 3) + " mm to all three") +
+              "), and Kinetree joins hinges only where their axes meet (two: a universal joint, three: a gimbal "
+              "joint)";
+      else
+        why =
+            "Kinetree joins two or three hinges whose axes meet in one point, neighbours not parallel "
+            "(universal and gimbal joints), and a hinge with a slide along the same axis (a cylindrical "
+            "joint), and has no joint for this combination";
+      fail(bodyLabel(b) + " has " + std::to_string(n) + " joints (" + kinds + "): " + why);
     }
-    if (n == 3) {
-      const int j1 = first, j2 = first + 1, j3 = first + 2;
-      const Vec3 p = anchorOf(j1);
-      const double scale = std::max(1.0, p.norm());
-      const bool hinges = types[0] == mjJNT_HINGE && types[1] == mjJNT_HINGE && types[2] == mjJNT_HINGE;
-      const bool sameAnchor = (anchorOf(j2) - p).norm() <= tol * scale && (anchorOf(j3) - p).norm() <= tol * scale;
-      if (hinges && sameAnchor && axisOf(j1).cross(axisOf(j2)).norm() > 1e-9 &&
-          axisOf(j2).cross(axisOf(j3)).norm() > 1e-9) {
-        // three hinges through one point, turning in the order written: a gimbal joint
-        j.type = JointType::Gimbal;
-        j.axis = axisOf(j1);
-        j.axis2 = axisOf(j2);
-        j.axis3 = axisOf(j3);
-        anchor = p;
-        scalar(j1);
-        scalar(j2);
-        scalar(j3);
-        j.name = names[0] + "_" + names[1] + "_" + names[2];
-        if (names[0].empty() || names[1].empty() || names[2].empty()) j.name.clear();
-        for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
-        return j;
-      }
+    j.name.clear();
+    bool named = true;
+    for (const std::string& name : names) {
+      named = named && !name.empty();
+      j.name += (j.name.empty() ? "" : "_") + name;
     }
-    fail(bodyLabel(b) + " has " + std::to_string(n) + " joints (" + kinds +
-         "): Kinetree joins three hinges through one point, neighbours not parallel (a gimbal joint), "
-         "and has no joint for this combination");
+    if (!named) j.name.clear();
+    for (int k = first; k < first + n; ++k) jointBody_[static_cast<std::size_t>(k)] = b;
+    return j;
   }
 
   void addBody(int b, MjcfImport& out) {
@@ -479,9 +508,17 @@ class Importer {
     return ellipsoid_;
   }
 
+  // The actuators that map to Kinetree drives (docs/mjcf.md): on a joint's coordinates, motors only
+  // (a constant drive, zero until set) or position servos on every coordinate with one kp and kv
+  // (a PD drive); one drive a joint.
   void addActuators(Model& model) {
     std::vector<std::string> dropped;
-    std::set<int> driven;
+    struct Actuated {
+      int coordinate = 0;  // in the Kinetree joint's coordinates
+      int actuator = 0;
+      std::string label;
+    };
+    std::map<int, std::vector<Actuated>> byHost;
     for (int u = 0; u < m_->nu; ++u) {
       const std::string label = mjName(m_, mjOBJ_ACTUATOR, u).empty() ? "actuator " + std::to_string(u)
                                                                       : "'" + mjName(m_, mjOBJ_ACTUATOR, u) + "'";
@@ -493,37 +530,69 @@ class Importer {
         dropped.push_back(label);
         continue;
       }
+      // the joint's coordinates follow the file's order but for a cylindrical joint's (angle, distance)
+      int k = jn - m_->body_jntadr[b];
+      if (model.bodies[static_cast<std::size_t>(host)].joint.type == JointType::Cylindrical)
+        k = m_->jnt_type[jn] == mjJNT_HINGE ? 0 : 1;
+      byHost[host].push_back({k, u, label});
+    }
+    for (const auto& [host, list] : byHost) {
       BodySpec& body = model.bodies[static_cast<std::size_t>(host)];
-      const JointType type = body.joint.type;
-      if ((type != JointType::Revolute && type != JointType::Prismatic) || driven.count(host)) {
-        dropped.push_back(label + " (Kinetree drives a one-coordinate joint, by one drive)");
-        continue;
-      }
-      const double gear = m_->actuator_gear[6 * u];
-      const mjtNum* gain = m_->actuator_gainprm + mjNGAIN * u;
-      const mjtNum* bias = m_->actuator_biasprm + mjNBIAS * u;
-      const double ref = m_->qpos0[m_->jnt_qposadr[jn]];
-      Drive d;
-      if (m_->actuator_biastype[u] == mjBIAS_NONE) {
-        // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
-        d.type = DriveType::Constant;
-        d.value = {0.0};
-      } else if (m_->actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0.0 && bias[1] == -gain[0]) {
+      const int nv = jointNv(body.joint.type);
+      std::vector<int> seen(static_cast<std::size_t>(nv), 0);
+      bool motors = true, servos = true, sameGains = true;
+      double kp = 0.0, kd = 0.0;
+      std::vector<double> offset(static_cast<std::size_t>(nv), 0.0);
+      for (const Actuated& a : list) {
+        const int u = a.actuator;
+        ++seen[static_cast<std::size_t>(a.coordinate)];
+        const double gear = m_->actuator_gear[6 * u];
+        const mjtNum* gain = m_->actuator_gainprm + mjNGAIN * u;
+        const mjtNum* bias = m_->actuator_biasprm + mjNBIAS * u;
+        const bool motor = m_->actuator_biastype[u] == mjBIAS_NONE;
         // position servo: force kp (ctrl − gear q) − kv gear q̇ on the actuator, gear times it on the
         // joint: τ = gear² kp (ctrl/gear − q) − gear² kv q̇, holding q = 0 (ctrl = 0) from MuJoCo's zero
-        d.type = DriveType::PdSinusoid;
-        d.kp = gear * gear * gain[0];
-        d.kd = -gear * gear * bias[2];
-        d.amplitude = {0.0};
-        d.frequency = {0.0};
-        d.phase = {0.0};
-        d.offset = {-ref};
-      } else {
-        dropped.push_back(label + " (neither a motor nor a position servo)");
-        continue;
+        const bool servo = m_->actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0.0 && bias[1] == -gain[0];
+        motors = motors && motor;
+        servos = servos && servo;
+        if (servo) {
+          const double p = gear * gear * gain[0], d = -gear * gear * bias[2];
+          sameGains = sameGains && (&a == &list.front() || (p == kp && d == kd));
+          kp = p;
+          kd = d;
+          const int jn = m_->actuator_trnid[2 * u];
+          offset[static_cast<std::size_t>(a.coordinate)] = -m_->qpos0[m_->jnt_qposadr[jn]];
+        }
       }
-      body.joint.drive = d;
-      driven.insert(host);
+      const bool onePerCoordinate = std::all_of(seen.begin(), seen.end(), [](int c) { return c <= 1; });
+      const bool everyCoordinate = std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; });
+      std::string why;
+      if (!onePerCoordinate) {
+        why = "more than one actuator on a coordinate; Kinetree drives a joint by one drive";
+      } else if (motors) {  // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
+        body.joint.drive.type = DriveType::Constant;
+        body.joint.drive.value.assign(static_cast<std::size_t>(nv), 0.0);
+      } else if (servos && everyCoordinate && sameGains) {
+        Drive& d = body.joint.drive;
+        d.type = DriveType::PdSinusoid;
+        d.kp = kp;
+        d.kd = kd;
+        d.amplitude.assign(static_cast<std::size_t>(nv), 0.0);
+        d.frequency.assign(static_cast<std::size_t>(nv), 0.0);
+        d.phase.assign(static_cast<std::size_t>(nv), 0.0);
+        d.offset = offset;
+      } else if (nv == 1) {
+        why = "neither a motor nor a position servo";
+      } else {
+        why =
+            "a Kinetree drive takes the coordinates of one joint together: motors, or position servos on "
+            "all of them with one kp and kv";
+      }
+      if (!why.empty()) {
+        std::vector<std::string> labels;
+        for (const Actuated& a : list) labels.push_back(a.label);
+        dropped.push_back(joinNames(labels) + " (" + why + ")");
+      }
     }
     if (!dropped.empty()) warn("actuators not carried over: " + joinNames(dropped));
   }
@@ -533,16 +602,18 @@ class Importer {
     for (int g = 0; g < m_->ngeom; ++g)
       if (m_->geom_contype[g] != 0 || m_->geom_conaffinity[g] != 0) ++contacts;
     if (contacts > 0 && !(m_->opt.disableflags & mjDSBL_CONTACT))
-      warn(std::to_string(contacts) + " geoms take part in contacts: Kinetree does not simulate contacts");
+      warn(count(contacts, "geom") + (contacts == 1 ? " takes" : " take") +
+           " part in contacts: Kinetree does not simulate contacts");
     if (hiddenGeoms_ > 0)
-      warn(std::to_string(hiddenGeoms_) +
-           " geoms of groups 3 to 5 (which MuJoCo's viewer hides: collision geometry) are not drawn");
-    if (worldGeoms_ > 0) warn(std::to_string(worldGeoms_) + " geoms of the world body (floor, scenery) are not drawn");
-    if (m_->ntendon > 0) warn(std::to_string(m_->ntendon) + " tendons are left out");
-    if (m_->neq > 0) warn(std::to_string(m_->neq) + " equality constraints are left out (loops and couplings)");
-    if (m_->nsite > 0) warn(std::to_string(m_->nsite) + " sites are left out");
-    if (m_->nsensor > 0) warn(std::to_string(m_->nsensor) + " sensors are left out");
-    if (m_->nkey > 0) warn(std::to_string(m_->nkey) + " keyframes are left out");
+      warn(count(hiddenGeoms_, "geom") + " of groups 3 to 5 (which MuJoCo's viewer hides: collision geometry)" +
+           are(hiddenGeoms_) + " not drawn");
+    if (worldGeoms_ > 0)
+      warn(count(worldGeoms_, "geom") + " of the world body (floor, scenery)" + are(worldGeoms_) + " not drawn");
+    if (m_->ntendon > 0) warn(count(m_->ntendon, "tendon") + are(m_->ntendon) + " left out");
+    if (m_->neq > 0) warn(count(m_->neq, "equality constraint") + are(m_->neq) + " left out (loops and couplings)");
+    if (m_->nsite > 0) warn(count(m_->nsite, "site") + are(m_->nsite) + " left out");
+    if (m_->nsensor > 0) warn(count(m_->nsensor, "sensor") + are(m_->nsensor) + " left out");
+    if (m_->nkey > 0) warn(count(m_->nkey, "keyframe") + are(m_->nkey) + " left out");
     int damping = 0, armature = 0, friction = 0, stiffness = 0;
     for (int v = 0; v < m_->nv; ++v) {
       damping += m_->dof_damping[v] != 0.0;
