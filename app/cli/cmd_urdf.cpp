@@ -58,6 +58,16 @@ bool isMjcf(const std::string& path) {
   return mujoco != std::string::npos && (robot == std::string::npos || mujoco < robot);
 }
 
+// What the file lost (the importer's warnings), then the robot's likely mistakes (placeholder
+// inertias) as validate shows them, on stderr.
+void printImportWarnings(const std::string& path, std::vector<Diagnostic> warnings, const Model& model) {
+  for (Diagnostic& d : modelWarnings(model)) {
+    d.file = path;
+    warnings.push_back(std::move(d));
+  }
+  std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+}
+
 // The MJCF import: meshes (compiled vertices) are written into MODEL_meshes beside the output.
 int importMjcf(const std::string& path, const std::string& output, const ParsedArgs& parsed) {
   for (const auto& [name, value] : parsed.options)
@@ -80,12 +90,7 @@ int importMjcf(const std::string& path, const std::string& output, const ParsedA
     std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
     return 1;
   }
-  std::vector<Diagnostic> warnings = std::move(imported.warnings);
-  for (Diagnostic& d : modelWarnings(imported.model)) {
-    d.file = path;
-    warnings.push_back(std::move(d));
-  }
-  std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+  printImportWarnings(path, std::move(imported.warnings), imported.model);
   return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
 }
 
@@ -122,13 +127,7 @@ int cmdImport(const std::vector<std::string>& args) {
     std::fputs(formatDiagnostics(e.diagnostics()).c_str(), stderr);
     return 1;
   }
-  // what the file lost, then the robot's likely mistakes (placeholder inertias), as validate shows them
-  std::vector<Diagnostic> warnings = std::move(imported.warnings);
-  for (Diagnostic& d : modelWarnings(imported.model)) {
-    d.file = path;
-    warnings.push_back(std::move(d));
-  }
-  std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+  printImportWarnings(path, std::move(imported.warnings), imported.model);
   // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
   int moving = 0, passive = 0;
   for (const BodySpec& body : imported.model.bodies) {

@@ -163,8 +163,9 @@ void FileActions::showOpenFailure(const QString& path, const QString& error) {
 
 bool FileActions::loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread) {
   error.clear();
-  if (path.endsWith(QStringLiteral(".urdf"), Qt::CaseInsensitive)) return importUrdf(path, error);
-  if (path.endsWith(QStringLiteral(".xml"), Qt::CaseInsensitive) && isMjcfFile(path)) return importMjcf(path, error);
+  if (path.endsWith(QStringLiteral(".urdf"), Qt::CaseInsensitive)) return importRobot(&kt::ui::importUrdf, path, error);
+  if (path.endsWith(QStringLiteral(".xml"), Qt::CaseInsensitive) && isMjcfFile(path))
+    return importRobot(&kt::ui::importMjcf, path, error);
   // A large file takes seconds to read and validate: say so before, the scene's progress follows.
   opening_ = QFileInfo(path).size() > kProgressFileBytes;
   if (opening_) {
@@ -201,7 +202,7 @@ void FileActions::showImportUrdfDialog() {
   if (dialog.exec() != QDialog::Accepted) return;
   const QString path = QDir::fromNativeSeparators(dialog.path());
   QString error;
-  if (!importUrdf(path, error)) showOpenFailure(path, error);
+  if (!importRobot(&kt::ui::importUrdf, path, error)) showOpenFailure(path, error);
 }
 
 void FileActions::showImportMotionDialog() {
@@ -218,20 +219,12 @@ void FileActions::showImportMjcfDialog() {
   if (path.isEmpty()) return;
   settings.setValue(QStringLiteral("lastImportDirectory"), QFileInfo(path).absolutePath());
   QString error;
-  if (!importMjcf(path, error)) showOpenFailure(path, error);
+  if (!importRobot(&kt::ui::importMjcf, path, error)) showOpenFailure(path, error);
 }
 
-bool FileActions::importMjcf(const QString& path, QString& error) {
+bool FileActions::importRobot(Importer importer, const QString& path, QString& error) {
   QString status;
-  const bool imported = kt::ui::importMjcf(*doc_, path, window_, status, error);
-  if (imported) view_->resetView();  // the view fitted the empty document: fit the robot
-  showMessage(status);
-  return imported;
-}
-
-bool FileActions::importUrdf(const QString& path, QString& error) {
-  QString status;
-  const bool imported = kt::ui::importUrdf(*doc_, path, window_, status, error);
+  const bool imported = importer(*doc_, path, window_, status, error);
   if (imported) view_->resetView();  // the view fitted the empty document: fit the robot
   showMessage(status);
   return imported;

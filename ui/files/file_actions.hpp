@@ -44,15 +44,16 @@ class FileActions : public QObject {
   /// `preread`, when valid: Document::read(path) started earlier (the start-up's file).
   bool openModel(const QString& path, std::future<Document::ReadModel> preread = {});
   /// As openModel() without any dialog or question: on failure returns false and sets `error`.
-  /// A URDF file (.urdf) is imported (importUrdf).
+  /// A URDF file (.urdf) or an MJCF file (.xml with <mujoco>) is imported (importRobot).
   bool loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread = {});
   /// File ▸ New: an empty model (after asking about unsaved changes).
   bool newModel();
-  /// Reads a URDF robot into a new, unsaved document (ui::importUrdf in ui/files/import_urdf.hpp) and
-  /// fits the view to it. On failure the current model stays and `error` holds every diagnostic
-  /// (file:line:col). Does not ask about unsaved changes (openModel does).
-  bool importUrdf(const QString& path, QString& error);
-  bool importMjcf(const QString& path, QString& error);
+  /// Reads a URDF or MJCF file into a new, unsaved document: ui::importUrdf or ui::importMjcf.
+  using Importer = bool (*)(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error);
+  /// Imports `path` with `importer` and fits the view to the robot. On failure the current model
+  /// stays and `error` holds every diagnostic (file:line:col). Does not ask about unsaved changes
+  /// (openModel does).
+  bool importRobot(Importer importer, const QString& path, QString& error);
   /// File ▸ Save (Save As for a model without a file or an embedded example). False when
   /// cancelled or failed (a message box says why; the file on disk is untouched).
   bool save();

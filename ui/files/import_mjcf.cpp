@@ -4,17 +4,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QObject>
 #include <QStandardPaths>
+#include <QStringList>
 
 #include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/diagnostic.hpp"
-#include "core/model/tree.hpp"
-#include "ui/document/document.hpp"
-#include "ui/document/edit_commands.hpp"
-#include "ui/shared/number_text.hpp"
+#include "ui/files/imported_model.hpp"
 
 namespace kt::ui {
 
@@ -28,7 +25,6 @@ bool isMjcfFile(const QString& path) {
 
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
   kt::MjcfImport imported;
-  const QString fileName = QFileInfo(path).fileName();
   try {
     kt::MjcfImportOptions options;  // meshes by absolute paths: the document has no file yet
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
@@ -42,31 +38,16 @@ bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& st
     status = QObject::tr("Could not import %1").arg(QDir::toNativeSeparators(path));
     return false;
   }
-  kt::Model header = imported.model;
-  header.bodies.clear();
-  doc.setModel(header);  // a new document without a file: saving asks where
-  doc.push(new AppendBodiesCommand(doc, imported.model.bodies, QObject::tr("Import %1").arg(fileName)));
+  adoptImportedModel(doc, imported.model, path);
   const int bodies = static_cast<int>(imported.model.bodies.size());
   const int notes = static_cast<int>(imported.warnings.size());
-  const QString bodyCount = countText(bodies, QObject::tr("body"), QObject::tr("bodies"));
-  status = notes == 0 ? QObject::tr("Imported %1: %2").arg(fileName, bodyCount)
-                      : QObject::tr("Imported %1: %2; %3")
-                            .arg(fileName, bodyCount,
-                                 countText(notes, QObject::tr("note"), QObject::tr("notes")) +
-                                     QObject::tr(" on what was left out"));
+  status = importStatus(path, bodies, notes, QObject::tr("on what was left out"));
   if (notes == 0) return true;
-  auto* box = new QMessageBox(
-      QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
-      QObject::tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
-      QMessageBox::Ok, parent);
-  box->setObjectName(QStringLiteral("importNotesBox"));
-  box->setTextFormat(Qt::PlainText);
   QStringList lines;
   for (const kt::Diagnostic& d : imported.warnings) lines << QString::fromStdString(d.message);
-  box->setInformativeText(QObject::tr("What Kinetree does not simulate was left out (docs/mjcf.md):\n\n• %1")
-                              .arg(lines.join(QStringLiteral("\n• "))));
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  box->open();
+  showImportNotes(parent, path, bodies,
+                  QObject::tr("What Kinetree does not simulate was left out (docs/mjcf.md):\n\n• %1")
+                      .arg(lines.join(QStringLiteral("\n• "))));
   return true;
 }
 

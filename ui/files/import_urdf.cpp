@@ -23,8 +23,7 @@
 #include "core/io/urdf/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/tree.hpp"
-#include "ui/document/document.hpp"
-#include "ui/document/edit_commands.hpp"
+#include "ui/files/imported_model.hpp"
 #include "ui/shared/number_text.hpp"
 
 namespace kt::ui {
@@ -54,19 +53,10 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
     status = QObject::tr("Could not import %1").arg(QDir::toNativeSeparators(path));
     return false;
   }
-  kt::Model header = imported.model;
-  header.bodies.clear();
-  doc.setModel(header);  // a new document without a file: saving asks where
-  const QString fileName = QFileInfo(path).fileName();
-  doc.push(new AppendBodiesCommand(doc, imported.model.bodies, QObject::tr("Import %1").arg(fileName)));
+  adoptImportedModel(doc, imported.model, path);
   const int bodies = static_cast<int>(imported.model.bodies.size());
   const int notes = static_cast<int>(imported.warnings.size());
-  const QString bodyCount = countText(bodies, QObject::tr("body"), QObject::tr("bodies"));
-  status = notes == 0 ? QObject::tr("Imported %1: %2").arg(fileName, bodyCount)
-                      : QObject::tr("Imported %1: %2; %3")
-                            .arg(fileName, bodyCount,
-                                 countText(notes, QObject::tr("note"), QObject::tr("notes")) +
-                                     QObject::tr(" on what was left out or changed"));
+  status = importStatus(path, bodies, notes, QObject::tr("on what was left out or changed"));
   if (!imported.missingMeshes.empty()) status += QObject::tr(" (mesh files not found)");
   // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
   int moving = 0, passive = 0;
@@ -79,12 +69,6 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
   const int mistakes = static_cast<int>(kt::modelWarnings(imported.model).size());
   const int repairs = static_cast<int>(imported.repaired.size() + imported.merged.size());
   if (notes == 0 && passive == 0 && mistakes == 0) return true;
-  auto* box = new QMessageBox(
-      QMessageBox::Information, QObject::tr("Imported %1").arg(fileName),
-      QObject::tr("%1 was imported as a new model with %2.").arg(QDir::toNativeSeparators(path), bodyCount),
-      QMessageBox::Ok, parent);
-  box->setObjectName(QStringLiteral("importNotesBox"));
-  box->setTextFormat(Qt::PlainText);
   QStringList informative;
   if (passive > 0) {
     const QString which = passive < moving ? QObject::tr("%1 of %2 joints").arg(passive).arg(moving)
@@ -141,11 +125,9 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
                        .arg(countText(notes, QObject::tr("part"), QObject::tr("parts")),
                             notes == 1 ? QObject::tr("was") : QObject::tr("were"),
                             notes == 1 ? QObject::tr("was") : QObject::tr("were"));
-    box->setDetailedText(QString::fromStdString(kt::formatDiagnostics(imported.warnings)));
   }
-  box->setInformativeText(informative.join(QStringLiteral("\n\n")));
-  box->setAttribute(Qt::WA_DeleteOnClose);
-  box->open();
+  showImportNotes(parent, path, bodies, informative.join(QStringLiteral("\n\n")),
+                  notes > 0 ? QString::fromStdString(kt::formatDiagnostics(imported.warnings)) : QString());
   return true;
 }
 
