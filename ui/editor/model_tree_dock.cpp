@@ -45,9 +45,11 @@ ModelTreeDock::ModelTreeDock(Document* document, QWidget* parent)
   setObjectName(QStringLiteral("modelTreeDock"));
   view_->setObjectName(QStringLiteral("modelTreeView"));
   view_->setModel(layout_);
-  view_->header()->setSectionResizeMode(BodyTreeModel::NameColumn, QHeaderView::Stretch);
+  // the body's name in full, the joint's name in what is left (imported joints carry long names,
+  // such as MJCF's hinges joined into one, which squeezed the body names out of a narrow dock)
+  view_->header()->setSectionResizeMode(BodyTreeModel::NameColumn, QHeaderView::ResizeToContents);
   view_->header()->setSectionResizeMode(BodyTreeModel::JointTypeColumn, QHeaderView::ResizeToContents);
-  view_->header()->setSectionResizeMode(BodyTreeModel::JointNameColumn, QHeaderView::ResizeToContents);
+  view_->header()->setSectionResizeMode(BodyTreeModel::JointNameColumn, QHeaderView::Stretch);
   view_->header()->setSectionResizeMode(FlatChainProxy::LevelColumn, QHeaderView::Fixed);
   view_->header()->setStretchLastSection(false);
   view_->setSelectionMode(QAbstractItemView::ExtendedSelection);  // several bodies: edited together
