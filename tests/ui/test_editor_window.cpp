@@ -646,7 +646,10 @@ class TestEditorWindow : public QObject {
     QApplication::processEvents();
     auto* description = w->propertiesDock()->findChild<kt::ui::TextBlockEdit*>(QStringLiteral("description"));
     QVERIFY(description);
+    // the window active first: a focus set before the X server activates it stays pending, and on
+    // a loaded machine the wait for it ran out
     w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
     description->setFocus(Qt::MouseFocusReason);
     QVERIFY(QTest::qWaitFor([&] { return description->hasFocus(); }));
     QTest::keyClicks(description, QStringLiteral(" More."));
