@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kImportUsage =
     "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
     "                           [--strict] [--density RHO] [--package-path DIR]...\n"
-    "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-]\n";
+    "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-] [--strict]\n";
 constexpr const char* kExportUsage = "usage: kinetree-cli export --urdf MODEL.yaml [-o|--output ROBOT.urdf|-]\n";
 
 // `text` to stdout ("" or "-") or atomically to `path`; false with the message on stderr.
@@ -70,13 +70,15 @@ void printImportWarnings(const std::string& path, std::vector<Diagnostic> warnin
 
 // The MJCF import: meshes (compiled vertices) are written into MODEL_meshes beside the output.
 int importMjcf(const std::string& path, const std::string& output, const ParsedArgs& parsed) {
+  MjcfImportOptions options;
   for (const auto& [name, value] : parsed.options)
-    if (name != "--output") {
+    if (name == "--strict") {
+      options.strict = true;
+    } else if (name != "--output") {
       std::fprintf(stderr, "kinetree-cli import: %s is for URDF files; %s is MJCF\n%s", name.c_str(),
                    printable(path).c_str(), kImportUsage);
       return 2;
     }
-  MjcfImportOptions options;
   options.meshBaseDirectory = directoryOf(output);
   // the meshes go beside the model file; where its folder does not exist, writing the model fails
   if (!output.empty() && output != "-" && std::filesystem::is_directory(options.meshBaseDirectory))

@@ -328,6 +328,41 @@ class TestMjcf : public QObject {
     }
   }
 
+  // A welded body with a mass and no inertia (tests/data/mjcf/point_mass.xml: a finger tip), which
+  // MuJoCo accepts, is lumped into the body it is welded to, with a warning; its geom and its child
+  // follow, and the dynamics stay MuJoCo's. --strict refuses it.
+  void weldedPointMassIsLumped() {
+    const std::string path = mjcfFile("point_mass.xml");
+    const MjcfImport imp = importMjcfFile(path);
+    QCOMPARE(imp.model.bodies.size(), std::size_t{2});
+    const BodySpec& arm = imp.model.bodies[0];
+    QCOMPARE(arm.name, std::string("arm"));
+    QCOMPARE(imp.model.bodies[1].parent, std::string("arm"));
+    QCOMPARE(arm.shapes.size(), std::size_t{2});
+    QVERIFY(std::abs(arm.inertial.mass - 0.8001) < 1e-12);
+    QVERIFY(hasWarning(imp,
+                       "body 'tip' (mass 0.0001 kg, no joint) has an inertia that is not physical (principal "
+                       "moments [0, 0, 0] kg·m²): merged into 'arm' (lumped"));
+    compareWithMuJoCo(path);
+
+    MjcfImportOptions strict;
+    strict.strict = true;
+    try {
+      importMjcfFile(path, strict);
+      QFAIL("the point mass was lumped under strict");
+    } catch (const ModelLoadError& e) {
+      const std::string text = formatDiagnostics(e.diagnostics());
+      QVERIFY2(
+          text.find("body 'tip' (mass 0.0001 kg, no joint) has an inertia that is not physical") != std::string::npos,
+          text.c_str());
+    }
+    QTemporaryDir dir;
+    const test::CliRun r =
+        test::runCli({"import", QString::fromStdString(path), "--strict", "-o", dir.path() + "/pm.yaml"});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("without --strict it is merged"), qPrintable(r.err));
+  }
+
   void cliImportsMjcf() {
     QTemporaryDir dir;
     const QString out = dir.path() + "/arm.yaml";

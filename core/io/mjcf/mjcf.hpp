@@ -24,6 +24,9 @@ struct MjcfImportOptions {
   /// Mesh paths in the model are written relative to this directory (where the model will be
   /// saved); empty: absolute paths.
   std::string meshBaseDirectory;
+  /// Refuse a welded body whose inertia is not physical instead of lumping it into the body it is
+  /// welded to (docs/mjcf.md, "Repairs"); the CLI's --strict.
+  bool strict = false;
 };
 
 /// Which MuJoCo coordinates a Kinetree joint stands for, in the order of its own: q_k = qpos[qpos_k]

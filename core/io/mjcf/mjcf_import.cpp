@@ -26,6 +26,8 @@
 #include "core/io/mesh.hpp"
 #include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/model/geometry/mass_properties.hpp"
+#include "core/model/geometry/physical_inertia.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
 
@@ -305,6 +307,51 @@ class Importer {
     return j;
   }
 
+  // Body b's inertia about its centre of mass in its own axes (the inertia ellipsoid turned by
+  // body_iquat), symmetric.
+  Mat3 inertiaOf(int b) const {
+    const Mat3 Ri = rotationOf(m_->body_iquat + 4 * b);
+    const Vec3 d(m_->body_inertia[3 * b], m_->body_inertia[3 * b + 1], m_->body_inertia[3 * b + 2]);
+    const Mat3 I = Ri * d.asDiagonal() * Ri.transpose();
+    return 0.5 * (I + I.transpose());
+  }
+
+  // A welded body (no joints) whose inertia is not physical, which MuJoCo accepts where nothing
+  // turns it alone (a point-mass finger tip, a sensor's mass): its mass properties go into the body
+  // it is welded to, exact for the motion, as URDF import lumps such a link (docs/mjcf.md,
+  // "Repairs"); its geoms and children follow. Refused with `strict`.
+  void lumpIntoParent(int b, const Pose& local, MjcfImport& out) {
+    const int parent = m_->body_parentid[b];
+    const int host = host_[static_cast<std::size_t>(parent)];
+    const Pose pose = hostPose_[static_cast<std::size_t>(parent)] * local;
+    const double mass = m_->body_mass[b];
+    const Mat3 I = inertiaOf(b);
+    const InertiaRepair shown = nearestPhysicalInertia(I, mass);
+    const std::string moments = "[" + formatSignificant(shown.before[0], 6) + ", " +
+                                formatSignificant(shown.before[1], 6) + ", " + formatSignificant(shown.before[2], 6) +
+                                "] kg·m²";
+    const std::string what = bodyLabel(b) + " (mass " + formatSignificant(mass, 6) +
+                             " kg, no joint) has an inertia that is not physical (principal moments " + moments + ")";
+    if (options_.strict) fail(what + "; without --strict it is merged into the body it is welded to");
+    const std::string into = host < 0 ? "the world" : "'" + out.model.bodies[static_cast<std::size_t>(host)].name + "'";
+    if (host >= 0) {
+      Inertial& carrier = out.model.bodies[static_cast<std::size_t>(host)].inertial;
+      const Vec3 ipos(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]);
+      const MassProperties lumped =
+          combineMassProperties({carrier.mass, carrier.com, carrier.inertia},
+                                {mass, pose.R * ipos + pose.p, pose.R * I * pose.R.transpose()});
+      carrier.mass = lumped.mass;
+      carrier.com = lumped.com;
+      carrier.inertia = lumped.inertia;
+    }
+    warn(what + ": merged into " + into +
+         (host < 0 ? " (it is welded there, and nothing moves it)"
+                   : " (lumped: exact for the motion; the loads between the two are not reported)") +
+         " (--strict refuses it)");
+    host_[static_cast<std::size_t>(b)] = host;
+    hostPose_[static_cast<std::size_t>(b)] = pose;
+  }
+
   void addBody(int b, MjcfImport& out) {
     Model& model = out.model;
     const int parent = m_->body_parentid[b];
@@ -315,6 +362,10 @@ class Importer {
     if (!hasJoints && mass <= 0.0) {
       host_[static_cast<std::size_t>(b)] = host_[static_cast<std::size_t>(parent)];
       hostPose_[static_cast<std::size_t>(b)] = hostPose_[static_cast<std::size_t>(parent)] * local;
+      return;
+    }
+    if (!hasJoints && !isPhysicalInertia(inertiaOf(b))) {
+      lumpIntoParent(b, local, out);
       return;
     }
     MjcfCoordinates coords;
@@ -360,11 +411,7 @@ class Importer {
     // inertia about the centre of mass, body axes (the inertia ellipsoid turned by body_iquat)
     body.inertial.mass = mass;
     body.inertial.com = Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor;
-    const Mat3 Ri = rotationOf(m_->body_iquat + 4 * b);
-    const Vec3 d(m_->body_inertia[3 * b], m_->body_inertia[3 * b + 1], m_->body_inertia[3 * b + 2]);
-    Mat3 I = Ri * d.asDiagonal() * Ri.transpose();
-    I = 0.5 * (I + I.transpose());
-    body.inertial.inertia = I;
+    body.inertial.inertia = inertiaOf(b);
     host_[static_cast<std::size_t>(b)] = static_cast<int>(model.bodies.size());
     hostPose_[static_cast<std::size_t>(b)] = Pose{Mat3::Identity(), -anchor};
     if (!coords.qpos.empty()) {
