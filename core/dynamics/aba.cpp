@@ -75,7 +75,7 @@ bool spansRotations(const JointModel& joint) {
 //   ω̇ = Ŝ D⁻¹ (u − U_linᵀ a'_lin)   (U_lin the lower three rows of U = I^A S),
 // and q̈ = Ŝ⁻¹ (ω̇ − a'_ang). The general a' + S D⁻¹ (u − Uᵀ a') forms the same ω̇ as a'_ang less
 // its own rounding-level copy: below a light body turning fast (large a'_ang) that rounding, times
-// the heavy bodies' inertias, was most of their joint loads (as for free joints, pass 3 below).
+// the heavy bodies' inertias, was most of their joint loads (as for free joints, in pass 3).
 void accelerateRotations(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const VecN& u_, Vec6& a, double* qdd) {
   const Mat3 Shat = S_.topLeftCorner<3, 3>();
   const Mat3 Dinv = Dinv_.topLeftCorner<3, 3>();

@@ -116,7 +116,7 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   const bool floating = rng.uniform() < options.floatingBaseProbability;
   static constexpr JointType kTypes[] = {JointType::Revolute,  JointType::Prismatic, JointType::Cylindrical,
                                          JointType::Universal, JointType::Spherical, JointType::Planar,
-                                         JointType::Fixed,     JointType::Free,      JointType::Gimbal};
+                                         JointType::Fixed,     JointType::Free};
   for (int i = 0; i < n; ++i) {
     BodySpec b;
     b.name = "b" + std::to_string(i);

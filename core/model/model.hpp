@@ -117,7 +117,7 @@ struct JointSpec {
   Vec3 axis = Vec3::UnitZ();   ///< revolute, prismatic, cylindrical: the axis; planar: the normal;
                                ///< universal, gimbal: the first (parent-side) axis
   Vec3 axis2 = Vec3::UnitY();  ///< universal: the second (child-side) axis; gimbal: the second
-  Vec3 axis3 = Vec3::UnitZ();  ///< gimbal: the third (child-side) axis
+  Vec3 axis3 = Vec3::UnitX();  ///< gimbal: the third (child-side) axis (z, y, x: free of gimbal lock at 0)
   std::vector<double> q0;      ///< initial position (nq); empty = neutral
   std::vector<double> v0;      ///< initial velocity (nv); empty = zero
   std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty

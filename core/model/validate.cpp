@@ -190,7 +190,7 @@ void checkDrive(Checker& c, const std::string& path, const JointSpec& j) {
       d.type == DriveType::PdSinusoid || d.type == DriveType::PdPiecewise || d.type == DriveType::SpringDamper;
   if (needsPosition && (nq != nv || jointUsesQuasiVelocity(j.type))) {
     c.error(path + ".type", "a " + kind + " drive compares positions coordinate by coordinate and cannot act on " + jd +
-                                "; use it on revolute, prismatic, cylindrical or universal joints");
+                                "; use it on revolute, prismatic, cylindrical, universal or gimbal joints");
     return;
   }
   const auto vec = [&](const char* key, const std::vector<double>& v) {
@@ -402,24 +402,28 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
       }
       return true;
     };
-    const bool ok2 = axisOk("axis2", j.axis2, "[0, 1, 0]"), ok3 = axisOk("axis3", j.axis3, "[0, 0, 1]");
+    const bool ok2 = axisOk("axis2", j.axis2, "[0, 1, 0]"), ok3 = axisOk("axis3", j.axis3, "[1, 0, 0]");
     if (axesOk && ok2 && ok3) {
-      // the three axes span the rotations unless two neighbours are parallel, or the first and
-      // the third line up at the starting angles (gimbal lock): S would lose a column there
+      // the three axes span the rotations unless two neighbours are parallel, or the first (as
+      // the other two turn it) lies in the plane of the second and third at the starting angles,
+      // q0 or all zero (gimbal lock, det Ŝ = 0): S would lose a column there
       const Vec3 a1 = j.axis.normalized(), a2 = j.axis2.normalized(), a3 = j.axis3.normalized();
       if (a1.cross(a2).norm() < 1e-9)
         c.error(path + ".axis2", "is parallel to axis; a gimbal joint turns about three axes, neighbours not parallel");
       else if (a2.cross(a3).norm() < 1e-9)
         c.error(path + ".axis3",
                 "is parallel to axis2; a gimbal joint turns about three axes, neighbours not parallel");
-      else if (j.q0.size() == 3 && std::isfinite(j.q0[1]) && std::isfinite(j.q0[2])) {
+      else if (j.q0.empty() || (j.q0.size() == 3 && std::isfinite(j.q0[1]) && std::isfinite(j.q0[2]))) {
         const JointModel m = JointModel::make(JointType::Gimbal, a1, a2, a3);
+        const double zero[3] = {0.0, 0.0, 0.0};
         Mat6N S;
-        m.motionSubspace(j.q0.data(), S);
+        m.motionSubspace(j.q0.empty() ? zero : j.q0.data(), S);
         if (std::abs(S.topRows<3>().determinant()) < 1e-9)
-          c.error(path + ".q0",
-                  "puts the gimbal's first and third axes in line (gimbal lock): its three "
-                  "angles no longer describe every rotation; start away from it");
+          c.error(path + (j.q0.empty() ? ".axis3" : ".q0"),
+                  std::string(j.q0.empty() ? "at the neutral position (all angles zero) puts" : "puts") +
+                      " the gimbal's first axis, as the other two turn it, in the plane of its second and "
+                      "third (gimbal lock): its three angles no longer describe every rotation; " +
+                      (j.q0.empty() ? "choose axes with a·(a₂ × a₃) ≠ 0, such as z, y, x" : "start away from it"));
       }
     }
   }

@@ -16,6 +16,7 @@
 
 #include "core/io/mesh.hpp"
 #include "core/io/model_files.hpp"
+#include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/geometry/mass_properties.hpp"
 #include "core/sim/run_limits.hpp"
@@ -165,6 +166,21 @@ class TestModel : public QObject {
   Q_OBJECT
 
  private slots:
+  // A gimbal joint written with its type alone turns about z, y, x (yaw, pitch, roll), free of gimbal
+  // lock at its neutral position; z, y, z there is refused by name.
+  void gimbalDefaultsAreFreeOfLock() {
+    const std::string text =
+        "kinetree: 1\nname: g\nbodies:\n  - name: arm\n    parent: world\n"
+        "    joint: {type: gimbal}\n"
+        "    inertial: {mass: 1, inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}}\n";
+    const Model m = loadModelFromString(text);
+    QCOMPARE(m.bodies[0].joint.axis3, Vec3(Vec3::UnitX()));
+    QVERIFY(validate(m).empty());
+    Model locked = m;
+    locked.bodies[0].joint.axis3 = Vec3::UnitZ();
+    QVERIFY(hasProblem(validate(locked), "bodies[0].joint.axis3", "(gimbal lock)"));
+  }
+
   // rpy of a rotation gives the rotation back, also at and near pitch ±90° (gimbal lock), where
   // roll and yaw are each undefined and only their combination counts.
   void rpyRoundTripsAtGimbalLock() {

@@ -236,10 +236,10 @@ QUndoCommand* setJointType(Document& doc, int body, kt::JointType type, QString*
             j.axis.normalized().cross(j.axis2.normalized()).norm() < 1e-6)
           j.axis2 = kt::perpendicularTo(j.axis.normalized());
         // a gimbal's three axes: the axis, then the two others of a right-handed set, where the
-        // ones written would leave neighbours parallel
-        if (type == kt::JointType::Gimbal && j.axis.norm() > 0.0 &&
-            (j.axis.normalized().cross(j.axis2.normalized()).norm() < 1e-6 ||
-             j.axis2.normalized().cross(j.axis3.normalized()).norm() < 1e-6)) {
+        // ones written would leave it locked at its start, all angles zero (the new type's q0):
+        // a·(a₂ × a₃) = 0, which neighbours parallel also give
+        if (type == kt::JointType::Gimbal && j.axis.norm() > 0.0 && j.axis2.norm() > 0.0 && j.axis3.norm() > 0.0 &&
+            std::abs(j.axis.normalized().dot(j.axis2.normalized().cross(j.axis3.normalized()))) < 1e-6) {
           j.axis2 = kt::perpendicularTo(j.axis.normalized());
           j.axis3 = j.axis.normalized().cross(j.axis2);
         }

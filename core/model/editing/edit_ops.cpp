@@ -145,6 +145,7 @@ void scrubZeros(BodySpec& b) {
   }
   scrubZeros(j.axis);
   scrubZeros(j.axis2);
+  scrubZeros(j.axis3);
   scrubZeros(j.q0);
   scrubZeros(j.v0);
   for (Limit& l : j.limits) {
