@@ -296,6 +296,25 @@ class TestMjcf : public QObject {
     QVERIFY(hasWarning(unequal, "a Kinetree drive takes the coordinates of one joint together"));
   }
 
+  // Three hinges through one point with their axes in one plane where the body starts are a gimbal
+  // locked from the start: refused by name rather than imported into a model that cannot run.
+  void lockedHingeTripleIsRefused() {
+    QTemporaryDir dir;
+    const QString path = dir.path() + "/locked.xml";
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body name=\"wrist\">\n"
+                                         "<joint axis=\"1 0 0\"/><joint axis=\"0 1 0\"/><joint axis=\"1 1 0\"/>\n"
+                                         "<geom type=\"sphere\" size=\"0.1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+    try {
+      importMjcfFile(path.toStdString());
+      QFAIL("a locked gimbal was imported");
+    } catch (const ModelLoadError& e) {
+      const std::string text = formatDiagnostics(e.diagnostics());
+      QVERIFY2(text.find("body 'wrist' has 3 joints (hinge, hinge, hinge) through one point whose axes lie in one "
+                         "plane where the body starts (gimbal lock)") != std::string::npos,
+               text.c_str());
+    }
+  }
+
   void unsupportedCombinationNamesTheBody() {
     QTemporaryDir dir;
     const QString path = dir.path() + "/slides.xml";
@@ -360,7 +379,23 @@ class TestMjcf : public QObject {
     const test::CliRun r =
         test::runCli({"import", QString::fromStdString(path), "--strict", "-o", dir.path() + "/pm.yaml"});
     QCOMPARE(r.code, 1);
-    QVERIFY2(r.err.contains("without --strict it is merged"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("without --strict it is merged into 'arm'"), qPrintable(r.err));
+
+    // welded to the world it never moves: kept with its geom, its inertia the nearest physical one
+    const std::string stand = dir.filePath("stand.xml").toStdString();
+    std::ofstream(stand) << "<mujoco>\n<worldbody>\n<body name=\"stand\" pos=\"0 0 0.5\">\n"
+                            "<inertial pos=\"0 0 0\" mass=\"2\" diaginertia=\"0 0 0\"/>\n"
+                            "<geom type=\"box\" size=\"0.1 0.1 0.1\" contype=\"0\" conaffinity=\"0\"/>\n"
+                            "<body name=\"pendulum\">\n<joint type=\"hinge\" axis=\"0 1 0\"/>\n"
+                            "<geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.3\" size=\"0.02\"/>\n</body>\n</body>\n"
+                            "</worldbody>\n</mujoco>\n";
+    const MjcfImport fixed = importMjcfFile(stand);
+    QCOMPARE(fixed.model.bodies.size(), std::size_t{2});
+    QCOMPARE(fixed.model.bodies[0].shapes.size(), std::size_t{1});
+    QVERIFY(hasWarning(fixed,
+                       "body 'stand' (mass 2 kg, no joint) has an inertia that is not physical (principal "
+                       "moments [0, 0, 0] kg·m²): replaced by the nearest physical one"));
+    finalizeOrThrow(fixed.model, meshFiles());
   }
 
   void cliImportsMjcf() {

@@ -41,12 +41,13 @@ bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& st
   adoptImportedModel(doc, imported.model, path);
   const int bodies = static_cast<int>(imported.model.bodies.size());
   const int notes = static_cast<int>(imported.warnings.size());
-  status = importStatus(path, bodies, notes, QObject::tr("on what was left out"));
+  status = importStatus(path, bodies, notes, QObject::tr("on what was left out or changed"));
   if (notes == 0) return true;
   QStringList lines;
   for (const kt::Diagnostic& d : imported.warnings) lines << QString::fromStdString(d.message);
   showImportNotes(parent, path, bodies,
-                  QObject::tr("What Kinetree does not simulate was left out (docs/mjcf.md):\n\n• %1")
+                  QObject::tr("What Kinetree does not simulate was left out, and what it could not take as written "
+                              "was changed (docs/mjcf.md):\n\n• %1")
                       .arg(lines.join(QStringLiteral("\n• "))));
   return true;
 }

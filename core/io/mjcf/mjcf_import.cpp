@@ -260,6 +260,14 @@ class Importer {
       return s;
     }();
     const bool concurrent = hinges && neighboursTurn && gap <= 1e-10 * lengthScale;
+    // three hinges whose axes lie in one plane where the file puts the body (q = ref) are a gimbal
+    // locked from the start: its angles would not describe every turn, and Kinetree refuses it
+    if (concurrent && n == 3 &&
+        std::abs(axisOf(first).normalized().dot(axisOf(first + 1).normalized().cross(axisOf(first + 2).normalized()))) <
+            1e-9)
+      fail(bodyLabel(b) + " has 3 joints (" + kinds +
+           ") through one point whose axes lie in one plane where the body starts (gimbal lock): a Kinetree gimbal "
+           "joint needs them to span the rotations there");
     if (concurrent && (n == 2 || n == 3)) {
       // two hinges through one point: a universal joint; three: a gimbal, turning in the order written
       j.type = n == 2 ? JointType::Universal : JointType::Gimbal;
@@ -286,7 +294,8 @@ class Importer {
         // two lines are twice the gap apart (the point found is midway); three: the gap itself
         why = "their axes do not pass through one point (" +
               (n == 2 ? formatSignificant(2.0 * gap * 1000.0, 3) + " mm apart"
-                      : "no point is nearer than " + formatSignificant(gap * 1000.0, 3) + " mm to all three") +
+                      : "the point nearest to all three, by least squares, is " + formatSignificant(gap * 1000.0, 3) +
+                            " mm from one of them") +
               "), and Kinetree joins hinges only where their axes meet (two: a universal joint, three: a gimbal "
               "joint)";
       else
@@ -316,38 +325,38 @@ class Importer {
     return 0.5 * (I + I.transpose());
   }
 
+  static std::string moments(const Vec3& p) {
+    return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
+           "] kg·m²";
+  }
+  std::string notPhysical(int b, double mass, const Vec3& principal) const {
+    return bodyLabel(b) + " (mass " + formatSignificant(mass, 6) +
+           " kg, no joint) has an inertia that is not physical (principal moments " + moments(principal) + ")";
+  }
+
   // A welded body (no joints) whose inertia is not physical, which MuJoCo accepts where nothing
-  // turns it alone (a point-mass finger tip, a sensor's mass): its mass properties go into the body
-  // it is welded to, exact for the motion, as URDF import lumps such a link (docs/mjcf.md,
-  // "Repairs"); its geoms and children follow. Refused with `strict`.
+  // turns it alone (a point-mass finger tip, a sensor's mass), on a body that moves: its mass
+  // properties go into the body it is welded to, exact for the motion, as URDF import lumps such a
+  // link (docs/mjcf.md, "Repairs"); its geoms and children follow. Refused with `strict`.
   void lumpIntoParent(int b, const Pose& local, MjcfImport& out) {
     const int parent = m_->body_parentid[b];
     const int host = host_[static_cast<std::size_t>(parent)];
     const Pose pose = hostPose_[static_cast<std::size_t>(parent)] * local;
     const double mass = m_->body_mass[b];
     const Mat3 I = inertiaOf(b);
-    const InertiaRepair shown = nearestPhysicalInertia(I, mass);
-    const std::string moments = "[" + formatSignificant(shown.before[0], 6) + ", " +
-                                formatSignificant(shown.before[1], 6) + ", " + formatSignificant(shown.before[2], 6) +
-                                "] kg·m²";
-    const std::string what = bodyLabel(b) + " (mass " + formatSignificant(mass, 6) +
-                             " kg, no joint) has an inertia that is not physical (principal moments " + moments + ")";
-    if (options_.strict) fail(what + "; without --strict it is merged into the body it is welded to");
-    const std::string into = host < 0 ? "the world" : "'" + out.model.bodies[static_cast<std::size_t>(host)].name + "'";
-    if (host >= 0) {
-      Inertial& carrier = out.model.bodies[static_cast<std::size_t>(host)].inertial;
-      const Vec3 ipos(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]);
-      const MassProperties lumped =
-          combineMassProperties({carrier.mass, carrier.com, carrier.inertia},
-                                {mass, pose.R * ipos + pose.p, pose.R * I * pose.R.transpose()});
-      carrier.mass = lumped.mass;
-      carrier.com = lumped.com;
-      carrier.inertia = lumped.inertia;
-    }
-    warn(what + ": merged into " + into +
-         (host < 0 ? " (it is welded there, and nothing moves it)"
-                   : " (lumped: exact for the motion; the loads between the two are not reported)") +
-         " (--strict refuses it)");
+    const std::string what = notPhysical(b, mass, nearestPhysicalInertia(I, mass).before);
+    const std::string carrierName = out.model.bodies[static_cast<std::size_t>(host)].name;
+    if (options_.strict) fail(what + "; without --strict it is merged into '" + carrierName + "', welded to it");
+    Inertial& carrier = out.model.bodies[static_cast<std::size_t>(host)].inertial;
+    const Vec3 ipos(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]);
+    const MassProperties lumped = combineMassProperties(
+        {carrier.mass, carrier.com, carrier.inertia}, {mass, pose.R * ipos + pose.p, pose.R * I * pose.R.transpose()});
+    carrier.mass = lumped.mass;
+    carrier.com = lumped.com;
+    carrier.inertia = lumped.inertia;
+    warn(what + ": merged into '" + carrierName +
+         "' (lumped: exact for the motion; the loads between the two are not reported) (kinetree-cli import "
+         "--strict refuses it)");
     host_[static_cast<std::size_t>(b)] = host;
     hostPose_[static_cast<std::size_t>(b)] = pose;
   }
@@ -364,7 +373,10 @@ class Importer {
       hostPose_[static_cast<std::size_t>(b)] = hostPose_[static_cast<std::size_t>(parent)] * local;
       return;
     }
-    if (!hasJoints && !isPhysicalInertia(inertiaOf(b))) {
+    // a welded body whose inertia is not physical: lumped into the body it is welded to; welded
+    // to the world (nothing moves it), its inertia is repaired below
+    const bool physical = isPhysicalInertia(inertiaOf(b));
+    if (!hasJoints && !physical && host_[static_cast<std::size_t>(parent)] >= 0) {
       lumpIntoParent(b, local, out);
       return;
     }
@@ -412,6 +424,15 @@ class Importer {
     body.inertial.mass = mass;
     body.inertial.com = Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor;
     body.inertial.inertia = inertiaOf(b);
+    if (!physical) {  // welded to the world (above)
+      const InertiaRepair r = nearestPhysicalInertia(body.inertial.inertia, mass);
+      const std::string what = notPhysical(b, mass, r.before);
+      if (options_.strict) fail(what + "; without --strict it is replaced by the nearest physical one");
+      body.inertial.inertia = r.inertia;
+      warn(what + ": replaced by the nearest physical one, principal moments " + moments(r.after) +
+           " (welded to the world, it does not move: the motion is exact) (kinetree-cli import --strict "
+           "refuses it)");
+    }
     host_[static_cast<std::size_t>(b)] = static_cast<int>(model.bodies.size());
     hostPose_[static_cast<std::size_t>(b)] = Pose{Mat3::Identity(), -anchor};
     if (!coords.qpos.empty()) {
@@ -577,11 +598,21 @@ class Importer {
         dropped.push_back(label);
         continue;
       }
+      const JointType type = model.bodies[static_cast<std::size_t>(host)].joint.type;
+      if (type == JointType::Spherical || type == JointType::Free) {
+        dropped.push_back(label + " (on a ball or free joint)");
+        continue;
+      }
       // the joint's coordinates follow the file's order but for a cylindrical joint's (angle, distance)
       int k = jn - m_->body_jntadr[b];
-      if (model.bodies[static_cast<std::size_t>(host)].joint.type == JointType::Cylindrical)
-        k = m_->jnt_type[jn] == mjJNT_HINGE ? 0 : 1;
-      byHost[host].push_back({k, u, label});
+      if (type == JointType::Cylindrical) k = m_->jnt_type[jn] == mjJNT_HINGE ? 0 : 1;
+      std::vector<Actuated>& list = byHost[host];
+      if (std::any_of(list.begin(), list.end(), [&](const Actuated& a) { return a.coordinate == k; })) {
+        dropped.push_back(label +
+                          " (a second actuator on its joint's coordinate; Kinetree drives a joint by one drive)");
+        continue;
+      }
+      list.push_back({k, u, label});
     }
     for (const auto& [host, list] : byHost) {
       BodySpec& body = model.bodies[static_cast<std::size_t>(host)];
@@ -611,12 +642,9 @@ class Importer {
           offset[static_cast<std::size_t>(a.coordinate)] = -m_->qpos0[m_->jnt_qposadr[jn]];
         }
       }
-      const bool onePerCoordinate = std::all_of(seen.begin(), seen.end(), [](int c) { return c <= 1; });
       const bool everyCoordinate = std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; });
       std::string why;
-      if (!onePerCoordinate) {
-        why = "more than one actuator on a coordinate; Kinetree drives a joint by one drive";
-      } else if (motors) {  // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
+      if (motors) {  // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
         body.joint.drive.type = DriveType::Constant;
         body.joint.drive.value.assign(static_cast<std::size_t>(nv), 0.0);
       } else if (servos && everyCoordinate && sameGains) {
