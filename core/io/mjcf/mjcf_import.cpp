@@ -329,9 +329,9 @@ class Importer {
     return "[" + formatSignificant(p[0], 6) + ", " + formatSignificant(p[1], 6) + ", " + formatSignificant(p[2], 6) +
            "] kg·m²";
   }
-  std::string notPhysical(int b, double mass, const Vec3& principal) const {
-    return bodyLabel(b) + " (mass " + formatSignificant(mass, 6) +
-           " kg, no joint) has an inertia that is not physical (principal moments " + moments(principal) + ")";
+  std::string notPhysical(int b, double mass, const Vec3& principal, bool moves = false) const {
+    return bodyLabel(b) + " (mass " + formatSignificant(mass, 6) + (moves ? " kg" : " kg, no joint") +
+           ") has an inertia that is not physical (principal moments " + moments(principal) + ")";
   }
 
   // A welded body (no joints) whose inertia is not physical, which MuJoCo accepts where nothing
@@ -374,7 +374,7 @@ class Importer {
       return;
     }
     // a welded body whose inertia is not physical: lumped into the body it is welded to; welded
-    // to the world (nothing moves it), its inertia is repaired below
+    // to the world (nothing moves it), or a moving one, its inertia is repaired below
     const bool physical = isPhysicalInertia(inertiaOf(b));
     if (!hasJoints && !physical && host_[static_cast<std::size_t>(parent)] >= 0) {
       lumpIntoParent(b, local, out);
@@ -424,14 +424,16 @@ class Importer {
     body.inertial.mass = mass;
     body.inertial.com = Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor;
     body.inertial.inertia = inertiaOf(b);
-    if (!physical) {  // welded to the world (above)
+    if (!physical) {  // welded to the world (above), or a moving body MuJoCo's checks let through
       const InertiaRepair r = nearestPhysicalInertia(body.inertial.inertia, mass);
-      const std::string what = notPhysical(b, mass, r.before);
+      const std::string what = notPhysical(b, mass, r.before, hasJoints);
       if (options_.strict) fail(what + "; without --strict it is replaced by the nearest physical one");
       body.inertial.inertia = r.inertia;
-      warn(what + ": replaced by the nearest physical one, principal moments " + moments(r.after) +
-           " (welded to the world, it does not move: the motion is exact) (kinetree-cli import --strict "
-           "refuses it)");
+      warn(what + ": replaced by the nearest physical one, principal moments " + moments(r.after) + ", a change of " +
+           formatSignificant(100.0 * r.relativeChange, 3) + " %" +
+           (hasJoints ? "; the dynamics of this body are an approximation"
+                      : " (welded to the world, it does not move: the motion is exact)") +
+           " (kinetree-cli import --strict refuses it)");
     }
     host_[static_cast<std::size_t>(b)] = static_cast<int>(model.bodies.size());
     hostPose_[static_cast<std::size_t>(b)] = Pose{Mat3::Identity(), -anchor};
