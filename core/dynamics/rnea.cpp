@@ -56,6 +56,44 @@ bool reactionByAxes(const JointModel& joint, const Vec6& f, double* lambda) {
   }
 }
 
+// A revolute or prismatic joint along the coordinate axis e_j has perp1 = e_P1 and perp2 = ±e_P2
+// (JointModel::make: perpendicularTo(e_j), then e_j × perp1; RneaWorkspace's constructor checks it).
+struct AxisPerpendiculars {
+  int p1, p2;
+  bool negated2;  // perp2 = −e_P2
+};
+constexpr AxisPerpendiculars axisPerpendiculars(int j) {
+  if (j == 0) return {1, 2, false};
+  if (j == 1) return {0, 2, true};
+  return {0, 1, false};
+}
+
+// λ = Tᵀ f for a joint along e_K (K < 3 revolute, K ≥ 3 prismatic) as reactionByAxes gives it: the
+// components of f that T's signed coordinate axes pick.
+template <int K>
+inline void axisReaction(const Vec6& f, double* lambda) {
+  constexpr AxisPerpendiculars P = axisPerpendiculars(K % 3);
+  constexpr int o = K < 3 ? 0 : 3;  // the perpendiculars take moments (revolute) or forces (prismatic)
+  const double x1 = f[o + P.p1], x2 = P.negated2 ? -f[o + P.p2] : f[o + P.p2];
+  const int rest = K < 3 ? 3 : 0;  // the three components T keeps whole
+  if constexpr (K < 3) {
+    lambda[0] = x1 + 0.0;
+    lambda[1] = x2 + 0.0;
+    for (int k = 0; k < 3; ++k) lambda[2 + k] = f[rest + k] + 0.0;
+  } else {
+    for (int k = 0; k < 3; ++k) lambda[k] = f[rest + k] + 0.0;
+    lambda[3] = x1 + 0.0;
+    lambda[4] = x2 + 0.0;
+  }
+}
+
+// f in world axes, ⁱE_0ᵀ f, from G = ⁱE_0ᵀ (RneaWorkspace::bodyAxes): the same sums as Eigen's
+// ⁱE_0ᵀ f (kernels::rotateBackFormed on ⁱE_0), on contiguous columns.
+inline void worldAxes(const Mat3& G, const Vec6& f, Vec6& out) {
+  out.head<3>().noalias() = G * f.head<3>();
+  out.tail<3>().noalias() = G * f.tail<3>();
+}
+
 // out += v × (e_k s), the motion cross product (Featherstone eq. 2.31) with one nonzero
 // component: each cross product with a coordinate axis is two products, not six.
 inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
@@ -122,10 +160,20 @@ inline void axisPose(double q, const Vec3& r_T, RneaWorkspace::AxisPose& X) {
   }
 }
 
-// ⁱX_0 = ⁱX_p ᵖX_0.
+// ⁱE_0ᵀ = ᵖE_0ᵀ Eᵀ for ⁱX_p = {E, r} along e_K (RneaWorkspace::AxisPose): column K of ᵖE_0ᵀ,
+// c a + s b and c b − s a for its columns a and b (A, B as in kernels::turn), each entry summed as
+// (E ᵖE_0)ᵀ's (kernels::composeTurned).
 template <int K>
-inline void composeWorld(const RneaWorkspace::AxisPose& X, const Xform& X_p0, Xform& out) {
-  kernels::composeTurned<K>(X.c, X.s, X.r, X_p0, out);
+inline void turnAxes(const RneaWorkspace::AxisPose& X, const Mat3& G_p, Mat3& G) {
+  if constexpr (K >= 3) {
+    G = G_p;
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    const Vec3 a = G_p.col(A), b = G_p.col(B);
+    G.col(K) = G_p.col(K);
+    G.col(A) = X.c * a + X.s * b;
+    G.col(B) = X.c * b - X.s * a;
+  }
 }
 
 // Base to tip for body i along e_K, not a root: its pose, then
@@ -147,15 +195,28 @@ inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec
 }  // namespace
 
 RneaWorkspace::RneaWorkspace(const Tree& tree)
-    : a(tree.nb), f(tree.nb), Ic(tree.nb), F(tree.nb), unitAxis(tree.nb), axisStep(tree.nb), axisPose(tree.nb) {
+    : a(tree.nb),
+      f(tree.nb),
+      Ic(tree.nb),
+      F(tree.nb),
+      unitAxis(tree.nb),
+      axisStep(tree.nb),
+      axisPose(tree.nb),
+      bodyAxes(tree.nb) {
   kin.resize(tree);
   for (int i = 0; i < tree.nb; ++i) {
-    F[i].setZero(6, tree.joints[i].nv);
-    const int k = tree.joints[i].unitMotionAxis();
+    const JointModel& joint = tree.joints[i];
+    F[i].setZero(6, joint.nv);
+    const int k = joint.unitMotionAxis();
     unitAxis[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(k);
     // exactly no rotation: the identity's entries are exact, and so are the products with them
     const bool turns = tree.X_T[i].E != Mat3::Identity();
-    axisStep[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(k >= 0 && !turns ? k : -1);
+    bool picked = false;  // the perpendiculars axisReaction takes
+    if (k >= 0) {
+      const AxisPerpendiculars P = axisPerpendiculars(k % 3);
+      picked = joint.perp1 == Vec3::Unit(P.p1) && joint.perp2 == (P.negated2 ? -1.0 : 1.0) * Vec3::Unit(P.p2);
+    }
+    axisStep[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(k >= 0 && !turns && picked ? k : -1);
   }
 }
 
@@ -189,7 +250,18 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 
 namespace {
 
-// completeJointLoad, inlined into the RNEA's backward pass.
+// λ_i = T_iᵀ f_i.
+inline void jointReaction(const Tree& tree, const VectorX& q, int i, Mat6N& T, JointLoads& loads) {
+  const JointModel& joint = tree.joints[i];
+  if (joint.nv == 6) return;
+  const Vec6& fi = loads.f[i];
+  if (!reactionByAxes(joint, fi, loads.lambda.data() + tree.lambdaOffset[i])) {
+    joint.constraintSubspace(q.data() + tree.qOffset[i], T);
+    loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
+  }
+}
+
+// completeJointLoad, inlined into its callers' loops.
 [[gnu::always_inline]] inline void completeLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i,
                                                 Mat6N& T, JointLoads& loads) {
   const JointModel& joint = tree.joints[i];
@@ -199,16 +271,39 @@ namespace {
   } else if (joint.nv > 0) {
     loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
   }
-  if (joint.nv < 6) {
-    double* lambda = loads.lambda.data() + tree.lambdaOffset[i];
-    if (!reactionByAxes(joint, fi, lambda)) {
-      joint.constraintSubspace(q.data() + tree.qOffset[i], T);
-      loads.lambda.segment(tree.lambdaOffset[i], 6 - joint.nv).noalias() = T.transpose() * fi;
-    }
-  }
+  jointReaction(tree, q, i, T, loads);
   // body axes → world axes, ⁱE_0ᵀ
   kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data(), loads.fWorld[i].data());
   kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data() + 3, loads.fWorld[i].data() + 3);
+}
+
+// The way back's arrays, held in locals: Eigen's SSE2 stores may alias any object, so through the
+// vectors every store would have the next access load the vector's start again.
+struct WayBack {
+  Vec6* f;
+  double* tau;
+  const int* vOffset;
+  const RneaWorkspace::AxisPose* pose;
+  double* loadsTau = nullptr;  // the loads' own
+  double* lambda = nullptr;
+  const int* lambdaOffset = nullptr;
+  Vec6* fWorld = nullptr;
+  const Mat3* bodyAxes = nullptr;
+};
+
+// The RNEA's way back for body i along e_K (RneaWorkspace::axisStep): τ_i = f_i[K], the loads'
+// λ_i and world axes, and ᵖX*_i f_i handed to the parent.
+template <int K, bool kLoads>
+inline void axisBackward(const WayBack& b, int i, int p) {
+  const Vec6& fi = b.f[i];
+  const int o = b.vOffset[i];
+  b.tau[o] = fi[K];
+  if constexpr (kLoads) {
+    b.loadsTau[o] = fi[K];
+    axisReaction<K>(fi, b.lambda + b.lambdaOffset[i]);
+    worldAxes(b.bodyAxes[i], fi, b.fWorld[i]);
+  }
+  if (p >= 0) addInverseForce<K>(b.pose[i], fi, b.f[p]);
 }
 
 }  // namespace
@@ -222,16 +317,20 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
   for (int i = 0; i < tree.nb; ++i) completeLoad(tree, kin, q, i, T, loads);
 }
 
+namespace {
+
 // One pass base to tip gives each body's velocity, acceleration and net wrench, one pass tip to
 // base sums the wrenches into the joint loads (RBDA Table 5.1). A joint along a coordinate axis
 // whose X_T does not rotate (most: RneaWorkspace::AxisPose) takes axisStep<k>: ⁱX_p is applied as
 // the translation and then the joint's turn about e_k, v_i and q̈_i add to one component, c_i =
 // v_i × e_k ν_i is two products per row and τ_i = f_i[k]; every index is fixed at compile time.
-// The others take ⁱX_p = X_J X_T as an Xform (kin.X_p). World poses only for the loads.
-void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
-                     ExternalWrenches fext, VectorX& tau, JointLoads* loads, std::vector<Vec6>* netWrenches) {
+// The others take ⁱX_p = X_J X_T as an Xform (kin.X_p). With the loads (kLoads), each body's axes in
+// world coordinates as well, for the wrenches in world axes.
+template <bool kLoads>
+void rnea(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
+          ExternalWrenches fext, VectorX& tau, JointLoads* loads, std::vector<Vec6>* netWrenches) {
   Kinematics& kin = ws.kin;
-  std::vector<Vec6>& f = loads ? loads->f : ws.f;
+  std::vector<Vec6>& f = kLoads ? loads->f : ws.f;
   const Vec6 a0 = baseAcceleration(tree);
   for (int i = 0; i < tree.nb; ++i) {
     const auto n = static_cast<std::size_t>(i);
@@ -254,12 +353,12 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
         case 4: axisStep<4>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
         default: axisStep<5>(*qi, v[o], qdd[o], r_T, vp, ap, X, kin.v[i], ws.a[i]); break;
       }
-      if (loads) {
+      if constexpr (kLoads) {
         switch (k) {
-          case 0: composeWorld<0>(X, kin.X_0[p], kin.X_0[i]); break;
-          case 1: composeWorld<1>(X, kin.X_0[p], kin.X_0[i]); break;
-          case 2: composeWorld<2>(X, kin.X_0[p], kin.X_0[i]); break;
-          default: composeWorld<3>(X, kin.X_0[p], kin.X_0[i]); break;
+          case 0: turnAxes<0>(X, ws.bodyAxes[p], ws.bodyAxes[i]); break;
+          case 1: turnAxes<1>(X, ws.bodyAxes[p], ws.bodyAxes[i]); break;
+          case 2: turnAxes<2>(X, ws.bodyAxes[p], ws.bodyAxes[i]); break;
+          default: turnAxes<3>(X, ws.bodyAxes[p], ws.bodyAxes[i]); break;
         }
       }
     } else {
@@ -282,7 +381,15 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
       }
       kin.v[i] = vel;
       ws.a[i] = acc;
-      if (loads) kin.X_0[i] = p < 0 ? X : X * kin.X_0[p];
+      if constexpr (kLoads) {
+        if (p < 0) {
+          ws.bodyAxes[i] = X.E.transpose();
+        } else {  // ⁱE_0 = E ᵖE_0 as Xform::operator* forms it
+          const Mat3 E_p0 = ws.bodyAxes[p].transpose();
+          const Mat3 E_i0 = X.E * E_p0;
+          ws.bodyAxes[i] = E_i0.transpose();
+        }
+      }
     }
     netWrench(tree.I[i], kin.v[i], ws.a[i], f[i]);
     f[i] -= appliedWrench(tree, fext, i);
@@ -290,27 +397,54 @@ void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, cons
   if (netWrenches) *netWrenches = f;
   // tip to base: τ_i = S_iᵀ f_i, and each joint also carries what its children transmit; f_i is
   // whole here, so the loads take τ_i, λ_i and the world axes in the same pass
+  WayBack b{f.data(), tau.data(), tree.vOffset.data(), ws.axisPose.data()};
+  if constexpr (kLoads) {
+    b.loadsTau = loads->tau.data();
+    b.lambda = loads->lambda.data();
+    b.lambdaOffset = tree.lambdaOffset.data();
+    b.fWorld = loads->fWorld.data();
+    b.bodyAxes = ws.bodyAxes.data();
+  }
+  const int* parent = tree.parent.data();
+  const std::int8_t* axisStep = ws.axisStep.data();
   Mat6N T;
   for (int i = tree.nb - 1; i >= 0; --i) {
     const auto n = static_cast<std::size_t>(i);
-    if (const int k = ws.unitAxis[n]; k >= 0) {
-      tau[tree.vOffset[i]] = f[i][k];
-    } else if (const int nv = tree.joints[i].nv; nv > 0) {
-      tau.segment(tree.vOffset[i], nv).noalias() = kin.S[i].transpose() * f[i];
-    }
-    if (loads) completeLoad(tree, kin, q, i, T, *loads);
-    const int p = tree.parent[i];
-    if (p < 0) continue;
-    switch (ws.axisStep[n]) {
-      case 0: addInverseForce<0>(ws.axisPose[n], f[i], f[p]); break;
-      case 1: addInverseForce<1>(ws.axisPose[n], f[i], f[p]); break;
-      case 2: addInverseForce<2>(ws.axisPose[n], f[i], f[p]); break;
-      case 3:
-      case 4:
-      case 5: addInverseForce<3>(ws.axisPose[n], f[i], f[p]); break;
-      default: addInverseForce(kin.X_p[i], f[i], f[p]); break;
+    const int p = parent[i];
+    switch (axisStep[i]) {
+      case 0: axisBackward<0, kLoads>(b, i, p); break;
+      case 1: axisBackward<1, kLoads>(b, i, p); break;
+      case 2: axisBackward<2, kLoads>(b, i, p); break;
+      case 3: axisBackward<3, kLoads>(b, i, p); break;
+      case 4: axisBackward<4, kLoads>(b, i, p); break;
+      case 5: axisBackward<5, kLoads>(b, i, p); break;
+      default: {
+        const int o = tree.vOffset[i], nv = tree.joints[i].nv;
+        if (const int k = ws.unitAxis[n]; k >= 0) {
+          tau[o] = f[i][k];
+        } else if (nv > 0) {
+          tau.segment(o, nv).noalias() = kin.S[i].transpose() * f[i];
+        }
+        if constexpr (kLoads) {
+          loads->tau.segment(o, nv) = tau.segment(o, nv);
+          jointReaction(tree, q, i, T, *loads);
+          worldAxes(ws.bodyAxes[n], f[i], loads->fWorld[i]);
+        }
+        if (p >= 0) addInverseForce(kin.X_p[i], f[i], f[p]);
+        break;
+      }
     }
   }
+}
+
+}  // namespace
+
+void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
+                     ExternalWrenches fext, VectorX& tau, JointLoads* loads, std::vector<Vec6>* netWrenches) {
+  if (loads)
+    rnea<true>(tree, ws, q, v, qdd, fext, tau, loads, netWrenches);
+  else
+    rnea<false>(tree, ws, q, v, qdd, fext, tau, nullptr, netWrenches);
 }
 
 void biasForces(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, ExternalWrenches fext,

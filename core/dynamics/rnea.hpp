@@ -33,6 +33,7 @@ struct RneaWorkspace {
   };
   std::vector<std::int8_t> axisStep;  ///< (nb) k when body i's ⁱX_p is an AxisPose, else −1
   std::vector<AxisPose> axisPose;     ///< (nb) inverseDynamics' ⁱX_p where axisStep ≥ 0 (kin.X_p elsewhere)
+  std::vector<Mat3> bodyAxes;         ///< (nb) with the loads: ⁱE_0ᵀ, body i's axes in world coordinates
 
   explicit RneaWorkspace(const Tree& tree);
 };
@@ -51,9 +52,10 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
 void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
-/// ws.kin.v, ws.a and, with `loads`, ws.kin.X_0 for the state given (ws.kin.X_p only where
-/// axisStep < 0). With `netWrenches` (the algorithm stepper), each body's own wrench
-/// I_i a_i + v_i ×* I_i v_i − f_i^app as the forward pass leaves it, before the children's are added.
+/// ws.kin.v, ws.a and, with `loads`, ws.bodyAxes for the state given (ws.kin.X_p only where
+/// axisStep < 0; ws.kin.X_0 is left alone, the world axes of the loads needing the rotations only).
+/// With `netWrenches` (the algorithm stepper), each body's own wrench I_i a_i + v_i ×* I_i v_i −
+/// f_i^app as the forward pass leaves it, before the children's are added.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
                      ExternalWrenches fext, VectorX& tau, JointLoads* loads = nullptr,
                      std::vector<Vec6>* netWrenches = nullptr);
