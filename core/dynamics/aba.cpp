@@ -76,14 +76,23 @@ bool spansRotations(const JointModel& joint) {
 // and q̈ = Ŝ⁻¹ (ω̇ − a'_ang). The general a' + S D⁻¹ (u − Uᵀ a') forms the same ω̇ as a'_ang less
 // its own rounding-level copy: below a light body turning fast (large a'_ang) that rounding, times
 // the heavy bodies' inertias, was most of their joint loads (as for free joints, in pass 3).
-void accelerateRotations(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const VecN& u_, Vec6& a, double* qdd) {
-  const Mat3 Shat = S_.topLeftCorner<3, 3>();
+// A spherical joint has Ŝ = 1 (ν_i is the body's angular velocity relative to the parent's, in
+// body axes): ω̇ = D⁻¹ (u − U_linᵀ a'_lin) and q̈ = ω̇ − a'_ang, with no product or solve by Ŝ.
+[[gnu::noinline]] void accelerateRotations(bool spherical, const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_,
+                                           const VecN& u_, Vec6& a, double* qdd) {
   const Mat3 Dinv = Dinv_.topLeftCorner<3, 3>();
   const Mat3 Ulin = U_.bottomLeftCorner<3, 3>();
-  const Vec3 wdot = Shat * (Dinv * (Vec3(u_.head<3>()) - Ulin.transpose() * a.tail<3>()));
+  const Vec3 x = Dinv * (Vec3(u_.head<3>()) - Ulin.transpose() * a.tail<3>());
   Eigen::Map<Vec3> out(qdd);
-  out = Shat.partialPivLu().solve(wdot - a.head<3>());
-  a.head<3>() = wdot;
+  if (spherical) {
+    out = x - a.head<3>();
+    a.head<3>() = x;
+  } else {
+    const Mat3 Shat = S_.topLeftCorner<3, 3>();
+    const Vec3 wdot = Shat * x;
+    out = Shat.partialPivLu().solve(wdot - a.head<3>());
+    a.head<3>() = wdot;
+  }
 }
 
 }  // namespace
@@ -252,7 +261,7 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
       out = ai - a;
       a = ai;
     } else if (spansRotations(t.joints[i])) {
-      accelerateRotations(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i);
+      accelerateRotations(t.joints[i].type == JointType::Spherical, kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i);
     } else if (nv > 1) {
       switch (nv) {
         case 2: accelerateJoint<2>(kin_.S[i], U_[i], Dinv_[i], u_[i], a, qdd_i); break;
