@@ -261,7 +261,7 @@ inline void jointReaction(const Tree& tree, const VectorX& q, int i, Mat6N& T, J
   }
 }
 
-// completeJointLoad, inlined into its callers' loops.
+// completeJointLoad, inlined into completeJointLoads' loop.
 [[gnu::always_inline]] inline void completeLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i,
                                                 Mat6N& T, JointLoads& loads) {
   const JointModel& joint = tree.joints[i];

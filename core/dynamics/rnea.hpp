@@ -52,8 +52,9 @@ void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& 
 void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
-/// ws.kin.v, ws.a and, with `loads`, ws.bodyAxes for the state given (ws.kin.X_p only where
-/// axisStep < 0; ws.kin.X_0 is left alone, the world axes of the loads needing the rotations only).
+/// ws.kin.v, ws.a and, with `loads`, ws.bodyAxes for the state given (ws.kin.X_p only for the
+/// bodies off the axis path: axisStep < 0, and roots; ws.kin.X_0 is left alone, the world axes of
+/// the loads needing the rotations only).
 /// With `netWrenches` (the algorithm stepper), each body's own wrench I_i a_i + v_i ×* I_i v_i −
 /// f_i^app as the forward pass leaves it, before the children's are added.
 void inverseDynamics(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& v, const VectorX& qdd,
