@@ -21,9 +21,9 @@ using yaml::Node;
 
 // Reading stops at the first problem: an events file is written by the application, and a
 // person editing one fixes one thing at a time.
-class Reader {
+class EventReader {
  public:
-  Reader(std::string fileName, const Tree& tree) : file_(std::move(fileName)), tree_(tree) {}
+  EventReader(std::string fileName, const Tree& tree) : file_(std::move(fileName)), tree_(tree) {}
 
   [[noreturn]] void fail(const yaml::Position& p, const std::string& path, const std::string& message) const {
     Diagnostic d;
@@ -202,7 +202,7 @@ void appendNumber(std::string& out, const char* key, double x) {
 }
 
 // a JSON string: quotes, backslashes and control characters escaped
-std::string quoted(std::string_view s) {
+std::string jsonQuoted(std::string_view s) {
   std::string out = "\"";
   for (const char c : s) {
     if (c == '"' || c == '\\') {
@@ -223,14 +223,14 @@ void appendText(std::string& out, const char* key, std::string_view value) {
   out += ", \"";
   out += key;
   out += "\": ";
-  out += quoted(value);
+  out += jsonQuoted(value);
 }
 
 }  // namespace
 
 std::vector<InteractionEvent> parseInteractionEvents(const std::string& text, const std::string& fileName,
                                                      const Tree& tree, EventsRun* run) {
-  const Reader reader(fileName, tree);
+  const EventReader reader(fileName, tree);
   std::vector<yaml::ParseProblem> problems;
   const auto root = yaml::parseDocument(text, problems);
   if (!problems.empty()) reader.fail(problems.front().pos, problems.front().path, problems.front().message);

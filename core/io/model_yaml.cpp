@@ -67,9 +67,9 @@ bool parseYamlNumber(std::string_view v, double& out) {
   return true;
 }
 
-class Reader {
+class ModelReader {
  public:
-  explicit Reader(std::size_t budget) : budget_(budget) {}
+  explicit ModelReader(std::size_t budget) : budget_(budget) {}
 
   std::vector<Diagnostic> errors;
   /// Paths of nodes reached through an alias: what is inside them is reported at the alias.
@@ -257,7 +257,7 @@ class Reader {
 // ---------------------------------------------------------------------------------------------
 // Sections of the format, one reader each.
 
-void readPlacement(Reader& r, const Node& n, const std::string& path, Placement& p) {
+void readPlacement(ModelReader& r, const Node& n, const std::string& path, Placement& p) {
   if (!r.map(n, path, {"xyz", "rpy", "quaternion"}, "a placement")) return;
   if (const Node* v = n.find("xyz")) r.vec(*v, path + ".xyz", p.xyz);
   const Node* rpy = n.find("rpy");
@@ -289,7 +289,7 @@ Keys driveKeys(DriveType t) {
   return {"type"};
 }
 
-void readKnotList(Reader& r, const Node& n, const std::string& path, std::vector<Knot>& out) {
+void readKnotList(ModelReader& r, const Node& n, const std::string& path, std::vector<Knot>& out) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Sequence) {
     r.error(n, path, "expected a list of [time, value] pairs, got " + yaml::describe(n));
@@ -298,7 +298,7 @@ void readKnotList(Reader& r, const Node& n, const std::string& path, std::vector
   out.resize(n.items.size());
   for (std::size_t i = 0; i < n.items.size(); ++i) {
     double tv[2] = {0, 0};
-    if (r.fixed(*n.items[i], Reader::idx(path, i), tv, 2)) out[i] = {tv[0], tv[1]};
+    if (r.fixed(*n.items[i], ModelReader::idx(path, i), tv, 2)) out[i] = {tv[0], tv[1]};
   }
 }
 
@@ -316,13 +316,13 @@ void readPerCoordinate(const Node& k, const std::string& path, int nv, std::vect
     return;
   }
   out.resize(k.items.size());
-  for (std::size_t i = 0; i < k.items.size(); ++i) readList(*k.items[i], Reader::idx(path, i), out[i]);
+  for (std::size_t i = 0; i < k.items.size(); ++i) readList(*k.items[i], ModelReader::idx(path, i), out[i]);
 }
 
 // A number per joint coordinate under `key` (one number for all of them); a missing optional one
 // is zeros.
-void readCoordinateValues(Reader& r, const Node& n, const std::string& path, const char* key, int nv, bool required,
-                          std::vector<double>& out) {
+void readCoordinateValues(ModelReader& r, const Node& n, const std::string& path, const char* key, int nv,
+                          bool required, std::vector<double>& out) {
   if (const Node* v = n.find(key))
     r.list(*v, path + "." + key, out, nv);
   else if (required)
@@ -333,8 +333,8 @@ void readCoordinateValues(Reader& r, const Node& n, const std::string& path, con
 
 // The required `key`: one list of items (`what`) for every coordinate, or one list per coordinate.
 template <typename T, typename ReadList>
-void readCoordinateLists(Reader& r, const Node& n, const std::string& path, const char* key, const char* what, int nv,
-                         std::vector<std::vector<T>>& out, ReadList readList) {
+void readCoordinateLists(ModelReader& r, const Node& n, const std::string& path, const char* key, const char* what,
+                         int nv, std::vector<std::vector<T>>& out, ReadList readList) {
   const Node* k = r.required(n, path, key, what);
   const std::string kp = path + "." + key;
   if (!k || !r.visit(*k, kp)) return;
@@ -346,7 +346,7 @@ void readCoordinateLists(Reader& r, const Node& n, const std::string& path, cons
 }
 
 // The error of a type name that is none of `names` (with the nearest one), at the type's node.
-void unknownType(Reader& r, const Node& typeNode, const std::string& path, const char* kind,
+void unknownType(ModelReader& r, const Node& typeNode, const std::string& path, const char* kind,
                  const std::string& typeName, const Keys& names) {
   const std::string near = closestMatch(typeName, names);
   r.error(typeNode, path + ".type",
@@ -354,7 +354,7 @@ void unknownType(Reader& r, const Node& typeNode, const std::string& path, const
               (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
 }
 
-void readDrive(Reader& r, const Node& n, const std::string& path, JointType jointType, Drive& d) {
+void readDrive(ModelReader& r, const Node& n, const std::string& path, JointType jointType, Drive& d) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Map) {
     r.error(n, path,
@@ -426,7 +426,7 @@ void readDrive(Reader& r, const Node& n, const std::string& path, JointType join
   }
 }
 
-void readMoveList(Reader& r, const Node& n, const std::string& path, std::vector<Move>& out) {
+void readMoveList(ModelReader& r, const Node& n, const std::string& path, std::vector<Move>& out) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Sequence) {
     r.error(n, path, "expected a list of moves [t_a, t_b, q_a, q_b], got " + yaml::describe(n));
@@ -435,7 +435,7 @@ void readMoveList(Reader& r, const Node& n, const std::string& path, std::vector
   out.resize(n.items.size());
   for (std::size_t i = 0; i < n.items.size(); ++i) {
     double m[4] = {0, 0, 0, 0};
-    if (r.fixed(*n.items[i], Reader::idx(path, i), m, 4)) out[i] = {m[0], m[1], m[2], m[3]};
+    if (r.fixed(*n.items[i], ModelReader::idx(path, i), m, 4)) out[i] = {m[0], m[1], m[2], m[3]};
   }
 }
 
@@ -453,7 +453,7 @@ Keys motionKeys(MotionType t) {
   return {"type"};
 }
 
-void readMotion(Reader& r, const Node& n, const std::string& path, JointType jointType, Motion& m) {
+void readMotion(ModelReader& r, const Node& n, const std::string& path, JointType jointType, Motion& m) {
   if (!r.visit(n, path)) return;
   const char* types = "spline, rest_to_rest, sinusoid, table or none";
   if (n.kind != Kind::Map) {
@@ -519,7 +519,8 @@ std::string jointTypeList() {
 
 // reactions: the joint's 6 − n_v reaction coordinates (one number applies to all of them)
 // efforts: the joint's n_v actuated coordinates (one number applies to all of them)
-void readRating(Reader& r, const Node& n, const std::string& path, int reactions, int efforts, LoadRating& rating) {
+void readRating(ModelReader& r, const Node& n, const std::string& path, int reactions, int efforts,
+                LoadRating& rating) {
   if (!r.map(n, path, {"force", "moment", "reaction", "effort"}, "a load rating")) return;
   if (const Node* v = n.find("force")) r.number(*v, path + ".force", rating.force);
   if (const Node* v = n.find("moment")) r.number(*v, path + ".moment", rating.moment);
@@ -527,7 +528,7 @@ void readRating(Reader& r, const Node& n, const std::string& path, int reactions
   if (const Node* v = n.find("effort")) r.list(*v, path + ".effort", rating.effort, efforts);
 }
 
-void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) {
+void readJoint(ModelReader& r, const Node& n, const std::string& path, JointSpec& j) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Map) {
     r.error(n, path, "expected a joint (a mapping with type, origin, axis, ...), got " + yaml::describe(n));
@@ -592,7 +593,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
       j.limits.assign(static_cast<std::size_t>(jointNv(j.type)), lim);
     } else if (v->kind == Kind::Sequence && r.visit(*v, lp)) {
       j.limits.resize(v->items.size());
-      for (std::size_t i = 0; i < v->items.size(); ++i) one(*v->items[i], Reader::idx(lp, i), j.limits[i]);
+      for (std::size_t i = 0; i < v->items.size(); ++i) one(*v->items[i], ModelReader::idx(lp, i), j.limits[i]);
     } else {
       r.error(*v, lp, "expected a list of {lower, upper} (one per coordinate), got " + yaml::describe(*v));
     }
@@ -601,7 +602,7 @@ void readJoint(Reader& r, const Node& n, const std::string& path, JointSpec& j) 
   if (const Node* v = n.find("motion")) readMotion(r, *v, path + ".motion", j.type, j.motion);
 }
 
-void readInertial(Reader& r, const Node& n, const std::string& path, Inertial& in) {
+void readInertial(ModelReader& r, const Node& n, const std::string& path, Inertial& in) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Map) {
     r.error(n, path,
@@ -653,7 +654,7 @@ Keys shapeKeys(ShapeType t) {
   return {};
 }
 
-void readShape(Reader& r, const Node& n, const std::string& path, Shape& s) {
+void readShape(ModelReader& r, const Node& n, const std::string& path, Shape& s) {
   if (!r.visit(n, path)) return;
   if (n.kind != Kind::Map) {
     r.error(n, path,
@@ -723,7 +724,7 @@ void readShape(Reader& r, const Node& n, const std::string& path, Shape& s) {
   }
 }
 
-void readBody(Reader& r, const Node& n, const std::string& path, BodySpec& b) {
+void readBody(ModelReader& r, const Node& n, const std::string& path, BodySpec& b) {
   if (!r.map(n, path, {"name", "parent", "joint", "inertial", "shapes", "applied_wrench"}, "a body")) return;
   if (const Node* v = r.required(n, path, "name", "a unique body name")) r.text(*v, path + ".name", b.name);
   b.parent.clear();
@@ -740,7 +741,8 @@ void readBody(Reader& r, const Node& n, const std::string& path, BodySpec& b) {
         r.error(*v, sp, "expected a list of shapes, got " + yaml::describe(*v));
       } else {
         b.shapes.resize(v->items.size());
-        for (std::size_t i = 0; i < v->items.size(); ++i) readShape(r, *v->items[i], Reader::idx(sp, i), b.shapes[i]);
+        for (std::size_t i = 0; i < v->items.size(); ++i)
+          readShape(r, *v->items[i], ModelReader::idx(sp, i), b.shapes[i]);
       }
     }
   }
@@ -755,7 +757,7 @@ void readBody(Reader& r, const Node& n, const std::string& path, BodySpec& b) {
   }
 }
 
-void readSimulation(Reader& r, const Node& n, SimulationSettings& s) {
+void readSimulation(ModelReader& r, const Node& n, SimulationSettings& s) {
   // "simulation:" with every setting commented out: the defaults, as for no block at all.
   if (n.kind == Kind::Null) {
     r.visit(n, "simulation");
@@ -771,7 +773,7 @@ void readSimulation(Reader& r, const Node& n, SimulationSettings& s) {
 
 const Keys kTopKeys = {"kinetree", "name", "description", "gravity", "simulation", "bodies"};
 
-void readModel(Reader& r, const Node& root, Model& m) {
+void readModel(ModelReader& r, const Node& root, Model& m) {
   if (root.kind != Kind::Map) {
     r.error(root, "",
             "expected a model: a mapping starting with 'kinetree: 1' (then name, gravity, bodies, ...), got " +
@@ -803,7 +805,7 @@ void readModel(Reader& r, const Node& root, Model& m) {
   }
   m.bodies.resize(bodies->items.size());
   for (std::size_t i = 0; i < bodies->items.size(); ++i)
-    readBody(r, *bodies->items[i], Reader::idx("bodies", i), m.bodies[i]);
+    readBody(r, *bodies->items[i], ModelReader::idx("bodies", i), m.bodies[i]);
 }
 
 // The node at a reader path ("bodies[2].joint.drive.phase[0]": keys of mappings and indices of
@@ -841,7 +843,7 @@ const Node* nodeAt(const Node& root, const std::string& path) {
 // ("bodies[2].joint.drive.phase[0]" → "…phase" → "…drive" → …).
 // Inside a node reached through an alias, the outermost alias: a duplicate made by "*a" is
 // reported where "*a" is written, not at the anchor.
-yaml::Position positionOf(const Node& root, const Reader& r, std::string path) {
+yaml::Position positionOf(const Node& root, const ModelReader& r, std::string path) {
   const yaml::Position found = nodeAt(root, path)->pos;
   std::optional<yaml::Position> alias;
   while (!r.aliasMarks.empty()) {
@@ -893,7 +895,7 @@ Model loadText(const std::string& original, const std::string& fileName, const s
 
   Model model;
   model.sourceDirectory = directory;
-  Reader reader(32 * text.size() + 1024);
+  ModelReader reader(32 * text.size() + 1024);
   reader.aliasMarks.insert(aliases.begin(), aliases.end());
   readModel(reader, *root, model);
   for (Diagnostic& d : reader.errors) {

@@ -713,7 +713,7 @@ void checkStructure(Checker& c, const Model& model) {
 double shapesHalfExtent(const std::vector<Shape>& shapes) {
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const Shape& s : shapes) {
-    Vec3 half;
+    Vec3 half = Vec3::Zero();  // each primitive sets it; meshes are skipped
     switch (s.type) {
       case ShapeType::Box: half = s.size / 2.0; break;
       case ShapeType::Sphere: half = Vec3::Constant(s.radius); break;

@@ -100,7 +100,7 @@ Placement placementOf(const Pose& pose) {
 
 // Names as Kinetree takes them (letters, digits, '_' and '-', not starting with a digit or '-'),
 // unique among bodies and among joints.
-class Names {
+class MjcfNames {
  public:
   std::string take(const std::string& wanted, const std::string& fallback, std::vector<std::string>& renamed) {
     std::string name = wanted.empty() ? fallback : wanted;
@@ -133,9 +133,9 @@ std::string jointKindName(int type) {
   }
 }
 
-class Importer {
+class MjcfImporter {
  public:
-  Importer(const mjModel* m, std::string file, const MjcfImportOptions& options)
+  MjcfImporter(const mjModel* m, std::string file, const MjcfImportOptions& options)
       : m_(m), file_(std::move(file)), options_(options) {}
 
   MjcfImport run(const std::vector<std::string>& compilerWarnings) {
@@ -526,7 +526,7 @@ class Importer {
     if (options_.meshDirectory.empty()) return {};
     fs::create_directories(options_.meshDirectory);
     std::string name = mjName(m_, mjOBJ_MESH, mesh);
-    Names n;
+    MjcfNames n;
     std::vector<std::string> ignored;
     name = n.take(name, "mesh" + std::to_string(mesh), ignored);
     const fs::path file = fs::path(options_.meshDirectory) / (name + ".obj");
@@ -719,7 +719,7 @@ class Importer {
   std::vector<MjcfCoordinates> coordinates_;
   std::vector<Diagnostic> warnings_;
   std::vector<std::string> renamed_, limitedBall_;
-  Names bodyNames_, jointNames_;
+  MjcfNames bodyNames_, jointNames_;
   std::string ellipsoid_;
   int worldGeoms_ = 0, hiddenGeoms_ = 0;
 };
@@ -767,7 +767,7 @@ MjcfImport importMjcfFile(const std::string& path, const MjcfImportOptions& opti
     ~Release() { mj_deleteModel(m); }
   } release{m};
   if (error[0]) compilerWarnings.emplace_back(error);
-  Importer importer(m, path, options);
+  MjcfImporter importer(m, path, options);
   MjcfImport out = importer.run(compilerWarnings);
   if (out.model.bodies.empty()) {
     Diagnostic d;

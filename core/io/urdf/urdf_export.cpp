@@ -15,8 +15,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string num(double x) { return formatRoundTrip(x); }
-std::string vec(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
+std::string vec(const Vec3& v) {
+  return formatRoundTrip(v.x()) + " " + formatRoundTrip(v.y()) + " " + formatRoundTrip(v.z());
+}
 
 // XML attribute text: the five predefined entities escaped.
 std::string attr(const std::string& s) {
@@ -87,10 +88,11 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
     out << "  <link name=\"" << attr(b.name) << "\">\n";
     out << "    <inertial>\n";
     if (mp.com != Vec3::Zero()) out << "      <origin xyz=\"" << vec(mp.com) << "\" rpy=\"0 0 0\"/>\n";
-    out << "      <mass value=\"" << num(mp.mass) << "\"/>\n";
+    out << "      <mass value=\"" << formatRoundTrip(mp.mass) << "\"/>\n";
     const Mat3& I = mp.inertia;
-    out << "      <inertia ixx=\"" << num(I(0, 0)) << "\" ixy=\"" << num(I(0, 1)) << "\" ixz=\"" << num(I(0, 2))
-        << "\" iyy=\"" << num(I(1, 1)) << "\" iyz=\"" << num(I(1, 2)) << "\" izz=\"" << num(I(2, 2)) << "\"/>\n";
+    out << "      <inertia ixx=\"" << formatRoundTrip(I(0, 0)) << "\" ixy=\"" << formatRoundTrip(I(0, 1)) << "\" ixz=\""
+        << formatRoundTrip(I(0, 2)) << "\" iyy=\"" << formatRoundTrip(I(1, 1)) << "\" iyz=\""
+        << formatRoundTrip(I(1, 2)) << "\" izz=\"" << formatRoundTrip(I(2, 2)) << "\"/>\n";
     out << "    </inertial>\n";
     int visuals = 0;  // materials are named <body>_<k>, k counting the visuals written
     for (const Shape& s : b.shapes) {
@@ -98,9 +100,10 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
       switch (s.type) {
         case ShapeType::Box: geometry = "<box size=\"" + vec(s.size) + "\"/>"; break;
         case ShapeType::Cylinder:
-          geometry = "<cylinder radius=\"" + num(s.radius) + "\" length=\"" + num(s.length) + "\"/>";
+          geometry =
+              "<cylinder radius=\"" + formatRoundTrip(s.radius) + "\" length=\"" + formatRoundTrip(s.length) + "\"/>";
           break;
-        case ShapeType::Sphere: geometry = "<sphere radius=\"" + num(s.radius) + "\"/>"; break;
+        case ShapeType::Sphere: geometry = "<sphere radius=\"" + formatRoundTrip(s.radius) + "\"/>"; break;
         case ShapeType::Mesh: {
           fs::path file = fs::path(s.mesh);
           if (file.is_relative() && !model.sourceDirectory.empty()) file = fs::path(model.sourceDirectory) / file;
@@ -113,8 +116,9 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
       }
       out << "    <visual>\n" << origin(s.origin, "      ");
       out << "      <geometry>" << geometry << "</geometry>\n";
-      out << "      <material name=\"" << attr(b.name) << "_" << visuals++ << "\"><color rgba=\"" << num(s.color[0])
-          << " " << num(s.color[1]) << " " << num(s.color[2]) << " " << num(s.color[3]) << "\"/></material>\n";
+      out << "      <material name=\"" << attr(b.name) << "_" << visuals++ << "\"><color rgba=\""
+          << formatRoundTrip(s.color[0]) << " " << formatRoundTrip(s.color[1]) << " " << formatRoundTrip(s.color[2])
+          << " " << formatRoundTrip(s.color[3]) << "\"/></material>\n";
       out << "    </visual>\n";
     }
     out << "  </link>\n";
@@ -147,17 +151,17 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
     if (jointHasAxis(j.type)) out << "    <axis xyz=\"" << vec(j.axis) << "\"/>\n";
     // URDF requires limits on revolute and prismatic joints; Kinetree's are display limits, its
     // effort rating is URDF's effort, and it has no velocity limit (0 here)
-    const std::string effort = j.rating.effort.empty() ? std::string("0") : num(j.rating.effort[0]);
+    const std::string effort = j.rating.effort.empty() ? std::string("0") : formatRoundTrip(j.rating.effort[0]);
     if (j.type == JointType::Revolute && !j.limits.empty())
-      out << "    <limit lower=\"" << num(j.limits[0].lower) << "\" upper=\"" << num(j.limits[0].upper)
-          << "\" effort=\"" << effort << "\" velocity=\"0\"/>\n";
+      out << "    <limit lower=\"" << formatRoundTrip(j.limits[0].lower) << "\" upper=\""
+          << formatRoundTrip(j.limits[0].upper) << "\" effort=\"" << effort << "\" velocity=\"0\"/>\n";
     else if (j.type == JointType::Revolute && !j.rating.effort.empty())
       out << "    <limit effort=\"" << effort << "\" velocity=\"0\"/>\n";
     if (j.type == JointType::Prismatic) {
       const Limit l = j.limits.empty() ? Limit{-1e6, 1e6} : j.limits[0];
       if (j.limits.empty()) limitless.push_back(jointName(b));
-      out << "    <limit lower=\"" << num(l.lower) << "\" upper=\"" << num(l.upper) << "\" effort=\"" << effort
-          << "\" velocity=\"0\"/>\n";
+      out << "    <limit lower=\"" << formatRoundTrip(l.lower) << "\" upper=\"" << formatRoundTrip(l.upper)
+          << "\" effort=\"" << effort << "\" velocity=\"0\"/>\n";
     }
     out << "  </joint>\n";
   }

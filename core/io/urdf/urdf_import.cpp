@@ -118,7 +118,7 @@ Placement placementOf(const urdf::Pose& pose, const TiXmlElement* owner) {
 bool isIdentityRotation(const Placement& p) { return !p.useQuaternion && p.rpy == Vec3::Zero(); }
 
 // a ∘ b: the placement b given in frame a, expressed in a's parent.
-Placement compose(const Placement& a, const Placement& b) {
+Placement composeUrdf(const Placement& a, const Placement& b) {
   Placement c;
   c.xyz = a.xyz + a.rotation() * b.xyz;
   if (isIdentityRotation(b))
@@ -319,7 +319,7 @@ std::string resolveMesh(const std::string& uri, const std::string& urdfDirectory
 }
 
 // Names as Kinetree writes them (letters, digits, '_', '-'; a letter or '_' first), unique.
-class Names {
+class UrdfNames {
  public:
   std::string take(const std::string& urdfName, Notes& notes, const char* what, Location at) {
     std::string n;
@@ -344,9 +344,9 @@ class Names {
   std::set<std::string> used_;
 };
 
-class Importer {
+class UrdfImporter {
  public:
-  Importer(std::string file, std::string directory, const UrdfImportOptions& options)
+  UrdfImporter(std::string file, std::string directory, const UrdfImportOptions& options)
       : file_(std::move(file)), directory_(std::move(directory)), options_(options) {}
 
   UrdfImport run(const std::string& xml) {
@@ -376,7 +376,7 @@ class Importer {
     for (const std::string& m : messages.errors) notes_.add("liburdfdom: " + m, std::string(), locate(m, robot));
 
     // a model file holds UTF-8 text only (the loader refuses anything else): a name that is not
-    // gets U+FFFD for each byte that does not belong (link and joint names are renamed by Names)
+    // gets U+FFFD for each byte that does not belong (link and joint names are renamed by UrdfNames)
     model_.name = urdfModel->getName().empty() ? "robot" : urdfModel->getName();
     if (invalidUtf8At(model_.name) != std::string::npos) {
       model_.name = replaceInvalidUtf8(model_.name);
@@ -760,13 +760,13 @@ class Importer {
       parent.lumped = true;
     }
     for (Shape s : child.shapes) {
-      s.origin = compose(T, s.origin);
+      s.origin = composeUrdf(T, s.origin);
       parent.shapes.push_back(std::move(s));
     }
     for (int g : children_[c])
       if (!drafts_[g].merged) {
         drafts_[g].parent = child.parent;
-        drafts_[g].joint.origin = compose(T, drafts_[g].joint.origin);
+        drafts_[g].joint.origin = composeUrdf(T, drafts_[g].joint.origin);
       }
     // the parent's list stays in draft order, the order in which checkMassless visits it
     std::vector<int>& siblings = children_[child.parent];
@@ -794,7 +794,7 @@ class Importer {
         for (int g : children_[c])
           if (!drafts_[g].merged) {
             drafts_[g].parent = -1;
-            drafts_[g].joint.origin = compose(d.joint.origin, drafts_[g].joint.origin);
+            drafts_[g].joint.origin = composeUrdf(d.joint.origin, drafts_[g].joint.origin);
           }
         children_[c].clear();
         d.merged = true;
@@ -906,7 +906,7 @@ class Importer {
   }
 
   void build() {
-    Names bodyNames, jointNames;
+    UrdfNames bodyNames, jointNames;
     std::vector<int> index(drafts_.size(), -1);
     for (std::size_t k = 0; k < drafts_.size(); ++k) {
       Draft& d = drafts_[k];
@@ -969,7 +969,7 @@ class Importer {
 
 UrdfImport importUrdfString(const std::string& xml, const std::string& fileName, const std::string& directory,
                             const UrdfImportOptions& options) {
-  return Importer(fileName, directory, options).run(xml);
+  return UrdfImporter(fileName, directory, options).run(xml);
 }
 
 UrdfImport importUrdfFile(const std::string& path, const UrdfImportOptions& options) {

@@ -10,8 +10,6 @@
 namespace kt {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 // "+y", "−x", or "(0.866, 0.5, 0)" for a normal off the axes.
 std::string directionText(const Vec3& n) {
   for (int k = 0; k < 3; ++k) {
@@ -106,7 +104,7 @@ Placement facePlacement(const MountFace& face) {
   const Vec3 n = face.normal.normalized();
   Mat3 R;
   if (n.z() < -1.0 + 1e-15) {
-    R = Eigen::AngleAxisd(kPi, Vec3::UnitX()).toRotationMatrix();  // a roll of 180°
+    R = Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix();  // a roll of 180°
   } else {
     R = Eigen::Quaterniond::FromTwoVectors(z, n).toRotationMatrix();  // the shortest turn
   }
