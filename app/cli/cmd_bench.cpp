@@ -33,7 +33,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kBenchUsage =
     "usage: kinetree-cli bench (--model FILE | --chain N | --cardan-chain N | --binary-tree DEPTH)\n"
     "                          [--solvers a,b,...] [--kinds forward,inverse,hybrid] [--repeat K] [--json]\n"
     "                          [--simulate] [--no-loads]\n"
@@ -171,7 +171,7 @@ int branchingBodies(const Tree& tree) {
 
 int cmdBench(const std::vector<std::string>& args) {
   ParsedArgs parsed;
-  if (!parseArgs("bench", kUsage, args,
+  if (!parseArgs("bench", kBenchUsage, args,
                  {{"--model"},
                   {"--chain"},
                   {"--cardan-chain"},
@@ -187,7 +187,7 @@ int cmdBench(const std::vector<std::string>& args) {
     return 2;
   if (!parsed.positional.empty()) {
     std::fprintf(stderr, "kinetree-cli bench: unexpected argument '%s'\n%s", printable(parsed.positional[0]).c_str(),
-                 kUsage);
+                 kBenchUsage);
     return 2;
   }
   std::string modelPath, solverList, kindList = "forward,inverse,hybrid";
@@ -245,7 +245,7 @@ int cmdBench(const std::vector<std::string>& args) {
   }
   if (sources != 1) {
     std::fprintf(stderr, "kinetree-cli bench: give exactly one of --model, --chain, --cardan-chain, --binary-tree\n%s",
-                 kUsage);
+                 kBenchUsage);
     return 2;
   }
 

@@ -37,7 +37,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kCompareUsage =
     "usage: kinetree-cli compare MODEL.yaml [--solvers a,b,...] [--duration T] [--step H] [--integrator I]\n"
     "                            [--tolerance TOL] [--trajectory] [--digits] [--motion FILE.csv [--cutoff HZ]]\n"
     "                            [--package-path DIR]...\n";
@@ -128,7 +128,7 @@ int comparePointwise(const std::string& modelPath, const Model& model, Simulator
 
 int cmdCompare(const std::vector<std::string>& args) {
   ParsedArgs parsed;
-  if (!parseArgs("compare", kUsage, args,
+  if (!parseArgs("compare", kCompareUsage, args,
                  {{"--solvers"},
                   {"--integrator"},
                   {"--duration"},
@@ -142,7 +142,7 @@ int cmdCompare(const std::vector<std::string>& args) {
                  parsed))
     return 2;
   std::string modelPath;
-  if (!singleModelFile("compare", kUsage, parsed, modelPath)) return 2;
+  if (!singleModelFile("compare", kCompareUsage, parsed, modelPath)) return 2;
   std::string solverList, integrator;
   double duration = 0, step = 0, tolerance = 0;
   bool trajectory = false, digits = false;
@@ -165,7 +165,7 @@ int cmdCompare(const std::vector<std::string>& args) {
     }
   }
   if (modelPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli compare: the model file name is empty ('')\n%s", kUsage);
+    std::fprintf(stderr, "kinetree-cli compare: the model file name is empty ('')\n%s", kCompareUsage);
     return 2;
   }
   if (!(tolerance > 0.0)) tolerance = trajectory ? kTrajectoryTolerance : kPointwiseTolerance;

@@ -18,7 +18,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kFatigueUsage =
     "usage: kinetree-cli fatigue MODEL.yaml --signals PATTERN[,PATTERN...] [--wohler M] [--neq N]\n"
     "                            [--csv] [-o|--output FILE|-] [--cycles FILE.csv]\n"
     "                            [--histogram FILE.csv [--bins R,M]]\n"
@@ -94,9 +94,9 @@ int cmdFatigue(const std::vector<std::string>& args) {
   specs.push_back({"--bins"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
-  if (!parseArgs("fatigue", kUsage, args, specs, parsed)) return 2;
+  if (!parseArgs("fatigue", kFatigueUsage, args, specs, parsed)) return 2;
   std::string modelPath;
-  if (!singleModelFile("fatigue", kUsage, parsed, modelPath)) return 2;
+  if (!singleModelFile("fatigue", kFatigueUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, patterns, cyclesPath, histogramPath;
   double m = 4.0, nEq = 0.0;
@@ -122,11 +122,12 @@ int cmdFatigue(const std::vector<std::string>& args) {
     }
   }
   if (binsGiven && histogramPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli fatigue: --bins needs --histogram FILE.csv\n%s", kUsage);
+    std::fprintf(stderr, "kinetree-cli fatigue: --bins needs --histogram FILE.csv\n%s", kFatigueUsage);
     return 2;
   }
   SignalRun run;
-  if (const int failed = runForSignals("fatigue", kUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))
+  if (const int failed =
+          runForSignals("fatigue", kFatigueUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))
     return failed;
   if (nEq == 0.0) nEq = std::max(run.duration, run.interval);  // one cycle per second of the run
 

@@ -18,7 +18,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kPeaksUsage =
     "usage: kinetree-cli peaks MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
     "                          [--events FILE.events.json] [--cases FILE.csv|FILE.json [--case-components]]\n"
@@ -34,9 +34,9 @@ int cmdPeaks(const std::vector<std::string>& args) {
   specs.push_back({"--output", true, "-o"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
-  if (!parseArgs("peaks", kUsage, args, specs, parsed)) return 2;
+  if (!parseArgs("peaks", kPeaksUsage, args, specs, parsed)) return 2;
   std::string modelPath;
-  if (!singleModelFile("peaks", kUsage, parsed, modelPath)) return 2;
+  if (!singleModelFile("peaks", kPeaksUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, casesPath;
   bool csv = false, components = false;
@@ -49,12 +49,12 @@ int cmdPeaks(const std::vector<std::string>& args) {
     if (name == "--case-components") components = true;
   }
   if (components && casesPath.empty()) {
-    std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kUsage);
+    std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kPeaksUsage);
     return 2;
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
-  if (const int failed = streamingRun("peaks", kUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
+  if (const int failed = streamingRun("peaks", kPeaksUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
     return failed;
 
   // the same outputs as simulate writes: t_k = k · interval, k = 0 … ⌈duration / interval⌉

@@ -25,7 +25,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSimulateUsage =
     "usage: kinetree-cli simulate MODEL.yaml [--solver S] [--integrator I] [--step H] [--tolerance TOL]\n"
     "                             [--duration T] [-o|--output FILE.csv|-] [--signals PATTERN,...]\n"
     "                             [--every K] [--motion FILE.csv [--cutoff HZ]] [--events FILE.events.json]\n"
@@ -101,9 +101,9 @@ int cmdSimulate(const std::vector<std::string>& args) {
   specs.push_back({"--every"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
-  if (!parseArgs("simulate", kUsage, args, specs, parsed)) return 2;
+  if (!parseArgs("simulate", kSimulateUsage, args, specs, parsed)) return 2;
   std::string modelPath;
-  if (!singleModelFile("simulate", kUsage, parsed, modelPath)) return 2;
+  if (!singleModelFile("simulate", kSimulateUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, signalPatterns;
   long every = 1;
@@ -116,7 +116,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
-  if (const int failed = streamingRun("simulate", kUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
+  if (const int failed =
+          streamingRun("simulate", kSimulateUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))
     return failed;
   std::vector<int> columns;
   std::string selectError;

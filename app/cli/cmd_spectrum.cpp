@@ -17,7 +17,7 @@
 namespace kt::cli {
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSpectrumUsage =
     "usage: kinetree-cli spectrum MODEL.yaml --signals PATTERN[,PATTERN...] [--segment N]\n"
     "                             [--detrend none|mean|linear] [-o|--output FILE.csv|-]\n"
     "                             [--solver S] [--integrator I] [--step H] [--tolerance TOL] [--duration T]\n"
@@ -39,9 +39,9 @@ int cmdSpectrum(const std::vector<std::string>& args) {
   specs.push_back({"--output", true, "-o"});
   specs.push_back(packagePathSpec());
   ParsedArgs parsed;
-  if (!parseArgs("spectrum", kUsage, args, specs, parsed)) return 2;
+  if (!parseArgs("spectrum", kSpectrumUsage, args, specs, parsed)) return 2;
   std::string modelPath;
-  if (!singleModelFile("spectrum", kUsage, parsed, modelPath)) return 2;
+  if (!singleModelFile("spectrum", kSpectrumUsage, parsed, modelPath)) return 2;
   RunChoices choices;
   std::string output, patterns;
   SpectrumOptions options;
@@ -74,7 +74,8 @@ int cmdSpectrum(const std::vector<std::string>& args) {
     }
   }
   SignalRun run;
-  if (const int failed = runForSignals("spectrum", kUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))
+  if (const int failed =
+          runForSignals("spectrum", kSpectrumUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))
     return failed;
   const double rate = 1.0 / run.interval;
   std::vector<Spectrum> spectra;

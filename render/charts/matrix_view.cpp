@@ -11,7 +11,7 @@ namespace kt::render {
 
 namespace {
 
-constexpr int kMargin = 6;
+constexpr int kViewMargin = 6;
 constexpr double kLabelCell = 11.0;  // names are written when a cell is at least this tall
 
 QColor colourOf(double value, double max) {
@@ -55,14 +55,14 @@ Eigen::Index MatrixView::zeroCount() const { return (m_.array() == 0.0).count();
 
 bool MatrixView::labelled() const {
   const int n = static_cast<int>(m_.rows());
-  const double side = std::min(width(), height()) - 2.0 * kMargin;
+  const double side = std::min(width(), height()) - 2.0 * kViewMargin;
   return n > 0 && labels_.size() == n && (side - labelWidth_) / n >= kLabelCell;
 }
 
 double MatrixView::cell() const {
   const int n = static_cast<int>(m_.rows());
   if (n == 0) return 0.0;
-  const double side = std::min(width(), height()) - 2.0 * kMargin;
+  const double side = std::min(width(), height()) - 2.0 * kViewMargin;
   return (labelled() ? side - labelWidth_ : side) / n;
 }
 
@@ -70,7 +70,7 @@ QRectF MatrixView::grid() const {
   const double c = cell();
   const double labels = labelled() ? labelWidth_ : 0.0;
   const double n = static_cast<double>(m_.rows());
-  return {kMargin + labels, kMargin + labels, c * n, c * n};
+  return {kViewMargin + labels, kViewMargin + labels, c * n, c * n};
 }
 
 void MatrixView::paintEvent(QPaintEvent*) {
@@ -109,7 +109,7 @@ void MatrixView::paintEvent(QPaintEvent*) {
     small.setPixelSize(std::clamp(static_cast<int>(c * 0.75), 8, QFontMetrics(font()).height() - 2));
     painter.setFont(small);
     for (int r = 0; r < n; ++r) {
-      painter.drawText(QRectF(kMargin, g.top() + r * c, labelWidth_ - 4, c), Qt::AlignRight | Qt::AlignVCenter,
+      painter.drawText(QRectF(kViewMargin, g.top() + r * c, labelWidth_ - 4, c), Qt::AlignRight | Qt::AlignVCenter,
                        labels_[r]);
       painter.save();
       painter.translate(g.left() + r * c, g.top() - 4);

@@ -77,7 +77,7 @@ QByteArray tableCsv(const QStringList& header, const std::vector<QStringList>& r
 namespace {
 
 // Sizes in pixels of 1/96 inch (the PDF writer's resolution): A4 is 793.7 × 1122.5.
-constexpr double kMargin = 57.0;  // 15 mm
+constexpr double kPageMargin = 57.0;  // 15 mm
 constexpr double kFooter = 24.0;
 
 QFont sized(double pixels, bool bold = false) {
@@ -98,7 +98,7 @@ class PageFlow {
   PageFlow(QPdfWriter& pdf, QPainter* painter, QString footer, int pages)
       : pdf_(pdf), painter_(painter), footer_(std::move(footer)), pages_(pages) {
     page_ = QRectF(0, 0, pdf.width(), pdf.height());
-    content_ = page_.adjusted(kMargin, kMargin, -kMargin, -kMargin - kFooter);
+    content_ = page_.adjusted(kPageMargin, kPageMargin, -kPageMargin, -kPageMargin - kFooter);
     y_ = content_.top();
   }
 
@@ -318,7 +318,7 @@ class PageFlow {
 
   void drawFooter() {
     if (!painter_) return;
-    const QRectF at(content_.left(), page_.bottom() - kMargin + 6, content_.width(), kFooter);
+    const QRectF at(content_.left(), page_.bottom() - kPageMargin + 6, content_.width(), kFooter);
     painter_->setPen(QPen(QColor(190, 190, 190), 0.8));
     painter_->drawLine(at.topLeft(), at.topRight());
     painter_->setFont(sized(9));

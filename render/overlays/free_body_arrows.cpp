@@ -32,7 +32,7 @@ std::string magnitudes(const Eigen::Vector3d& force, const Eigen::Vector3d& mome
 
 // The legend's lines: their spacing for the 13-pixel font, and the lowest one's height above the
 // bottom, clear of the selected joint's three lines of values in the lower-left corner.
-constexpr double kLineHeight = 18.0;
+constexpr double kLabelLineHeight = 18.0;
 constexpr double kBottom = 72.0;
 
 }  // namespace
@@ -123,7 +123,7 @@ void FreeBodyArrows::show(const kt::Kinematics& poses, const kt::FreeBodyDiagram
     QColor c(20, 20, 20);
     if (k >= 1 && k <= drawn_.size()) c = termColour(k - 1, k == drawn_.size());
     text->GetTextProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
-    text->SetPosition(-8.0, kBottom + kLineHeight * static_cast<double>(lines.size() - k));
+    text->SetPosition(-8.0, kBottom + kLabelLineHeight * static_cast<double>(lines.size() - k));
     text->SetVisibility(true);
   }
   visible_ = true;

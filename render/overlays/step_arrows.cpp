@@ -17,7 +17,7 @@ namespace kt::render {
 namespace {
 
 constexpr double kLength = 0.3;  // × the model's size: each vector's larger part
-constexpr double kLineHeight = 18.0;
+constexpr double kStepLineHeight = 18.0;
 constexpr double kTop = 40.0;  // the first line's distance below the top edge, in pixels
 const QColor kHandover(200, 90, 0);
 
@@ -132,7 +132,7 @@ void StepArrows::show(const kt::Kinematics& poses, const kt::TracedStep& step, c
     if (k >= 1 && k <= vectors.size()) c = seriesColor(static_cast<int>(k - 1));
     if (!step.handed.empty() && !targets.empty() && k + 1 == lines_.size()) c = kHandover;
     text->GetTextProperty()->SetColor(c.redF(), c.greenF(), c.blueF());
-    text->SetPosition(8.0, -kTop - kLineHeight * static_cast<double>(k));
+    text->SetPosition(8.0, -kTop - kStepLineHeight * static_cast<double>(k));
     text->SetVisibility(true);
   }
   visible_ = true;

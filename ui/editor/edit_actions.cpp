@@ -21,13 +21,12 @@
 #include "ui/editor/selection.hpp"
 #include "ui/editor/template_dialog.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/status_message.hpp"
 #include "ui/shell/edit_guards.hpp"
 
 namespace kt::ui {
 
 namespace {
-
-constexpr int kMessageMs = 10'000;
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
 
@@ -163,7 +162,9 @@ EditActions::EditActions(Document* doc, Selection* selection, ModelTreeDock* tre
   updateActions();
 }
 
-void EditActions::showMessage(const QString& message) const { window_->statusBar()->showMessage(message, kMessageMs); }
+void EditActions::showMessage(const QString& message) const {
+  window_->statusBar()->showMessage(message, kStatusMessageMs);
+}
 
 void EditActions::updateActions() {
   const int selected = selection_->selectedBody();

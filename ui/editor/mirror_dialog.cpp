@@ -16,11 +16,10 @@
 
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 /// "a", "a, b" or "a … z" for the names of `bodies` in `model`.
 QString nameRange(const kt::Model& model, const std::vector<int>& bodies) {

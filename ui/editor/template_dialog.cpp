@@ -27,6 +27,7 @@
 #include "ui/document/edit_commands.hpp"
 #include "ui/editor/properties/property_widgets.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
 namespace {
@@ -34,8 +35,6 @@ namespace {
 constexpr double kDegree = std::numbers::pi / 180.0;
 constexpr int kMaxTableRows = 10000;  ///< as many links as insertArm takes
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 QString num(double x) { return QString::number(x, 'g', 6); }
 
 // "z", "-x" for the coordinate axes, else "0.6, 0, 0.8".

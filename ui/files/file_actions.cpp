@@ -29,12 +29,12 @@
 #include "ui/files/import_motion.hpp"
 #include "ui/files/import_urdf.hpp"
 #include "ui/files/recent_files.hpp"
+#include "ui/shared/status_message.hpp"
 
 namespace kt::ui {
 
 namespace {
 
-constexpr int kMessageMs = 10'000;
 // Files above this size (about 2,000 bodies) show a progress dialog while they open.
 constexpr qint64 kProgressFileBytes = 1'000'000;
 
@@ -101,7 +101,9 @@ FileActions::FileActions(Document* doc, render::SceneView* view, QMainWindow* wi
   connect(view_, &render::SceneView::buildProgress, this, &FileActions::showBuildProgress);
 }
 
-void FileActions::showMessage(const QString& message) const { window_->statusBar()->showMessage(message, kMessageMs); }
+void FileActions::showMessage(const QString& message) const {
+  window_->statusBar()->showMessage(message, kStatusMessageMs);
+}
 
 bool FileActions::eventFilter(QObject* watched, QEvent* event) {
   if (watched != window_) return false;
@@ -329,7 +331,7 @@ void FileActions::offerRecovery() {
       if (!maybeSave()) return;
       QString error;
       if (Autosaver::restore(*doc_, entry, &error)) {
-        window_->statusBar()->showMessage(tr("Recovered %1: save it to keep the changes").arg(what), kMessageMs);
+        window_->statusBar()->showMessage(tr("Recovered %1: save it to keep the changes").arg(what), kStatusMessageMs);
         return;  // one document at a time; the others are offered next time
       }
       QMessageBox::critical(window_, tr("Cannot recover"), error);

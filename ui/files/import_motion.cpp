@@ -19,12 +19,11 @@
 #include "core/model/text_util.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/field_commands.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString seconds(double t) { return q(kt::formatSignificant(t, 6)); }
 

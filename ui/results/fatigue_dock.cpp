@@ -23,7 +23,7 @@
 namespace kt::ui {
 
 namespace {
-QString number(double x) { return QString::fromStdString(kt::formatSignificant(x, 5)); }
+QString fiveDigits(double x) { return QString::fromStdString(kt::formatSignificant(x, 5)); }
 }  // namespace
 
 FatigueDock::FatigueDock(SimulationController* simulation, QWidget* parent)
@@ -189,16 +189,17 @@ void FatigueDock::refresh() {
     const Row& r = rows_[k];
     const QString unit = QString::fromStdString(r.unit).replace(QLatin1Char('*'), QChar(0x00B7));  // N·m
     const QString cells[ColumnCount] = {
-        QString::fromStdString(r.signal), number(r.cycles), number(r.largest) + " " + unit,
-        number(r.mean) + " " + unit,      number(r.at),     number(r.del) + " " + unit};
+        QString::fromStdString(r.signal), fiveDigits(r.cycles), fiveDigits(r.largest) + " " + unit,
+        fiveDigits(r.mean) + " " + unit,  fiveDigits(r.at),     fiveDigits(r.del) + " " + unit};
     for (int c = 0; c < ColumnCount; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c != Signal) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       table_->setItem(static_cast<int>(k), c, item);
     }
   }
-  summary_->setText(
-      tr("%1 samples to t = %2 s; DEL for m = %3 and N_eq = %4").arg(n).arg(number(t.back()), number(m_), number(nEq)));
+  summary_->setText(tr("%1 samples to t = %2 s; DEL for m = %3 and N_eq = %4")
+                        .arg(n)
+                        .arg(fiveDigits(t.back()), fiveDigits(m_), fiveDigits(nEq)));
   exportButton_->setEnabled(!rows_.empty());
 }
 

@@ -30,7 +30,7 @@ namespace kt::ui {
 
 namespace {
 
-QString number(double x, int digits = 6) { return std::isnan(x) ? QString() : QString::number(x, 'g', digits); }
+QString peakNumber(double x, int digits = 6) { return std::isnan(x) ? QString() : QString::number(x, 'g', digits); }
 
 const QString kDash = QStringLiteral("\u2014");  // "—": no value, or under the dead band
 
@@ -234,12 +234,12 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
     if (c == Utilisation || c == UtilisationOf) {
       if (std::isnan(g.percent)) return PeakLoadsDock::tr("No load rating");
       QStringList rating;
-      if (j.rating.force > 0) rating << PeakLoadsDock::tr("force %1 N").arg(number(j.rating.force));
-      if (j.rating.moment > 0) rating << PeakLoadsDock::tr("moment %1 N·m").arg(number(j.rating.moment));
+      if (j.rating.force > 0) rating << PeakLoadsDock::tr("force %1 N").arg(peakNumber(j.rating.force));
+      if (j.rating.moment > 0) rating << PeakLoadsDock::tr("moment %1 N·m").arg(peakNumber(j.rating.moment));
       if (!j.rating.reaction.empty()) rating << PeakLoadsDock::tr("one per reaction coordinate");
       if (!j.rating.effort.empty()) rating << PeakLoadsDock::tr("effort per coordinate");
       return PeakLoadsDock::tr("%1 % of the %2 rating; rating: %3; the utilisation peaked at t = %4 s")
-          .arg(number(g.percent), g.of, rating.join(QStringLiteral(", ")), number(g.time));
+          .arg(peakNumber(g.percent), g.of, rating.join(QStringLiteral(", ")), peakNumber(g.time));
     }
     const Shown s = shownOf(j, c);
     if (!s.peak) return {};
@@ -251,8 +251,9 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
                  : PeakLoadsDock::tr("No sample");
     if (!kt::aboveDeadBand(*s.peak, s.reference))
       return PeakLoadsDock::tr("%1 %2: rounding noise, under the dead band (%3 % of the run's largest, %4 %2)")
-          .arg(number(s.peak->value, 3), unit, number(100.0 * kt::kLoadDeadBand), number(s.reference, 4));
-    return PeakLoadsDock::tr("%1 %2 at t = %3 s").arg(number(s.peak->value, 10), unit, number(s.peak->time, 10));
+          .arg(peakNumber(s.peak->value, 3), unit, peakNumber(100.0 * kt::kLoadDeadBand), peakNumber(s.reference, 4));
+    return PeakLoadsDock::tr("%1 %2 at t = %3 s")
+        .arg(peakNumber(s.peak->value, 10), unit, peakNumber(s.peak->time, 10));
   }
 
   const std::vector<kt::JointPeaks>* peaks_ = nullptr;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/main_window.hpp"
+#include "ui/shared/status_message.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -53,8 +54,6 @@ namespace kt::ui {
 
 namespace {
 
-constexpr int kMessageMs = 10'000;
-
 // The dock's content keeps its own minimum size and scrolls when the dock is made smaller, so
 // that the dock does not set the window's minimum (the Mathematics dock's views side by side
 // need about 470 × 290 px, more than a 1366 × 768 screen leaves beside the others).
@@ -101,7 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);
   connect(doc_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
   connect(doc_, &Document::filePathChanged, this, &MainWindow::updateTitle);
-  const auto refused = [this](const QString& reason) { statusBar()->showMessage(reason, kMessageMs); };
+  const auto refused = [this](const QString& reason) { statusBar()->showMessage(reason, kStatusMessageMs); };
   connect(doc_->bodyTree(), &BodyTreeModel::editRefused, this, refused);
   connect(propertiesDock_, &PropertiesDock::editRefused, this, refused);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, [this](const FieldLocation& location) {

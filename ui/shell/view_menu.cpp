@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/view_menu.hpp"
+#include "ui/shared/status_message.hpp"
 
 #include <QAction>
 #include <QMainWindow>
@@ -12,12 +13,6 @@
 #include "ui/editor/selection.hpp"
 
 namespace kt::ui {
-
-namespace {
-
-constexpr int kMessageMs = 10'000;
-
-}  // namespace
 
 ViewMenu::ViewMenu(render::SceneView* view, Selection* selection, const kt::Tree& tree, QMainWindow* window)
     : QObject(window), view_(view), selection_(selection), window_(window), tree_(tree) {
@@ -70,12 +65,12 @@ ViewMenu::ViewMenu(render::SceneView* view, Selection* selection, const kt::Tree
     followAction_->setChecked(view_->followBody() >= 0);
     if (on && view_->followBody() < 0)
       window_->statusBar()->showMessage(
-          tr("This model has no floating base: select a body and use Follow Selected Body"), kMessageMs);
+          tr("This model has no floating base: select a body and use Follow Selected Body"), kStatusMessageMs);
   });
   QAction* followSelected = menu_->addAction(tr("Follow &Selected Body"), this, [this] {
     const int body = selection_->treeIndexOf(selection_->selectedBody());
     if (body < 0) {
-      window_->statusBar()->showMessage(tr("Select the body to follow first"), kMessageMs);
+      window_->statusBar()->showMessage(tr("Select the body to follow first"), kStatusMessageMs);
       return;
     }
     view_->setFollowBody(body);
@@ -85,7 +80,8 @@ ViewMenu::ViewMenu(render::SceneView* view, Selection* selection, const kt::Tree
     followAction_->setChecked(body >= 0);
     if (body >= 0 && body < tree_.nb)
       window_->statusBar()->showMessage(
-          tr("Following %1").arg(QString::fromStdString(tree_.bodyNames[static_cast<std::size_t>(body)])), kMessageMs);
+          tr("Following %1").arg(QString::fromStdString(tree_.bodyNames[static_cast<std::size_t>(body)])),
+          kStatusMessageMs);
   });
   trailsAction_ = menu_->addAction(tr("Motion &Trails"));
   trailsAction_->setCheckable(true);

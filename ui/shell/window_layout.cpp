@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/window_layout.hpp"
+#include "ui/shared/status_message.hpp"
 
 #include <QDataStream>
 #include <QDockWidget>
@@ -18,7 +19,6 @@ namespace kt::ui {
 
 namespace {
 
-constexpr int kMessageMs = 10'000;
 // The Plots dock's share of the height the docks have: three panes of 160 px or more at 1600 × 1000.
 constexpr int kPlotsPercent = 58;
 
@@ -55,7 +55,9 @@ WindowLayout::WindowLayout(QMainWindow* window, Docks docks) : QObject(window), 
   window_->installEventFilter(this);
 }
 
-void WindowLayout::showMessage(const QString& message) const { window_->statusBar()->showMessage(message, kMessageMs); }
+void WindowLayout::showMessage(const QString& message) const {
+  window_->statusBar()->showMessage(message, kStatusMessageMs);
+}
 
 void WindowLayout::startFromSettings() {
   // The first start: most of the screen, never more than it (a 1366 × 768 laptop included).

@@ -23,7 +23,7 @@ namespace kt::ui {
 
 namespace {
 
-constexpr int kSliderSteps = 1000;
+constexpr int kDriveSliderSteps = 1000;
 
 // a drive's per-coordinate list with one entry per coordinate: a single one repeated, a missing one 0
 void broadcast(std::vector<double>& v, int nv) {
@@ -39,17 +39,17 @@ kt::Drive broadcastDrive(kt::Drive d, int nv) {
   return d;
 }
 
-using What = DrivePanelDock::Control::What;
+using DriveWhat = DrivePanelDock::Control::What;
 
-QString labelOf(What what, bool angular) {
+QString labelOf(DriveWhat what, bool angular) {
   switch (what) {
-    case What::Setpoint: return DrivePanelDock::tr("setpoint (%1)").arg(angular ? "rad" : "m");
-    case What::Force: return DrivePanelDock::tr("force (%1)").arg(angular ? "N·m" : "N");
-    case What::Offset: return DrivePanelDock::tr("offset (%1)").arg(angular ? "N·m" : "N");
-    case What::Rest: return DrivePanelDock::tr("rest (%1)").arg(angular ? "rad" : "m");
-    case What::Kp: return DrivePanelDock::tr("kp");
-    case What::Kd: return DrivePanelDock::tr("kd");
-    case What::Stiffness: return DrivePanelDock::tr("stiffness");
+    case DriveWhat::Setpoint: return DrivePanelDock::tr("setpoint (%1)").arg(angular ? "rad" : "m");
+    case DriveWhat::Force: return DrivePanelDock::tr("force (%1)").arg(angular ? "N·m" : "N");
+    case DriveWhat::Offset: return DrivePanelDock::tr("offset (%1)").arg(angular ? "N·m" : "N");
+    case DriveWhat::Rest: return DrivePanelDock::tr("rest (%1)").arg(angular ? "rad" : "m");
+    case DriveWhat::Kp: return DrivePanelDock::tr("kp");
+    case DriveWhat::Kd: return DrivePanelDock::tr("kd");
+    case DriveWhat::Stiffness: return DrivePanelDock::tr("stiffness");
   }
   return {};
 }
@@ -141,12 +141,12 @@ void DrivePanelDock::rebuild() {
     grid->addWidget(row.on, 0, 0);
     grid->addWidget(row.name, 0, 1, 1, 2);
     grid->setColumnStretch(1, 1);
-    const auto add = [&](What what, int k, double value, double lo, double hi, int decimals) {
+    const auto add = [&](DriveWhat what, int k, double value, double lo, double hi, int decimals) {
       Control c;
       c.what = what;
       c.coordinate = k;
       c.slider = new QSlider(Qt::Horizontal);
-      c.slider->setRange(0, kSliderSteps);
+      c.slider->setRange(0, kDriveSliderSteps);
       c.slider->setProperty("lo", lo);
       c.slider->setProperty("hi", hi);
       c.number = new QDoubleSpinBox;
@@ -155,9 +155,9 @@ void DrivePanelDock::rebuild() {
       c.number->setKeyboardTracking(false);
       c.number->setMinimumWidth(90);
       const bool angular = joint.velocityIsAngular(k);
-      const QString text =
-          labelOf(what, angular) +
-          (joint.nv > 1 && (what != What::Kp && what != What::Kd) ? QStringLiteral(" [%1]").arg(k) : QString());
+      const QString text = labelOf(what, angular) + (joint.nv > 1 && (what != DriveWhat::Kp && what != DriveWhat::Kd)
+                                                         ? QStringLiteral(" [%1]").arg(k)
+                                                         : QString());
       // the name and the number on a line, the slider under them as wide as the dock
       const int line = grid->rowCount();
       grid->addWidget(new QLabel(text), line, 1);
@@ -165,7 +165,7 @@ void DrivePanelDock::rebuild() {
       grid->addWidget(c.slider, line + 1, 1, 1, 2);
       c.slider->setMinimumWidth(120);
       c.number->setValue(value);
-      c.slider->setValue(static_cast<int>(std::lround((value - lo) / (hi - lo) * kSliderSteps)));
+      c.slider->setValue(static_cast<int>(std::lround((value - lo) / (hi - lo) * kDriveSliderSteps)));
       row.controls.push_back(c);
     };
     const kt::Drive& d = row.model;
@@ -190,31 +190,31 @@ void DrivePanelDock::rebuild() {
                            : kk < d.knots.size() && !d.knots[kk].empty() ? d.knots[kk].front().value
                                                                          : 0.0;
           const auto [lo, hi] = range(q);
-          add(What::Setpoint, k, q, lo, hi, 4);
+          add(DriveWhat::Setpoint, k, q, lo, hi, 4);
           break;
         }
         case kt::DriveType::Constant: {
           const auto [lo, hi] = forceRange(d.value[kk]);
-          add(What::Force, k, d.value[kk], lo, hi, 3);
+          add(DriveWhat::Force, k, d.value[kk], lo, hi, 3);
           break;
         }
         case kt::DriveType::Sinusoid: {
           const auto [lo, hi] = forceRange(d.offset[kk]);
-          add(What::Offset, k, d.offset[kk], lo, hi, 3);
+          add(DriveWhat::Offset, k, d.offset[kk], lo, hi, 3);
           break;
         }
         case kt::DriveType::SpringDamper: {
           const auto [lo, hi] = range(d.restPosition[kk]);
-          add(What::Rest, k, d.restPosition[kk], lo, hi, 4);
-          add(What::Stiffness, k, d.stiffness[kk], 0.0, std::max(4.0 * d.stiffness[kk], 1.0), 3);
+          add(DriveWhat::Rest, k, d.restPosition[kk], lo, hi, 4);
+          add(DriveWhat::Stiffness, k, d.stiffness[kk], 0.0, std::max(4.0 * d.stiffness[kk], 1.0), 3);
           break;
         }
         default: break;
       }
     }
     if (d.type == kt::DriveType::PdSinusoid || d.type == kt::DriveType::PdPiecewise) {
-      add(What::Kp, 0, d.kp, 0.0, std::max(4.0 * d.kp, 1.0), 3);
-      add(What::Kd, 0, d.kd, 0.0, std::max(4.0 * d.kd, 1.0), 3);
+      add(DriveWhat::Kp, 0, d.kp, 0.0, std::max(4.0 * d.kp, 1.0), 3);
+      add(DriveWhat::Kd, 0, d.kd, 0.0, std::max(4.0 * d.kd, 1.0), 3);
     }
     if (d.type == kt::DriveType::Table) {
       row.on->setEnabled(false);
@@ -235,7 +235,7 @@ void DrivePanelDock::rebuild() {
       connect(slider, &QSlider::valueChanged, this, [this, slider, number](int step) {
         if (updating_) return;
         const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
-        number->setValue(lo + (hi - lo) * step / kSliderSteps);  // sends through the number
+        number->setValue(lo + (hi - lo) * step / kDriveSliderSteps);  // sends through the number
       });
       connect(number, &QDoubleSpinBox::valueChanged, this, [this, joint, what = c.what, k = c.coordinate](double v) {
         if (!updating_) setValue(joint, what, k, v);
@@ -252,11 +252,11 @@ void DrivePanelDock::setValue(int joint, Control::What what, int coordinate, dou
   kt::Drive& d = row->current;
   const auto k = static_cast<std::size_t>(coordinate);
   switch (what) {
-    case What::Setpoint: {
+    case DriveWhat::Setpoint: {
       // hold every coordinate at the panel's setpoints: a constant reference
       std::vector<double> held(d.offset.size(), 0.0);
       for (const Control& c : row->controls)
-        if (c.what == What::Setpoint) held[static_cast<std::size_t>(c.coordinate)] = c.number->value();
+        if (c.what == DriveWhat::Setpoint) held[static_cast<std::size_t>(c.coordinate)] = c.number->value();
       held[k] = value;
       d.type = kt::DriveType::PdSinusoid;
       d.offset = held;
@@ -266,12 +266,12 @@ void DrivePanelDock::setValue(int joint, Control::What what, int coordinate, dou
       d.knots.clear();
       break;
     }
-    case What::Force: d.value[k] = value; break;
-    case What::Offset: d.offset[k] = value; break;
-    case What::Rest: d.restPosition[k] = value; break;
-    case What::Stiffness: d.stiffness[k] = value; break;
-    case What::Kp: d.kp = value; break;
-    case What::Kd: d.kd = value; break;
+    case DriveWhat::Force: d.value[k] = value; break;
+    case DriveWhat::Offset: d.offset[k] = value; break;
+    case DriveWhat::Rest: d.restPosition[k] = value; break;
+    case DriveWhat::Stiffness: d.stiffness[k] = value; break;
+    case DriveWhat::Kp: d.kp = value; break;
+    case DriveWhat::Kd: d.kd = value; break;
   }
   showDrive(*row);
   send(*row);
@@ -284,19 +284,19 @@ void DrivePanelDock::showDrive(JointRow& row) {
     const auto k = static_cast<std::size_t>(c.coordinate);
     double v = c.number->value();
     switch (c.what) {
-      case What::Setpoint:
+      case DriveWhat::Setpoint:
         if (d.type == kt::DriveType::PdSinusoid) v = d.offset[k];
         break;
-      case What::Force: v = d.value[k]; break;
-      case What::Offset: v = d.offset[k]; break;
-      case What::Rest: v = d.restPosition[k]; break;
-      case What::Stiffness: v = d.stiffness[k]; break;
-      case What::Kp: v = d.kp; break;
-      case What::Kd: v = d.kd; break;
+      case DriveWhat::Force: v = d.value[k]; break;
+      case DriveWhat::Offset: v = d.offset[k]; break;
+      case DriveWhat::Rest: v = d.restPosition[k]; break;
+      case DriveWhat::Stiffness: v = d.stiffness[k]; break;
+      case DriveWhat::Kp: v = d.kp; break;
+      case DriveWhat::Kd: v = d.kd; break;
     }
     c.number->setValue(v);
     const double lo = c.slider->property("lo").toDouble(), hi = c.slider->property("hi").toDouble();
-    c.slider->setValue(static_cast<int>(std::lround(std::clamp((v - lo) / (hi - lo), 0.0, 1.0) * kSliderSteps)));
+    c.slider->setValue(static_cast<int>(std::lround(std::clamp((v - lo) / (hi - lo), 0.0, 1.0) * kDriveSliderSteps)));
   }
   updating_ = false;
 }
@@ -318,7 +318,7 @@ void DrivePanelDock::restoreModelDrive(int joint) {
   updating_ = true;
   row->on->setChecked(true);
   for (Control& c : row->controls)
-    if (c.what == What::Setpoint && row->model.type == kt::DriveType::PdPiecewise)
+    if (c.what == DriveWhat::Setpoint && row->model.type == kt::DriveType::PdPiecewise)
       c.number->setValue(static_cast<std::size_t>(c.coordinate) < row->model.knots.size() &&
                                  !row->model.knots[static_cast<std::size_t>(c.coordinate)].empty()
                              ? row->model.knots[static_cast<std::size_t>(c.coordinate)].front().value

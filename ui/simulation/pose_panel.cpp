@@ -22,12 +22,12 @@ namespace kt::ui {
 
 namespace {
 
-constexpr int kSliderSteps = 1000;
+constexpr int kPoseSliderSteps = 1000;
 // more controls than this make a panel nobody scrolls through (and slow to build): the floating
 // base is posed in the 3D view then
 constexpr std::size_t kMaxControls = 300;
 
-using What = PosePanel::Control::What;
+using PoseWhat = PosePanel::Control::What;
 
 // roll, pitch, yaw of R = R_z(yaw) R_y(pitch) R_x(roll)
 Eigen::Vector3d anglesOf(const Eigen::Matrix3d& R) {
@@ -43,7 +43,7 @@ bool quaternionJoint(kt::JointType type) { return type == kt::JointType::Spheric
 
 void placeSlider(QSlider* slider, double v) {
   const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
-  slider->setValue(static_cast<int>(std::lround(std::clamp((v - lo) / (hi - lo), 0.0, 1.0) * kSliderSteps)));
+  slider->setValue(static_cast<int>(std::lround(std::clamp((v - lo) / (hi - lo), 0.0, 1.0) * kPoseSliderSteps)));
 }
 
 }  // namespace
@@ -117,13 +117,13 @@ void PosePanel::rebuild() {
     const kt::JointModel& joint = tree->joints[n];
     const kt::JointSpec& spec = model->bodies[static_cast<std::size_t>(tree->specIndex[n])].joint;
     if (joint.nq == 0 || spec.motion.type != kt::MotionType::None) continue;
-    const auto add = [&](What what, int index, const QString& label, double lo, double hi, bool angular) {
+    const auto add = [&](PoseWhat what, int index, const QString& label, double lo, double hi, bool angular) {
       Control c;
       c.what = what;
       c.joint = i;
       c.index = index;
       c.slider = new QSlider(Qt::Horizontal);
-      c.slider->setRange(0, kSliderSteps);
+      c.slider->setRange(0, kPoseSliderSteps);
       c.slider->setProperty("lo", lo);
       c.slider->setProperty("hi", hi);
       c.number = new QDoubleSpinBox;
@@ -146,10 +146,10 @@ void PosePanel::rebuild() {
     if (quaternionJoint(joint.type)) {
       if (joint.type == kt::JointType::Free)
         for (int k = 0; k < 3; ++k)
-          add(What::Translation, k, QStringLiteral("xyz").mid(k, 1), qj[4 + k] - 2.0, qj[4 + k] + 2.0, false);
+          add(PoseWhat::Translation, k, QStringLiteral("xyz").mid(k, 1), qj[4 + k] - 2.0, qj[4 + k] + 2.0, false);
       const QString names[3] = {tr("roll"), tr("pitch"), tr("yaw")};
       for (int k = 0; k < 3; ++k)
-        add(What::Angle, k, names[k], k == 1 ? -0.5 * std::numbers::pi : -std::numbers::pi,
+        add(PoseWhat::Angle, k, names[k], k == 1 ? -0.5 * std::numbers::pi : -std::numbers::pi,
             k == 1 ? 0.5 * std::numbers::pi : std::numbers::pi, true);
       continue;
     }
@@ -161,7 +161,7 @@ void PosePanel::rebuild() {
         lo = spec.limits[kk].lower;
         hi = spec.limits[kk].upper;
       }
-      add(What::Coordinate, k, joint.nq > 1 ? QStringLiteral("[%1]").arg(k) : QString(), lo, hi, angular);
+      add(PoseWhat::Coordinate, k, joint.nq > 1 ? QStringLiteral("[%1]").arg(k) : QString(), lo, hi, angular);
     }
   }
   for (const Control& c : controls_) {
@@ -170,7 +170,7 @@ void PosePanel::rebuild() {
     connect(slider, &QSlider::valueChanged, this, [this, slider, number](int step) {
       if (updating_) return;
       const double lo = slider->property("lo").toDouble(), hi = slider->property("hi").toDouble();
-      number->setValue(lo + (hi - lo) * step / kSliderSteps);  // sends through the number
+      number->setValue(lo + (hi - lo) * step / kPoseSliderSteps);  // sends through the number
     });
     connect(number, &QDoubleSpinBox::valueChanged, this,
             [this, slider, joint = c.joint, what = c.what, index = c.index](double v) {
@@ -218,9 +218,9 @@ void PosePanel::showPositions() {
     const double* qj = q.data() + tree.qOffset[static_cast<std::size_t>(c.joint)];
     double v = 0.0;
     switch (c.what) {
-      case What::Coordinate: v = qj[c.index]; break;
-      case What::Translation: v = qj[4 + c.index]; break;
-      case What::Angle:
+      case PoseWhat::Coordinate: v = qj[c.index]; break;
+      case PoseWhat::Translation: v = qj[4 + c.index]; break;
+      case PoseWhat::Angle:
         v = anglesOf(Eigen::Quaterniond(qj[0], qj[1], qj[2], qj[3]).normalized().toRotationMatrix())[c.index];
         break;
     }
@@ -258,9 +258,9 @@ void PosePanel::send(int joint, Control::What what, int index) {
     if (c.joint != joint || c.what != what || c.index != index) continue;
     const double v = c.number->value();
     switch (what) {
-      case What::Coordinate: e.position[static_cast<std::size_t>(index)] = v; break;
-      case What::Translation: e.position[static_cast<std::size_t>(4 + index)] = v; break;
-      case What::Angle: {
+      case PoseWhat::Coordinate: e.position[static_cast<std::size_t>(index)] = v; break;
+      case PoseWhat::Translation: e.position[static_cast<std::size_t>(4 + index)] = v; break;
+      case PoseWhat::Angle: {
         rpy[index] = v;
         const Eigen::Quaterniond r = rotationOf(rpy);
         e.position[0] = r.w();

@@ -26,7 +26,7 @@ namespace kt::ui {
 
 namespace {
 
-QString number(double x) { return QString::number(x, 'g', 4); }
+QString tracedNumber(double x) { return QString::number(x, 'g', 4); }
 
 // A value as one line of the table: vectors in full (a spatial vector's two halves split by |),
 // matrices by their size.
@@ -37,11 +37,11 @@ QString valueText(const kt::TracedValue& v) {
     QStringList parts;
     for (Eigen::Index k = 0; k < m.rows(); ++k) {
       if (spatial && k == 3) parts << QStringLiteral("|");
-      parts << number(m(k, 0));
+      parts << tracedNumber(m(k, 0));
     }
     return QStringLiteral("[ %1 ]").arg(parts.join(QLatin1Char(' ')));
   }
-  if (m.rows() == 1 && m.cols() == 1) return number(m(0, 0));
+  if (m.rows() == 1 && m.cols() == 1) return tracedNumber(m(0, 0));
   return QObject::tr("%1 × %2 matrix").arg(m.rows()).arg(m.cols());
 }
 

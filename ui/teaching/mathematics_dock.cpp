@@ -44,7 +44,7 @@ QWidget* page(QWidget* view, QLabel* text) {
   return w;
 }
 
-QString number(double x) { return QString::number(x, 'g', 4); }
+QString fourDigits(double x) { return QString::number(x, 'g', 4); }
 
 }  // namespace
 
@@ -228,8 +228,8 @@ void MathematicsDock::showConservation(const kt::Tree& tree, const double* row) 
     // drift relative to the quantity's size at t = 0 (or, for a quantity that starts at zero, to 1)
     const double drift = (b - a) / std::max(std::abs(a), 1.0);
     const QStringList cells = {
-        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name), QString::fromStdString(info.unit)), number(a),
-        number(b), QString::number(b - a, 'g', 3),
+        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name), QString::fromStdString(info.unit)),
+        fourDigits(a), fourDigits(b), QString::number(b - a, 'g', 3),
         (info.kind == kt::SignalKind::Energy ? energy : momentum) ? QString::number(drift, 'g', 2)
                                                                   : tr("not conserved")};
     for (int c = 0; c < 5; ++c) {
@@ -322,7 +322,7 @@ void MathematicsDock::refresh() {
     const Eigen::VectorXd p = M * v;
     impulse_->setRowCount(static_cast<int>(tree->nv));
     for (int k = 0; k < tree->nv; ++k) {
-      const QStringList cells = {coordinates[k], number(v[k]), number(p[k])};
+      const QStringList cells = {coordinates[k], fourDigits(v[k]), fourDigits(p[k])};
       for (int c = 0; c < 3; ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -392,7 +392,7 @@ void MathematicsDock::refresh() {
     const auto put = [this](int r, const QString& what, const kt::Vec6& w) {
       freeBody_->setItem(r, 0, new QTableWidgetItem(what));
       for (int c = 0; c < 6; ++c) {
-        auto* item = new QTableWidgetItem(number(w[c]));
+        auto* item = new QTableWidgetItem(fourDigits(w[c]));
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         freeBody_->setItem(r, c + 1, item);
       }

@@ -24,18 +24,11 @@
 #include "ui/document/document.hpp"
 #include "ui/document/field_commands.hpp"
 #include "ui/document/problems_model.hpp"
+#include "ui/editor/properties/property_vectors.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
-namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-kt::Vec3 vec3(const std::vector<double>& v) { return {v[0], v[1], v[2]}; }
-std::vector<double> list(const kt::Vec3& v) { return {v.x(), v.y(), v.z()}; }
-
-}  // namespace
-
 PropertiesDock::PropertiesDock(Document* document, QWidget* parent)
     : QDockWidget(tr("Properties"), parent), doc_(document), scroll_(new QScrollArea(this)) {
   setObjectName(QStringLiteral("propertiesDock"));

@@ -22,14 +22,11 @@
 #include "ui/editor/properties/motion_preview.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/properties/property_coordinates.hpp"
+#include "ui/editor/properties/property_vectors.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
-kt::Vec3 vec3(const std::vector<double>& v) { return {v[0], v[1], v[2]}; }
-std::vector<double> list(const kt::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
 constexpr kt::DriveType kDriveTypes[] = {
     kt::DriveType::None,        kt::DriveType::Constant,     kt::DriveType::Sinusoid, kt::DriveType::PdSinusoid,

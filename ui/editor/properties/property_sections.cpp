@@ -26,13 +26,11 @@
 #include "ui/document/field_commands.hpp"
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/properties/property_coordinates.hpp"
+#include "ui/editor/properties/property_vectors.hpp"
+#include "ui/shared/qt_text.hpp"
 
 namespace kt::ui {
 namespace {
-
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
-kt::Vec3 vec3(const std::vector<double>& v) { return {v[0], v[1], v[2]}; }
-std::vector<double> list(const kt::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
 constexpr kt::ShapeType kShapeTypes[] = {kt::ShapeType::Box,     kt::ShapeType::Cylinder, kt::ShapeType::Sphere,
                                          kt::ShapeType::Capsule, kt::ShapeType::Prism,    kt::ShapeType::Mesh};

@@ -11,15 +11,10 @@
 #include "ui/results/plots_dock.hpp"
 #include "ui/results/report/export_report_dialog.hpp"
 #include "ui/results/video/export_video_dialog.hpp"
+#include "ui/shared/status_message.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
-
-namespace {
-
-constexpr int kMessageMs = 10'000;
-
-}  // namespace
 
 ExportActions::ExportActions(SimulationController* simulation, PlotsDock* plots,
                              std::function<VideoSource()> videoSource, QMainWindow* window)
@@ -64,7 +59,7 @@ void ExportActions::showExportResults() {
   ExportResultsDialog dialog(*simulation_, plots_->plottedSignals(), plots_->visibleTimeRange(), window_);
   if (dialog.exec() == QDialog::Accepted)
     window_->statusBar()->showMessage(tr("Results exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
-                                      kMessageMs);
+                                      kStatusMessageMs);
 }
 
 void ExportActions::showExportReport() {
@@ -72,7 +67,7 @@ void ExportActions::showExportReport() {
   ExportReportDialog dialog(videoSource_(), plots_->visibleTimeRange(), window_);
   if (dialog.exec() == QDialog::Accepted)
     window_->statusBar()->showMessage(tr("Report exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
-                                      kMessageMs);
+                                      kStatusMessageMs);
 }
 
 void ExportActions::showExportVideo() {
@@ -80,7 +75,7 @@ void ExportActions::showExportVideo() {
   ExportVideoDialog dialog(videoSource_(), plots_->visibleTimeRange(), window_);
   if (dialog.exec() == QDialog::Accepted)
     window_->statusBar()->showMessage(tr("Video exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
-                                      kMessageMs);
+                                      kStatusMessageMs);
 }
 
 }  // namespace kt::ui

@@ -26,6 +26,7 @@
 #include "render/scene/scene_view.hpp"
 #include "ui/results/signal_figures.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/qt_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -34,7 +35,6 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("RunReport", text); }
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 QString unitText(const std::string& unit) { return q(unit).replace(QLatin1Char('*'), QChar(0x00B7)); }  // N·m
 QString sig(double x, int digits = 6) {
   return std::isfinite(x) ? q(kt::formatSignificant(x, digits)) : QStringLiteral("-");
