@@ -21,16 +21,11 @@
 #include "ui/editor/selection.hpp"
 #include "ui/editor/template_dialog.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/qt_text.hpp"
 #include "ui/shared/status_message.hpp"
 #include "ui/shell/edit_guards.hpp"
 
 namespace kt::ui {
-
-namespace {
-
-QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<int>(s.size())); }
-
-}  // namespace
 
 EditActions::EditActions(Document* doc, Selection* selection, ModelTreeDock* tree, render::SceneView* view,
                          QMainWindow* window)
@@ -61,8 +56,8 @@ EditActions::EditActions(Document* doc, Selection* selection, ModelTreeDock* tre
   QMenu* add = menu_->addMenu(tr("&Add Body"));
   add->setToolTip(tr("Adds a body under the selected one (or at the top) with a joint of this type"));
   for (kt::JointType type : kt::kAllJointTypes) {
-    QAction* a = add->addAction(tr("with a %1 Joint").arg(text(kt::jointTypeName(type))));
-    a->setObjectName(QStringLiteral("addBody_") + text(kt::jointTypeName(type)));
+    QAction* a = add->addAction(tr("with a %1 Joint").arg(q(kt::jointTypeName(type))));
+    a->setObjectName(QStringLiteral("addBody_") + q(kt::jointTypeName(type)));
     connect(a, &QAction::triggered, this, [this, type] { addBody(type); });
   }
   QMenu* templates = menu_->addMenu(tr("Insert &Template"));

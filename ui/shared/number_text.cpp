@@ -16,6 +16,8 @@ QString countText(long long n, const QString& singular, const QString& plural) {
   return groupedNumber(n) + QLatin1Char(' ') + (n == 1 ? singular : plural);
 }
 
+QString fourDigits(double x) { return QString::number(x, 'g', 4); }
+
 QString durationText(double seconds) {
   if (!std::isfinite(seconds)) return QStringLiteral("–");
   struct Unit {

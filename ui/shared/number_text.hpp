@@ -14,6 +14,10 @@ QString groupedNumber(long long n);
 /// form for exactly one.
 QString countText(long long n, const QString& singular, const QString& plural);
 
+/// A value with four significant digits, as the teaching docks print matrix entries and traced
+/// values: 0.123456 → "0.1235", 1234567 → "1.235e+06".
+QString fourDigits(double x);
+
 /// A duration with three significant digits in ns, µs, ms or s, whichever keeps the figure between
 /// 1 and 1000: 15853858e-9 → "15.9 ms", 8.4e-7 → "840 ns".
 QString durationText(double seconds);

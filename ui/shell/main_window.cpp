@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/main_window.hpp"
-#include "ui/shared/status_message.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -35,6 +34,7 @@
 #include "ui/results/plots_dock.hpp"
 #include "ui/results/run_results.hpp"
 #include "ui/shared/number_text.hpp"
+#include "ui/shared/status_message.hpp"
 #include "ui/shell/edit_guards.hpp"
 #include "ui/shell/help_dialogs.hpp"
 #include "ui/shell/view_menu.hpp"

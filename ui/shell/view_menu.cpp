@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/view_menu.hpp"
-#include "ui/shared/status_message.hpp"
 
 #include <QAction>
 #include <QMainWindow>
@@ -11,6 +10,7 @@
 
 #include "render/scene/scene_view.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/shared/status_message.hpp"
 
 namespace kt::ui {
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/shell/window_layout.hpp"
-#include "ui/shared/status_message.hpp"
 
 #include <QDataStream>
 #include <QDockWidget>
@@ -14,6 +13,8 @@
 #include <QTimer>
 #include <QToolBar>
 #include <algorithm>
+
+#include "ui/shared/status_message.hpp"
 
 namespace kt::ui {
 

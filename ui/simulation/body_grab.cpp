@@ -11,7 +11,7 @@
 namespace kt::ui {
 
 namespace {
-QString formatNumber(double x, int digits) { return QString::fromStdString(kt::formatSignificant(x, digits)); }
+QString significantText(double x, int digits) { return QString::fromStdString(kt::formatSignificant(x, digits)); }
 // "142 N", "19.2 kN": three significant digits, in k… from a thousand on
 std::string magnitudeText(double x, const char* unit) {
   return x < 999.5 ? kt::formatSignificant(x, 3) + " " + unit : kt::formatSignificant(x / 1000.0, 3) + " k" + unit;
@@ -84,10 +84,10 @@ void BodyGrab::start(int body, const Eigen::Vector3d& point, bool torque) {
   appliedColumn_ = layout->find("applied:" + tree->bodyNames[static_cast<std::size_t>(body)] + ".fx");
   emit statusMessage(torque ? tr("Turning %1: m_eff = %2 kg·m², k = %3 N·m/rad")
                                   .arg(QString::fromStdString(tree->bodyNames[static_cast<std::size_t>(body)]),
-                                       formatNumber(gains.effectiveMass, 4), formatNumber(gains.stiffness, 4))
+                                       significantText(gains.effectiveMass, 4), significantText(gains.stiffness, 4))
                             : tr("Pulling %1: m_eff = %2 kg, k = %3 N/m")
                                   .arg(QString::fromStdString(tree->bodyNames[static_cast<std::size_t>(body)]),
-                                       formatNumber(gains.effectiveMass, 4), formatNumber(gains.stiffness, 4)),
+                                       significantText(gains.effectiveMass, 4), significantText(gains.stiffness, 4)),
                      0);
   redraw();
 }

@@ -20,13 +20,12 @@
 #include "render/overlays/step_arrows.hpp"
 #include "render/scene/model_scene.hpp"
 #include "render/scene/scene_view.hpp"
+#include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
 
 namespace {
-
-QString tracedNumber(double x) { return QString::number(x, 'g', 4); }
 
 // A value as one line of the table: vectors in full (a spatial vector's two halves split by |),
 // matrices by their size.
@@ -37,11 +36,11 @@ QString valueText(const kt::TracedValue& v) {
     QStringList parts;
     for (Eigen::Index k = 0; k < m.rows(); ++k) {
       if (spatial && k == 3) parts << QStringLiteral("|");
-      parts << tracedNumber(m(k, 0));
+      parts << fourDigits(m(k, 0));
     }
     return QStringLiteral("[ %1 ]").arg(parts.join(QLatin1Char(' ')));
   }
-  if (m.rows() == 1 && m.cols() == 1) return tracedNumber(m(0, 0));
+  if (m.rows() == 1 && m.cols() == 1) return fourDigits(m(0, 0));
   return QObject::tr("%1 × %2 matrix").arg(m.rows()).arg(m.cols());
 }
 

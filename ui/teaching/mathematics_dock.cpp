@@ -22,6 +22,7 @@
 #include "render/charts/matrix_view.hpp"
 #include "render/overlays/free_body_arrows.hpp"
 #include "render/scene/scene_view.hpp"
+#include "ui/shared/number_text.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
@@ -43,8 +44,6 @@ QWidget* page(QWidget* view, QLabel* text) {
   layout->addWidget(text);
   return w;
 }
-
-QString fourDigits(double x) { return QString::number(x, 'g', 4); }
 
 }  // namespace
 

@@ -74,19 +74,19 @@ void collectWarning(const char* text) {
 }
 
 // A rigid placement: x_parent = R x + p.
-struct Pose {
+struct MjcfPose {
   Mat3 R = Mat3::Identity();
   Vec3 p = Vec3::Zero();
-  Pose operator*(const Pose& b) const { return {R * b.R, R * b.p + p}; }
+  MjcfPose operator*(const MjcfPose& b) const { return {R * b.R, R * b.p + p}; }
 };
 
 Mat3 rotationOf(const mjtNum* quat) {
   return Eigen::Quaterniond(quat[0], quat[1], quat[2], quat[3]).normalized().toRotationMatrix();
 }
 
-Pose poseOf(const mjtNum* pos, const mjtNum* quat) { return {rotationOf(quat), Vec3(pos[0], pos[1], pos[2])}; }
+MjcfPose poseOf(const mjtNum* pos, const mjtNum* quat) { return {rotationOf(quat), Vec3(pos[0], pos[1], pos[2])}; }
 
-Placement placementOf(const Pose& pose) {
+Placement placementOf(const MjcfPose& pose) {
   Placement out;
   out.xyz = pose.p;
   const Eigen::Quaterniond q(pose.R);
@@ -147,7 +147,7 @@ class MjcfImporter {
     out.model.sourceDirectory = options_.meshBaseDirectory;
     for (const std::string& w : compilerWarnings) warn("MuJoCo's compiler: " + w);
     host_.assign(static_cast<std::size_t>(m_->nbody), -1);
-    hostPose_.assign(static_cast<std::size_t>(m_->nbody), Pose{});
+    hostPose_.assign(static_cast<std::size_t>(m_->nbody), MjcfPose{});
     jointBody_.assign(static_cast<std::size_t>(m_->njnt), -1);
     for (int b = 1; b < m_->nbody; ++b) addBody(b, out);
     addGeoms(out.model);
@@ -338,10 +338,10 @@ class MjcfImporter {
   // turns it alone (a point-mass finger tip, a sensor's mass), on a body that moves: its mass
   // properties go into the body it is welded to, exact for the motion, as URDF import lumps such a
   // link (docs/mjcf.md, "Repairs"); its geoms and children follow. Refused with `strict`.
-  void lumpIntoParent(int b, const Pose& local, MjcfImport& out) {
+  void lumpIntoParent(int b, const MjcfPose& local, MjcfImport& out) {
     const int parent = m_->body_parentid[b];
     const int host = host_[static_cast<std::size_t>(parent)];
-    const Pose pose = hostPose_[static_cast<std::size_t>(parent)] * local;
+    const MjcfPose pose = hostPose_[static_cast<std::size_t>(parent)] * local;
     const double mass = m_->body_mass[b];
     const Mat3 I = inertiaOf(b);
     const std::string what = notPhysical(b, mass, nearestPhysicalInertia(I, mass).before);
@@ -364,7 +364,7 @@ class MjcfImporter {
   void addBody(int b, MjcfImport& out) {
     Model& model = out.model;
     const int parent = m_->body_parentid[b];
-    const Pose local = poseOf(m_->body_pos + 3 * b, m_->body_quat + 4 * b);
+    const MjcfPose local = poseOf(m_->body_pos + 3 * b, m_->body_quat + 4 * b);
     const bool hasJoints = m_->body_jntnum[b] > 0;
     const double mass = m_->body_mass[b];
     // a frame without joints and mass carries only geoms and bodies: merged into its parent
@@ -387,7 +387,7 @@ class MjcfImporter {
     body.name = bodyNames_.take(mjName(m_, mjOBJ_BODY, b), "body" + std::to_string(b), renamed_);
     const int hostParent = host_[static_cast<std::size_t>(parent)];
     body.parent = hostParent < 0 ? "world" : model.bodies[static_cast<std::size_t>(hostParent)].name;
-    const Pose shift{Mat3::Identity(), anchor};
+    const MjcfPose shift{Mat3::Identity(), anchor};
     if (body.joint.type == JointType::Free) {
       // MuJoCo's free joint places the body in the world by its coordinates alone (body_pos and
       // body_quat are where qpos0 starts): the joint frame is the parent's
@@ -436,7 +436,7 @@ class MjcfImporter {
            " (kinetree-cli import --strict refuses it)");
     }
     host_[static_cast<std::size_t>(b)] = static_cast<int>(model.bodies.size());
-    hostPose_[static_cast<std::size_t>(b)] = Pose{Mat3::Identity(), -anchor};
+    hostPose_[static_cast<std::size_t>(b)] = MjcfPose{Mat3::Identity(), -anchor};
     if (!coords.qpos.empty()) {
       coords.body = static_cast<int>(model.bodies.size());
       coordinates_.push_back(coords);
@@ -460,7 +460,8 @@ class MjcfImporter {
         ++hiddenGeoms_;
         continue;
       }
-      const Pose pose = hostPose_[static_cast<std::size_t>(b)] * poseOf(m_->geom_pos + 3 * g, m_->geom_quat + 4 * g);
+      const MjcfPose pose =
+          hostPose_[static_cast<std::size_t>(b)] * poseOf(m_->geom_pos + 3 * g, m_->geom_quat + 4 * g);
       const mjtNum* size = m_->geom_size + 3 * g;
       Shape s;
       s.origin = placementOf(pose);
@@ -713,9 +714,9 @@ class MjcfImporter {
   const mjModel* m_;
   std::string file_;
   const MjcfImportOptions& options_;
-  std::vector<int> host_;       ///< (nbody) the Kinetree body a MuJoCo body's geoms and children go to; −1: world
-  std::vector<Pose> hostPose_;  ///< (nbody) the MuJoCo body frame in that Kinetree body's frame
-  std::vector<int> jointBody_;  ///< (njnt) the MuJoCo body of each joint
+  std::vector<int> host_;           ///< (nbody) the Kinetree body a MuJoCo body's geoms and children go to; −1: world
+  std::vector<MjcfPose> hostPose_;  ///< (nbody) the MuJoCo body frame in that Kinetree body's frame
+  std::vector<int> jointBody_;      ///< (njnt) the MuJoCo body of each joint
   std::vector<MjcfCoordinates> coordinates_;
   std::vector<Diagnostic> warnings_;
   std::vector<std::string> renamed_, limitedBall_;
