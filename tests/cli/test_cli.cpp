@@ -2,7 +2,7 @@
 // kinetree-cli validate / info / --version / --help: exit codes and messages, run as a process.
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cstdio>
 #include <filesystem>

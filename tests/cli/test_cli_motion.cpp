@@ -4,7 +4,7 @@
 // make them; every bad file is refused before anything runs, with the file, line and column.
 #include <QFile>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "support/cli_runner.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Tree edits of core/model/editing/edit_ops: names, add/delete/re-parent, duplicate, mirror (checked
 // against the kinematics of the mirrored tree), templates, and refusals leaving the model as it was.
-#include <QtTest>
+#include <QTest>
 #include <charconv>
 #include <cmath>
 #include <numbers>

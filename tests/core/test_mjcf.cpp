@@ -8,7 +8,7 @@
 #include <mujoco/mujoco.h>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <filesystem>
 #include <fstream>

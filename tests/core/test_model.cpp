@@ -3,7 +3,7 @@
 // shape against closed forms and against tessellated meshes (divergence theorem), the mesh
 // readers, and validator checks that only models built in code can reach.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <filesystem>

@@ -18,7 +18,7 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
-#include <QtTest>
+#include <QTest>
 #include <numbers>
 
 #include "core/io/model_files.hpp"

@@ -17,10 +17,10 @@
 #include <QScrollArea>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTextStream>
 #include <QTimer>
 #include <QToolButton>
-#include <QtTest>
 #include <numbers>
 
 #include "core/dynamics/solver.hpp"
