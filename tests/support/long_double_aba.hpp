@@ -20,19 +20,6 @@ using LongMat6 = Eigen::Matrix<long double, 6, 6>;
 /// q̈ and the joint loads f (body coordinates) at (q, ν, τ), gravity and the tree's applied wrenches.
 inline void longDoubleAba(const Tree& t, const VectorX& q, const VectorX& v, const VectorX& tau,
                           std::vector<long double>& qdd, std::vector<LongVec6>& f) {
-  using L3 = Eigen::Matrix<long double, 3, 1>;
-  auto crossMotion = [](const LongVec6& a, const LongVec6& m) {
-    const L3 w = a.head<3>(), o = a.tail<3>(), mw = m.head<3>(), mo = m.tail<3>();
-    LongVec6 r;
-    r << w.cross(mw), w.cross(mo) + o.cross(mw);
-    return r;
-  };
-  auto crossForce = [](const LongVec6& a, const LongVec6& g) {
-    const L3 w = a.head<3>(), o = a.tail<3>(), gn = g.head<3>(), gf = g.tail<3>();
-    LongVec6 r;
-    r << w.cross(gn) + o.cross(gf), w.cross(gf);
-    return r;
-  };
   Kinematics kin;
   kin.resize(t);
   computeKinematics(t, q, v, kin);
@@ -51,9 +38,9 @@ inline void longDoubleAba(const Tree& t, const VectorX& q, const VectorX& v, con
     const int p = t.parent[i];
     const LongVec6 vJ = S[i] * static_cast<long double>(v[t.vOffset[i]]);
     vel[i] = (p < 0 ? LongVec6(LongVec6::Zero()) : LongVec6(X[i] * vel[p])) + vJ;
-    c[i] = crossMotion(vel[i], vJ);
+    c[i] = crossMotion<long double>(vel[i], vJ);
     IA[i] = t.I[i].matrix().cast<long double>();
-    pA[i] = crossForce(vel[i], IA[i] * vel[i]) - t.appliedWrench[i].cast<long double>();
+    pA[i] = crossForce<long double>(vel[i], IA[i] * vel[i]) - t.appliedWrench[i].cast<long double>();
   }
   for (int i = nb - 1; i >= 0; --i) {
     U[i] = IA[i] * S[i];
@@ -77,7 +64,7 @@ inline void longDoubleAba(const Tree& t, const VectorX& q, const VectorX& v, con
     qdd[i] = (u[i] - U[i].dot(ap)) / D[i];
     a[i] = ap + S[i] * qdd[i];
     const LongMat6 I = t.I[i].matrix().cast<long double>();
-    f[i] = I * a[i] + crossForce(vel[i], I * vel[i]) - t.appliedWrench[i].cast<long double>();
+    f[i] = I * a[i] + crossForce<long double>(vel[i], I * vel[i]) - t.appliedWrench[i].cast<long double>();
   }
   for (int i = nb - 1; i >= 0; --i)
     if (t.parent[i] >= 0) f[t.parent[i]] += X[i].transpose() * f[i];
