@@ -4,7 +4,8 @@
 // system A λ = b (eqs. 25–37), in body coordinates, with explicit T_i and D_i and 6 × 6 matrices.
 // It allocates and is slow; the tuned cfa-tree (core/dynamics/cfa/cfa_tree.cpp) is tested against it.
 //
-// Two forms of the right-hand side, one elimination (cfaReferenceSolve marks each difference):
+// Two forms of the right-hand side, one elimination (cfaReferenceSolve, in cfa_reference.cpp,
+// marks each difference):
 //
 //   at rest (cfaReference)       the papers' form: the bias forces h = ID(q, ν, 0) move into
 //                                τ' = τ − h (Liu et al. eq. 22), and the system is solved with no
