@@ -824,7 +824,7 @@ const Node* nodeAt(const Node& root, const std::string& path) {
       std::size_t index = 0;
       const auto [end, ec] = std::from_chars(path.data() + i + 1, path.data() + close, index);
       if (ec != std::errc() || end != path.data() + close) break;
-      if (n->kind == Kind::Sequence && index < n->items.size()) next = n->items[index].get();
+      if (n->kind == Kind::Sequence && index < n->items.size()) next = n->items[index];
       i = close + 1;
     } else {
       if (path[i] == '.') ++i;

@@ -22,10 +22,10 @@ struct Node {
   enum class Kind { Null, Scalar, Sequence, Map };
   Kind kind = Kind::Null;
   Position pos;
-  std::string value;    ///< Scalar
-  bool quoted = false;  ///< Scalar written in quotes (or tagged !!str): never a number or bool
-  std::vector<std::shared_ptr<const Node>> items;                                            ///< Sequence
-  std::vector<std::pair<std::shared_ptr<const Node>, std::shared_ptr<const Node>>> entries;  ///< Map, in order
+  std::string value;               ///< Scalar
+  bool quoted = false;             ///< Scalar written in quotes (or tagged !!str): never a number or bool
+  std::vector<const Node*> items;  ///< Sequence
+  std::vector<std::pair<const Node*, const Node*>> entries;  ///< Map, in order
 
   /// The value of a scalar key, or null when absent (the first one when a key is repeated).
   const Node* find(const std::string& key) const;
@@ -44,7 +44,8 @@ struct ParseProblem {
 inline constexpr std::size_t kMaxDocumentBytes = 64u * 1024u * 1024u;
 inline constexpr int kMaxNestingDepth = 64;
 
-/// Parses one YAML document. Returns the root (null when the text holds no document) and appends
+/// Parses one YAML document. Returns the root (null when the text holds no document), which owns
+/// every node of the document (the nodes point to each other and live as long as it), and appends
 /// every problem found (a syntax error with the parser's position and what it was reading,
 /// duplicate keys, a second document, oversized or too deeply nested text, tags other than the
 /// standard !!str, !!int, !!float, !!bool, !!null, !!seq and !!map, an encoding YAML does not allow,
