@@ -481,24 +481,31 @@ void PropertiesDock::buildModelPage() {
   addNumbers(
       f, tr("Gravity (m/s²)"), QStringLiteral("gravity"), 3, [this] { return list(model().gravity); },
       [this](const Values& v, QString* e) { return edit::setGravity(*doc_, vec3(v), e); });
+  // two short rows rather than one wrapped label: a form layout keeps the height a wrapped label
+  // had when first laid out, and cut the text of a second, larger model to one line
   auto* contents = new QLabel;
   contents->setObjectName(QStringLiteral("contents"));
-  contents->setWordWrap(true);
   bind(contents, nullptr, [this, contents] {
     int nq = 0, nv = 0;
-    double mass = 0.0;
     for (const kt::BodySpec& b : model().bodies) {
       nq += kt::jointNq(b.joint.type);
       nv += kt::jointNv(b.joint.type);
-      mass += kt::bodyMassProperties(b, model().sourceDirectory, kt::meshFiles()).mass;
     }
-    contents->setText(tr("%1, %2 DoF (nq %3), %4 kg")
+    contents->setText(tr("%1, %2 DoF (nq %3)")
                           .arg(countText(static_cast<long long>(model().bodies.size()), tr("body"), tr("bodies")))
                           .arg(nv)
-                          .arg(nq)
-                          .arg(QString::number(mass, 'g', 6)));
+                          .arg(nq));
   });
   addRow(f, tr("Contents"), contents);
+  auto* mass = new QLabel;
+  mass->setObjectName(QStringLiteral("totalMass"));
+  bind(mass, nullptr, [this, mass] {
+    double total = 0.0;
+    for (const kt::BodySpec& b : model().bodies)
+      total += kt::bodyMassProperties(b, model().sourceDirectory, kt::meshFiles()).mass;
+    mass->setText(tr("%1 kg").arg(QString::number(total, 'g', 6)));
+  });
+  addRow(f, tr("Total mass"), mass);
 
   QFormLayout* s = addSection(tr("Simulation defaults"));
   const auto setSim = [this](const std::function<void(kt::SimulationSettings&)>& change, QString* e) {
