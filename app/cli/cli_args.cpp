@@ -13,6 +13,7 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/io/interaction_events.hpp"
+#include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/motion_table.hpp"
 #include "core/io/urdf/urdf.hpp"
@@ -61,18 +62,22 @@ bool isUrdfFile(const std::string& path) {
 bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths) {
   try {
     std::vector<Diagnostic> warnings;
-    if (isUrdfFile(path)) {
-      // Read as `kinetree-cli import` reads it (docs/urdf.md), so every command takes a robot
-      // without a converted model file.
-      UrdfImportOptions options;
-      options.packagePaths = packagePaths;
-      UrdfImport imported = importUrdfFile(path, options);
+    // Robots are read as `kinetree-cli import` reads them (docs/mjcf.md, docs/urdf.md), so every
+    // command takes one without a converted model file.
+    const auto adopt = [&](auto imported) {
       model = std::move(imported.model);
       warnings = std::move(imported.warnings);
       for (Diagnostic& d : modelWarnings(model)) {
         d.file = path;
         warnings.push_back(std::move(d));
       }
+    };
+    if (isMjcfFile(path)) {
+      adopt(importMjcfFile(path));
+    } else if (isUrdfFile(path)) {
+      UrdfImportOptions options;
+      options.packagePaths = packagePaths;
+      adopt(importUrdfFile(path, options));
     } else {
       model = loadModelFromFile(path, warnings);
     }

@@ -3,7 +3,6 @@
 // MJCF to a Kinetree model (core/io/mjcf/mjcf.hpp).
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -48,16 +47,6 @@ std::string directoryOf(const std::string& output) {
   return parent.empty() ? "." : parent.string();
 }
 
-// An MJCF file: its root element is <mujoco> (URDF's is <robot>), after any comments.
-bool isMjcf(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  const std::size_t mujoco = head.find("<mujoco"), robot = head.find("<robot");
-  return mujoco != std::string::npos && (robot == std::string::npos || mujoco < robot);
-}
-
 // What the file lost (the importer's warnings), then the robot's likely mistakes (placeholder
 // inertias) as validate shows them, on stderr.
 void printImportWarnings(const std::string& path, std::vector<Diagnostic> warnings, const Model& model) {
@@ -66,6 +55,20 @@ void printImportWarnings(const std::string& path, std::vector<Diagnostic> warnin
     warnings.push_back(std::move(d));
   }
   std::fputs(formatDiagnostics(warnings).c_str(), stderr);
+}
+
+// A note when joints of the imported robot are passive (PassiveJoints): run, it falls.
+void printPassiveNote(const std::string& path, const Model& model, const char* why) {
+  const PassiveJoints count = passiveJoints(model);
+  if (count.passive == 0) return;
+  const std::string which = count.passive < count.moving
+                                ? std::to_string(count.passive) + " of " + std::to_string(count.moving) + " joints"
+                            : count.moving == 1 ? std::string("the one joint")
+                                                : "all " + std::to_string(count.moving) + " joints";
+  std::fprintf(stderr,
+               "%s: note: %s %s passive (%s): the robot will fall under gravity. Give joints drives in the "
+               "model file or in the application's Properties dock (docs/model-format.md, \"Drives\").\n",
+               printable(path).c_str(), which.c_str(), count.passive == 1 ? "is" : "are", why);
 }
 
 // The MJCF import: meshes (compiled vertices) are written into MODEL_meshes beside the output.
@@ -80,8 +83,13 @@ int importMjcf(const std::string& path, const std::string& output, const ParsedA
       return 2;
     }
   options.meshBaseDirectory = directoryOf(output);
-  // the meshes go beside the model file; where its folder does not exist, writing the model fails
-  if (!output.empty() && output != "-" && std::filesystem::is_directory(options.meshBaseDirectory))
+  // the meshes go beside the model file, which cannot be written where its folder does not exist
+  if (!output.empty() && output != "-" && !std::filesystem::is_directory(options.meshBaseDirectory)) {
+    std::fprintf(stderr, "kinetree-cli import: cannot write %s: the folder %s does not exist\n",
+                 printable(output).c_str(), printable(options.meshBaseDirectory).c_str());
+    return 1;
+  }
+  if (!output.empty() && output != "-")
     options.meshDirectory =
         (std::filesystem::path(options.meshBaseDirectory) / (std::filesystem::path(output).stem().string() + "_meshes"))
             .string();
@@ -93,6 +101,8 @@ int importMjcf(const std::string& path, const std::string& output, const ParsedA
     return 1;
   }
   printImportWarnings(path, std::move(imported.warnings), imported.model);
+  // MuJoCo's controls are not part of the file: a motor comes in as a constant drive of zero
+  printPassiveNote(path, imported.model, "no actuator, or a motor at zero torque until you set it");
   return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
 }
 
@@ -120,7 +130,7 @@ int cmdImport(const std::vector<std::string>& args) {
     if (name == "--density" && !parsePositive("import", name, value, options.density)) return 2;
     if (name == "--package-path") options.packagePaths.push_back(value);
   }
-  if (isMjcf(path)) return importMjcf(path, output, parsed);
+  if (isMjcfFile(path)) return importMjcf(path, output, parsed);
   options.meshBaseDirectory = directoryOf(output);
   UrdfImport imported;
   try {
@@ -131,21 +141,7 @@ int cmdImport(const std::vector<std::string>& args) {
   }
   printImportWarnings(path, std::move(imported.warnings), imported.model);
   // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
-  int moving = 0, passive = 0;
-  for (const BodySpec& body : imported.model.bodies) {
-    if (body.joint.type == JointType::Fixed) continue;
-    ++moving;
-    if (body.joint.drive.type == DriveType::None) ++passive;
-  }
-  if (passive > 0) {
-    const std::string which = passive < moving ? std::to_string(passive) + " of " + std::to_string(moving) + " joints"
-                              : moving == 1    ? std::string("the one joint")
-                                               : "all " + std::to_string(moving) + " joints";
-    std::fprintf(stderr,
-                 "%s: note: %s %s passive (no drive): the robot will fall under gravity. Give joints drives in the "
-                 "model file or in the application's Properties dock (docs/model-format.md, \"Drives\").\n",
-                 printable(path).c_str(), which.c_str(), passive == 1 ? "is" : "are");
-  }
+  printPassiveNote(path, imported.model, "no drive");
   return writeText("import", output, saveModelToString(imported.model)) ? 0 : 1;
 }
 

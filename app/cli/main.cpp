@@ -184,7 +184,7 @@ const Command kCommands[] = {
     {"import", "read a URDF or MJCF robot into a Kinetree model",
      "usage: kinetree-cli import ROBOT.urdf [-o|--output MODEL.yaml|-] [--floating] [--merge-fixed]\n"
      "                           [--strict] [--density RHO] [--package-path DIR]...\n"
-     "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-]\n\n"
+     "       kinetree-cli import ROBOT.xml (MJCF) [-o|--output MODEL.yaml|-] [--strict]\n\n"
      "Reads a URDF file (liburdfdom) and writes the model as YAML (docs/urdf.md): a body per link, its\n"
      "joint to its parent (revolute, continuous, prismatic, fixed, floating, planar), inertials, and box,\n"
      "cylinder, sphere and mesh visuals (STL, OBJ, COLLADA, PLY, glTF) with their colours. The root link\n"
@@ -267,8 +267,9 @@ void printHelp(std::FILE* out) {
                kt::kVersion);
   for (const Command& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
   std::fputs(
-      "\nEvery MODEL.yaml may also be a URDF robot (ROBOT.urdf, or any file starting with '<'), read as\n"
-      "import reads it (its package:// meshes looked for in each --package-path DIR).\n",
+      "\nEvery MODEL.yaml may also be a URDF robot (ROBOT.urdf, or any file starting with '<') or an MJCF\n"
+      "model (root element <mujoco>), read as import reads it (a URDF's package:// meshes looked for in\n"
+      "each --package-path DIR).\n",
       out);
 }
 

@@ -18,6 +18,19 @@ int Model::findBody(const std::string& bodyName) const {
   return -1;
 }
 
+PassiveJoints passiveJoints(const Model& model) {
+  PassiveJoints count;
+  for (const BodySpec& body : model.bodies) {
+    const JointSpec& j = body.joint;
+    if (j.type == JointType::Fixed) continue;
+    ++count.moving;
+    const bool zeroTorque = j.drive.type == DriveType::Constant &&
+                            std::all_of(j.drive.value.begin(), j.drive.value.end(), [](double t) { return t == 0.0; });
+    if (j.motion.type == MotionType::None && (j.drive.type == DriveType::None || zeroTorque)) ++count.passive;
+  }
+  return count;
+}
+
 std::string_view driveTypeName(DriveType type) {
   switch (type) {
     case DriveType::None: return "none";

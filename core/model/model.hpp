@@ -189,6 +189,15 @@ struct Model {
   int findBody(const std::string& name) const;
 };
 
+/// Joints with coordinates, and those of them nothing moves: no drive and no motion, or a constant
+/// drive of zero (an imported MJCF motor before its control is set). An imported robot with
+/// passive joints falls under gravity when run; the import says so.
+struct PassiveJoints {
+  int moving = 0;   ///< joints with coordinates (all but fixed ones)
+  int passive = 0;  ///< of which passive
+};
+PassiveJoints passiveJoints(const Model& model);
+
 /// YAML spellings of the enums (docs/model-format.md), also used in menus and messages.
 std::string_view driveTypeName(DriveType type);
 std::optional<DriveType> driveTypeFromName(std::string_view name);

@@ -196,6 +196,8 @@ class TestMjcf : public QObject {
                          "(35.8 mm apart)",
                          why),
              why.c_str());
+    // both ankles, so that a user who changes one is not refused again for the other
+    QVERIFY2(why.find("body 'left_foot' has 2 joints (hinge, hinge)") != std::string::npos, why.c_str());
     std::ifstream in(packaged);
     std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto change = [&](const std::string& from, const std::string& to) {
@@ -261,7 +263,11 @@ class TestMjcf : public QObject {
     const MjcfImport imp = importMjcfFile(mjcfFile("classes.xml"));
     QVERIFY(hasWarning(imp, "1 site is left out"));
     QVERIFY(hasWarning(imp, "1 sensor is left out"));
-    QVERIFY(hasWarning(imp, "actuators not carried over"));  // the velocity servo
+    // the velocity servo, counted from 1 in the file, with its joint and what it is
+    QVERIFY(hasWarning(imp, "actuators not carried over: actuator 2 of 2 on joint 'c2' (a velocity servo"));
+    // colours as written (MuJoCo keeps them in single precision)
+    QCOMPARE(imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("c_link3"))].shapes.at(0).color,
+             Eigen::Vector4d(0.3, 0.6, 0.3, 1.0));
     // the classes' range (degrees) reached the joint, from its reference of 30°
     const JointSpec c3 = imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("c_link3"))].joint;
     QCOMPARE(c3.limits.size(), std::size_t{1});
@@ -351,6 +357,17 @@ class TestMjcf : public QObject {
     const Diagnostic& d = refused->front();
     QCOMPARE(d.line, 4);
     QVERIFY2(d.message.find("spiral") != std::string::npos, d.message.c_str());
+    // an XML syntax error (TinyXML's "Line number=3") and the compiler's own ("line = 3") keep theirs too
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body>\n</bod>\n</worldbody>\n</mujoco>\n";
+    const auto syntax = refusal(path.toStdString());
+    QVERIFY2(syntax && syntax->size() == 1, "a mismatched tag was imported");
+    QCOMPARE(syntax->front().line, 3);
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body name=\"a\">\n<joint type=\"ball\"/>\n"
+                                         "<joint type=\"hinge\"/>\n<geom size=\"0.1\"/>\n</body>\n</worldbody>\n"
+                                         "</mujoco>\n";
+    const auto compiler = refusal(path.toStdString());
+    QVERIFY2(compiler && compiler->size() == 1, "a ball joint followed by a hinge was imported");
+    QCOMPARE(compiler->front().line, 3);
   }
 
   // A welded body with a mass and no inertia (tests/data/mjcf/point_mass.xml: a finger tip), which
@@ -423,6 +440,24 @@ class TestMjcf : public QObject {
     QVERIFY2(v.code == 0, qPrintable(v.err + v.out));
     const test::CliRun s = test::runCli({"simulate", out, "--duration", "0.05", "-o", dir.path() + "/run.csv"});
     QVERIFY2(s.code == 0, qPrintable(s.err));
+    // the MJCF file itself, as every command reads a URDF: import's reading, without an output file
+    const QString xml = QString::fromStdString(mjcfFile("arm.xml"));
+    const test::CliRun vx = test::runCli({"validate", xml});
+    QVERIFY2(vx.code == 0, qPrintable(vx.err + vx.out));
+    const test::CliRun ix = test::runCli({"info", xml});
+    QVERIFY2(ix.code == 0 && ix.out.contains("bodies: 5"), qPrintable(ix.err + ix.out));
+    const test::CliRun sx = test::runCli({"simulate", xml, "--duration", "0.05", "-o", dir.path() + "/run2.csv"});
+    QVERIFY2(sx.code == 0, qPrintable(sx.err));
+    // a robot without actuators is said to fall; an output folder that does not exist is refused first
+    const test::CliRun p = test::runCli({"import", QString::fromStdString(mjcfFile("point_mass.xml")), "-o", "-"});
+    QVERIFY2(p.code == 0 && p.err.contains("passive (no actuator, or a motor at zero torque until you set it): the "
+                                           "robot will fall under gravity"),
+             qPrintable(p.err));
+    const test::CliRun missing = test::runCli({"import", xml, "-o", dir.path() + "/no/such/folder/arm.yaml"});
+    QCOMPARE(missing.code, 1);
+    QVERIFY2(missing.err.contains("the folder") && missing.err.contains("does not exist") &&
+                 !missing.err.contains("warning:"),
+             qPrintable(missing.err));
   }
 };
 

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
@@ -21,6 +22,7 @@
 #include <QUndoStack>
 #include <QUrl>
 
+#include "core/io/mjcf/mjcf.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
 #include "ui/document/field_commands.hpp"
@@ -41,7 +43,8 @@ constexpr qint64 kProgressFileBytes = 1'000'000;
 bool isModelFile(const QUrl& url) {
   if (!url.isLocalFile()) return false;
   const QString suffix = QFileInfo(url.toLocalFile()).suffix().toLower();
-  if (suffix == QLatin1String("xml")) return isMjcfFile(url.toLocalFile());  // a MuJoCo model
+  if (suffix == QLatin1String("xml"))  // a MuJoCo model
+    return kt::isMjcfFile(QFile::encodeName(url.toLocalFile()).toStdString());
   return suffix == QLatin1String("yaml") || suffix == QLatin1String("yml") || suffix == QLatin1String("urdf");
 }
 
@@ -166,7 +169,8 @@ void FileActions::showOpenFailure(const QString& path, const QString& error) {
 bool FileActions::loadModel(const QString& path, QString& error, std::future<Document::ReadModel> preread) {
   error.clear();
   if (path.endsWith(QStringLiteral(".urdf"), Qt::CaseInsensitive)) return importRobot(&kt::ui::importUrdf, path, error);
-  if (path.endsWith(QStringLiteral(".xml"), Qt::CaseInsensitive) && isMjcfFile(path))
+  if (path.endsWith(QStringLiteral(".xml"), Qt::CaseInsensitive) &&
+      kt::isMjcfFile(QFile::encodeName(path).toStdString()))
     return importRobot(&kt::ui::importMjcf, path, error);
   // A large file takes seconds to read and validate: say so before, the scene's progress follows.
   opening_ = QFileInfo(path).size() > kProgressFileBytes;

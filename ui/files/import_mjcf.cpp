@@ -15,14 +15,6 @@
 
 namespace kt::ui {
 
-bool isMjcfFile(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return false;
-  const QByteArray head = file.read(4096);
-  const qsizetype mujoco = head.indexOf("<mujoco"), robot = head.indexOf("<robot");
-  return mujoco >= 0 && (robot < 0 || mujoco < robot);
-}
-
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
   kt::MjcfImport imported;
   try {
@@ -42,13 +34,21 @@ bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& st
   const int bodies = static_cast<int>(imported.model.bodies.size());
   const int notes = static_cast<int>(imported.warnings.size());
   status = importStatus(path, bodies, notes, QObject::tr("on what was left out or changed"));
-  if (notes == 0) return true;
-  QStringList lines;
-  for (const kt::Diagnostic& d : imported.warnings) lines << QString::fromStdString(d.message);
-  showImportNotes(parent, path, bodies,
-                  QObject::tr("What Kinetree does not simulate was left out, and what it could not take as written "
-                              "was changed (docs/mjcf.md):\n\n• %1")
-                      .arg(lines.join(QStringLiteral("\n• "))));
+  // MuJoCo's controls are not part of the file: a motor comes in as a constant drive of zero
+  const QString passive =
+      passiveJointsNote(imported.model, QObject::tr("no actuator, or a motor at zero torque until you set it"));
+  if (notes == 0 && passive.isEmpty()) return true;
+  QStringList paragraphs;
+  if (!passive.isEmpty()) paragraphs << passive;
+  if (notes > 0) {
+    QStringList lines;
+    for (const kt::Diagnostic& d : imported.warnings) lines << QString::fromStdString(d.message);
+    paragraphs << QObject::tr(
+                      "What Kinetree does not simulate was left out, and what it could not take as written "
+                      "was changed (docs/mjcf.md):\n\n• %1")
+                      .arg(lines.join(QStringLiteral("\n• ")));
+  }
+  showImportNotes(parent, path, bodies, paragraphs.join(QStringLiteral("\n\n")));
   return true;
 }
 

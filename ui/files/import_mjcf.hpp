@@ -11,9 +11,6 @@ namespace kt::ui {
 
 class Document;
 
-/// Whether `path` holds an MJCF model (its root element is <mujoco>).
-bool isMjcfFile(const QString& path);
-
 /// Imports the MJCF file at `path` into `doc` as a new model (one undoable step). Meshes and
 /// ellipsoids are written as OBJ files into the application's data folder (mjcf-meshes/MODEL), since
 /// the document has no folder yet. `status`: a status-bar line; `error`: the diagnostics when false.

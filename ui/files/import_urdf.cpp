@@ -59,27 +59,13 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
   status = importStatus(path, bodies, notes, QObject::tr("on what was left out or changed"));
   if (!imported.missingMeshes.empty()) status += QObject::tr(" (mesh files not found)");
   // URDF has no actuators (docs/urdf.md): every joint comes in passive and the robot falls when run.
-  int moving = 0, passive = 0;
-  for (const kt::BodySpec& body : imported.model.bodies) {
-    if (body.joint.type == kt::JointType::Fixed) continue;
-    ++moving;
-    if (body.joint.drive.type == kt::DriveType::None) ++passive;
-  }
+  const QString passive = passiveJointsNote(imported.model, QObject::tr("no drive"));
   // placeholder inertias and the like, which the Problems dock lists (kt::modelWarnings)
   const int mistakes = static_cast<int>(kt::modelWarnings(imported.model).size());
   const int repairs = static_cast<int>(imported.repaired.size() + imported.merged.size());
-  if (notes == 0 && passive == 0 && mistakes == 0) return true;
+  if (notes == 0 && passive.isEmpty() && mistakes == 0) return true;
   QStringList informative;
-  if (passive > 0) {
-    const QString which = passive < moving ? QObject::tr("%1 of %2 joints").arg(passive).arg(moving)
-                          : moving == 1    ? QObject::tr("The one joint")
-                                           : QObject::tr("All %1 joints").arg(moving);
-    informative << QObject::tr(
-                       "%1 %2 passive (no drive): the robot will fall under gravity. Give joints drives in "
-                       "the Properties dock ▸ Drive (docs/model-format.md, “Drives”), or a trajectory to follow "
-                       "with File ▸ Import Motion… (docs/motion.md).")
-                       .arg(which, passive == 1 ? QObject::tr("is") : QObject::tr("are"));
-  }
+  if (!passive.isEmpty()) informative << passive;
   if (repairs > 0) {
     const auto names = [](const std::vector<std::string>& links) {
       QStringList out;

@@ -31,6 +31,20 @@ QString importStatus(const QString& path, int bodies, int notes, const QString& 
       .arg(fileName, bodyCount(bodies), countText(notes, QObject::tr("note"), QObject::tr("notes")), about);
 }
 
+QString passiveJointsNote(const kt::Model& model, const QString& why) {
+  const kt::PassiveJoints count = kt::passiveJoints(model);
+  if (count.passive == 0) return {};
+  const QString which = count.passive < count.moving
+                            ? QObject::tr("%1 of %2 joints").arg(count.passive).arg(count.moving)
+                        : count.moving == 1 ? QObject::tr("The one joint")
+                                            : QObject::tr("All %1 joints").arg(count.moving);
+  return QObject::tr(
+             "%1 %2 passive (%3): the robot will fall under gravity. Give joints drives in the Properties dock ▸ "
+             "Drive (docs/model-format.md, “Drives”), or a trajectory to follow with File ▸ Import Motion… "
+             "(docs/motion.md).")
+      .arg(which, count.passive == 1 ? QObject::tr("is") : QObject::tr("are"), why);
+}
+
 void showImportNotes(QWidget* parent, const QString& path, int bodies, const QString& informative,
                      const QString& details) {
   auto* box = new QMessageBox(

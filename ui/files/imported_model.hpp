@@ -23,6 +23,10 @@ void adoptImportedModel(Document& doc, const kt::Model& model, const QString& pa
 /// "Imported FILE: N bodies", or with notes "Imported FILE: N bodies; K notes ABOUT".
 QString importStatus(const QString& path, int bodies, int notes, const QString& about);
 
+/// "All N joints are passive (WHY): the robot will fall under gravity. Give joints drives …" when
+/// the robot has passive joints (kt::passiveJoints), else empty.
+QString passiveJointsNote(const kt::Model& model, const QString& why);
+
 /// Opens an information box on `parent` saying PATH was imported with N bodies, with `informative`
 /// below and `details` (when not empty) behind Show Details…; it deletes itself when closed.
 void showImportNotes(QWidget* parent, const QString& path, int bodies, const QString& informative,

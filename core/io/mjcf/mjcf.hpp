@@ -45,6 +45,10 @@ struct MjcfImport {
   std::vector<MjcfCoordinates> coordinates;  ///< one per Kinetree joint with coordinates
 };
 
+/// An MJCF file: its root element is <mujoco> (URDF's is <robot>), after any comments; false
+/// when the file cannot be read.
+bool isMjcfFile(const std::string& path);
+
 /// Reads an MJCF file. Throws ModelLoadError with MuJoCo's message (at its XML line where it gives
 /// one) when the compiler rejects the file, or naming the body whose joints Kinetree has no joint
 /// for, or with what the model checks reject.

@@ -12,7 +12,9 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -123,6 +125,16 @@ std::string mjName(const mjModel* m, int type, int id) {
   return n ? std::string(n) : std::string();
 }
 
+// A single-precision value of MuJoCo's (colours) as the decimal it was written as: the shortest
+// one that reads back as the same float, so that 0.8 is saved as 0.8, not 0.800000011920929.
+double asWritten(float value) {
+  std::array<char, 32> text{};
+  const auto [end, ec] = std::to_chars(text.data(), text.data() + text.size(), value);
+  double out = value;
+  if (ec == std::errc()) std::from_chars(text.data(), end, out);
+  return out;
+}
+
 std::string jointKindName(int type) {
   switch (type) {
     case mjJNT_FREE: return "free";
@@ -149,7 +161,20 @@ class MjcfImporter {
     host_.assign(static_cast<std::size_t>(m_->nbody), -1);
     hostPose_.assign(static_cast<std::size_t>(m_->nbody), MjcfPose{});
     jointBody_.assign(static_cast<std::size_t>(m_->njnt), -1);
-    for (int b = 1; b < m_->nbody; ++b) addBody(b, out);
+    // every body refused is named, not just the first (a model is often mirrored: both ankles)
+    std::vector<Diagnostic> refused;
+    for (int b = 1; b < m_->nbody; ++b) {
+      try {
+        addBody(b, out);
+      } catch (const ModelLoadError& e) {
+        refused.insert(refused.end(), e.diagnostics().begin(), e.diagnostics().end());
+        // its children are still read, as if it were welded to its parent, for their own refusals
+        const auto parent = static_cast<std::size_t>(m_->body_parentid[b]);
+        host_[static_cast<std::size_t>(b)] = host_[parent];
+        hostPose_[static_cast<std::size_t>(b)] = hostPose_[parent];
+      }
+    }
+    if (!refused.empty()) throw ModelLoadError(refused);
     addGeoms(out.model);
     addActuators(out.model);
     warnDropped();
@@ -467,7 +492,7 @@ class MjcfImporter {
       s.origin = placementOf(pose);
       const int mat = m_->geom_matid[g];
       const float* rgba = mat >= 0 ? m_->mat_rgba + 4 * mat : m_->geom_rgba + 4 * g;
-      s.color = Eigen::Vector4d(rgba[0], rgba[1], rgba[2], rgba[3]);
+      s.color = Eigen::Vector4d(asWritten(rgba[0]), asWritten(rgba[1]), asWritten(rgba[2]), asWritten(rgba[3]));
       switch (m_->geom_type[g]) {
         case mjGEOM_SPHERE:
           s.type = ShapeType::Sphere;
@@ -591,14 +616,21 @@ class MjcfImporter {
     };
     std::map<int, std::vector<Actuated>> byHost;
     for (int u = 0; u < m_->nu; ++u) {
-      const std::string label = mjName(m_, mjOBJ_ACTUATOR, u).empty() ? "actuator " + std::to_string(u)
-                                                                      : "'" + mjName(m_, mjOBJ_ACTUATOR, u) + "'";
+      // unnamed: counted from 1 in the order of the file's <actuator> element; with its joint
       const int jn = m_->actuator_trnid[2 * u];
       const bool onJoint = m_->actuator_trntype[u] == mjTRN_JOINT && jn >= 0;
+      std::string label = mjName(m_, mjOBJ_ACTUATOR, u).empty()
+                              ? "actuator " + std::to_string(u + 1) + " of " + std::to_string(m_->nu)
+                              : "'" + mjName(m_, mjOBJ_ACTUATOR, u) + "'";
+      if (onJoint && !mjName(m_, mjOBJ_JOINT, jn).empty()) label += " on joint '" + mjName(m_, mjOBJ_JOINT, jn) + "'";
       const int b = onJoint ? jointBody_[static_cast<std::size_t>(jn)] : -1;
       const int host = b >= 0 ? host_[static_cast<std::size_t>(b)] : -1;
-      if (!onJoint || host < 0 || m_->actuator_dyntype[u] != mjDYN_NONE || m_->actuator_gaintype[u] != mjGAIN_FIXED) {
-        dropped.push_back(label);
+      if (!onJoint || host < 0) {
+        dropped.push_back(label + " (it acts on a tendon, site or body, not on a joint Kinetree keeps)");
+        continue;
+      }
+      if (m_->actuator_dyntype[u] != mjDYN_NONE || m_->actuator_gaintype[u] != mjGAIN_FIXED) {
+        dropped.push_back(label + " (activation dynamics or a gain that is not fixed)");
         continue;
       }
       const JointType type = model.bodies[static_cast<std::size_t>(host)].joint.type;
@@ -660,7 +692,13 @@ class MjcfImporter {
         d.phase.assign(static_cast<std::size_t>(nv), 0.0);
         d.offset = offset;
       } else if (nv == 1) {
-        why = "neither a motor nor a position servo";
+        const int u = list.front().actuator;
+        const mjtNum* gain = m_->actuator_gainprm + mjNGAIN * u;
+        const mjtNum* bias = m_->actuator_biasprm + mjNBIAS * u;
+        const bool velocity =
+            m_->actuator_biastype[u] == mjBIAS_AFFINE && bias[0] == 0.0 && bias[1] == 0.0 && bias[2] == -gain[0];
+        why = velocity ? "a velocity servo: Kinetree drives take motors and position servos"
+                       : "neither a motor nor a position servo";
       } else {
         why =
             "a Kinetree drive takes the coordinates of one joint together: motors, or position servos on "
@@ -725,14 +763,16 @@ class MjcfImporter {
   int worldGeoms_ = 0, hiddenGeoms_ = 0;
 };
 
-// MuJoCo's message "Error: … Element 'x', line 12" as a diagnostic at that line.
+// MuJoCo's message as a diagnostic at the XML line it names: "Element 'x', line 12" (schema),
+// "Line number=3" (XML syntax, from TinyXML) or "line = 9, column = -1" (the compiler's own).
 Diagnostic compilerError(const std::string& file, const std::string& text) {
   Diagnostic d;
   d.file = file;
   std::string message = text;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   std::smatch match;
-  if (std::regex_search(message, match, std::regex(R"(line (\d+))"))) d.line = std::stoi(match[1].str());
+  if (std::regex_search(message, match, std::regex(R"([Ll]ine(?: number)? *=? *(\d+))")))
+    d.line = std::stoi(match[1].str());
   for (char& c : message)
     if (c == '\n') c = ' ';
   if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
@@ -741,6 +781,15 @@ Diagnostic compilerError(const std::string& file, const std::string& text) {
 }
 
 }  // namespace
+
+bool isMjcfFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  const std::size_t mujoco = head.find("<mujoco"), robot = head.find("<robot");
+  return mujoco != std::string::npos && (robot == std::string::npos || mujoco < robot);
+}
 
 MjcfImport importMjcfFile(const std::string& path, const MjcfImportOptions& options) {
   std::error_code ec;

@@ -359,7 +359,8 @@ class UrdfImporter {
     const TiXmlElement* robot = doc.RootElement();
     if (!robot) fail({}, "the file holds no XML element; expected a <robot>");
     if (robot->ValueStr() != "robot")
-      fail(locationOf(robot), "the document's root element is <" + robot->ValueStr() + ">; expected <robot>");
+      fail(locationOf(robot), "the document's root element is <" + robot->ValueStr() +
+                                  ">; expected <robot> (a URDF; Kinetree also reads MJCF, whose root is <mujoco>)");
     checkElements(robot);
     noteUnusedElements(robot, notes_);
 
