@@ -265,6 +265,8 @@ class TestMjcf : public QObject {
     QVERIFY(hasWarning(imp, "1 sensor is left out"));
     // the velocity servo, counted from 1 in the file, with its joint and what it is
     QVERIFY(hasWarning(imp, "actuators not carried over: actuator 2 of 2 on joint 'c2' (a velocity servo"));
+    // the three hinges' ranges (class "link") are shown, not enforced
+    QVERIFY(hasWarning(imp, "3 joint ranges are kept as limits to show, not enforced"));
     // colours as written (MuJoCo keeps them in single precision)
     QCOMPARE(imp.model.bodies[static_cast<std::size_t>(imp.model.findBody("c_link3"))].shapes.at(0).color,
              Eigen::Vector4d(0.3, 0.6, 0.3, 1.0));

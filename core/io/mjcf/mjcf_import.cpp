@@ -18,6 +18,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -88,9 +89,26 @@ Mat3 rotationOf(const mjtNum* quat) {
 
 MjcfPose poseOf(const mjtNum* pos, const mjtNum* quat) { return {rotationOf(quat), Vec3(pos[0], pos[1], pos[2])}; }
 
+// The rounding left by turning and shifting MuJoCo's values (6e-18 m beside 0.33 m, a product of
+// inertia of 1e-18 beside moments of 1e-2) as the zero it stands for: entries within 16 ε of the
+// largest one, which no double sum of them can tell from zero, so that the file reads as written.
+Vec3 withoutResidue(Vec3 v) {
+  const double floor = 16.0 * std::numeric_limits<double>::epsilon() * v.cwiseAbs().maxCoeff();
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(v[k]) <= floor) v[k] = 0.0;
+  return v;
+}
+Mat3 withoutResidue(Mat3 I) {
+  const double floor = 16.0 * std::numeric_limits<double>::epsilon() * I.diagonal().cwiseAbs().maxCoeff();
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      if (r != c && std::abs(I(r, c)) <= floor) I(r, c) = 0.0;
+  return I;
+}
+
 Placement placementOf(const MjcfPose& pose) {
   Placement out;
-  out.xyz = pose.p;
+  out.xyz = withoutResidue(pose.p);
   const Eigen::Quaterniond q(pose.R);
   // the identity is written as xyz alone; any other rotation as the quaternion MuJoCo gave
   if (pose.R.isApprox(Mat3::Identity(), 1e-15)) return out;
@@ -347,7 +365,7 @@ class MjcfImporter {
     const Mat3 Ri = rotationOf(m_->body_iquat + 4 * b);
     const Vec3 d(m_->body_inertia[3 * b], m_->body_inertia[3 * b + 1], m_->body_inertia[3 * b + 2]);
     const Mat3 I = Ri * d.asDiagonal() * Ri.transpose();
-    return 0.5 * (I + I.transpose());
+    return withoutResidue(Mat3(0.5 * (I + I.transpose())));
   }
 
   static std::string moments(const Vec3& p) {
@@ -377,8 +395,8 @@ class MjcfImporter {
     const MassProperties lumped = combineMassProperties(
         {carrier.mass, carrier.com, carrier.inertia}, {mass, pose.R * ipos + pose.p, pose.R * I * pose.R.transpose()});
     carrier.mass = lumped.mass;
-    carrier.com = lumped.com;
-    carrier.inertia = lumped.inertia;
+    carrier.com = withoutResidue(lumped.com);
+    carrier.inertia = withoutResidue(lumped.inertia);
     warn(what + ": merged into '" + carrierName +
          "' (lumped: exact for the motion; the loads between the two are not reported) (kinetree-cli import "
          "--strict refuses it)");
@@ -447,7 +465,8 @@ class MjcfImporter {
     }
     // inertia about the centre of mass, body axes (the inertia ellipsoid turned by body_iquat)
     body.inertial.mass = mass;
-    body.inertial.com = Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor;
+    body.inertial.com =
+        withoutResidue(Vec3(Vec3(m_->body_ipos[3 * b], m_->body_ipos[3 * b + 1], m_->body_ipos[3 * b + 2]) - anchor));
     body.inertial.inertia = inertiaOf(b);
     if (!physical) {  // welded to the world (above), or a moving body MuJoCo's checks let through
       const InertiaRepair r = nearestPhysicalInertia(body.inertial.inertia, mass);
@@ -745,6 +764,13 @@ class MjcfImporter {
       if (stiffness) parts.push_back("springs on " + std::to_string(stiffness) + " joints");
       warn("joint properties left out, so the dynamics differ from MuJoCo's where they act: " + joinNames(parts));
     }
+    int ranges = 0;  // of hinges and slides, kept as limits to show
+    for (int j = 0; j < m_->njnt; ++j)
+      ranges += m_->jnt_limited[j] && (m_->jnt_type[j] == mjJNT_HINGE || m_->jnt_type[j] == mjJNT_SLIDE);
+    if (ranges > 0)
+      warn(count(ranges, "joint range") + are(ranges) +
+           " kept as limits to show, not enforced: MuJoCo's limit forces are left out, so a joint that reaches its "
+           "range moves on where MuJoCo's stops");
     if (!limitedBall_.empty())
       warn("ball-joint ranges are left out (limits are for one-coordinate axes): " + joinNames(limitedBall_));
   }
