@@ -125,8 +125,8 @@ class Builder final : public EventSink {
     const Node* key = nullptr;  ///< its scalar key in the enclosing mapping (none: nullptr)
     std::size_t index = 0;      ///< its index in the enclosing sequence
     bool inSequence = false;    ///< the enclosing collection is a sequence
-    /// The scalar keys and where each is first given, once the mapping has more than
-    /// kLinearKeys of them (below that a scan of its entries is faster than a lookup).
+    /// The scalar keys and where each is first given, once the mapping has kLinearKeys entries
+    /// (below that a scan of its entries is faster than a lookup).
     std::unordered_map<std::string_view, Position> keys;
     bool hashed = false;  ///< keys holds every scalar key so far
   };
