@@ -84,7 +84,8 @@ void drawTree(const Tree& tree) {
 }  // namespace
 
 int cmdValidate(const std::vector<std::string>& args) {
-  constexpr const char* kUsage = "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf...\n";
+  constexpr const char* kUsage =
+      "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml...\n";
   ParsedArgs parsed;
   if (!parseArgs("validate", kUsage, args, {packagePathSpec()}, parsed)) return 2;
   if (parsed.positional.empty()) {
@@ -109,7 +110,8 @@ int cmdValidate(const std::vector<std::string>& args) {
 }
 
 int cmdInfo(const std::vector<std::string>& args) {
-  constexpr const char* kUsage = "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf\n";
+  constexpr const char* kUsage =
+      "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml\n";
   ParsedArgs parsed;
   if (!parseArgs("info", kUsage, args, {packagePathSpec()}, parsed)) return 2;
   if (parsed.positional.size() != 1) {

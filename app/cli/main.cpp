@@ -28,14 +28,14 @@ struct Command {
 // clang-format off
 const Command kCommands[] = {
     {"validate", "check model files and report every problem",
-     "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf...\n\n"
+     "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml...\n\n"
      "Reads each model file and checks it completely. Prints 'FILE: ok' on stdout for each valid\n"
      "file and every problem as 'FILE:LINE:COL: error: PATH: MESSAGE' on stderr.\n"
      "Exit status: 0 when every file is valid, 1 otherwise, 2 on a usage error.\n"
      "\nexample: kinetree-cli validate examples/*.yaml\n",
      &kt::cli::cmdValidate},
     {"info", "show a model's tree, bodies, joints, degrees of freedom and mass",
-     "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf\n\n"
+     "usage: kinetree-cli info [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml\n\n"
      "Prints the body tree (a long run of single children shortened to its ends and a count), a table\n"
      "of bodies and joints (joint type, nq, nv, mass), the totals nq and nv, and the total mass.\n"
      "Exit status: 0, or 1 when the model is invalid.\n"
@@ -203,8 +203,9 @@ const Command kCommands[] = {
      "classes and includes (docs/mjcf.md): hinge, slide, ball and free joints, two hinges through one\n"
      "point as a universal joint, a hinge and a slide on one axis as a cylindrical one; inertias; geoms\n"
      "(meshes and ellipsoids written as OBJ files into MODEL_meshes beside the output); motor and\n"
-     "position actuators as drives. Contacts, tendons, equality constraints, sites, sensors and joint\n"
-     "damping, armature and springs are left out, each kind named in a warning.\n"
+     "position actuators as drives; joint ranges as limits to show. Contacts, tendons, equality\n"
+     "constraints, sites, sensors, the forces holding joints within their ranges and joint damping,\n"
+     "armature and springs are left out, each kind named in a warning.\n"
      "Without --output, or with --output -, the YAML goes to stdout; a file is written atomically.\n"
      "Exit status: 0; 1 when the file cannot be imported; 2 on a usage error.\n"
      "\nexample: kinetree-cli import examples/arm7.urdf -o arm7.yaml\n",

@@ -22,7 +22,7 @@ PassiveJoints passiveJoints(const Model& model) {
   PassiveJoints count;
   for (const BodySpec& body : model.bodies) {
     const JointSpec& j = body.joint;
-    if (j.type == JointType::Fixed) continue;
+    if (j.type == JointType::Fixed || j.type == JointType::Free) continue;
     ++count.moving;
     const bool zeroTorque = j.drive.type == DriveType::Constant &&
                             std::all_of(j.drive.value.begin(), j.drive.value.end(), [](double t) { return t == 0.0; });

@@ -189,11 +189,13 @@ struct Model {
   int findBody(const std::string& name) const;
 };
 
-/// Joints with coordinates, and those of them nothing moves: no drive and no motion, or a constant
-/// drive of zero (an imported MJCF motor before its control is set). An imported robot with
-/// passive joints falls under gravity when run; the import says so.
+/// The joints a drive could move, and those of them nothing moves: no drive and no motion, or a
+/// constant drive of zero (an imported MJCF motor before its control is set). An imported robot
+/// with passive joints falls under gravity when run; the import says so. Fixed joints have no
+/// coordinates and a free joint (a floating base) is moved by the forces on its body, not by an
+/// actuator: neither is counted.
 struct PassiveJoints {
-  int moving = 0;   ///< joints with coordinates (all but fixed ones)
+  int moving = 0;   ///< joints with coordinates, but free ones
   int passive = 0;  ///< of which passive
 };
 PassiveJoints passiveJoints(const Model& model);

@@ -429,6 +429,42 @@ class TestMjcf : public QObject {
     finalizeOrThrow(repaired.model, meshFiles());
   }
 
+  // Kinetree's limits are for every coordinate of a joint or none: a universal joint of which one
+  // hinge has a range keeps none, and says so rather than that ranges were kept.
+  void partialRangesAreLeftOutWithAWarning() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("partial.xml").toStdString();
+    std::ofstream(path) << "<mujoco>\n<worldbody>\n<body name=\"wrist\">\n"
+                           "<joint axis=\"1 0 0\" limited=\"true\" range=\"-30 30\"/><joint axis=\"0 1 0\"/>\n"
+                           "<geom type=\"sphere\" size=\"0.1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+    const MjcfImport imp = importMjcfFile(path);
+    QCOMPARE(imp.model.bodies.at(0).joint.type, JointType::Universal);
+    QVERIFY(imp.model.bodies[0].joint.limits.empty());
+    QVERIFY(hasWarning(imp,
+                       "ranges are left out where only some of the hinges and slides making one Kinetree joint "
+                       "have one (Kinetree's limits are for every coordinate of a joint, or none): wrist"));
+    QVERIFY(!hasWarning(imp, "kept as limits to show"));
+  }
+
+  // An MJCF file is known by its root element, past the declaration, comments and document type;
+  // a YAML model or a URDF that mentions <mujoco> in a comment is not one.
+  void mjcfIsKnownByItsRootElement() {
+    QTemporaryDir dir;
+    const auto is = [&](const std::string& text) {
+      const std::string path = dir.filePath("file").toStdString();
+      std::ofstream(path, std::ios::trunc) << text;
+      return isMjcfFile(path);
+    };
+    QVERIFY(is("<mujoco/>"));
+    QVERIFY(
+        is("\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<!-- once a <robot> -->\n<!DOCTYPE mujoco>\n<mujoco model=\"m\">"));
+    QVERIFY(!is("# converted from the <mujoco> humanoid\nkinetree: 1\n"));
+    QVERIFY(!is("<robot name=\"r\"><!-- <mujoco> --></robot>"));
+    QVERIFY(!is("<mujocox/>"));
+    QVERIFY(!is(""));
+    QVERIFY(!isMjcfFile(dir.filePath("missing.xml").toStdString()));
+  }
+
   void cliImportsMjcf() {
     QTemporaryDir dir;
     const QString out = dir.path() + "/arm.yaml";

@@ -166,6 +166,33 @@ class TestModel : public QObject {
   Q_OBJECT
 
  private slots:
+  // What an import calls passive (it says the robot will fall): a joint with coordinates that no
+  // drive or motion moves, or whose constant drive is zero on every coordinate. Fixed joints have no
+  // coordinates and a free joint is moved by forces on its body: neither counts.
+  void passiveJointsAreThoseNothingMoves() {
+    Model m;
+    const auto add = [&](JointType type, DriveType drive, std::vector<double> value = {}) {
+      BodySpec b;
+      b.name = "b" + std::to_string(m.bodies.size());
+      b.joint.type = type;
+      b.joint.drive.type = drive;
+      b.joint.drive.value = std::move(value);
+      m.bodies.push_back(b);
+    };
+    add(JointType::Free, DriveType::None);
+    add(JointType::Fixed, DriveType::None);
+    add(JointType::Revolute, DriveType::None);                   // passive
+    add(JointType::Revolute, DriveType::Constant, {0.0});        // passive: an MJCF motor at rest
+    add(JointType::Universal, DriveType::Constant, {0.0, 0.5});  // driven on one coordinate
+    add(JointType::Universal, DriveType::Constant, {0.0, 0.0});  // passive
+    add(JointType::Prismatic, DriveType::PdSinusoid);            // driven
+    add(JointType::Revolute, DriveType::None);                   // follows a motion
+    m.bodies.back().joint.motion.type = MotionType::Sinusoid;
+    const PassiveJoints count = passiveJoints(m);
+    QCOMPARE(count.moving, 6);
+    QCOMPARE(count.passive, 3);
+  }
+
   // A gimbal joint written with its type alone turns about z, y, x (yaw, pitch, roll), free of gimbal
   // lock at its neutral position; z, y, z there is refused by name.
   void gimbalDefaultsAreFreeOfLock() {

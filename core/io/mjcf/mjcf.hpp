@@ -45,8 +45,9 @@ struct MjcfImport {
   std::vector<MjcfCoordinates> coordinates;  ///< one per Kinetree joint with coordinates
 };
 
-/// An MJCF file: its root element is <mujoco> (URDF's is <robot>), after any comments; false
-/// when the file cannot be read.
+/// An MJCF file: its root element is <mujoco> (URDF's is <robot>), after the XML declaration,
+/// comments and the document type; false for text that is not XML (a YAML model) and when the
+/// file cannot be read.
 bool isMjcfFile(const std::string& path);
 
 /// Reads an MJCF file. Throws ModelLoadError with MuJoCo's message (at its XML line where it gives

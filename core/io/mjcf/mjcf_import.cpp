@@ -16,6 +16,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -189,7 +190,8 @@ class MjcfImporter {
         // its children are still read, as if it were welded to its parent, for their own refusals
         const auto parent = static_cast<std::size_t>(m_->body_parentid[b]);
         host_[static_cast<std::size_t>(b)] = host_[parent];
-        hostPose_[static_cast<std::size_t>(b)] = hostPose_[parent];
+        hostPose_[static_cast<std::size_t>(b)] =
+            hostPose_[parent] * poseOf(m_->body_pos + 3 * b, m_->body_quat + 4 * b);
       }
     }
     if (!refused.empty()) throw ModelLoadError(refused);
@@ -452,14 +454,22 @@ class MjcfImporter {
         body.joint.type == JointType::Universal || body.joint.type == JointType::Cylindrical ||
         body.joint.type == JointType::Gimbal) {
       std::vector<Limit> limits;
+      bool someLimited = false;
       for (std::size_t k = 0; k < coords.qpos.size(); ++k) {
         int jn = -1;
         for (int t = 0; t < m_->njnt; ++t)
           if (m_->jnt_qposadr[t] == coords.qpos[k]) jn = t;
-        if (jn < 0 || !m_->jnt_limited[jn]) break;
-        limits.push_back({m_->jnt_range[2 * jn] - coords.ref[k], m_->jnt_range[2 * jn + 1] - coords.ref[k]});
+        if (jn < 0 || !m_->jnt_limited[jn]) continue;
+        someLimited = true;
+        if (limits.size() == k)
+          limits.push_back({m_->jnt_range[2 * jn] - coords.ref[k], m_->jnt_range[2 * jn + 1] - coords.ref[k]});
       }
-      if (limits.size() == coords.qpos.size()) body.joint.limits = limits;
+      if (limits.size() == coords.qpos.size()) {
+        body.joint.limits = limits;
+        rangesKept_ += static_cast<int>(limits.size());
+      } else if (someLimited) {
+        partialRanges_.push_back(body.name);
+      }
     } else if (m_->body_jntnum[b] > 0 && m_->jnt_limited[m_->body_jntadr[b]]) {
       limitedBall_.push_back(body.name);
     }
@@ -764,13 +774,15 @@ class MjcfImporter {
       if (stiffness) parts.push_back("springs on " + std::to_string(stiffness) + " joints");
       warn("joint properties left out, so the dynamics differ from MuJoCo's where they act: " + joinNames(parts));
     }
-    int ranges = 0;  // of hinges and slides, kept as limits to show
-    for (int j = 0; j < m_->njnt; ++j)
-      ranges += m_->jnt_limited[j] && (m_->jnt_type[j] == mjJNT_HINGE || m_->jnt_type[j] == mjJNT_SLIDE);
-    if (ranges > 0)
-      warn(count(ranges, "joint range") + are(ranges) +
+    if (rangesKept_ > 0)
+      warn(count(rangesKept_, "joint range") + are(rangesKept_) +
            " kept as limits to show, not enforced: MuJoCo's limit forces are left out, so a joint that reaches its "
            "range moves on where MuJoCo's stops");
+    if (!partialRanges_.empty())
+      warn(
+          "ranges are left out where only some of the hinges and slides making one Kinetree joint have one "
+          "(Kinetree's limits are for every coordinate of a joint, or none): " +
+          joinNames(partialRanges_));
     if (!limitedBall_.empty())
       warn("ball-joint ranges are left out (limits are for one-coordinate axes): " + joinNames(limitedBall_));
   }
@@ -783,7 +795,8 @@ class MjcfImporter {
   std::vector<int> jointBody_;      ///< (njnt) the MuJoCo body of each joint
   std::vector<MjcfCoordinates> coordinates_;
   std::vector<Diagnostic> warnings_;
-  std::vector<std::string> renamed_, limitedBall_;
+  std::vector<std::string> renamed_, limitedBall_, partialRanges_;
+  int rangesKept_ = 0;  ///< joint ranges kept as limits (hinges and slides)
   MjcfNames bodyNames_, jointNames_;
   std::string ellipsoid_;
   int worldGeoms_ = 0, hiddenGeoms_ = 0;
@@ -809,12 +822,35 @@ Diagnostic compilerError(const std::string& file, const std::string& text) {
 }  // namespace
 
 bool isMjcfFile(const std::string& path) {
+  // the name of the root element: past a byte order mark, the XML declaration, comments,
+  // processing instructions and the document type, within the first 64 KiB
   std::ifstream in(path, std::ios::binary);
-  std::string head(4096, '\0');
+  std::string head(64 * 1024, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  const std::size_t mujoco = head.find("<mujoco"), robot = head.find("<robot");
-  return mujoco != std::string::npos && (robot == std::string::npos || mujoco < robot);
+  std::size_t i = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  for (;;) {
+    while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
+    if (i >= head.size() || head[i] != '<') return false;  // text that is not XML (a YAML model)
+    const auto skipPast = [&](const char* end) {
+      const std::size_t at = head.find(end, i);
+      i = at == std::string::npos ? head.size() : at + std::strlen(end);
+    };
+    if (head.compare(i, 4, "<!--") == 0) {
+      skipPast("-->");
+    } else if (head.compare(i, 2, "<?") == 0) {
+      skipPast("?>");
+    } else if (head.compare(i, 2, "<!") == 0) {
+      skipPast(">");
+    } else {
+      const std::size_t name = i + 1;
+      std::size_t end = name;
+      while (end < head.size() && !std::isspace(static_cast<unsigned char>(head[end])) && head[end] != '>' &&
+             head[end] != '/')
+        ++end;
+      return head.compare(name, end - name, "mujoco") == 0;
+    }
+  }
 }
 
 MjcfImport importMjcfFile(const std::string& path, const MjcfImportOptions& options) {
