@@ -107,9 +107,9 @@ bool isUrdfFile(const std::string& path);
 
 /// Loads a model file for a command: a Kinetree model, or an MJCF model (isMjcfFile) or a URDF
 /// (isUrdfFile) imported as `kinetree-cli import` imports it without an output file (so without
-/// the MJCF's mesh and ellipsoid geoms), a URDF's package:// meshes looked for in `packagePaths`. Its warnings
-/// (file:line:col: warning: ...) are printed on stderr and it is loaded; when it is invalid, its
-/// diagnostics are printed and false returned.
+/// the MJCF's mesh and ellipsoid geoms), a URDF's package:// meshes looked for in `packagePaths`.
+/// Its warnings (file:line:col: warning: ...) are printed on stderr and it is loaded; when it is
+/// invalid, its diagnostics are printed and false returned.
 bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths = {});
 
 }  // namespace kt::cli
