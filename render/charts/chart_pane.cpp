@@ -152,14 +152,54 @@ void ChartPane::resizeEvent(QResizeEvent* event) {
 }
 
 void ChartPane::layoutLegend() {
-  // the legend takes the right of the pane (at most 40 %); the chart the rest
-  const int w = legend_->entries().empty() ? 0 : std::min(legend_->preferredWidth(), width() * 2 / 5);
-  legend_->setGeometry(width() - w, 0, w, height());
-  legend_->setVisible(w > 0);
+  // the legend takes the right of the pane (at most 40 %); the chart the rest, its plot area padded
+  // to the margins of the panes stacked with it (setAlignedMargins)
+  const bool drawn = !legend_->entries().empty();
+  const int own = drawn ? legend_->preferredWidth() : 0;
+  legendWidth_ = drawn ? std::min(std::max(own, aligned_.legend), width() * 2 / 5) : 0;
+  // the padding never takes more than half of what is left beside the legend
+  const int spare = std::max(0, width() - legendWidth_) / 2;
+  padLeft_ = drawn ? std::clamp(aligned_.left - margins_.left, 0, spare) : 0;
+  padRight_ = drawn ? std::clamp(aligned_.right - margins_.right, 0, spare - padLeft_) : 0;
+  legend_->setGeometry(width() - legendWidth_, 0, legendWidth_, height());
+  legend_->setVisible(legendWidth_ > 0);
   const double dpr = devicePixelRatioF();
   chart_->SetAutoSize(false);
-  chart_->SetSize(vtkRectf(0.0f, 0.0f, static_cast<float>((width() - w) * dpr), static_cast<float>(height() * dpr)));
+  const int chartWidth = std::max(0, width() - legendWidth_ - padLeft_ - padRight_);
+  chart_->SetSize(vtkRectf(static_cast<float>(padLeft_ * dpr), 0.0f, static_cast<float>(chartWidth * dpr),
+                           static_cast<float>(height() * dpr)));
   update();
+}
+
+void ChartPane::setAlignedMargins(const PaneMargins& room) {
+  if (room == aligned_) return;
+  aligned_ = room;
+  layoutLegend();
+}
+
+void alignPanes(const std::vector<ChartPane*>& panes) {
+  PaneMargins room;
+  for (const ChartPane* p : panes) {
+    const PaneMargins m = p->margins();
+    room.left = std::max(room.left, m.left);
+    room.right = std::max(room.right, m.right);
+    room.legend = std::max(room.legend, m.legend);
+  }
+  for (ChartPane* p : panes) p->setAlignedMargins(room);
+}
+
+void alignTimeAxes(const std::vector<ChartPane*>& panes) {
+  for (ChartPane* pane : panes)
+    QObject::connect(pane, &ChartPane::marginsChanged, pane, [panes] { alignPanes(panes); });
+}
+
+QImage ChartPane::renderWithLegend() {
+  QImage image = renderToImage();
+  if (legend_->isVisibleTo(this) && !image.isNull()) {
+    QPainter painter(&image);  // logical pixels: the image carries the device pixel ratio
+    legend_->render(&painter, legend_->pos());
+  }
+  return image;
 }
 
 QStringList ChartPane::legendNames() const {
@@ -194,6 +234,21 @@ void ChartPane::setCursorTime(double t) {
 
 void ChartPane::paintGL() {
   VtkWidget::paintGL();
+  // the room the axes took at this render, less the padding layoutLegend added to the plot area
+  PaneMargins now;
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  if (!plotted_.empty() && axis->GetPoint2()[0] > axis->GetPoint1()[0]) {  // an empty chart lays nothing out
+    const double dpr = devicePixelRatioF();
+    now.left = std::max(0, static_cast<int>(std::lround(axis->GetPoint1()[0] / dpr)) - padLeft_);
+    now.right =
+        std::max(0, width() - legendWidth_ - padRight_ - static_cast<int>(std::lround(axis->GetPoint2()[0] / dpr)));
+    now.legend = legend_->preferredWidth();
+  }
+  if (now != margins_) {
+    margins_ = now;
+    layoutLegend();  // this pane's padding to the stack's margins, from its own new ones
+    emit marginsChanged();
+  }
   placeCursor();  // the axes may have moved
   if (visibleTimeRange() != renderedRange_) {
     renderedRange_ = visibleTimeRange();

@@ -30,12 +30,18 @@
 // when that lies within the floor), so that ±5e-14 N of noise is a flat line at 0, not a wild
 // curve at full height.
 //
+// Stacked panes (alignTimeAxes): each reports the room its own axes and legend take beside the
+// plot area (margins(), after each render); given the largest room of the panes it is stacked with
+// (setAlignedMargins), it pads its plot area to that, so that one time falls on one x in every pane
+// whatever their units, tick labels and legend entries.
+//
 // Export: one vector drawing (ChartFigure, chart_figure.hpp) of what the pane shows, written as
 // PNG at a chosen size and pixel ratio, SVG or PDF.
 #pragma once
 
 #include <vtkSmartPointer.h>
 #include <QColor>
+#include <QImage>
 #include <QPointF>
 #include <QSizeF>
 #include <QString>
@@ -70,6 +76,15 @@ struct ChartSeries {
   double scale = 1.0;  ///< shown value = scale × recorded value (180/π: radians shown in degrees)
 
   bool operator==(const ChartSeries&) const = default;
+};
+
+/// What a pane's axes and legend take beside its plot area, in widget pixels.
+struct PaneMargins {
+  int left = 0;    ///< the left axis: labels and title
+  int right = 0;   ///< the right axis (labels and title), or the chart's margin without one
+  int legend = 0;  ///< the legend's preferred width
+
+  bool operator==(const PaneMargins&) const = default;
 };
 
 class ChartPane : public VtkWidget {
@@ -128,6 +143,15 @@ class ChartPane : public VtkWidget {
   bool exportTo(const QString& path, QString* error = nullptr, QSizeF size = QSizeF(1600, 900), double pngScale = 2.0,
                 const QString& caption = {});
 
+  /// What this pane's own axes and legend take, as last drawn; all zero while it draws no series.
+  PaneMargins margins() const { return margins_; }
+  /// Lays the plot area out as if axes and legend took `room` where that exceeds their own
+  /// (alignTimeAxes gives every pane the largest of a stack's margins).
+  void setAlignedMargins(const PaneMargins& room);
+
+  /// The pane as the window shows it: the chart rendered (renderToImage) and the legend beside it.
+  QImage renderWithLegend();
+
   /// The names the legend writes, top down.
   QStringList legendNames() const;
   /// The recording the hover readout reads its values from (null: none). The owner sets it for a
@@ -141,6 +165,8 @@ class ChartPane : public VtkWidget {
   void timeClicked(double t);
   /// The bottom axis shows another time range than at the last render (a pan, a zoom, new data).
   void visibleRangeChanged();
+  /// margins() differ from the last render's (new units, tick labels or legend entries).
+  void marginsChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -184,6 +210,15 @@ class ChartPane : public VtkWidget {
   bool autoscale_ = true;
   std::size_t rows_ = 0;
   std::size_t drawn_ = 0;
+  PaneMargins margins_;  ///< the room of this pane's own axes and legend at the last render
+  PaneMargins aligned_;  ///< setAlignedMargins
+  int padLeft_ = 0, padRight_ = 0, legendWidth_ = 0;  ///< as laid out (layoutLegend), widget pixels
 };
+
+/// Lays out every pane of `panes`, stacked one above another, with the largest of their margins as
+/// last drawn: their plot areas take the same left and right edges at the next render.
+void alignPanes(const std::vector<ChartPane*>& panes);
+/// alignPanes whenever the margins of one of `panes` change.
+void alignTimeAxes(const std::vector<ChartPane*>& panes);
 
 }  // namespace kt::render

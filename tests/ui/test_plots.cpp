@@ -36,6 +36,7 @@
 #include <memory>
 #include <numbers>
 #include <utility>
+#include <vector>
 
 #include "core/analysis/spectrum.hpp"
 #include "core/io/atomic_file.hpp"
@@ -244,6 +245,48 @@ class TestPlots : public QObject {
     QVERIFY2(readout.startsWith("t = 0.5") && readout.contains("q:J12[0] = ") && readout.contains(" deg"),
              qPrintable(readout));
     QVERIFY(w->grab().save(QStringLiteral("screenshot_plots_first_run.png")));
+  }
+
+  // Stacked panes share their time axis: whatever their units, tick labels and legends (the loads
+  // pane has a right axis and the longest names), one time falls on one x in all three, and still
+  // does after a pane gains a second axis.
+  void panesShareTheirTimeAxis() {
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1280, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QString error;
+    QVERIFY(w->files().loadModel(kt::resources::kDefaultModel, error));
+    QVERIFY(runFor(controllerOf(w.get()), 1.0));
+    PlotsDock* plots = w->plotsDock();
+    std::vector<kt::render::ChartPane*> panes;
+    for (int p = 0; p < PlotsDock::kPaneCount; ++p)
+      panes.push_back(static_cast<kt::render::ChartPane*>(plots->paneWidget(p)));
+    const auto render = [&] {
+      plots->redraw();
+      for (int pass = 0; pass < 2; ++pass)  // the margins of one render align the next
+        for (kt::render::ChartPane* pane : panes) pane->renderToImage();
+    };
+    const auto check = [&] {
+      for (const double t : {0.0, 0.5, 1.0}) {
+        const double x = panes.front()->xOfTime(t);
+        QVERIFY(std::isfinite(x));
+        for (const kt::render::ChartPane* pane : panes)
+          QVERIFY2(
+              std::abs(pane->xOfTime(t) - x) <= 1.0,
+              qPrintable(
+                  QStringLiteral("%1 at t = %2: x %3, not %4").arg(pane->title()).arg(t).arg(pane->xOfTime(t)).arg(x)));
+      }
+    };
+    render();
+    // the panes' own room differs (so the check above is not trivially met)
+    QVERIFY(panes[2]->margins().right > panes[0]->margins().right);
+    QVERIFY(panes[2]->margins().legend > panes[0]->margins().legend);
+    check();
+    QVERIFY(plots->addSignal(0, QStringLiteral("reaction:J11.fz")));  // N beside deg: a right axis
+    render();
+    QVERIFY(panes[0]->margins().right > panes[1]->margins().right);
+    check();
   }
 
   // A model with prescribed joints (docs/motion.md) opens with the efforts they need and the loads

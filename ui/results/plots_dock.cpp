@@ -135,6 +135,9 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
     paneBox_->addItem(QStringLiteral("%1 · %2").arg(p + 1).arg(titles[p]));
     panes_.push_back(std::move(pane));
   }
+  std::vector<render::ChartPane*> views;
+  for (const auto& pane : panes_) views.push_back(pane->view);
+  render::alignTimeAxes(views);  // one time at one x in the three panes
   auto* scroll = new QScrollArea;
   scroll->setObjectName(QStringLiteral("plotPanesScroll"));
   scroll->setFrameShape(QFrame::NoFrame);

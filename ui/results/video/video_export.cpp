@@ -97,9 +97,15 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
         pane->setTitle(p->title);
         pane->setSeries(p->series);
         pane->draw(*rec, std::numeric_limits<double>::infinity());
-        paneImages.push_back(pane->renderToImage());  // the same picture in every frame, but for the cursor
+        pane->renderToImage();  // its margins, for alignPanes
         panes.push_back(std::move(pane));
       }
+      // one time at one x in every pane, as in the Plots dock
+      std::vector<render::ChartPane*> stack;
+      for (const auto& pane : panes) stack.push_back(pane.get());
+      render::alignPanes(stack);
+      for (const auto& pane : panes)
+        paneImages.push_back(pane->renderWithLegend());  // the same picture in every frame, but for the cursor
     }
 
     std::vector<double> row(static_cast<std::size_t>(rec->width()));
