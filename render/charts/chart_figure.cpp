@@ -13,25 +13,12 @@
 #include <QSvgGenerator>
 #include <algorithm>
 
+#include "render/charts/ticks.hpp"
 #include "render/output/atomic_write.hpp"
 
 namespace kt::render {
 
 namespace {
-
-// A tick step of 1, 2 or 5 × 10^k giving about `count` ticks over `span`.
-double tickStep(double span, int count) {
-  if (!(span > 0.0)) return 1.0;
-  const double raw = span / count;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double f = raw / mag;
-  return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
-}
-
-QString tickText(double x, double step) {
-  if (std::abs(x) < 1e-9 * step) x = 0.0;  // no "-1.2e-17" for zero
-  return QString::number(x, 'g', 6);
-}
 
 // A range with some room: a flat series still gets a visible axis.
 void widen(double& lo, double& hi) {

@@ -11,6 +11,7 @@
 #include <vtkDoubleArray.h>
 #include <vtkPlot.h>
 #include <vtkRect.h>
+#include <vtkStringArray.h>
 #include <vtkTable.h>
 #include <vtkTextProperty.h>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include <limits>
 
 #include "core/results/recorder.hpp"
+#include "render/charts/ticks.hpp"
 
 namespace kt::render {
 
@@ -233,6 +235,7 @@ void ChartPane::setCursorTime(double t) {
 }
 
 void ChartPane::paintGL() {
+  placeTicks();
   VtkWidget::paintGL();
   // the room the axes took at this render, less the padding layoutLegend added to the plot area
   PaneMargins now;
@@ -246,8 +249,15 @@ void ChartPane::paintGL() {
   }
   if (now != margins_) {
     margins_ = now;
-    layoutLegend();  // this pane's padding to the stack's margins, from its own new ones
-    emit marginsChanged();
+    // this pane's padding from its own new margins, and the stack's, after this frame: a render
+    // asked for while one is painted would be dropped with it
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          layoutLegend();
+          emit marginsChanged();
+        },
+        Qt::QueuedConnection);
   }
   placeCursor();  // the axes may have moved
   if (visibleTimeRange() != renderedRange_) {
@@ -504,6 +514,7 @@ void ChartPane::finish() {
   if (autoscale_) {
     setAxesBehavior(chart_, vtkAxis::AUTO);
     chart_->RecalculateBounds();
+    fitValueAxes();
     holdNoiseFlat();
   }
   hint_->setVisible(plotted_.empty() || rows < 2);  // never a blank pane without a word
@@ -526,30 +537,89 @@ double ChartPane::noiseFloor(const QString& unit) const {
   return 0.0;
 }
 
-void ChartPane::holdNoiseFlat() {
+ChartPane::ValueBounds ChartPane::valueBounds(int side) const {
+  ValueBounds b;
   const vtkIdType rows = table_->GetNumberOfRows();
-  if (rows < 2) return;
   const QString rightUnit = QString::fromStdString(chart_->GetAxis(vtkAxis::RIGHT)->GetTitle());
-  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
-    double floor = 0.0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (std::size_t j = 0; j < plotted_.size(); ++j) {
-      const bool right = !rightUnit.isEmpty() && plotted_[j].unit == rightUnit;
-      if (right != (side == vtkAxis::RIGHT)) continue;
-      floor = std::max(floor, noiseFloor(plotted_[j].unit));
-      vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
-      for (vtkIdType r = 0; r < rows; ++r) {
-        const double v = a->GetValue(r);
-        if (!std::isfinite(v)) continue;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
+  for (std::size_t j = 0; j < plotted_.size() && rows >= 2; ++j) {
+    const bool right = !rightUnit.isEmpty() && plotted_[j].unit == rightUnit;
+    if (right != (side == vtkAxis::RIGHT)) continue;
+    b.floor = std::max(b.floor, noiseFloor(plotted_[j].unit));
+    vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));
+    for (vtkIdType r = 0; r < rows; ++r) {
+      const double v = a->GetValue(r);
+      if (!std::isfinite(v)) continue;
+      b.lo = std::min(b.lo, v);
+      b.hi = std::max(b.hi, v);
     }
-    if (!(floor > 0.0) || !(hi >= lo) || !(hi - lo < 2.0 * floor)) continue;
-    double middle = 0.5 * (lo + hi);
-    if (std::abs(middle) <= floor) middle = 0.0;
+  }
+  return b;
+}
+
+int ChartPane::tickCount(int side) const {
+  // about one tick per 45 px of the axis as last drawn (before any render: of the pane)
+  vtkAxis* axis = chart_->GetAxis(side);
+  const double dpr = devicePixelRatioF();
+  const double length = axis->GetPoint2()[1] - axis->GetPoint1()[1];
+  const double pixels = length > 0.0 ? length / dpr : 0.6 * height();
+  return std::max(3, static_cast<int>(pixels / 45.0));
+}
+
+void ChartPane::fitValueAxes() {
+  // each value axis from the tick below its smallest value to the tick above its largest
+  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+    const ValueBounds b = valueBounds(side);
+    if (!(b.hi >= b.lo)) continue;
+    double lo = b.lo, hi = b.hi;
+    if (!(hi > lo)) {  // a constant: some room around it
+      const double pad = std::abs(lo) > 0.0 ? 0.1 * std::abs(lo) : 1.0;
+      lo -= pad;
+      hi += pad;
+    }
+    const double step = tickStep(hi - lo, tickCount(side));
+    Fitted& fit = fitted_[side == vtkAxis::LEFT ? 0 : 1];
+    fit = {std::floor(lo / step) * step, std::ceil(hi / step) * step, step};
     vtkAxis* axis = chart_->GetAxis(side);
     axis->SetBehavior(vtkAxis::FIXED);
-    axis->SetRange(middle - floor, middle + floor);
+    axis->SetRange(fit.lo, fit.hi);
+  }
+}
+
+void ChartPane::holdNoiseFlat() {
+  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+    const ValueBounds b = valueBounds(side);
+    if (!(b.floor > 0.0) || !(b.hi >= b.lo) || !(b.hi - b.lo < 2.0 * b.floor)) continue;
+    double middle = 0.5 * (b.lo + b.hi);
+    if (std::abs(middle) <= b.floor) middle = 0.0;
+    vtkAxis* axis = chart_->GetAxis(side);
+    axis->SetBehavior(vtkAxis::FIXED);
+    axis->SetRange(middle - b.floor, middle + b.floor);
+  }
+}
+
+void ChartPane::placeTicks() {
+  // the value axes' ticks at multiples of a 1-2-5 step, as the exported figure draws them; with
+  // automatic axes fitted again for the axes' length at the last render
+  if (autoscale_ && !plotted_.empty()) {
+    fitValueAxes();
+    holdNoiseFlat();
+  }
+  for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+    vtkAxis* axis = chart_->GetAxis(side);
+    const double lo = axis->GetMinimum(), hi = axis->GetMaximum();
+    if (!(hi > lo) || !std::isfinite(hi - lo)) {
+      axis->SetCustomTickPositions(nullptr);
+      continue;
+    }
+    const Fitted& fit = fitted_[side == vtkAxis::LEFT ? 0 : 1];
+    const double step = lo == fit.lo && hi == fit.hi ? fit.step : tickStep(hi - lo, tickCount(side));
+    vtkNew<vtkDoubleArray> positions;
+    vtkNew<vtkStringArray> labels;
+    for (double y = std::ceil(lo / step) * step; y <= hi + 1e-9 * step; y += step) {
+      positions->InsertNextValue(y);
+      labels->InsertNextValue(tickText(y, step).toStdString());
+    }
+    axis->SetCustomTickPositions(positions, labels);
   }
 }
 

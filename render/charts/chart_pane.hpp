@@ -46,7 +46,9 @@
 #include <QSizeF>
 #include <QString>
 #include <QStringList>
+#include <array>
 #include <cstddef>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -182,8 +184,21 @@ class ChartPane : public VtkWidget {
   void setPlots(const std::vector<ChartSeries>& series, bool keep);
   void fill(const kt::Recorder& recorder, double t);
   void finish();
+  /// The drawn values of the left or right axis' series, and the largest noise floor of their units.
+  struct ValueBounds {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    double floor = 0.0;
+  };
+  ValueBounds valueBounds(int side) const;
+  /// About how many ticks the left or right axis takes at its drawn length.
+  int tickCount(int side) const;
+  /// With automatic axes: each value axis from the tick below its values to the tick above.
+  void fitValueAxes();
   /// With automatic axes: a value axis whose values span less than their noise floor holds it.
   void holdNoiseFlat();
+  /// The value axes' ticks and labels at multiples of a 1-2-5 step (ticks.hpp), before a render.
+  void placeTicks();
   void placeCursor();
   void paintGL() override;
   void showReadout(const QPointF& at);
@@ -210,6 +225,11 @@ class ChartPane : public VtkWidget {
   bool autoscale_ = true;
   std::size_t rows_ = 0;
   std::size_t drawn_ = 0;
+  /// The value axes' ranges and tick steps fitValueAxes chose last (left, right)
+  struct Fitted {
+    double lo = 0.0, hi = 0.0, step = 0.0;
+  };
+  std::array<Fitted, 2> fitted_;
   PaneMargins margins_;  ///< the room of this pane's own axes and legend at the last render
   PaneMargins aligned_;  ///< setAlignedMargins
   int padLeft_ = 0, padRight_ = 0, legendWidth_ = 0;  ///< as laid out (layoutLegend), widget pixels

@@ -8,7 +8,9 @@
 #include <vtkAxis.h>
 #include <vtkChartXY.h>
 #include <vtkDataArray.h>
+#include <vtkDoubleArray.h>
 #include <vtkPlot.h>
+#include <vtkStringArray.h>
 #include <vtkTable.h>
 #include <QApplication>
 #include <QDir>
@@ -22,11 +24,13 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <numbers>
 #include <random>
 
 #include "core/results/recorder.hpp"
 #include "render/bridge/offscreen.hpp"
 #include "render/charts/chart_pane.hpp"
+#include "render/charts/ticks.hpp"
 
 using kt::Recorder;
 using kt::render::ChartPane;
@@ -150,6 +154,51 @@ class TestChartPane : public QObject {
     pane_->chart()->GetAxis(vtkAxis::LEFT)->SetRange(-1.0, 1.0);
     pane_->draw(*rec, 1.0);
     QCOMPARE(span(vtkAxis::LEFT).second, 1.0);
+  }
+
+  // Automatic value axes run from the tick below the values to the tick above (joint angles of
+  // −3.6° to 173° are not drawn on −100 … 200), every tick labelled, at one 1-2-5 step; panned,
+  // the ticks follow the range.
+  void valueAxesRunTickToTick() {
+    auto rec = std::make_unique<Recorder>(2, 0, 0, 1000);
+    const Eigen::VectorXd none;
+    for (std::size_t k = 0; k <= 500; ++k) {
+      const double t = evenTime(k);
+      const double row[2] = {t, -3.6 + 176.6 * std::sin(std::numbers::pi * static_cast<double>(k) / 1000.0)};
+      rec->append(row, t, none, none);
+    }
+    pane_->setSeries({{1, "q:J11[0]", "deg", kt::render::seriesColor(0)}});
+    pane_->draw(*rec, 1.0);
+    const auto check = [&](double dataLo, double dataHi) {
+      pane_->renderToImage();
+      pane_->renderToImage();  // the ticks for the axis length of the first
+      vtkAxis* axis = pane_->chart()->GetAxis(vtkAxis::LEFT);
+      const double lo = axis->GetMinimum(), hi = axis->GetMaximum();
+      vtkDoubleArray* ticks = axis->GetTickPositions();
+      vtkStringArray* labels = axis->GetTickLabels();
+      QVERIFY(ticks && labels && ticks->GetNumberOfTuples() >= 3);
+      QCOMPARE(labels->GetNumberOfValues(), ticks->GetNumberOfTuples());
+      const double step = ticks->GetValue(1) - ticks->GetValue(0);
+      const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+      QVERIFY2(std::abs(mantissa - 1.0) < 1e-9 || std::abs(mantissa - 2.0) < 1e-9 || std::abs(mantissa - 5.0) < 1e-9,
+               qPrintable(QString::number(step)));
+      for (vtkIdType k = 0; k < ticks->GetNumberOfTuples(); ++k) {
+        QVERIFY(std::abs(ticks->GetValue(k) - (ticks->GetValue(0) + static_cast<double>(k) * step)) < 1e-9 * step);
+        QCOMPARE(QString::fromStdString(labels->GetValue(k)), kt::render::tickText(ticks->GetValue(k), step));
+      }
+      QVERIFY(ticks->GetValue(0) >= lo - 1e-9 * step && ticks->GetValue(0) < lo + step);
+      QVERIFY(ticks->GetValue(ticks->GetNumberOfTuples() - 1) <= hi + 1e-9 * step);
+      if (pane_->autoscale()) {  // from tick to tick around the values, within a step of them
+        QCOMPARE(ticks->GetValue(0), lo);
+        QCOMPARE(ticks->GetValue(ticks->GetNumberOfTuples() - 1), hi);
+        QVERIFY2(lo <= dataLo && lo > dataLo - step && hi >= dataHi && hi < dataHi + step,
+                 qPrintable(QStringLiteral("%1 … %2, step %3").arg(lo).arg(hi).arg(step)));
+      }
+    };
+    check(-3.6, 173.0);
+    pane_->setAutoscale(false);
+    pane_->chart()->GetAxis(vtkAxis::LEFT)->SetRange(-7.3, 61.9);
+    check(0.0, 0.0);
   }
 
   // 10⁵ rows: per pixel column the first and last time, and the column's min and max in the
