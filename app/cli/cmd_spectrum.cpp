@@ -117,9 +117,17 @@ int cmdSpectrum(const std::vector<std::string>& args) {
                  formatSignificant(first.resolution, 4).c_str());
     for (std::size_t s = 0; s < spectra.size(); ++s) {
       const std::size_t p = spectra[s].peak();
-      std::fprintf(stderr, "  %s: largest at %s Hz, amplitude %s\n", run.names[s].c_str(),
-                   formatSignificant(spectra[s].frequency[p], 6).c_str(),
-                   formatSignificant(spectra[s].amplitude[p], 6).c_str());
+      if (spectra[s].peakAtLowestLine()) {
+        std::fprintf(stderr,
+                     "  %s: largest at or below %s Hz, the lowest line, amplitude %s, possibly read low (a longer "
+                     "--segment resolves it)\n",
+                     run.names[s].c_str(), formatSignificant(spectra[s].frequency[p], 6).c_str(),
+                     formatSignificant(spectra[s].amplitude[p], 6).c_str());
+      } else {
+        std::fprintf(stderr, "  %s: largest at %s Hz, amplitude %s\n", run.names[s].c_str(),
+                     formatSignificant(spectra[s].frequency[p], 6).c_str(),
+                     formatSignificant(spectra[s].amplitude[p], 6).c_str());
+      }
     }
   }
   return 0;

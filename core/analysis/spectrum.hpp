@@ -38,6 +38,10 @@ struct Spectrum {
   double resolution = 0.0;        ///< fs / L, Hz
   /// Index of the largest amplitude above 0 Hz (0 when there is none).
   std::size_t peak() const;
+  /// The largest line is the lowest above 0 Hz: what it shows may lie anywhere below about 1.5
+  /// resolutions (a slow motion whose period exceeds the segment, leaking into that line) and its
+  /// amplitude is read low; longer segments resolve it.
+  bool peakAtLowestLine() const { return peak() == 1; }
 };
 
 /// L when none is asked for: the largest power of two at most n / 4 (about seven half-overlapping

@@ -131,6 +131,27 @@ class TestSignalAnalysis : public QObject {
     QCOMPARE(r.frequency[r.peak()], f);
   }
 
+  // A motion slower than a segment resolves (0.3 Hz in segments of 2 s, 0.49 Hz lines): its
+  // largest line is the lowest, at the wrong frequency and read low, and says so; segments long
+  // enough find it at its own frequency and amplitude.
+  void motionBelowTheResolution() {
+    const double fs = 500.0, f = 0.3, A = 2.0;
+    std::vector<double> x(5001);  // 10 s
+    for (std::size_t k = 0; k < x.size(); ++k)
+      x[k] = A * std::sin(2.0 * std::numbers::pi * f * static_cast<double>(k) / fs);
+    const Spectrum s = welchSpectrum(x, fs);  // the default: 1024 samples
+    QCOMPARE(s.segment, std::size_t{1024});
+    QCOMPARE(s.peak(), std::size_t{1});
+    QVERIFY(s.peakAtLowestLine());
+    QVERIFY2(s.amplitude[1] < 0.9 * A, qPrintable(QString::number(s.amplitude[1])));
+    SpectrumOptions o;
+    o.segment = 5000;  // 0.1 Hz lines: the motion's three periods fall on the fourth
+    const Spectrum whole = welchSpectrum(x, fs, o);
+    QCOMPARE(whole.peak(), std::size_t{3});
+    QVERIFY(!whole.peakAtLowestLine());
+    QVERIFY2(std::abs(whole.amplitude[3] - A) < 0.01 * A, qPrintable(QString::number(whole.amplitude[3])));
+  }
+
   // White noise of variance σ²: the PSD is flat at 2σ²/fs and integrates to σ² (Parseval), to
   // the statistics of 2¹⁷ samples (a fixed seed).
   void whiteNoiseOfKnownVariance() {

@@ -421,16 +421,24 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
       for (std::size_t s = 0; s < spectrum.spectra.size(); ++s) {
         const kt::Spectrum& sp = spectrum.spectra[s];
         const std::size_t peak = sp.peak();
-        lines << (peak == 0 || !std::isfinite(sp.amplitude[peak])
-                      ? tr("%1 none").arg(load[s].name)
+        lines << (peak == 0 || !std::isfinite(sp.amplitude[peak]) ? tr("%1 none").arg(load[s].name)
+                  : sp.peakAtLowestLine()
+                      ? tr("%1 at or below %2 Hz, the lowest line (%3 %4, possibly read low)")
+                            .arg(load[s].name, sig(sp.frequency[peak], 4), sig(sp.amplitude[peak], 4), load[s].unit)
                       : QStringLiteral("%1 %2 Hz (%3 %4)")
                             .arg(load[s].name, sig(sp.frequency[peak], 4), sig(sp.amplitude[peak], 4), load[s].unit));
       }
+      bool lowest = false;
+      for (const kt::Spectrum& sp : spectrum.spectra) lowest = lowest || sp.peakAtLowestLine();
       doc.note(tr("Welch's method, Hann window, mean removed per segment: segments of %1 samples (%2 averaged) at "
-                  "%3 Hz, resolution %4 Hz. Largest lines: %5.")
+                  "%3 Hz, resolution %4 Hz. Largest lines: %5.%6")
                    .arg(s0.segment)
                    .arg(s0.segments)
-                   .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4), lines.join(QStringLiteral("; "))));
+                   .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4), lines.join(QStringLiteral("; ")),
+                        lowest ? tr(" A largest line at the lowest frequency is a motion slower than the segment "
+                                    "resolves, its amplitude read low: the Plots dock's Spectrum with longer "
+                                    "segments resolves it.")
+                               : QString()));
     } else {
       doc.note(tr("No spectrum: %1.").arg(spectrum.problem));
     }
