@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli validate / info / --version / --help: exit codes and messages, run as a process.
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -146,6 +147,20 @@ class TestCli : public QObject {
     solvers.sort();
     QVERIFY(solvers.size() >= 5);
     QCOMPARE(complete({"kinetree-cli", "simulate", "m.yaml", "--solver", ""}), solvers);
+    // operands: what each command reads (a robot for every command that reads a model)
+    QTemporaryDir dir;
+    for (const char* name : {"a.yaml", "b.urdf", "c.xml", "d.csv"})
+      QVERIFY(QFile(dir.filePath(name)).open(QIODevice::WriteOnly));
+    const QString prefix = dir.path() + '/';
+    const auto names = [&](const QString& command) {
+      QStringList out = complete({"kinetree-cli", command, prefix});
+      out.replaceInStrings(prefix, QString());
+      return out;
+    };
+    for (const char* command : {"validate", "info", "simulate", "peaks", "compare", "export"})
+      QCOMPARE(names(command), (QStringList{"a.yaml", "b.urdf", "c.xml"}));
+    QCOMPARE(names("import"), (QStringList{"b.urdf", "c.xml"}));
+    QCOMPARE(names("sweep"), QStringList{"a.yaml"});
   }
 
   // compare --digits: the agreement as -log10 of the relative difference, "exact" for none.

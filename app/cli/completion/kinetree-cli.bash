@@ -71,10 +71,12 @@ _kinetree_cli() {
     mapfile -t COMPREPLY < <(compgen -W "$(_kinetree_cli_options "$command")" -- "$cur")
     return
   fi
-  # operands: model files (a URDF for import), and directories on the way to them
+  # operands: model files (every command that reads a model also reads a robot as import does; a
+  # robot for import, a sweep file for sweep), and directories on the way to them
   [[ $command == bench ]] && return
-  local suffixes="yaml yml"
+  local suffixes="yaml yml urdf xml"
   [[ $command == import ]] && suffixes="urdf xml"
+  [[ $command == sweep ]] && suffixes="yaml yml"
   compopt -o filenames 2>/dev/null
   mapfile -t COMPREPLY < <(
     compgen -d -- "$cur"
