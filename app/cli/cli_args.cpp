@@ -118,6 +118,7 @@ bool parseArgs(const char* command, const char* usage, const std::vector<std::st
       if (name == s.name || (s.alias && name == s.alias)) spec = &s;
     if (!spec) {
       std::vector<std::string> known;
+      known.reserve(specs.size());
       for (const OptionSpec& s : specs) known.emplace_back(s.name);
       const std::string near = closestMatch(name, known);
       return fail("unknown option '" + printable(name) + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
