@@ -120,7 +120,7 @@ int cmdSpectrum(const std::vector<std::string>& args) {
       if (spectra[s].peakAtLowestLine()) {
         std::fprintf(stderr,
                      "  %s: largest at or below %s Hz, the lowest line, amplitude %s, possibly read low (a longer "
-                     "--segment resolves it)\n",
+                     "--segment, or run, resolves it)\n",
                      run.names[s].c_str(), formatSignificant(spectra[s].frequency[p], 6).c_str(),
                      formatSignificant(spectra[s].amplitude[p], 6).c_str());
       } else {

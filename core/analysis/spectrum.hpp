@@ -40,7 +40,7 @@ struct Spectrum {
   std::size_t peak() const;
   /// The largest line is the lowest above 0 Hz: what it shows may lie anywhere below about 1.5
   /// resolutions (a slow motion whose period exceeds the segment, leaking into that line) and its
-  /// amplitude is read low; longer segments resolve it.
+  /// amplitude is read low; longer segments (or a longer run) resolve it.
   bool peakAtLowestLine() const { return peak() == 1; }
 };
 

@@ -729,7 +729,7 @@ void PlotsDock::updateSpectrum(int p) {
     const kt::Spectrum& sp = made.spectra[r];
     const std::size_t peak = sp.peak();
     peaks << (sp.peakAtLowestLine() ? tr("%1: at or below %2 Hz, the lowest line, %3 %4, possibly read low (longer "
-                                         "segments resolve it)")
+                                         "segments, or a longer run, resolve it)")
                                     : tr("%1: %2 Hz, %3 %4"))
                  .arg(series[r].name)
                  .arg(sp.frequency[peak], 0, 'g', 4)

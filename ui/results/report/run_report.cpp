@@ -417,28 +417,32 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
     if (spectrum.problem.isEmpty()) {
       doc.figure(spectrum.figure, 0.36);
       const kt::Spectrum& s0 = spectrum.spectra.front();
-      QStringList lines;
+      // the lines found at their frequency, and those on the lowest line (a motion slower than a
+      // segment resolves: the frequency is an upper bound and the amplitude may be read low)
+      QStringList lines, lowest;
       for (std::size_t s = 0; s < spectrum.spectra.size(); ++s) {
         const kt::Spectrum& sp = spectrum.spectra[s];
         const std::size_t peak = sp.peak();
-        lines << (peak == 0 || !std::isfinite(sp.amplitude[peak]) ? tr("%1 none").arg(load[s].name)
-                  : sp.peakAtLowestLine()
-                      ? tr("%1 at or below %2 Hz, the lowest line (%3 %4, possibly read low)")
-                            .arg(load[s].name, sig(sp.frequency[peak], 4), sig(sp.amplitude[peak], 4), load[s].unit)
-                      : QStringLiteral("%1 %2 Hz (%3 %4)")
-                            .arg(load[s].name, sig(sp.frequency[peak], 4), sig(sp.amplitude[peak], 4), load[s].unit));
+        const QString amplitude = QStringLiteral("%1 %2").arg(sig(sp.amplitude[peak], 4), load[s].unit);
+        if (peak == 0 || !std::isfinite(sp.amplitude[peak]))
+          lines << tr("%1 none").arg(load[s].name);
+        else if (sp.peakAtLowestLine())
+          lowest << QStringLiteral("%1 %2").arg(load[s].name, amplitude);
+        else
+          lines << QStringLiteral("%1 %2 Hz (%3)").arg(load[s].name, sig(sp.frequency[peak], 4), amplitude);
       }
-      bool lowest = false;
-      for (const kt::Spectrum& sp : spectrum.spectra) lowest = lowest || sp.peakAtLowestLine();
+      QString found;
+      if (!lines.isEmpty()) found += tr(" Largest lines: %1.").arg(lines.join(QStringLiteral("; ")));
+      if (!lowest.isEmpty())
+        found += tr(" Largest at or below %1 Hz, the lowest line, with amplitudes possibly read low (a motion slower "
+                    "than the segment resolves: longer segments in the Plots dock's Spectrum, or a longer run, "
+                    "resolve it): %2.")
+                     .arg(sig(s0.resolution, 4), lowest.join(QStringLiteral("; ")));
       doc.note(tr("Welch's method, Hann window, mean removed per segment: segments of %1 samples (%2 averaged) at "
-                  "%3 Hz, resolution %4 Hz. Largest lines: %5.%6")
+                  "%3 Hz, resolution %4 Hz.%5")
                    .arg(s0.segment)
                    .arg(s0.segments)
-                   .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4), lines.join(QStringLiteral("; ")),
-                        lowest ? tr(" A largest line at the lowest frequency is a motion slower than the segment "
-                                    "resolves, its amplitude read low: the Plots dock's Spectrum with longer "
-                                    "segments resolves it.")
-                               : QString()));
+                   .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4), found));
     } else {
       doc.note(tr("No spectrum: %1.").arg(spectrum.problem));
     }
