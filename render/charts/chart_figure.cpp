@@ -22,7 +22,7 @@ namespace {
 
 // A range with some room: a flat series still gets a visible axis.
 void widen(double& lo, double& hi) {
-  if (!(hi > lo)) {
+  if (!(hi - lo > 1e-9 * std::max(std::abs(lo), std::abs(hi)))) {  // a constant, or within rounding of one
     const double pad = std::abs(lo) > 0.0 ? 0.1 * std::abs(lo) : 1.0;
     lo -= pad;
     hi += pad;
@@ -72,10 +72,10 @@ ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) c
   widen(l.rlo, l.rhi);
   l.ls = left.log ? std::max(1.0, std::ceil((l.hi - l.lo) / 8.0)) : tickStep(l.hi - l.lo, 6);
   l.rs = tickStep(l.rhi - l.rlo, 6);
-  for (double y = std::ceil(l.lo / l.ls) * l.ls; y <= l.hi + 1e-9 * l.ls; y += l.ls)
+  for (const double y : tickValues(l.lo, l.hi, l.ls))
     l.leftAxisWidth = std::max(l.leftAxisWidth, sm.horizontalAdvance(left.log ? decadeText(y) : tickText(y, l.ls)));
   if (hasRight)
-    for (double y = std::ceil(l.rlo / l.rs) * l.rs; y <= l.rhi + 1e-9 * l.rs; y += l.rs)
+    for (const double y : tickValues(l.rlo, l.rhi, l.rs))
       l.rightAxisWidth = std::max(l.rightAxisWidth, sm.horizontalAdvance(tickText(y, l.rs)));
   l.leftInset = l.leftAxisWidth + 2.4 * l.unit;
   l.rightInset = l.legendWidth + (hasRight ? l.rightAxisWidth + 2.4 * l.unit : 0.8 * l.unit);
@@ -139,19 +139,19 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
   const double ts = tickStep(t1v - t0v, std::max(2, static_cast<int>(plot.width() / (6.0 * unit))));
   painter.setFont(small);
   painter.setPen(QPen(QColor(225, 225, 225), 0.08 * unit));
-  for (double t = std::ceil(t0v / ts) * ts; t <= t1v + 1e-9 * ts; t += ts)
+  for (const double t : tickValues(t0v, t1v, ts))
     painter.drawLine(QPointF(X(t), plot.top()), QPointF(X(t), plot.bottom()));
-  for (double y = std::ceil(lo / ls) * ls; y <= hi + 1e-9 * ls; y += ls)
+  for (const double y : tickValues(lo, hi, ls))
     painter.drawLine(QPointF(plot.left(), Y(y, false)), QPointF(plot.right(), Y(y, false)));
   painter.setPen(QPen(Qt::black, 0.08 * unit));
-  for (double t = std::ceil(t0v / ts) * ts; t <= t1v + 1e-9 * ts; t += ts)
+  for (const double t : tickValues(t0v, t1v, ts))
     painter.drawText(QRectF(X(t) - 4 * unit, plot.bottom() + 0.2 * unit, 8 * unit, 1.2 * unit), Qt::AlignHCenter,
                      tickText(t, ts));
-  for (double y = std::ceil(lo / ls) * ls; y <= hi + 1e-9 * ls; y += ls)
+  for (const double y : tickValues(lo, hi, ls))
     painter.drawText(QRectF(area.left(), Y(y, false) - 0.6 * unit, plot.left() - area.left() - 0.4 * unit, 1.2 * unit),
                      Qt::AlignRight | Qt::AlignVCenter, left.log ? decadeText(y) : tickText(y, ls));
   if (hasRight)
-    for (double y = std::ceil(rlo / rs) * rs; y <= rhi + 1e-9 * rs; y += rs)
+    for (const double y : tickValues(rlo, rhi, rs))
       painter.drawText(QRectF(plot.right() + 0.4 * unit, Y(y, true) - 0.6 * unit, rightAxisWidth + unit, 1.2 * unit),
                        Qt::AlignLeft | Qt::AlignVCenter, tickText(y, rs));
   painter.drawText(QRectF(plot.left(), plot.bottom() + 1.4 * unit, plot.width(), 1.2 * unit), Qt::AlignHCenter,

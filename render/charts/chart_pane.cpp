@@ -19,6 +19,7 @@
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -173,6 +174,20 @@ void ChartPane::layoutLegend() {
   update();
 }
 
+void ChartPane::setMargins(const PaneMargins& margins) {
+  if (margins == margins_) return;
+  margins_ = margins;
+  // this pane's padding from its own new margins, and the stack's, after this frame: a render
+  // asked for while one is painted would be dropped with it
+  QMetaObject::invokeMethod(
+      this,
+      [this] {
+        layoutLegend();
+        emit marginsChanged();
+      },
+      Qt::QueuedConnection);
+}
+
 void ChartPane::setAlignedMargins(const PaneMargins& room) {
   if (room == aligned_) return;
   aligned_ = room;
@@ -191,8 +206,15 @@ void alignPanes(const std::vector<ChartPane*>& panes) {
 }
 
 void alignTimeAxes(const std::vector<ChartPane*>& panes) {
-  for (ChartPane* pane : panes)
-    QObject::connect(pane, &ChartPane::marginsChanged, pane, [panes] { alignPanes(panes); });
+  const std::vector<QPointer<ChartPane>> stack(panes.begin(), panes.end());  // a pane may go before the others
+  for (ChartPane* pane : panes) {
+    QObject::connect(pane, &ChartPane::marginsChanged, pane, [stack] {
+      std::vector<ChartPane*> live;
+      for (const QPointer<ChartPane>& p : stack)
+        if (p) live.push_back(p);
+      alignPanes(live);
+    });
+  }
 }
 
 QImage ChartPane::renderWithLegend() {
@@ -237,28 +259,21 @@ void ChartPane::setCursorTime(double t) {
 void ChartPane::paintGL() {
   placeTicks();
   VtkWidget::paintGL();
-  // the room the axes took at this render, less the padding layoutLegend added to the plot area
+  // the room the axes took at this render: the chart's own borders in device pixels, as vtkChart
+  // places them in the rect it was given, which the padding does not change (no feedback)
   PaneMargins now;
   vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
   if (!plotted_.empty() && axis->GetPoint2()[0] > axis->GetPoint1()[0]) {  // an empty chart lays nothing out
     const double dpr = devicePixelRatioF();
-    now.left = std::max(0, static_cast<int>(std::lround(axis->GetPoint1()[0] / dpr)) - padLeft_);
-    now.right =
-        std::max(0, width() - legendWidth_ - padRight_ - static_cast<int>(std::lround(axis->GetPoint2()[0] / dpr)));
+    const vtkRectf rect = chart_->GetSize();
+    const int x0 = static_cast<int>(rect.GetX());
+    const double left = axis->GetPoint1()[0] - x0;
+    const double right = static_cast<int>(rect.GetWidth()) + x0 - axis->GetPoint2()[0];
+    now.left = std::max(0, static_cast<int>(std::ceil(left / dpr)));
+    now.right = std::max(0, static_cast<int>(std::ceil(right / dpr)));
     now.legend = legend_->preferredWidth();
   }
-  if (now != margins_) {
-    margins_ = now;
-    // this pane's padding from its own new margins, and the stack's, after this frame: a render
-    // asked for while one is painted would be dropped with it
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-          layoutLegend();
-          emit marginsChanged();
-        },
-        Qt::QueuedConnection);
-  }
+  setMargins(now);
   placeCursor();  // the axes may have moved
   if (visibleTimeRange() != renderedRange_) {
     renderedRange_ = visibleTimeRange();
@@ -412,6 +427,7 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
   legend_->setEntries(std::move(entries));
   layoutLegend();
   plotted_ = series;
+  setMargins({});  // measured again at its next paint: a pane scrolled out of view holds no stale room
 }
 
 void ChartPane::draw(const kt::Recorder& recorder, double t) {
@@ -556,13 +572,16 @@ ChartPane::ValueBounds ChartPane::valueBounds(int side) const {
   return b;
 }
 
-int ChartPane::tickCount(int side) const {
-  // about one tick per 45 px of the axis as last drawn (before any render: of the pane)
+double ChartPane::tickStepFor(int side, double lo, double hi) const {
+  // the finest 1-2-5 step whose ticks over [lo, hi], from the one below lo to the one above hi, are
+  // 18 px apart or more on the axis as last drawn (before any render: on 60 % of the pane)
   vtkAxis* axis = chart_->GetAxis(side);
-  const double dpr = devicePixelRatioF();
   const double length = axis->GetPoint2()[1] - axis->GetPoint1()[1];
-  const double pixels = length > 0.0 ? length / dpr : 0.6 * height();
-  return std::max(3, static_cast<int>(pixels / 45.0));
+  const double pixels = std::max(36.0, length > 0.0 ? length / devicePixelRatioF() : 0.6 * height());
+  double step = tickStep(hi - lo, std::max(2, static_cast<int>(pixels / 18.0)));
+  for (int k = 0; k < 8 && pixels / (std::ceil(hi / step) - std::floor(lo / step)) < 18.0; ++k)
+    step = tickStep(2.5 * step, 1);  // the next 1-2-5 step up
+  return step;
 }
 
 void ChartPane::fitValueAxes() {
@@ -571,12 +590,13 @@ void ChartPane::fitValueAxes() {
     const ValueBounds b = valueBounds(side);
     if (!(b.hi >= b.lo)) continue;
     double lo = b.lo, hi = b.hi;
-    if (!(hi > lo)) {  // a constant: some room around it
-      const double pad = std::abs(lo) > 0.0 ? 0.1 * std::abs(lo) : 1.0;
-      lo -= pad;
-      hi += pad;
+    if (!(hi - lo > 1e-9 * std::max(std::abs(lo), std::abs(hi)))) {  // a constant, or within rounding of one
+      const double middle = 0.5 * (lo + hi);
+      const double pad = std::abs(middle) > 0.0 ? 0.1 * std::abs(middle) : 1.0;
+      lo = middle - pad;
+      hi = middle + pad;
     }
-    const double step = tickStep(hi - lo, tickCount(side));
+    const double step = tickStepFor(side, lo, hi);
     Fitted& fit = fitted_[side == vtkAxis::LEFT ? 0 : 1];
     fit = {std::floor(lo / step) * step, std::ceil(hi / step) * step, step};
     vtkAxis* axis = chart_->GetAxis(side);
@@ -612,12 +632,16 @@ void ChartPane::placeTicks() {
       continue;
     }
     const Fitted& fit = fitted_[side == vtkAxis::LEFT ? 0 : 1];
-    const double step = lo == fit.lo && hi == fit.hi ? fit.step : tickStep(hi - lo, tickCount(side));
+    const double step = lo == fit.lo && hi == fit.hi ? fit.step : tickStepFor(side, lo, hi);
     vtkNew<vtkDoubleArray> positions;
     vtkNew<vtkStringArray> labels;
-    for (double y = std::ceil(lo / step) * step; y <= hi + 1e-9 * step; y += step) {
+    for (const double y : tickValues(lo, hi, step)) {
       positions->InsertNextValue(y);
       labels->InsertNextValue(tickText(y, step).toStdString());
+    }
+    if (positions->GetNumberOfTuples() == 0) {  // a range within rounding: VTK's own ticks
+      axis->SetCustomTickPositions(nullptr);
+      continue;
     }
     axis->SetCustomTickPositions(positions, labels);
   }

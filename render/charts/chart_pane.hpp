@@ -191,8 +191,8 @@ class ChartPane : public VtkWidget {
     double floor = 0.0;
   };
   ValueBounds valueBounds(int side) const;
-  /// About how many ticks the left or right axis takes at its drawn length.
-  int tickCount(int side) const;
+  /// The tick step of the left or right axis over [lo, hi] at its drawn length.
+  double tickStepFor(int side, double lo, double hi) const;
   /// With automatic axes: each value axis from the tick below its values to the tick above.
   void fitValueAxes();
   /// With automatic axes: a value axis whose values span less than their noise floor holds it.
@@ -203,6 +203,9 @@ class ChartPane : public VtkWidget {
   void paintGL() override;
   void showReadout(const QPointF& at);
   void layoutLegend();
+  /// Records the margins measured at a paint (or none) and, after the frame, lays the pane out
+  /// and says so (marginsChanged).
+  void setMargins(const PaneMargins& margins);
 
   QString title_;
   std::vector<ChartSeries> series_;                      ///< asked for

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <cmath>
+#include <vector>
 
 namespace kt::render {
 
@@ -15,6 +16,18 @@ inline double tickStep(double span, int count) {
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
   const double f = raw / mag;
   return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * mag;
+}
+
+/// The ticks at the multiples of `step` from lo to hi, each formed as k × step; none where the step
+/// cannot move a value of the range (a range within rounding of a constant) or would give more
+/// than 1000.
+inline std::vector<double> tickValues(double lo, double hi, double step) {
+  std::vector<double> out;
+  if (!(step > 0.0) || !(hi >= lo) || !std::isfinite(hi - lo) || !((hi - lo) / step <= 1000.0)) return out;
+  if (lo + step == lo || hi + step == hi) return out;  // finer than the numbers of the range can hold
+  const double k0 = std::ceil(lo / step), k1 = std::floor(hi / step + 1e-9);
+  for (double k = k0; k <= k1; k += 1.0) out.push_back(k * step);
+  return out;
 }
 
 /// The label of the tick at x on an axis with ticks `step` apart.

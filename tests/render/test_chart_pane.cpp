@@ -26,6 +26,7 @@
 #include <memory>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #include "core/results/recorder.hpp"
 #include "render/bridge/offscreen.hpp"
@@ -199,6 +200,29 @@ class TestChartPane : public QObject {
     pane_->setAutoscale(false);
     pane_->chart()->GetAxis(vtkAxis::LEFT)->SetRange(-7.3, 61.9);
     check(0.0, 0.0);
+  }
+
+  // A signal constant but for rounding (an energy of 100 J that varies by 1e-14 J) is drawn as a
+  // constant, about its value, and its ticks end: no step finer than the numbers can hold.
+  void roundingNoiseOnAConstant() {
+    auto rec = std::make_unique<Recorder>(2, 0, 0, 1000);
+    const Eigen::VectorXd none;
+    for (std::size_t k = 0; k <= 200; ++k) {
+      const double t = evenTime(k);
+      const double row[2] = {t, k % 2 == 0 ? 100.0 : std::nextafter(100.0, 200.0)};
+      rec->append(row, t, none, none);
+    }
+    pane_->setSeries({{1, "energy", "J", kt::render::seriesColor(0)}});
+    pane_->draw(*rec, 1.0);
+    pane_->renderToImage();
+    pane_->renderToImage();
+    vtkAxis* axis = pane_->chart()->GetAxis(vtkAxis::LEFT);
+    QVERIFY2(axis->GetMinimum() <= 95.0 && axis->GetMaximum() >= 105.0,
+             qPrintable(QStringLiteral("%1 … %2").arg(axis->GetMinimum()).arg(axis->GetMaximum())));
+    QVERIFY(axis->GetTickPositions() && axis->GetTickPositions()->GetNumberOfTuples() >= 3);
+    // the ticks of a range within rounding of a constant: none, rather than a loop that cannot end
+    QVERIFY(kt::render::tickValues(100.0, std::nextafter(100.0, 200.0), 1e-15).empty());
+    QCOMPARE(kt::render::tickValues(-3.6, 173.0, 50.0), (std::vector<double>{0.0, 50.0, 100.0, 150.0}));
   }
 
   // 10⁵ rows: per pixel column the first and last time, and the column's min and max in the

@@ -100,10 +100,19 @@ bool VideoExport::write(const VideoSource& source, const VideoExportOptions& o, 
         pane->renderToImage();  // its margins, for alignPanes
         panes.push_back(std::move(pane));
       }
-      // one time at one x in every pane, as in the Plots dock
+      // one time at one x in every pane, as in the Plots dock: the first render fits the ticks to
+      // the axes' length, which may change the labels and so the margins
       std::vector<render::ChartPane*> stack;
       for (const auto& pane : panes) stack.push_back(pane.get());
-      render::alignPanes(stack);
+      for (int pass = 0; pass < 3; ++pass) {
+        std::vector<render::PaneMargins> before;
+        for (const render::ChartPane* pane : stack) before.push_back(pane->margins());
+        render::alignPanes(stack);
+        for (render::ChartPane* pane : stack) pane->renderToImage();
+        bool held = true;
+        for (std::size_t p = 0; p < stack.size(); ++p) held = held && stack[p]->margins() == before[p];
+        if (held) break;
+      }
       for (const auto& pane : panes)
         paneImages.push_back(pane->renderWithLegend());  // the same picture in every frame, but for the cursor
     }
