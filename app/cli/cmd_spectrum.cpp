@@ -118,11 +118,11 @@ int cmdSpectrum(const std::vector<std::string>& args) {
     for (std::size_t s = 0; s < spectra.size(); ++s) {
       const std::size_t p = spectra[s].peak();
       if (spectra[s].peakAtLowestLine()) {
-        std::fprintf(stderr,
-                     "  %s: largest at or below %s Hz, the lowest line, amplitude %s, possibly read low (a longer "
-                     "--segment, or run, resolves it)\n",
+        // one segment is the whole run already: only a longer run resolves the motion
+        std::fprintf(stderr, "  %s: largest at or below %s Hz, the lowest line, amplitude %s, possibly read low (%s)\n",
                      run.names[s].c_str(), formatSignificant(spectra[s].frequency[p], 6).c_str(),
-                     formatSignificant(spectra[s].amplitude[p], 6).c_str());
+                     formatSignificant(spectra[s].amplitude[p], 6).c_str(),
+                     spectra[s].segments == 1 ? "a longer run resolves it" : "a longer --segment, or run, resolves it");
       } else {
         std::fprintf(stderr, "  %s: largest at %s Hz, amplitude %s\n", run.names[s].c_str(),
                      formatSignificant(spectra[s].frequency[p], 6).c_str(),

@@ -728,9 +728,11 @@ void PlotsDock::updateSpectrum(int p) {
   for (std::size_t r = 0; r < made.spectra.size(); ++r) {
     const kt::Spectrum& sp = made.spectra[r];
     const std::size_t peak = sp.peak();
-    peaks << (sp.peakAtLowestLine() ? tr("%1: at or below %2 Hz, the lowest line, %3 %4, possibly read low (longer "
-                                         "segments, or a longer run, resolve it)")
-                                    : tr("%1: %2 Hz, %3 %4"))
+    peaks << (!sp.peakAtLowestLine() ? tr("%1: %2 Hz, %3 %4")
+              : sp.segments == 1     ? tr("%1: at or below %2 Hz, the lowest line, %3 %4, possibly read low (a "
+                                              "longer run resolves it)")
+                                     : tr("%1: at or below %2 Hz, the lowest line, %3 %4, possibly read low (longer "
+                                              "segments, or a longer run, resolve it)"))
                  .arg(series[r].name)
                  .arg(sp.frequency[peak], 0, 'g', 4)
                  .arg(sp.amplitude[peak], 0, 'g', 4)

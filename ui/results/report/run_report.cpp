@@ -431,18 +431,20 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
         else
           lines << QStringLiteral("%1 %2 Hz (%3)").arg(load[s].name, sig(sp.frequency[peak], 4), amplitude);
       }
-      QString found;
-      if (!lines.isEmpty()) found += tr(" Largest lines: %1.").arg(lines.join(QStringLiteral("; ")));
+      QStringList note{tr("Welch's method, Hann window, mean removed per segment: segments of %1 samples (%2 "
+                          "averaged) at %3 Hz, resolution %4 Hz.")
+                           .arg(s0.segment)
+                           .arg(s0.segments)
+                           .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4))};
+      if (!lines.isEmpty()) note << tr("Largest lines: %1.").arg(lines.join(QStringLiteral("; ")));
       if (!lowest.isEmpty())
-        found += tr(" Largest at or below %1 Hz, the lowest line, with amplitudes possibly read low (a motion slower "
-                    "than the segment resolves: longer segments in the Plots dock's Spectrum, or a longer run, "
-                    "resolve it): %2.")
-                     .arg(sig(s0.resolution, 4), lowest.join(QStringLiteral("; ")));
-      doc.note(tr("Welch's method, Hann window, mean removed per segment: segments of %1 samples (%2 averaged) at "
-                  "%3 Hz, resolution %4 Hz.%5")
-                   .arg(s0.segment)
-                   .arg(s0.segments)
-                   .arg(sig(spectrum.rate, 6), sig(s0.resolution, 4), found));
+        note << (s0.segments == 1 ? tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
+                                       "low (a motion slower than the run resolves: a longer run resolves it): %2.")
+                                  : tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
+                                       "low (a motion slower than the segment resolves: longer segments in the "
+                                       "Plots dock's Spectrum, or a longer run, resolve it): %2."))
+                    .arg(sig(s0.resolution, 4), lowest.join(QStringLiteral("; ")));
+      doc.note(note.join(QLatin1Char(' ')));
     } else {
       doc.note(tr("No spectrum: %1.").arg(spectrum.problem));
     }
