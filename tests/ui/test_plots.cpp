@@ -252,12 +252,7 @@ class TestPlots : public QObject {
   // window paints them, and still does after a signal of another unit is ticked into a pane or
   // taken out again (nothing resized).
   void panesShareTheirTimeAxis() {
-    auto w = std::make_unique<MainWindow>();
-    w->resize(1280, 900);
-    w->show();
-    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
-    QString error;
-    QVERIFY(w->files().loadModel(kt::resources::kDefaultModel, error));
+    auto w = openWindow(kt::resources::kDefaultModel);
     QVERIFY(runFor(controllerOf(w.get()), 1.0));
     PlotsDock* plots = w->plotsDock();
     std::vector<kt::render::ChartPane*> panes;
