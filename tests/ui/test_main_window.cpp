@@ -275,8 +275,15 @@ class TestMainWindow : public QObject {
              qPrintable(notes->informativeText()));
     QVERIFY(notes->informativeText().contains(QStringLiteral("Properties dock ▸ Drive")));
     notes->close();
-    w->document().undoStack()->undo();
-    QVERIFY(w->document().model().bodies.empty());
+    QCOMPARE(w->document().undoStack()->count(), 1);
+    w->document().undoStack()->undo();  // the new document File ▸ New gives, not a robot without bodies
+    kt::Model blank = w->document().model();
+    blank.sourceDirectory.clear();
+    QCOMPARE(blank, kt::Model{});
+    QVERIFY(!w->document().isModified());
+    w->document().undoStack()->redo();
+    QCOMPARE(w->document().model().name, std::string("kt_arm7"));
+    QCOMPARE(w->document().model().bodies.size(), std::size_t(8));
   }
 
   // An MJCF file opened (or dropped, which takes the same path) is imported the same way: a new,
@@ -317,8 +324,15 @@ class TestMainWindow : public QObject {
     QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),
              qPrintable(notes->informativeText()));
     notes->close();
-    w->document().undoStack()->undo();
-    QVERIFY(w->document().model().bodies.empty());
+    QCOMPARE(w->document().undoStack()->count(), 1);
+    w->document().undoStack()->undo();  // the new document File ▸ New gives, not a robot without bodies
+    kt::Model blank = w->document().model();
+    blank.sourceDirectory.clear();
+    QCOMPARE(blank, kt::Model{});
+    QVERIFY(!w->document().isModified());
+    w->document().undoStack()->redo();
+    QCOMPARE(w->document().model().name, std::string("arm"));
+    QCOMPARE(w->document().model().bodies.size(), std::size_t(5));
   }
 
   // A robot with no geometry to draw (inertials only) shows a skeleton, and the camera is fitted

@@ -9,6 +9,7 @@
 #include "core/model/model.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
+#include "ui/document/field_commands.hpp"
 #include "ui/shared/number_text.hpp"
 
 namespace kt::ui {
@@ -18,10 +19,18 @@ QString bodyCount(int bodies) { return countText(bodies, QObject::tr("body"), QO
 }  // namespace
 
 void adoptImportedModel(Document& doc, const kt::Model& model, const QString& path) {
+  // A new document, then the robot's name, gravity and settings and its bodies in one step: undo
+  // gives back the new document as File ▸ New makes it, not an empty model named after the robot.
+  kt::Model blank;
+  blank.sourceDirectory = model.sourceDirectory;  // where the robot's mesh paths lead
+  doc.setModel(blank);
   kt::Model header = model;
   header.bodies.clear();
-  doc.setModel(header);
-  doc.push(new AppendBodiesCommand(doc, model.bodies, QObject::tr("Import %1").arg(QFileInfo(path).fileName())));
+  QUndoStack& stack = *doc.undoStack();
+  stack.beginMacro(QObject::tr("Import %1").arg(QFileInfo(path).fileName()));
+  if (header != blank) doc.push(new ModelFieldCommand(doc, Field::ModelName, header, QString()));
+  doc.push(new AppendBodiesCommand(doc, model.bodies, QString()));
+  stack.endMacro();
 }
 
 QString importStatus(const QString& path, int bodies, int notes, const QString& about) {

@@ -16,8 +16,9 @@ namespace kt::ui {
 
 class Document;
 
-/// Makes `model` the document's model, as a new document without a file (saving asks where), its
-/// bodies added in one undoable step "Import FILE".
+/// Makes `model` the document's model, as a new document without a file (saving asks where): its
+/// header (name, description, gravity, settings) and bodies come in one undoable step "Import
+/// FILE", whose undo leaves the new document File ▸ New gives.
 void adoptImportedModel(Document& doc, const kt::Model& model, const QString& path);
 
 /// "Imported FILE: N bodies", or with notes "Imported FILE: N bodies; K notes ABOUT".
