@@ -2,6 +2,7 @@
 #include "render/overlays/load_arrows.hpp"
 
 #include <vtkCellArray.h>
+#include <vtkCommand.h>
 #include <vtkCoordinate.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPointData.h>
@@ -105,9 +106,11 @@ LoadArrows::LoadArrows(vtkRenderer* overlay)
   colourBar_->SetVisibility(false);
   colourBar_->SetPickable(false);
   overlay_->AddActor2D(colourBar_);
+  barObserver_ = overlay_->AddObserver(vtkCommand::StartEvent, this, &LoadArrows::placeColourBar);
 }
 
 LoadArrows::~LoadArrows() {
+  overlay_->RemoveObserver(barObserver_);
   clear();
   overlay_->RemoveActor2D(text_);
   overlay_->RemoveActor2D(legend_);
@@ -342,21 +345,24 @@ void LoadArrows::refresh() {
   legend_->SetVisibility(!legend.empty());
   bool anyLimit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
   for (const kt::LoadRating& r : ratings_) anyLimit = anyLimit || r.force > 0.0 || r.moment > 0.0;
-  const bool bar = !legend.empty() && anyLimit;
-  colourBar_->SetVisibility(bar);
-  if (bar) {
-    // under the legend's last line ("… (bar below)"), however many lines the legend has: its
-    // box in pixels from its anchor (the top right corner), made a fraction of the viewport as
-    // the strip's coordinates are
-    double box[4];
-    legend_->GetBoundingBox(overlay_, box);
-    const int* size = overlay_->GetSize();
-    const double height = size[1] > 0 ? static_cast<double>(size[1]) : 1.0;
-    const double top = legend_->GetPosition()[1] + box[2] / height - 0.008;
-    barPlacement_->Identity();
-    barPlacement_->Translate(0.79, top - 0.02, 0.0);
-    barPlacement_->Scale(0.2, 0.02, 1.0);
-  }
+  colourBar_->SetVisibility(!legend.empty() && anyLimit);  // placed by placeColourBar as each frame starts
+}
+
+void LoadArrows::placeColourBar() {
+  if (!colourBar_->GetVisibility()) return;
+  // under the legend's last line ("… (bar below)"), however many lines the legend has: its box in
+  // pixels from its anchor (the top right corner), made a fraction of the viewport as the strip's
+  // coordinates are. Placed as the frame starts, at the size it is drawn at: placed when the
+  // loads came, a view not yet laid out (a report's picture, a video's first frame) put the bar
+  // outside the picture.
+  double box[4];
+  legend_->GetBoundingBox(overlay_, box);
+  const int* size = overlay_->GetSize();
+  const double height = size[1] > 0 ? static_cast<double>(size[1]) : 1.0;
+  const double top = legend_->GetPosition()[1] + box[2] / height - 0.008;
+  barPlacement_->Identity();
+  barPlacement_->Translate(0.79, top - 0.02, 0.0);
+  barPlacement_->Scale(0.2, 0.02, 1.0);
 }
 
 namespace {

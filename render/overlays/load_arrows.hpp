@@ -141,6 +141,8 @@ class LoadArrows {
              double scale, double limit, double deadBand) const;
   void refresh();
   void makeActors();
+  /// Puts the colour bar under the legend's last line (the overlay's StartEvent).
+  void placeColourBar();
 
   static constexpr unsigned char kForceShown = 1;
   static constexpr unsigned char kMomentShown = 2;
@@ -164,6 +166,7 @@ class LoadArrows {
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkActor2D> colourBar_;
   vtkSmartPointer<vtkTransform> barPlacement_;  ///< the unit square → the strip under the legend
+  unsigned long barObserver_ = 0;               ///< the overlay's StartEvent → placeColourBar
   bool haveState_ = false;
   bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()

@@ -374,6 +374,45 @@ class TestViewModes : public QObject {
     QCOMPARE(arrows.forceReference(), weight);
   }
 
+  // The colour bar under the legend is placed at the size the frame is drawn at: placed when the
+  // loads came, a view not laid out yet (a report's picture, a video's first frame) drew it
+  // outside the picture.
+  void colourBarInAFirstPicture() {
+    const Model model = floatingModel();
+    const Tree tree = finalizeOrThrow(model);
+    SceneView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(600, 400);
+    render::LoadArrows arrows(view.overlayRenderer());
+    arrows.build(tree, 1.0);
+    render::LoadArrowOptions o;
+    o.visible = true;
+    arrows.setOptions(o);
+    LoadRating rating;
+    rating.force = 1000.0;
+    arrows.setRatings(std::vector<LoadRating>(static_cast<std::size_t>(tree.nb), rating));
+    Kinematics poses;
+    const std::vector<Vec6> none(static_cast<std::size_t>(tree.nb), Vec6::Zero());  // no arrow drawn
+    arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, none, poses));
+    QVERIFY(arrows.legendText().find("(bar below)") != std::string::npos);
+    const QImage image = view.renderToImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(image.size(), QSize(600, 400) * view.devicePixelRatio());
+    // the bar: green at its left end, red at its right, in the right fifth of the top half
+    const auto near = [](QRgb c, int r, int g, int b) {
+      return std::abs(qRed(c) - r) < 24 && std::abs(qGreen(c) - g) < 24 && std::abs(qBlue(c) - b) < 24;
+    };
+    int barRows = 0;
+    for (int y = 0; y < image.height() / 2; ++y) {
+      bool green = false, red = false;
+      for (int x = image.width() * 3 / 4; x < image.width(); ++x) {
+        green = green || near(image.pixel(x, y), 38, 204, 38);
+        red = red || near(image.pixel(x, y), 242, 25, 38);
+      }
+      barRows += green && red;
+    }
+    QVERIFY2(barRows >= 4, qPrintable(QString::number(barRows)));
+  }
+
   void statisticsCountPaintedFrames() {
     const Model model = floatingModel();
     const Tree tree = finalizeOrThrow(model);
