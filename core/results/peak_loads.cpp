@@ -261,8 +261,10 @@ std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints,
 
 PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints) {
   PeakTableCells table;
-  table.header = {"joint",        "|F| (N)",      "t (s)", "|M| (N·m)", "t (s)",
-                  "reaction |F|", "reaction |M|", "|τ|",   "t (s)",     "utilisation"};
+  // the columns of the Peak Loads dock, in the order of the CSV (docs/signals.md, "Peak loads")
+  table.header = {"joint", "|F| (N)",          "t (s)", "|M| (N·m)",
+                  "t (s)", "reaction |F| (N)", "t (s)", "reaction |M| (N·m)",
+                  "t (s)", "|τ| (N·m or N)",   "t (s)", "utilisation"};
   const auto g = [](double x, bool present = true) {
     return !present || std::isnan(x) ? std::string("-") : formatSignificant(x, 6);
   };
@@ -279,7 +281,8 @@ PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints) {
     };
     table.rows.push_back(
         {j.name, peak(j.force, scale.force), time(j.force, scale.force), peak(j.moment, scale.moment),
-         time(j.moment, scale.moment), peak(j.reactionForce, scale.force), peak(j.reactionMoment, scale.moment),
+         time(j.moment, scale.moment), peak(j.reactionForce, scale.force), time(j.reactionForce, scale.force),
+         peak(j.reactionMoment, scale.moment), time(j.reactionMoment, scale.moment),
          g(effort.value, effort.value > 0.0), g(effort.time, effort.value > 0.0),
          std::isnan(u) ? std::string("-") : formatSignificant(100.0 * u, 4) + " % (" + j.utilisationOf() + ")"});
   }
