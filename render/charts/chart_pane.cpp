@@ -389,7 +389,8 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
     t->SetName("t");
     table_->AddColumn(t);
   }
-  // the units: the first on the left axis, a second on the right; any others share the left
+  // the units: the first on the left axis, a second on the right; any others share the left,
+  // and then each legend entry names its unit, which the axis title alone cannot tell
   QStringList units;
   for (const ChartSeries& s : series)
     if (!units.contains(s.unit)) units << s.unit;
@@ -422,8 +423,10 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
   chart_->GetAxis(vtkAxis::RIGHT)->SetTitle(rightUnit.toStdString());
   std::vector<std::pair<QString, QColor>> entries;
   for (const ChartSeries& s : series)
-    entries.emplace_back(
-        s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)") : QString()), s.color);
+    entries.emplace_back(s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)")
+                                   : units.size() > 2                          ? QStringLiteral(" (%1)").arg(s.unit)
+                                                                               : QString()),
+                         s.color);
   legend_->setEntries(std::move(entries));
   layoutLegend();
   plotted_ = series;
@@ -660,9 +663,12 @@ ChartFigure ChartPane::figure(const QString& caption) const {
   f.right = {right->GetMinimum(), right->GetMaximum(), QString::fromStdString(right->GetTitle())};
   const vtkIdType rows = table_->GetNumberOfRows();
   vtkDoubleArray* t = arrayOf(table_, 0);
+  QStringList units;  // more than two share the left axis: each entry names its unit, as in the pane
+  for (const ChartSeries& s : plotted_)
+    if (!units.contains(s.unit)) units << s.unit;
   for (std::size_t j = 0; j < plotted_.size(); ++j) {
     FigureSeries s;
-    s.name = plotted_[j].name;
+    s.name = units.size() > 2 ? QStringLiteral("%1 (%2)").arg(plotted_[j].name, plotted_[j].unit) : plotted_[j].name;
     s.color = plotted_[j].color;
     s.rightAxis = !f.right.label.isEmpty() && plotted_[j].unit == f.right.label;
     f.hasRight = f.hasRight || s.rightAxis;

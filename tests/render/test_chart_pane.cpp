@@ -293,6 +293,32 @@ class TestChartPane : public QObject {
   }
 
   // PNG, SVG and PDF are valid, non-empty files of their kind; an unknown suffix is refused.
+  // Two units: the second on the right axis, its entries marked so. More: they share the left
+  // axis, titled with every unit, and each entry names its own unit, in the pane and its figure.
+  void legendNamesUnitsSharingAnAxis() {
+    const auto rec = makeRecording(50, evenTime);
+    std::vector<ChartSeries> s = series({1, 2, 3});
+    s[1].unit = QStringLiteral("N");
+    pane_->setSeries({s[0], s[1]});
+    pane_->draw(*rec, evenTime(49));
+    kt::render::ChartFigure f = pane_->figure(QString());
+    QCOMPARE(f.left.label, QStringLiteral("m"));
+    QCOMPARE(f.right.label, QStringLiteral("N"));
+    QCOMPARE(f.series[0].name, QStringLiteral("s1"));
+    QCOMPARE(f.series[1].name, QStringLiteral("s2"));
+    QVERIFY(f.series[1].rightAxis);
+    s[2].unit = QStringLiteral("N*m");
+    pane_->setSeries(s);
+    pane_->draw(*rec, evenTime(49));
+    f = pane_->figure(QString());
+    QCOMPARE(f.left.label, QStringLiteral("m, N, N*m"));
+    QVERIFY(f.right.label.isEmpty());
+    QCOMPARE(f.series[0].name, QStringLiteral("s1 (m)"));
+    QCOMPARE(f.series[1].name, QStringLiteral("s2 (N)"));
+    QCOMPARE(f.series[2].name, QStringLiteral("s3 (N*m)"));
+    QVERIFY(!f.series[1].rightAxis && !f.series[2].rightAxis);
+  }
+
   void exportFormats() {
     const auto rec = makeRecording(20000, evenTime);
     pane_->setTitle(QStringLiteral("Synthetic"));
