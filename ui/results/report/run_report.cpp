@@ -439,9 +439,9 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
       if (!lines.isEmpty()) note << tr("Largest lines: %1.").arg(lines.join(QStringLiteral("; ")));
       if (!lowest.isEmpty())
         note << (s0.segments == 1 ? tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
-                                       "low (a motion slower than the run resolves: a longer run resolves it): %2.")
+                                       "low (a motion too slow for the run to resolve: a longer run resolves it): %2.")
                                   : tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
-                                       "low (a motion slower than the segment resolves: longer segments in the "
+                                       "low (a motion too slow for the segment to resolve: longer segments in the "
                                        "Plots dock's Spectrum, or a longer run, resolve it): %2."))
                     .arg(sig(s0.resolution, 4), lowest.join(QStringLiteral("; ")));
       doc.note(note.join(QLatin1Char(' ')));
