@@ -237,6 +237,12 @@ QColor seriesColor(int index) {
   return {rgb[0], rgb[1], rgb[2]};
 }
 
+Qt::PenStyle seriesStyle(int index) {
+  static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+  constexpr int colours = 10, styles = static_cast<int>(sizeof kStyles / sizeof kStyles[0]);
+  return kStyles[(std::max(index, 0) / colours) % styles];
+}
+
 void paintFigures(QPainter& painter, const QRectF& area, const std::vector<ChartFigure>& figures) {
   if (figures.empty()) return;
   const double h = area.height() / static_cast<double>(figures.size());

@@ -62,6 +62,9 @@ struct ChartFigure {
 
 /// Colour of the `index`-th series of a chart (a ten-colour palette, repeated).
 QColor seriesColor(int index);
+/// Line of the `index`-th series: solid for the first ten, then dashed, dotted and dash-dotted, so
+/// that a series that repeats a colour is told apart by its line.
+Qt::PenStyle seriesStyle(int index);
 
 /// Draws figures stacked top to bottom, each an equal share of `area`.
 void paintFigures(QPainter& painter, const QRectF& area, const std::vector<ChartFigure>& figures);

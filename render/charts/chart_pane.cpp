@@ -9,6 +9,7 @@
 #include <vtkContextMouseEvent.h>
 #include <vtkContextScene.h>
 #include <vtkDoubleArray.h>
+#include <vtkPen.h>
 #include <vtkPlot.h>
 #include <vtkRect.h>
 #include <vtkStringArray.h>
@@ -54,16 +55,21 @@ class ChartLegend : public QWidget {
     p.setColor(QPalette::Window, Qt::white);
     setPalette(p);
   }
-  void setEntries(std::vector<std::pair<QString, QColor>> entries) {
+  struct Entry {
+    QString text;
+    QColor color;
+    Qt::PenStyle style = Qt::SolidLine;
+  };
+  void setEntries(std::vector<Entry> entries) {
     entries_ = std::move(entries);
     update();
   }
   int preferredWidth() const {
     int w = 0;
-    for (const auto& e : entries_) w = std::max(w, fontMetrics().horizontalAdvance(e.first));
+    for (const Entry& e : entries_) w = std::max(w, fontMetrics().horizontalAdvance(e.text));
     return entries_.empty() ? 0 : w + 40;
   }
-  const std::vector<std::pair<QString, QColor>>& entries() const { return entries_; }
+  const std::vector<Entry>& entries() const { return entries_; }
 
  protected:
   void paintEvent(QPaintEvent*) override {
@@ -79,17 +85,17 @@ class ChartLegend : public QWidget {
                          tr("… and %1 more").arg(static_cast<int>(entries_.size()) - k));
         break;
       }
-      painter.setPen(QPen(entries_[static_cast<std::size_t>(k)].second, 2.0));
+      const Entry& e = entries_[static_cast<std::size_t>(k)];
+      painter.setPen(QPen(e.color, 2.0, e.style, Qt::FlatCap));
       painter.drawLine(QPointF(8, y + line / 2.0), QPointF(28, y + line / 2.0));
       painter.setPen(palette().color(QPalette::WindowText));
-      painter.drawText(
-          QRect(32, y, width() - 34, line), Qt::AlignVCenter,
-          fontMetrics().elidedText(entries_[static_cast<std::size_t>(k)].first, Qt::ElideRight, width() - 34));
+      painter.drawText(QRect(32, y, width() - 34, line), Qt::AlignVCenter,
+                       fontMetrics().elidedText(e.text, Qt::ElideRight, width() - 34));
     }
   }
 
  private:
-  std::vector<std::pair<QString, QColor>> entries_;
+  std::vector<Entry> entries_;
 };
 
 ChartPane::ChartPane(QWidget* parent) : VtkWidget(parent), cursorTime_(std::numeric_limits<double>::quiet_NaN()) {
@@ -228,7 +234,7 @@ QImage ChartPane::renderWithLegend() {
 
 QStringList ChartPane::legendNames() const {
   QStringList out;
-  for (const auto& e : legend_->entries()) out << e.first;
+  for (const ChartLegend::Entry& e : legend_->entries()) out << e.text;
   return out;
 }
 
@@ -414,6 +420,10 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
     plot->SetColor(static_cast<unsigned char>(c.red()), static_cast<unsigned char>(c.green()),
                    static_cast<unsigned char>(c.blue()), 255);
     plot->SetWidth(1.5);
+    plot->GetPen()->SetLineType(series[j].style == Qt::DashLine      ? vtkPen::DASH_LINE
+                                : series[j].style == Qt::DotLine     ? vtkPen::DOT_LINE
+                                : series[j].style == Qt::DashDotLine ? vtkPen::DASH_DOT_LINE
+                                                                     : vtkPen::SOLID_LINE);
     if (!rightUnit.isEmpty() && series[j].unit == rightUnit) chart_->SetPlotCorner(plot, 1);
   }
   chart_->GetAxis(vtkAxis::LEFT)
@@ -421,12 +431,12 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
                  : units.isEmpty()                      ? std::string()
                                                         : units.join(", ").toStdString());
   chart_->GetAxis(vtkAxis::RIGHT)->SetTitle(rightUnit.toStdString());
-  std::vector<std::pair<QString, QColor>> entries;
+  std::vector<ChartLegend::Entry> entries;
   for (const ChartSeries& s : series)
-    entries.emplace_back(s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)")
-                                   : units.size() > 2                          ? QStringLiteral(" (%1)").arg(s.unit)
-                                                                               : QString()),
-                         s.color);
+    entries.push_back({s.name + (!rightUnit.isEmpty() && s.unit == rightUnit ? QStringLiteral(" (right axis)")
+                                 : units.size() > 2                          ? QStringLiteral(" (%1)").arg(s.unit)
+                                                                             : QString()),
+                       s.color, s.style});
   legend_->setEntries(std::move(entries));
   layoutLegend();
   plotted_ = series;
@@ -670,6 +680,7 @@ ChartFigure ChartPane::figure(const QString& caption) const {
     FigureSeries s;
     s.name = units.size() > 2 ? QStringLiteral("%1 (%2)").arg(plotted_[j].name, plotted_[j].unit) : plotted_[j].name;
     s.color = plotted_[j].color;
+    s.style = plotted_[j].style;
     s.rightAxis = !f.right.label.isEmpty() && plotted_[j].unit == f.right.label;
     f.hasRight = f.hasRight || s.rightAxis;
     vtkDoubleArray* a = arrayOf(table_, static_cast<vtkIdType>(j + 1));

@@ -75,7 +75,8 @@ struct ChartSeries {
   QString name;     ///< legend entry: the signal's name, as in the list and the CSV
   QString unit;     ///< as shown (after `scale`): the y axes are labelled with the units
   QColor color;
-  double scale = 1.0;  ///< shown value = scale × recorded value (180/π: radians shown in degrees)
+  double scale = 1.0;                  ///< shown value = scale × recorded value (180/π: radians shown in degrees)
+  Qt::PenStyle style = Qt::SolidLine;  ///< the line (seriesStyle), in the chart and its legend
 
   bool operator==(const ChartSeries&) const = default;
 };

@@ -9,6 +9,7 @@
 #include <vtkChartXY.h>
 #include <vtkDataArray.h>
 #include <vtkDoubleArray.h>
+#include <vtkPen.h>
 #include <vtkPlot.h>
 #include <vtkStringArray.h>
 #include <vtkTable.h>
@@ -317,6 +318,32 @@ class TestChartPane : public QObject {
     QCOMPARE(f.series[1].name, QStringLiteral("s2 (N)"));
     QCOMPARE(f.series[2].name, QStringLiteral("s3 (N*m)"));
     QVERIFY(!f.series[1].rightAxis && !f.series[2].rightAxis);
+  }
+
+  // Past the palette's ten colours a series repeats a colour with another line: dashed in the
+  // chart, its legend and its figure.
+  void seriesBeyondTheColoursAreDashed() {
+    QCOMPARE(kt::render::seriesStyle(0), Qt::SolidLine);
+    QCOMPARE(kt::render::seriesStyle(9), Qt::SolidLine);
+    QCOMPARE(kt::render::seriesStyle(10), Qt::DashLine);
+    QCOMPARE(kt::render::seriesStyle(20), Qt::DotLine);
+    QCOMPARE(kt::render::seriesColor(10), kt::render::seriesColor(0));
+    const auto rec = makeRecording(50, evenTime);
+    std::vector<ChartSeries> s;
+    for (int k = 0; k < 12; ++k) {
+      ChartSeries c = series({1 + k % 3}).front();
+      c.name = QStringLiteral("s%1").arg(k);
+      c.color = kt::render::seriesColor(k);
+      c.style = kt::render::seriesStyle(k);
+      s.push_back(c);
+    }
+    pane_->setSeries(s);
+    pane_->draw(*rec, evenTime(49));
+    QCOMPARE(pane_->chart()->GetPlot(9)->GetPen()->GetLineType(), int(vtkPen::SOLID_LINE));
+    QCOMPARE(pane_->chart()->GetPlot(10)->GetPen()->GetLineType(), int(vtkPen::DASH_LINE));
+    const kt::render::ChartFigure f = pane_->figure(QString());
+    QCOMPARE(f.series[9].style, Qt::SolidLine);
+    QCOMPARE(f.series[11].style, Qt::DashLine);
   }
 
   void exportFormats() {

@@ -496,6 +496,7 @@ void PlotsDock::setPaneColumns(int p) {
   for (std::size_t j = 0; j < pane.columns.size(); ++j) {
     const auto c = static_cast<std::size_t>(pane.columns[j]);
     render::ChartSeries s{pane.columns[j], names_[c], units_[c], render::seriesColor(static_cast<int>(j))};
+    s.style = render::seriesStyle(static_cast<int>(j));
     if (degrees_ && s.unit.startsWith(QLatin1String("rad"))) {  // rad, rad/s, rad/s^2
       s.unit.replace(0, 3, QStringLiteral("deg"));
       s.scale = 180.0 / std::numbers::pi;

@@ -96,6 +96,7 @@ std::vector<render::ChartSeries> seriesOf(const kt::SignalLayout& layout, int jo
       c.name = q(s.name);
       c.unit = unitText(s.unit);
       c.color = render::seriesColor(static_cast<int>(out.size()));
+      c.style = render::seriesStyle(static_cast<int>(out.size()));
       out.push_back(std::move(c));
     }
   return out;
