@@ -408,7 +408,8 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
     doc.figure(timeFigure(*rec, load, k0, k1, tr("Loads of %1 (joint frame)").arg(name)));
     std::vector<render::ChartSeries> effort = seriesOf(*layout, joint, kt::SignalKind::Tau);
     if (!effort.empty() && jp.largestEffort().value > 0.0)
-      doc.figure(timeFigure(*rec, effort, k0, k1, tr("Effort of %1").arg(name)), 0.32);
+      doc.figure(timeFigure(*rec, effort, k0, k1, tr("Effort of %1").arg(name)),
+                 0.36);  // not flatter than the spectrum's: a figure's text scales with its height below that
     SpectrumChoice choice;
     constexpr std::size_t kSpectrumSamples = 64;  // fewer: a spectrum of a handful of bins says nothing
     const SpectrumFigure spectrum =
