@@ -15,6 +15,7 @@
 #include <vtkStringArray.h>
 #include <vtkTable.h>
 #include <vtkTextProperty.h>
+#include <vtkTextRenderer.h>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMouseEvent>
@@ -244,7 +245,40 @@ vtkChartXY* ChartPane::chart() const { return chart_; }
 
 void ChartPane::setTitle(const QString& title) {
   title_ = title;
-  chart_->SetTitle(title.toStdString());
+  placeTitle();
+}
+
+bool ChartPane::placeTitle() {
+  // centred over the plot area, a title wider than it runs over the right axis' labels (a
+  // narrow window, a long joint name): cut short in the middle, so that both what the pane shows
+  // and of which joint, at its end, stay in sight
+  std::string text = title_.toStdString();
+  vtkAxis* axis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double room = axis->GetPoint2()[0] - axis->GetPoint1()[0];
+  vtkTextRenderer* measure = vtkTextRenderer::GetInstance();
+  const int dpi = renderWindow()->GetDPI();
+  const auto width = [&](const std::string& s) {
+    int box[4] = {0, 0, 0, 0};
+    return measure && measure->GetBoundingBox(chart_->GetTitleProperties(), s, box, dpi) ? box[1] - box[0] : 0;
+  };
+  if (room > 0.0 && !title_.isEmpty() && width(text) > room) {
+    const auto cut = [&](qsizetype n) {  // n characters of the title kept, the first half before the ellipsis
+      return (title_.left(n - n / 2).trimmed() + QStringLiteral("…") + title_.right(n / 2).trimmed()).toStdString();
+    };
+    qsizetype lo = 0, hi = title_.size();  // the most characters that fit with the ellipsis: lo
+    while (lo < hi) {
+      const qsizetype mid = (lo + hi + 1) / 2;
+      if (width(cut(mid)) <= room)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    text = cut(lo);
+  }
+  if (text == drawnTitle_) return false;
+  drawnTitle_ = text;
+  chart_->SetTitle(text);
+  return true;
 }
 
 void ChartPane::setSeries(std::vector<ChartSeries> series) { series_ = std::move(series); }
@@ -280,6 +314,11 @@ void ChartPane::paintGL() {
     now.legend = legend_->preferredWidth();
   }
   setMargins(now);
+  // the plot area changed its width: the title fitted to it in the next frame, asked for after
+  // this one (asked for during it, the frame would be dropped with it)
+  if (placeTitle())
+    QMetaObject::invokeMethod(
+        this, [this] { update(); }, Qt::QueuedConnection);
   placeCursor();  // the axes may have moved
   if (visibleTimeRange() != renderedRange_) {
     renderedRange_ = visibleTimeRange();

@@ -49,6 +49,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -200,6 +201,9 @@ class ChartPane : public VtkWidget {
   void holdNoiseFlat();
   /// The value axes' ticks and labels at multiples of a 1-2-5 step (ticks.hpp), before a render.
   void placeTicks();
+  /// Sets the chart's title: title_, cut short in the middle with "…" where it is wider than the plot area as
+  /// last drawn (it would run over the axes' labels). Returns whether the drawn title changed.
+  bool placeTitle();
   void placeCursor();
   void paintGL() override;
   void showReadout(const QPointF& at);
@@ -223,6 +227,7 @@ class ChartPane : public VtkWidget {
   const kt::Recorder* recorder_ = nullptr;             ///< for the readout (setRecorder)
   ChartLegend* legend_ = nullptr;                      ///< beside the chart
   std::pair<double, double> renderedRange_{0.0, 0.0};  ///< the bottom axis at the last render
+  std::string drawnTitle_;                             ///< the chart's title as set: title_, perhaps cut short
   double cursorTime_;
   QPointF pressAt_;
   bool pressed_ = false, dragged_ = false;

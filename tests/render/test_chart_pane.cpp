@@ -346,6 +346,26 @@ class TestChartPane : public QObject {
     QCOMPARE(f.series[11].style, Qt::DashLine);
   }
 
+  // A title wider than the plot area is cut short in the middle (it ran over the right axis'
+  // labels in a narrow window); one that fits is left whole, and the figure keeps the whole title.
+  void longTitlesAreCutInTheMiddle() {
+    const auto rec = makeRecording(50, evenTime);
+    const QString title =
+        QStringLiteral("Constraint forces and moments of a joint with a long name: J11 (joint frame)");
+    pane_->setTitle(title);
+    pane_->setSeries(series({1}));
+    pane_->draw(*rec, evenTime(49));
+    pane_->renderToImage();  // lays the plot area out; the title is fitted to it after the frame
+    const QString shown = QString::fromStdString(pane_->chart()->GetTitle());
+    QVERIFY2(shown.contains(QStringLiteral("…")) && shown.size() < title.size(), qPrintable(shown));
+    QVERIFY2(shown.startsWith(QStringLiteral("Constraint")), qPrintable(shown));
+    QVERIFY2(shown.endsWith(QStringLiteral("(joint frame)")), qPrintable(shown));
+    QCOMPARE(pane_->figure(QString()).title, title);
+    pane_->setTitle(QStringLiteral("Loads"));
+    pane_->renderToImage();
+    QCOMPARE(QString::fromStdString(pane_->chart()->GetTitle()), QStringLiteral("Loads"));
+  }
+
   void exportFormats() {
     const auto rec = makeRecording(20000, evenTime);
     pane_->setTitle(QStringLiteral("Synthetic"));
