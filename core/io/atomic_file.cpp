@@ -81,6 +81,14 @@ mode_t modeFor(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? (st.st_mode & 07777) : (0666 & ~currentUmask());
 }
 
+// A rename needs only the folder's permission, so it would replace a file its owner made
+// read-only (chmod a-w) or that belongs to someone else: refused as open(2) would refuse it.
+void refuseWriteProtected(const std::string& shownPath, const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), W_OK) != 0)
+    throw std::runtime_error("cannot write " + shownPath + ": " + reasonOf(errno) + " (the file is write-protected)");
+}
+
 // After a rename: the directory entry itself on the disk (a failure here loses nothing that
 // was there before, so it is not reported).
 void syncDirectory(const std::string& directory) {
@@ -208,6 +216,7 @@ AtomicFile::AtomicFile(const std::string& path) : path_(resolveLinks(path)) {
     failAfter_ = nextFileFailure();
     return;
   }
+  refuseWriteProtected(path, path_);
   const mode_t mode = modeFor(path_);
   const std::string directory = directoryOf(path_);
   removeStaleTemporariesOnce(directory);
@@ -307,6 +316,8 @@ std::string StagedFileSet::stagingPath(const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
     throw std::runtime_error("not a file name: '" + name + "'");
   if (staging_.empty()) throw std::runtime_error("a file staged in " + directory_ + " after the commit");
+  const std::string target = directory_ + "/" + name;
+  refuseWriteProtected(target, resolveLinks(target));  // now, before anything is written
   names_.push_back(name);
   return staging_ + "/" + name;
 }

@@ -24,7 +24,9 @@ namespace kt {
 /// left half-written). The file gets the mode of the file it replaces, or for a new file 0666
 /// less the process umask, as open(2) would give it. Through a symbolic link the link's target
 /// is replaced and the link stays. A device or FIFO (isSpecialFile: /dev/null, /dev/stdout) is
-/// written in place, since a rename would replace it with a regular file.
+/// written in place, since a rename would replace it with a regular file. A file the process may
+/// not write (read-only, or someone else's) is refused, as open(2) would refuse it, although the
+/// rename would be allowed.
 class AtomicFile {
  public:
   /// Creates the temporary file. Throws std::runtime_error when it cannot.

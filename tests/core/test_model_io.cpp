@@ -404,6 +404,54 @@ class TestModelIo : public QObject {
     QVERIFY(threw);
   }
 
+  // A file its owner made read-only is not replaced, although the folder lets a rename through:
+  // refused with the reason, as the shell's `>` refuses it, by a single file and a file set alike,
+  // and it keeps its bytes. Root may write any file, so as root the attempt is made by a child
+  // that drops to the user nobody.
+  void writeProtectedFilesAreKept() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string folder = dir.path().toStdString(), path = folder + "/p.csv";
+    { std::ofstream(path) << "mine\n"; }
+    QCOMPARE(::chmod(path.c_str(), 0444), 0);
+    const auto attempt = [&]() -> int {  // 0: both refused with the reason, the file as it was
+      try {
+        writeFileAtomically(path, "overwritten\n");
+        return 1;
+      } catch (const std::runtime_error& e) {
+        if (std::string(e.what()).find("p.csv: Permission denied (the file is write-protected)") == std::string::npos)
+          return 2;
+      }
+      try {
+        StagedFileSet set(folder);
+        writeFileAtomically(set.stagingPath("p.csv"), "overwritten\n");
+        set.commit();
+        return 3;
+      } catch (const std::runtime_error&) {
+      }
+      std::ifstream in(path);
+      std::string text;
+      std::getline(in, text);
+      return text == "mine" ? 0 : 4;
+    };
+    if (::geteuid() != 0) {
+      QCOMPARE(attempt(), 0);
+      return;
+    }
+    constexpr uid_t kNobody = 65534;
+    QCOMPARE(::chown(folder.c_str(), kNobody, kNobody), 0);
+    QCOMPARE(::chown(path.c_str(), kNobody, kNobody), 0);
+    const pid_t child = ::fork();
+    if (child == 0) {
+      if (::setgid(kNobody) != 0 || ::setuid(kNobody) != 0) ::_exit(5);
+      ::_exit(attempt());
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY(WIFEXITED(status));
+    QCOMPARE(WEXITSTATUS(status), 0);
+  }
+
   // A full disk (injected: ENOSPC after some bytes, or at the commit) fails the write with the
   // reason; the old file keeps its bytes and mode and no temporary file is left.
   void fullDiskKeepsTheOldFile() {
