@@ -29,13 +29,16 @@ void place(vtkActor* actor, const Eigen::Matrix4d& m, const QColor& c) {
   actor->SetVisibility(true);
 }
 
+// The sizes of a vector's two halves in the units of what it measures (a velocity, an
+// acceleration, a wrench or a momentum).
 std::string magnitudes(const kt::TracedValue& v, const Eigen::Vector3d& angular, const Eigen::Vector3d& linear) {
-  char text[160];
-  if (v.kind == kt::TracedValue::Kind::Motion)
-    std::snprintf(text, sizeof text, "|ω| %.4g rad/s (two tips), |v| %.4g m/s (one tip)", angular.norm(),
-                  linear.norm());
-  else
-    std::snprintf(text, sizeof text, "|n| %.4g N m (two tips), |f| %.4g N (one tip)", angular.norm(), linear.norm());
+  const kt::SpatialUnits units = kt::spatialUnits(v.quantity);
+  using Q = kt::TracedValue::Quantity;
+  const char* a = v.quantity == Q::Velocity ? "|ω|" : v.quantity == Q::Wrench ? "|n|" : "|angular|";
+  const char* l = v.quantity == Q::Velocity ? "|v|" : v.quantity == Q::Wrench ? "|f|" : "|linear|";
+  char text[200];
+  std::snprintf(text, sizeof text, "%s %.4g %s (two tips), %s %.4g %s (one tip)", a, angular.norm(), units.angular, l,
+                linear.norm(), units.linear);
   return text;
 }
 

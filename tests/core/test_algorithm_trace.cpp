@@ -140,6 +140,36 @@ class TestAlgorithmTrace : public QObject {
              qPrintable(QString::number(test::relativeError(back.tau, c.tau))));
   }
 
+  // Every spatial value says what it measures, so that it is shown in its units: the 3D view's
+  // legend read "|v| 9.81 m/s" for an acceleration and "N m" for a momentum.
+  void spatialValuesCarryTheirUnits() {
+    const Case c = spaceRobot();
+    using Q = TracedValue::Quantity;
+    const auto expected = [](const TracedValue& v) {
+      if (v.symbol == "v_i") return Q::Velocity;
+      if (v.symbol == "c_i" || v.symbol == "a_i" || v.symbol == "a'_i") return Q::Acceleration;
+      if (v.symbol == "μ_i" || v.symbol == "φ*_i") return Q::Momentum;
+      return Q::Wrench;
+    };
+    int seen[4] = {0, 0, 0, 0};
+    for (const TracedAlgorithm algorithm : {TracedAlgorithm::Aba, TracedAlgorithm::Rnea, TracedAlgorithm::CrbaCholesky,
+                                            TracedAlgorithm::Cfa, TracedAlgorithm::PoissonSweep}) {
+      const AlgorithmTrace trace = traceAlgorithm(algorithm, c.tree, c.q, c.v, c.tau, c.qdd);
+      for (const TracedStep& s : trace.steps)
+        for (const TracedValue& v : s.values) {
+          if (v.kind != TracedValue::Kind::Motion && v.kind != TracedValue::Kind::Force) continue;
+          QVERIFY2(v.quantity == expected(v), v.symbol.c_str());
+          QCOMPARE(v.kind == TracedValue::Kind::Motion, v.quantity == Q::Velocity || v.quantity == Q::Acceleration);
+          ++seen[static_cast<int>(v.quantity)];
+        }
+    }
+    for (const int n : seen) QVERIFY(n > 0);  // each kind is met
+    QCOMPARE(std::string(spatialUnits(Q::Acceleration).angular), std::string("rad/s²"));
+    QCOMPARE(std::string(spatialUnits(Q::Acceleration).linear), std::string("m/s²"));
+    QCOMPARE(std::string(spatialUnits(Q::Momentum).angular), std::string("N·m·s"));
+    QCOMPARE(std::string(spatialUnits(Q::Momentum).linear), std::string("N·s"));
+  }
+
   // The passes visit the bodies in the algorithms' orders, and each pass-2 step of ABA hands the
   // parent exactly what it starts from: the sums after the parent's last child equal I^A_p, p^A_p
   // as pass 2 reaches the parent.

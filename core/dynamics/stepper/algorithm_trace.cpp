@@ -37,13 +37,23 @@ std::string tracedAlgorithmName(TracedAlgorithm algorithm) {
   return "CFA on a tree (cfa-tree)";
 }
 
+SpatialUnits spatialUnits(TracedValue::Quantity quantity) {
+  switch (quantity) {
+    case TracedValue::Quantity::Velocity: return {"rad/s", "m/s"};
+    case TracedValue::Quantity::Acceleration: return {"rad/s²", "m/s²"};
+    case TracedValue::Quantity::Wrench: return {"N·m", "N"};
+    case TracedValue::Quantity::Momentum: return {"N·m·s", "N·s"};
+  }
+  return {"", ""};
+}
+
 namespace stepper {
 
-TracedValue motion(std::string symbol, std::string meaning, const Vec6& m, int body) {
-  return {std::move(symbol), std::move(meaning), TracedValue::Kind::Motion, m, body};
+TracedValue motion(std::string symbol, std::string meaning, const Vec6& m, int body, TracedValue::Quantity quantity) {
+  return {std::move(symbol), std::move(meaning), TracedValue::Kind::Motion, m, body, quantity};
 }
-TracedValue force(std::string symbol, std::string meaning, const Vec6& f, int body) {
-  return {std::move(symbol), std::move(meaning), TracedValue::Kind::Force, f, body};
+TracedValue force(std::string symbol, std::string meaning, const Vec6& f, int body, TracedValue::Quantity quantity) {
+  return {std::move(symbol), std::move(meaning), TracedValue::Kind::Force, f, body, quantity};
 }
 TracedValue matrix(std::string symbol, std::string meaning, const Eigen::MatrixXd& m, int body) {
   return {std::move(symbol), std::move(meaning), TracedValue::Kind::Matrix, m, body};

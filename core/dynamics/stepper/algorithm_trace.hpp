@@ -54,7 +54,18 @@ struct TracedValue {
   /// The body whose axes a Motion or Force is in (the visited body, or the parent for what was
   /// handed over).
   int body = -1;
+  /// What a Motion or Force measures, which gives the units of its halves (spatialUnits).
+  enum class Quantity { Velocity, Acceleration, Wrench, Momentum };
+  Quantity quantity = Quantity::Velocity;
 };
+
+/// The units of a spatial value's angular and linear halves: rad/s and m/s, rad/s² and m/s²,
+/// N·m and N, N·m·s and N·s.
+struct SpatialUnits {
+  const char* angular;
+  const char* linear;
+};
+SpatialUnits spatialUnits(TracedValue::Quantity quantity);
 
 /// One step: a pass's visit of one body (or, in the Cholesky and the CFA's elimination, one joint).
 struct TracedStep {

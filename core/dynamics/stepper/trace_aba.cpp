@@ -58,7 +58,8 @@ AlgorithmTrace traceAba(const Tree& tree, const VectorX& q, const VectorX& v, co
     s.equation = "ⁱX_p = X_J(q_i) X_T(i)    v_i = ⁱX_p v_p + S_i ν_i    c_i = v_i × S_i ν_i + S̊_i ν_i";
     s.handed = "v_i";
     s.values.push_back(motion("v_i", "the velocity of " + name(i), kin.v[n], i));
-    s.values.push_back(motion("c_i", "its velocity-product acceleration", kin.c[n], i));
+    s.values.push_back(
+        motion("c_i", "its velocity-product acceleration", kin.c[n], i, TracedValue::Quantity::Acceleration));
     if (tree.joints[n].nv > 0) s.values.push_back(coordinates("ν_i", "its joint's velocity", jointPart(tree, v, i), i));
     if (tree.joints[n].nv == 1) s.filled = "ν_i = " + number(v[tree.vOffset[n]]);
     trace.steps.push_back(std::move(s));
@@ -114,9 +115,11 @@ AlgorithmTrace traceAba(const Tree& tree, const VectorX& q, const VectorX& v, co
     const Vec6 aPrime = kin.X_p[n].applyMotion(p < 0 ? a0 : aba.bodyAcceleration(p)) + kin.c[n];
     s.equation = nv > 0 ? "a'_i = ⁱX_p a_p + c_i  (a_0 = −g)    q̈_i = D_i⁻¹ (u_i − U_iᵀ a'_i)    a_i = a'_i + S_i q̈_i"
                         : "a fixed joint: a_i = ⁱX_p a_p + c_i  (a_0 = −g)";
-    s.values.push_back(motion("a'_i", "the acceleration of " + name(i) + " with its joint at rest", aPrime, i));
+    s.values.push_back(motion("a'_i", "the acceleration of " + name(i) + " with its joint at rest", aPrime, i,
+                              TracedValue::Quantity::Acceleration));
     if (nv > 0) s.values.push_back(coordinates("q̈_i", "its joint's acceleration", jointPart(tree, trace.qdd, i), i));
-    s.values.push_back(motion("a_i", "its acceleration (with the world's −g)", aba.bodyAcceleration(i), i));
+    s.values.push_back(motion("a_i", "its acceleration (with the world's −g)", aba.bodyAcceleration(i), i,
+                              TracedValue::Quantity::Acceleration));
     if (nv == 1) {
       MatrixX U, Dinv;
       VectorX u;

@@ -10,8 +10,12 @@
 
 namespace kt::stepper {
 
-TracedValue motion(std::string symbol, std::string meaning, const Vec6& m, int body);
-TracedValue force(std::string symbol, std::string meaning, const Vec6& f, int body);
+/// A spatial motion in the axes of `body`: a velocity, or an acceleration.
+TracedValue motion(std::string symbol, std::string meaning, const Vec6& m, int body,
+                   TracedValue::Quantity quantity = TracedValue::Quantity::Velocity);
+/// A spatial force in the axes of `body`: a wrench, or a momentum.
+TracedValue force(std::string symbol, std::string meaning, const Vec6& f, int body,
+                  TracedValue::Quantity quantity = TracedValue::Quantity::Wrench);
 TracedValue matrix(std::string symbol, std::string meaning, const Eigen::MatrixXd& m, int body = -1);
 TracedValue coordinates(std::string symbol, std::string meaning, const Eigen::VectorXd& x, int body = -1);
 

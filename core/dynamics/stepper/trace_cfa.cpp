@@ -148,7 +148,8 @@ AlgorithmTrace traceCfa(const Tree& tree, const VectorX& q, const VectorX& v, co
     s.handed = "v_i";
     s.equation = "v_i = ⁱX_p v_p + S_i ν_i    c_i = v_i × S_i ν_i + S̊_i ν_i    p_i = v_i ×* I_i v_i − f_i^app";
     s.values.push_back(motion("v_i", "the velocity of " + tree.bodyNames[n], kin.v[n], i));
-    s.values.push_back(motion("c_i", "its velocity-product acceleration", kin.c[n], i));
+    s.values.push_back(
+        motion("c_i", "its velocity-product acceleration", kin.c[n], i, TracedValue::Quantity::Acceleration));
     s.values.push_back(force("p_i", "its bias wrench",
                              Vec6(crossForce(kin.v[n], tree.I[n] * kin.v[n]) - appliedWrench(tree, fext, i)), i));
     trace.steps.push_back(std::move(s));

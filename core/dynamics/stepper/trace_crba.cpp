@@ -38,7 +38,7 @@ AlgorithmTrace traceCrbaCholesky(const Tree& tree, const VectorX& q, const Vecto
     TracedStep s;
     s.pass = 0;
     s.equation = "h = ID(q, ν, q̈ = 0): gravity, the velocity products and the applied wrenches";
-    s.values.push_back(coordinates("h", "the joint forces that hold the system at q̈ = 0", h));
+    s.values.push_back(coordinates("h", "the joint forces that hold the system at zero joint acceleration", h));
     trace.steps.push_back(std::move(s));
   }
   for (int i = tree.nb - 1; i >= 0; --i) {

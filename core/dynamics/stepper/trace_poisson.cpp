@@ -33,8 +33,8 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
     TracedStep s = towardsBase(tree, 0, i);
     s.values.push_back(matrix("M*_i", "the articulated inertia of " + name(i) + " (Ivanov's M*_i; ABA's I^A_i)",
                               sweep.articulatedInertia(i), i));
-    s.values.push_back(
-        force("φ*_i", "the momentum its subtree carries at v_i = 0: μ_i = M*_i v_i + φ*_i", sweep.velocityBias(i), i));
+    s.values.push_back(force("φ*_i", "the momentum its subtree carries at v_i = 0: μ_i = M*_i v_i + φ*_i",
+                             sweep.velocityBias(i), i, TracedValue::Quantity::Momentum));
     s.values.push_back(force("F*_i", "the applied and gravity wrenches on its subtree", sweep.subtreeWrench(i), i));
     if (nv > 0) {
       s.equation =
@@ -70,7 +70,8 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
       s.values.push_back(coordinates("ν_i", "its joint's velocity, from the impulses", jointPart(tree, nu, i), i));
     s.values.push_back(motion("v_i", "the velocity of " + name(i), kin.v[n], i));
     s.values.push_back(force("μ_i", "the momentum of its subtree",
-                             Vec6(sweep.articulatedInertia(i) * kin.v[n] + sweep.velocityBias(i)), i));
+                             Vec6(sweep.articulatedInertia(i) * kin.v[n] + sweep.velocityBias(i)), i,
+                             TracedValue::Quantity::Momentum));
     if (nv > 0) s.values.push_back(coordinates("ṗ_i", "the rate of its joint's impulse", jointPart(tree, pdot, i), i));
     if (nv == 1) s.filled = "ν_i = " + number(nu[tree.vOffset[n]]) + "    ṗ_i = " + number(pdot[tree.vOffset[n]]);
     trace.steps.push_back(std::move(s));

@@ -25,7 +25,8 @@ AlgorithmTrace traceRnea(const Tree& tree, const VectorX& q, const VectorX& v, c
         "v_i = ⁱX_p v_p + S_i ν_i    a_i = ⁱX_p a_p + S_i q̈_i + c_i  (a_0 = −g)\n"
         "f^B_i = I_i a_i + v_i ×* I_i v_i − f_i^app";
     s.values.push_back(motion("v_i", "the velocity of " + tree.bodyNames[n], ws.kin.v[n], i));
-    s.values.push_back(motion("a_i", "its acceleration (with the world's −g)", ws.a[n], i));
+    s.values.push_back(
+        motion("a_i", "its acceleration (with the world's −g)", ws.a[n], i, TracedValue::Quantity::Acceleration));
     s.values.push_back(force("f^B_i",
                              "the wrench that moves it alone: the rate of change of its momentum less the "
                              "applied wrench",
