@@ -105,6 +105,13 @@ class TestAlgorithmStepper : public QObject {
       QVERIFY(dock->equationText().contains("I^a_i = I^A_i − U_i D_i⁻¹ U_iᵀ"));
       QVERIFY2(dock->filledText().startsWith("D_i = "), qPrintable(dock->filledText()));
       QCOMPARE(dock->valuesTable()->item(0, 0)->text(), QStringLiteral("I^A_i"));
+      // symbols in the equations' monospaced font, whose marks show (q̈ read as q in the UI font);
+      // spatial values with their units
+      QCOMPARE(dock->valuesTable()->item(0, 0)->font().family(), QStringLiteral("DejaVu Sans Mono"));
+      for (int r = 0; r < dock->valuesTable()->rowCount(); ++r)
+        if (dock->valuesTable()->item(r, 0)->text() == QStringLiteral("p^A_i"))
+          QVERIFY2(dock->valuesTable()->item(r, 1)->text().endsWith(QStringLiteral("[n | f] in N·m | N")),
+                   qPrintable(dock->valuesTable()->item(r, 1)->text()));
       QCOMPARE(dock->matrixView()->matrix(), s.values[0].value);  // I^A_i, picked at the first step
       // the hand-over to the parent, drawn from the body's origin to the parent's
       const int parent = tree.parent[static_cast<std::size_t>(body)];

@@ -44,10 +44,35 @@ QString valueText(const kt::TracedValue& v) {
   return QObject::tr("%1 × %2 matrix").arg(m.rows()).arg(m.cols());
 }
 
-QString kindText(kt::TracedValue::Kind kind) {
-  switch (kind) {
-    case kt::TracedValue::Kind::Motion: return QObject::tr("[ω | v]");
-    case kt::TracedValue::Kind::Force: return QObject::tr("[n | f]");
+// Symbols with their dots (q̈, ν̇, S̊) as rich text that shows the dots: the common sans-serif UI
+// font (DejaVu Sans) draws q, ν and ω and drops a combining mark over them, so that q̈ read as q.
+// Each letter with its marks is set in the monospaced font of the equations, which places them.
+QString withMarksShown(const QString& plain) {
+  QString out;
+  for (qsizetype k = 0; k < plain.size();) {
+    qsizetype end = k + 1;
+    while (end < plain.size() && plain[end].category() == QChar::Mark_NonSpacing) ++end;
+    const QString cluster = plain.mid(k, end - k).toHtmlEscaped();
+    out +=
+        end - k > 1 ? QStringLiteral("<span style=\"font-family:'DejaVu Sans Mono'\">%1</span>").arg(cluster) : cluster;
+    k = end;
+  }
+  return out;
+}
+
+// What a value is made of; a spatial vector's halves with their units (an acceleration's are
+// not ω and v, a momentum's not n and f).
+QString kindText(const kt::TracedValue& v) {
+  switch (v.kind) {
+    case kt::TracedValue::Kind::Motion:
+    case kt::TracedValue::Kind::Force: {
+      const kt::SpatialUnits u = kt::spatialUnits(v.quantity);
+      using Q = kt::TracedValue::Quantity;
+      const QString halves = v.quantity == Q::Velocity ? QStringLiteral("[ω | v]")
+                             : v.quantity == Q::Wrench ? QStringLiteral("[n | f]")
+                                                       : QObject::tr("[angular | linear]");
+      return QStringLiteral("%1 in %2 | %3").arg(halves, QString::fromUtf8(u.angular), QString::fromUtf8(u.linear));
+    }
     case kt::TracedValue::Kind::Coordinates: return QObject::tr("joint coordinates");
     case kt::TracedValue::Kind::Matrix: break;
   }
@@ -146,6 +171,7 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   slider_->setObjectName(QStringLiteral("stepperSlider"));
   slider_->setToolTip(tr("Every step of the algorithm: drag to any"));
   pass_->setWordWrap(true);
+  pass_->setTextFormat(Qt::RichText);
   QFont bold = pass_->font();
   bold.setBold(true);
   pass_->setFont(bold);
@@ -162,10 +188,10 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   values_->setColumnCount(3);
   values_->setHorizontalHeaderLabels({tr("symbol"), tr("what it is"), tr("value")});
   values_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  values_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
-  values_->horizontalHeader()->setStretchLastSection(true);
+  // the values as wide as they are; what they are takes the rest (it names the units)
+  values_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+  values_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
   values_->setWordWrap(false);
-  values_->horizontalHeader()->resizeSection(1, 320);
   values_->verticalHeader()->hide();
   values_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   values_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -392,9 +418,10 @@ void AlgorithmStepperDock::refresh() {
   tracedTree_ = tree;
   tracedChoice_ = static_cast<int>(choice);
   tracedTime_ = time;
-  header_->setText(choice == Rnea ? tr("At t = %1 s (the shown sample): the RNEA at the run's q, ν and q̈ gives "
-                                       "back its joint forces τ.")
-                                        .arg(time, 0, 'f', 3)
+  header_->setText(choice == Rnea
+                       ? tr("At t = %1 s (the shown sample): the RNEA at the run's positions q, velocities ν "
+                            "and accelerations gives back its joint forces τ.")
+                             .arg(time, 0, 'f', 3)
                    : choice == PoissonSweep
                        ? tr("At t = %1 s (the shown sample): the impulses p = M(q) ν of the run's state, swept back to "
                             "ν (largest difference from the run's: %2) and their rates ṗ.")
@@ -437,10 +464,11 @@ void AlgorithmStepperDock::showStep() {
                 .arg(bodyName(s.body), QString::fromStdString(tree->jointNames[b]))
                 .arg(tree->joints[b].nv);
   }
-  pass_->setText(tr("%1 of %2. %3%4")
-                     .arg(s.pass + 1)
-                     .arg(trace_.passes.size())
-                     .arg(QString::fromStdString(trace_.passes[static_cast<std::size_t>(s.pass)]), where));
+  passText_ = tr("%1 of %2. %3%4")
+                  .arg(s.pass + 1)
+                  .arg(trace_.passes.size())
+                  .arg(QString::fromStdString(trace_.passes[static_cast<std::size_t>(s.pass)]), where);
+  pass_->setText(withMarksShown(passText_));
   equation_->setText(QString::fromStdString(s.equation));
   filled_->setText(QString::fromStdString(s.filled));
   filled_->setVisible(!s.filled.empty());
@@ -462,12 +490,12 @@ void AlgorithmStepperDock::showStep() {
       const kt::TracedValue& v = s.values[static_cast<std::size_t>(r)];
       QString meaning = QString::fromStdString(v.meaning);
       if (v.body >= 0 && v.body != s.body) meaning += tr(" (in %1's axes)").arg(bodyName(v.body));
-      meaning += QStringLiteral(", ") + kindText(v.kind);
+      meaning += QStringLiteral(", ") + kindText(v);
       const QStringList cells = {QString::fromStdString(v.symbol), meaning, valueText(v)};
       for (int c = 0; c < 3; ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         item->setToolTip(cells[c]);
-        if (c == 2) {
+        if (c == 0 || c == 2) {  // the symbols as the equations write them, dots shown (withMarksShown)
           QFont mono = item->font();
           mono.setFamily(QStringLiteral("DejaVu Sans Mono"));
           item->setFont(mono);
@@ -571,7 +599,7 @@ void AlgorithmStepperDock::showArrows() {
 }
 
 QString AlgorithmStepperDock::headerText() const { return header_->text(); }
-QString AlgorithmStepperDock::passText() const { return pass_->text(); }
+QString AlgorithmStepperDock::passText() const { return passText_; }
 QString AlgorithmStepperDock::equationText() const { return equation_->text(); }
 QString AlgorithmStepperDock::filledText() const { return filled_->text(); }
 QString AlgorithmStepperDock::handedText() const { return handed_->text(); }

@@ -111,7 +111,8 @@ class AlgorithmStepperDock : public QDockWidget {
   QSpinBox* speed_;
   QSlider* slider_;
   QLabel* position_;
-  QLabel* pass_;
+  QLabel* pass_;  ///< rich text (withMarksShown); passText_ is its plain text
+  QString passText_;
   QLabel* equation_;
   QLabel* filled_;
   QTableWidget* values_;

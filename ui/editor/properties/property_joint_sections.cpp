@@ -622,7 +622,7 @@ void PropertiesDock::buildDriveSection() {
       tr("constant: τ = value\nsinusoid: τ = offset + amplitude·sin(2π f t + phase)\n"
          "pd_sinusoid: PD tracking of q* = offset + amplitude·sin(2π f t + phase)\n"
          "pd_piecewise: PD tracking of q* through (time, value) knots\n"
-         "spring_damper: τ = −stiffness·(q − rest) − damping·q̇\n"
+         "spring_damper: τ = −stiffness·(q − rest) − damping·ν (ν = dq/dt)\n"
          "table: τ from the tau:<joint>[k] columns of a CSV file (docs/motion.md)"));
   addRow(f, tr("Type"), kind);
 
