@@ -61,6 +61,10 @@ std::vector<LoadCase> LoadCaseCollector::cases() const {
     if (!std::isnan(peaks_[c].time))
       (c % 2 == 0 ? largestForce : largestMoment) =
           std::max(c % 2 == 0 ? largestForce : largestMoment, peaks_[c].value);
+  // the dead band's references, with a kind that is all rounding noise left out (peak table alike)
+  const LoadScale reference = deadBandReferences({largestForce, largestMoment});
+  largestForce = reference.force;
+  largestMoment = reference.moment;
   std::vector<LoadCase> out;
   const auto take = [&](std::size_t c, int joint, bool moment, const std::string& signal) {
     LoadCase lc;

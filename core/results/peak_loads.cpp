@@ -2,6 +2,8 @@
 #include "core/results/peak_loads.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string_view>
 #include <unordered_map>
 
@@ -63,6 +65,14 @@ LoadScale loadScale(const std::vector<JointPeaks>& joints, bool reactionOnly) {
     if (!std::isnan(moment.time)) s.moment = std::max(s.moment, moment.value);
   }
   return s;
+}
+
+LoadScale deadBandReferences(const LoadScale& largest) {
+  LoadScale r = largest;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (largest.moment < kNoiseArm * largest.force) r.moment = kNone;
+  if (largest.force < kNoiseArm * largest.moment) r.force = kNone;
+  return r;
 }
 
 bool aboveDeadBand(const Peak& peak, double reference) {
@@ -269,7 +279,7 @@ PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints) {
     return !present || std::isnan(x) ? std::string("-") : formatSignificant(x, 6);
   };
   // one reference per kind for every column: the largest force (moment) the run's joints transmit
-  const LoadScale scale = loadScale(joints);
+  const LoadScale scale = deadBandReferences(loadScale(joints));
   for (const JointPeaks& j : joints) {
     const double u = j.utilisation();
     const Peak effort = j.largestEffort();  // "-" for a joint that never acts (a passive joint)

@@ -121,8 +121,18 @@ struct LoadScale {
 /// The largest peaks of `joints`, of the whole wrenches or of their reaction parts (T λ).
 LoadScale loadScale(const std::vector<JointPeaks>& joints, bool reactionOnly = false);
 
-/// Whether `peak` is a load to report against the run's `reference` (its largest of that kind):
-/// sampled, and not below kLoadDeadBand × the reference.
+/// A run whose largest moment is below kNoiseArm × its largest force (a lever arm of a nanometre),
+/// or whose largest force is below kNoiseArm × its largest moment (per metre), has no loads of
+/// that kind: all of it is rounding noise (a planar pendulum's joints "transmit" 1e-14 N·m beside
+/// 30 N), which a dead band relative to its own largest would report.
+inline constexpr double kNoiseArm = 1e-9;
+
+/// The dead band's references of a run whose largest loads are `largest`: the same, but +∞ for a
+/// kind that is noise beside the other (kNoiseArm), so that none of it is above the band.
+LoadScale deadBandReferences(const LoadScale& largest);
+
+/// Whether `peak` is a load to report against the run's `reference` (its largest of that kind,
+/// as deadBandReferences gives it): sampled, and not below kLoadDeadBand × the reference.
 bool aboveDeadBand(const Peak& peak, double reference);
 
 /// A warning for every joint whose peak reached its load rating (utilisation ≥ 100 %): what

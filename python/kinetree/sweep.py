@@ -252,13 +252,25 @@ class SweepResult:
             lines.append(f"  ... and {len(self.failures) - 10} more")
         worst = self.worst()
         if worst:
-            lines.append("worst case per joint (peak |F| in N, peak |M| in N m):")
+            lines.append("worst case per joint (peak |F| in N, peak |M| in N m; '-': rounding noise):")
             width = max(len(w["joint"]) for w in worst)
+            # the peak table's dead band (kinetree-cli peaks): under LOAD_DEAD_BAND of the largest of
+            # its kind over every case, or of a kind that is all noise beside the other, is no load
+            largest = {k: max((w[k] for w in worst if not math.isnan(w[k])), default=0.0) for k in ("force", "moment")}
+            reference = dict(largest)
+            if largest["moment"] < _kinetree.NOISE_ARM * largest["force"]:
+                reference["moment"] = math.inf
+            if largest["force"] < _kinetree.NOISE_ARM * largest["moment"]:
+                reference["force"] = math.inf
+
+            def shown(w: Dict[str, Any], kind: str) -> str:
+                value = w[kind]
+                if math.isnan(value) or value < _kinetree.LOAD_DEAD_BAND * reference[kind]:
+                    return f"{'-':>12}"
+                return f"{value:12.6g} (case {w[kind + '_case']})"
+
             for w in worst:
-                lines.append(
-                    f"  {w['joint']:<{width}}  |F| {w['force']:12.6g} (case {w['force_case']})"
-                    f"   |M| {w['moment']:12.6g} (case {w['moment_case']})"
-                )
+                lines.append(f"  {w['joint']:<{width}}  |F| {shown(w, 'force')}   |M| {shown(w, 'moment')}")
         return "\n".join(lines) + "\n"
 
     def frame(self):

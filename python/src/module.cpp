@@ -332,6 +332,10 @@ py::list jointList(PyModel& pm) {
 PYBIND11_MODULE(_kinetree, m) {
   m.doc() = "The Kinetree engine; use the package `kinetree`, which documents every function.";
   m.attr("__version__") = kt::kVersion;
+  // the peak tables' dead band (core/results/peak_loads.hpp): a fraction of the largest of a kind,
+  // and the lever arm beside which a whole kind is rounding noise
+  m.attr("LOAD_DEAD_BAND") = kt::kLoadDeadBand;
+  m.attr("NOISE_ARM") = kt::kNoiseArm;
 
   static py::exception<kt::ModelLoadError> modelError(m, "ModelError", PyExc_ValueError);
   modelError.attr("__doc__") =

@@ -240,6 +240,43 @@ class TestRecordedResults : public QObject {
   // On request, a case at the peak of every reaction and effort component: each at the peak table's
   // |λ_k| and |τ_k| and its time, joint by joint after the joint's force and moment cases; a
   // passive joint's zero effort has none. The CLI writes them with --case-components.
+  // A planar pendulum's joints "transmit" moments of 1e-14 N·m beside forces of 300 N: every moment
+  // is rounding noise, which a dead band relative to the largest moment alone let through as
+  // "|M| 7.1e-15 at t = 1.989 s" and a load case. Now no moment is shown and none makes a case;
+  // the forces are as before.
+  void aKindThatIsAllNoiseIsNoLoad() {
+    QCOMPARE(deadBandReferences({300.0, 7e-15}).moment, std::numeric_limits<double>::infinity());
+    QCOMPARE(deadBandReferences({300.0, 7e-15}).force, 300.0);
+    QCOMPARE(deadBandReferences({1e-16, 20.0}).force, std::numeric_limits<double>::infinity());
+    QCOMPARE(deadBandReferences({300.0, 1e-6}).moment, 1e-6);  // a micrometre's arm: a load
+    Model model = loadModelFromFile(example("pendulum.yaml").toStdString());
+    SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
+    Simulator sim(std::move(model), o);
+    const SignalLayout& layout = sim.signalLayout();
+    PeakLoads peaks(sim.tree(), layout);
+    LoadCaseCollector cases(sim.tree(), layout);
+    peaks.add(sim.sample().data());
+    cases.add(sim.sample().data());
+    for (int k = 0; k < 400; ++k) {
+      QVERIFY(sim.step());
+      peaks.add(sim.sample().data());
+      cases.add(sim.sample().data());
+    }
+    const LoadScale largest = loadScale(peaks.joints());
+    QVERIFY2(largest.moment > 0.0 && largest.moment < 1e-12 && largest.force > 100.0,
+             qPrintable(QStringLiteral("%1 N·m, %2 N").arg(largest.moment).arg(largest.force)));
+    const PeakTableCells table = peakLoadsCells(peaks.joints());
+    QCOMPARE(table.header[3], std::string("|M| (N·m)"));
+    for (const std::vector<std::string>& row : table.rows) {
+      QCOMPARE(row[3], std::string("-"));  // |M| and its time
+      QCOMPARE(row[4], std::string("-"));
+      QVERIFY(row[1] != "-");  // |F|
+    }
+    const std::vector<LoadCase> found = cases.cases();
+    QCOMPARE(found.size(), peaks.joints().size());  // one force case per joint, no moment case
+    for (const LoadCase& c : found) QVERIFY(!c.moment);
+  }
+
   void loadCasesOfComponents() {
     Model model = loadModelFromFile(example("space_robot.yaml").toStdString());
     SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
@@ -346,7 +383,7 @@ class TestRecordedResults : public QObject {
     // the free base joint transmits nothing: its 1e-14 N of rounding noise is no peak
     const QString base =
         QString::fromStdString(table).section(QStringLiteral("\nbase_joint"), 1, 1).section('\n', 0, 0);
-    QVERIFY2(!base.isEmpty() && base.simplified() == QStringLiteral("- - - - - - - - -"), qPrintable(base));
+    QVERIFY2(!base.isEmpty() && base.simplified() == QStringLiteral("- - - - - - - - - - -"), qPrintable(base));
     // reaction ratings count per coordinate
     std::vector<LoadRating> ratings = PeakLoads::ratingsOf(sim->model(), sim->tree());
     const int j13 = sim->tree().jointIndex("J13");

@@ -57,7 +57,7 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
     peaks_ = peaks;
     rows_ = peaks ? static_cast<int>(peaks->size()) : 0;
     governing_.clear();
-    scale_ = peaks ? kt::loadScale(*peaks) : kt::LoadScale();
+    scale_ = peaks ? kt::deadBandReferences(kt::loadScale(*peaks)) : kt::LoadScale();
     if (peaks)  // once per refresh, not once per comparison of a sort
       for (const kt::JointPeaks& j : *peaks)
         governing_.push_back({100.0 * j.utilisation(), QString::fromStdString(j.utilisationOf()), j.utilisationTime()});
@@ -249,6 +249,13 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
                  ? PeakLoadsDock::tr("%1 has no reaction part: a free joint constrains nothing")
                        .arg(QString::fromStdString(j.name))
                  : PeakLoadsDock::tr("No sample");
+    if (!std::isfinite(s.reference))
+      return PeakLoadsDock::tr(
+                 "%1 %2: rounding noise, as is every %3 of this run: the largest is under 10⁻⁹ m × the "
+                 "largest %4")
+          .arg(peakNumber(s.peak->value, 3), unit,
+               unit == QLatin1String("N") ? PeakLoadsDock::tr("force") : PeakLoadsDock::tr("moment"),
+               unit == QLatin1String("N") ? PeakLoadsDock::tr("moment") : PeakLoadsDock::tr("force"));
     if (!kt::aboveDeadBand(*s.peak, s.reference))
       return PeakLoadsDock::tr("%1 %2: rounding noise, under the dead band (%3 % of the run's largest, %4 %2)")
           .arg(peakNumber(s.peak->value, 3), unit, peakNumber(100.0 * kt::kLoadDeadBand), peakNumber(s.reference, 4));
@@ -261,7 +268,7 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
   std::vector<Governing> governing_;  ///< (rows) the utilisation, what it is of and when
   std::vector<kt::InteractionSpan> spans_;
   std::vector<std::string> bodies_;
-  kt::LoadScale scale_;  ///< the largest force and moment: the dead band's reference
+  kt::LoadScale scale_;  ///< the dead band's references (kt::deadBandReferences)
   std::array<int, ColumnCount> decimals_{};
 };
 
