@@ -12,6 +12,7 @@
 
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/io/interaction_events.hpp"
 #include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
@@ -34,6 +35,17 @@ std::vector<std::string> splitList(const std::string& s) {
     start = comma + 1;
   }
   return out;
+}
+
+bool outputsWritable(const char* command, std::initializer_list<std::string> paths) {
+  try {
+    for (const std::string& path : paths)
+      if (!path.empty() && path != "-") checkWritable(path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kinetree-cli %s: %s\n", command, printable(e.what()).c_str());
+    return false;
+  }
+  return true;
 }
 
 std::string printable(const std::string& s) { return escapeControls(s); }
@@ -130,6 +142,12 @@ bool parseArgs(const char* command, const char* usage, const std::vector<std::st
     }
     if (!inlineValue) {
       if (k + 1 >= args.size()) return fail(name + " needs a value");
+      // "-o --duration 1": the value forgotten, the next option taken for it; a value that starts
+      // with "--" is given as --output=--name (negative numbers, "-" for stdout pass)
+      const std::string& next = args[k + 1];
+      if (next.rfind("--", 0) == 0 && next.size() > 2)
+        return fail(name + " needs a value before " + printable(next) + " (a value starting with -- is written " +
+                    spec->name + "=VALUE)");
       value = args[++k];
     }
     out.options.emplace_back(spec->name, value);

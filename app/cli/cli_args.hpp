@@ -3,6 +3,7 @@
 // parsing with the option's name in the message, and the run-settings check.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,11 @@ int streamingRun(const char* command, const char* usage, const std::string& mode
 
 /// Text of a file name or model value for a message: control characters (terminal escapes) as \xNN.
 std::string printable(const std::string& s);
+
+/// Checks, before a run, that the files it will write can be written (kt::checkWritable; "" and
+/// "-" are stdout): false after "kinetree-cli COMMAND: cannot …" on stderr, so that a bad path
+/// fails at once instead of after the computation.
+bool outputsWritable(const char* command, std::initializer_list<std::string> paths);
 
 /// The --package-path DIR option of every command that reads a model (a URDF's package:// meshes,
 /// as `kinetree-cli import` takes it).

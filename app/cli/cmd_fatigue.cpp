@@ -125,6 +125,7 @@ int cmdFatigue(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli fatigue: --bins needs --histogram FILE.csv\n%s", kFatigueUsage);
     return 2;
   }
+  if (!outputsWritable("fatigue", {output, cyclesPath, histogramPath})) return 1;  // before the run
   SignalRun run;
   if (const int failed =
           runForSignals("fatigue", kFatigueUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))

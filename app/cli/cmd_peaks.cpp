@@ -52,6 +52,7 @@ int cmdPeaks(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kPeaksUsage);
     return 2;
   }
+  if (!outputsWritable("peaks", {output, casesPath})) return 1;  // checked before the run, not after it
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
   if (const int failed = streamingRun("peaks", kPeaksUsage, modelPath, packagePathsOf(parsed), choices, sim, duration))

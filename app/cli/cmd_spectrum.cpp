@@ -73,6 +73,7 @@ int cmdSpectrum(const std::vector<std::string>& args) {
       }
     }
   }
+  if (!outputsWritable("spectrum", {output})) return 1;  // before the run
   SignalRun run;
   if (const int failed =
           runForSignals("spectrum", kSpectrumUsage, modelPath, packagePathsOf(parsed), choices, patterns, run))

@@ -290,6 +290,11 @@ void AtomicFile::commit() {
   syncDirectory(directoryOf(path_));
 }
 
+void checkWritable(const std::string& path) {
+  if (isSpecialFile(path)) return;
+  const AtomicFile probe(path);  // its temporary file goes with it
+}
+
 void writeFileAtomically(const std::string& path, std::string_view bytes) {
   AtomicFile file(path);
   file.write(bytes);

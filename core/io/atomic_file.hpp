@@ -58,6 +58,11 @@ class AtomicFile {
   long long failAfter_ = -1;  ///< the injected failure (setWriteFailureForTesting): -1 none
 };
 
+/// Throws what AtomicFile(path) would throw (no folder, a directory, a write-protected file, a
+/// full or read-only disk at the creation of the temporary file), leaving nothing behind: the check
+/// of an output before a long computation. A special file is not opened (a FIFO would be taken).
+void checkWritable(const std::string& path);
+
 /// `bytes` atomically to `path` (AtomicFile). Throws std::runtime_error with the reason.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 

@@ -275,6 +275,33 @@ class TestCliRobust : public QObject {
                 .isEmpty());
   }
 
+  // The commands that write after a run (peaks, spectrum, fatigue) check their files first: a
+  // folder that does not exist fails at once, with nothing printed, not after the whole run.
+  void outputPathsBeforeTheRun() {
+    const QString missing = QDir::tempPath() + "/kinetree-no-such-folder/out.csv";
+    for (const QStringList& args :
+         {QStringList{"peaks", example("pendulum.yaml"), "--cases", missing},
+          QStringList{"peaks", example("pendulum.yaml"), "-o", missing},
+          QStringList{"spectrum", example("pendulum.yaml"), "-o", missing},
+          QStringList{"fatigue", example("pendulum.yaml"), "--signals", "load:*.fz", "--histogram", missing}}) {
+      const Run r = cli(args);
+      QCOMPARE(r.code, 1);
+      QVERIFY2(r.err.contains("cannot create a file next to " + missing), qPrintable(r.err));
+      QVERIFY2(r.out.isEmpty(), qPrintable(r.out));  // the table was not printed: no run
+    }
+  }
+
+  // An option whose value was forgotten does not take the next option for it.
+  void optionValueForgotten() {
+    const Run r = cli({"simulate", example("pendulum.yaml"), "-o", "--duration", "0.1"});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("-o needs a value before --duration (a value starting with -- is written --output=VALUE)"),
+             qPrintable(r.err));
+    QVERIFY(!QFile::exists("--duration"));
+    const Run negative = cli({"simulate", example("pendulum.yaml"), "--duration", "0.01", "-o", "-"});
+    QVERIFY2(negative.code == 0, qPrintable(negative.err));  // "-" is stdout, not an option
+  }
+
   // validate "" names the empty argument; "--" ends the options, so that names may start with '-'.
   void emptyAndDashNames() {
     const Run empty = cli({"validate", ""});
