@@ -98,7 +98,7 @@ int comparePointwise(const std::string& modelPath, const Model& model, Simulator
   if (!error.empty())
     std::fprintf(stderr, "%s: %s: simulation stopped: %s (comparing at the states before)\n",
                  printable(modelPath).c_str(), solvers.front().c_str(), error.c_str());
-  std::printf("%s: pointwise, at the %zu states of a %s run (%s, step %s s, %s s), tolerance %s\n",
+  std::printf("%s: pointwise, at the %zu states of the %s run (%s, step %s s, %s s), tolerance %s\n",
               printable(modelPath).c_str(), states.size(), solvers.front().c_str(), options.integrator.c_str(),
               formatSignificant(options.step, 6).c_str(), formatSignificant(duration, 6).c_str(),
               formatSignificant(tolerance, 6).c_str());

@@ -80,7 +80,7 @@ const Command kCommands[] = {
      "                          [--duration T] [--csv] [-o|--output FILE|-] [--motion FILE.csv [--cutoff HZ]]\n"
      "                          [--events FILE.events.json] [--cases FILE.csv|FILE.json [--case-components]]\n"
      "                          [--package-path DIR]...\n\n"
-     "Simulates the model as simulate does (the same options, --motion and --events included, and the\n"
+     "Simulates the model as simulate does (its run options, --motion and --events included, and the\n"
      "same samples) and prints, for every joint, each with its time: the largest |force| and |moment|\n"
      "of the wrench it transmits, the largest |force| and |moment| of its reaction part, and the\n"
      "largest |tau| of its coordinates (N*m or N: a drive's force, or the effort its prescribed motion\n"

@@ -233,7 +233,12 @@ std::vector<InteractionEvent> parseInteractionEvents(const std::string& text, co
   const EventReader reader(fileName, tree);
   std::vector<yaml::ParseProblem> problems;
   const auto root = yaml::parseDocument(text, problems);
-  if (!problems.empty()) reader.fail(problems.front().pos, problems.front().path, problems.front().message);
+  if (!problems.empty()) {
+    // the file is JSON, read by the YAML parser (JSON is YAML): its syntax errors say JSON
+    std::string message = problems.front().message;
+    if (message.rfind("YAML syntax error", 0) == 0) message.replace(0, 4, "JSON");
+    reader.fail(problems.front().pos, problems.front().path, message);
+  }
   if (!root || root->kind != Node::Kind::Map)
     reader.fail(root ? root->pos : yaml::Position{}, "",
                 R"(expected an events file: a mapping with "format": "kinetree-events" and "events")");

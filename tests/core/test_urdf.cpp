@@ -651,7 +651,14 @@ class TestUrdf : public QObject {
     for (const std::string& w : warnings) all += QString::fromStdString(w) + "\n";
     QVERIFY2(all.contains("gravity (0 0 0) is not part of URDF"), qPrintable(all));
     QVERIFY2(all.contains("drives left out"), qPrintable(all));
-    QVERIFY2(all.contains("(prism)"), qPrintable(all));
+    QVERIFY2(all.contains("shapes left out (URDF has no such geometry), of the bodies: base (prism)"), qPrintable(all));
+    // a prescribed motion is named as a drive is
+    std::vector<std::string> motionWarnings;
+    exportUrdf(loadModelFromFile(test::example("space_robot_motion.yaml").toStdString()), std::string(),
+               motionWarnings);
+    QString motions;
+    for (const std::string& w : motionWarnings) motions += QString::fromStdString(w) + "\n";
+    QVERIFY2(motions.contains("prescribed motions left out (URDF has none), of the joints: J11"), qPrintable(motions));
   }
 
   // kinetree-cli import, then simulate, as a user would; export to a file and back.

@@ -74,7 +74,7 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
                       single->joint.origin.rotation().isIdentity(0.0)))
     single = nullptr;
 
-  std::vector<std::string> drives, ratings, initial, wrenches, dropped, limitless;
+  std::vector<std::string> drives, motions, ratings, initial, wrenches, dropped, limitless;
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n";
   out << "<!-- exported from a Kinetree model -->\n";
@@ -125,6 +125,7 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
 
     const JointSpec& j = b.joint;
     if (j.drive.type != DriveType::None) drives.push_back(jointName(b));
+    if (j.motion.type != MotionType::None) motions.push_back(jointName(b));
     // an effort rating is URDF's <limit effort> of a revolute or prismatic joint; the rest has no place
     const bool effortKept = j.type == JointType::Revolute || j.type == JointType::Prismatic;
     if (j.rating.force != 0.0 || j.rating.moment != 0.0 || !j.rating.reaction.empty() ||
@@ -173,10 +174,11 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
   if (model.gravity != Vec3(0.0, 0.0, -9.81))
     warnings.push_back("gravity (" + vec(model.gravity) + ") is not part of URDF; importers assume 0 0 -9.81");
   note(drives, "drives left out (URDF has none), on the joints");
+  note(motions, "prescribed motions left out (URDF has none), of the joints");
   note(ratings, "load ratings left out, on the joints");
   note(initial, "initial positions and velocities left out, of the joints");
   note(wrenches, "applied wrenches left out, on the bodies");
-  note(dropped, "shapes URDF has no geometry for left out, of the bodies");
+  note(dropped, "shapes left out (URDF has no such geometry), of the bodies");
   note(limitless, "prismatic joints without limits written with -1e6 .. 1e6 m (URDF requires limits)");
   if (model.simulation != SimulationSettings{})
     warnings.push_back("the simulation settings (solver " + model.simulation.solver + ", integrator " +
