@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import fnmatch
+import numbers
 import os
 import tempfile
 from dataclasses import dataclass
@@ -60,7 +61,9 @@ def load(path: str) -> Model:
     message`` and whose ``diagnostics`` attribute holds them as dicts (file, line, column, path,
     message, warning).
     """
-    return _kinetree.load(str(path))
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"load takes a file path (str or os.PathLike), not {type(path).__name__}")
+    return _kinetree.load(os.fspath(path))
 
 
 def loads(text: str, name: str = "<string>", directory: str = "") -> Model:
@@ -159,7 +162,13 @@ def simulate(
     """
     if isinstance(model, str):
         model = load(model)
+    if not isinstance(signals, str) and signals is not None:
+        signals = list(signals)
+        if not signals:
+            raise ValueError("signals is an empty list: give glob patterns, or None for every signal")
     patterns = signals if isinstance(signals, str) or signals is None else ",".join(signals)
+    if isinstance(every, bool) or not isinstance(every, numbers.Integral):
+        raise TypeError(f"every is a whole number of output steps (1, 2, ...), not {every!r}")
     if motion is None:
         if cutoff is not None:
             raise ValueError("cutoff filters the samples of motion; give motion as well")
@@ -289,9 +298,13 @@ def rainflow(x) -> List[Dict[str, float]]:
     """The rainflow cycles of a series by ASTM E1049-85 (half cycles kept), as ``kinetree-cli
     fatigue --cycles`` counts them: dicts of range, mean, count (1 or 0.5) and the sample indices
     first and last of the cycle's two reversals (docs/reports.md)."""
+    values = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(values)):
+        bad = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise ValueError(f"rainflow needs finite values; sample {bad} is {values.flat[bad]}")
     return [
         {"range": r, "mean": m, "count": n, "first": a, "last": b}
-        for r, m, n, a, b in _kinetree.rainflow(np.asarray(x, dtype=float).tolist())
+        for r, m, n, a, b in _kinetree.rainflow(values.tolist())
     ]
 
 

@@ -4,6 +4,7 @@ diagnostics, its model edits and its dynamics functions."""
 import ast
 import glob
 import os
+import pathlib
 import signal
 import threading
 import time
@@ -224,6 +225,21 @@ class TestRunSettings(unittest.TestCase):
         with self.assertRaisesRegex(kinetree.ModelError, "simulation.duration: must be > 0, got -1"):
             model.set("simulation.duration", -1)
         self.assertEqual(kinetree.simulate(model, duration=0.5, signals="time").final_time, 0.5)
+
+    def test_arguments_of_the_wrong_kind_are_refused(self):
+        # before: every=2.5 ran as 2, signals=[] gave every signal, a NaN made a rainflow cycle and
+        # load(None) looked for a file named "None"
+        model = kinetree.load(example("pendulum.yaml"))
+        with self.assertRaisesRegex(TypeError, "every is a whole number"):
+            kinetree.simulate(model, duration=0.1, signals="time", every=2.5)
+        self.assertEqual(kinetree.simulate(model, duration=0.1, signals="time", every=2).final_time, 0.1)
+        with self.assertRaisesRegex(ValueError, "signals is an empty list"):
+            kinetree.simulate(model, duration=0.1, signals=[])
+        with self.assertRaisesRegex(ValueError, "sample 1 is nan"):
+            kinetree.rainflow([1.0, float("nan"), 2.0])
+        with self.assertRaisesRegex(TypeError, "load takes a file path"):
+            kinetree.load(None)
+        self.assertEqual(kinetree.load(pathlib.Path(example("pendulum.yaml"))).name, model.name)
 
     def test_ctrl_c_stops_a_run(self):
         model = kinetree.load(example("space_robot.yaml"))
