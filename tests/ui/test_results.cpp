@@ -8,6 +8,8 @@
 // frames that change); on a full disk each of them, and kinetree --screenshot, keeps the old file
 // and gives the reason. Runs under xvfb-run; saves screenshots of the timeline and the dock.
 #include <vtkActor.h>
+#include <vtkAxis.h>
+#include <vtkChartXY.h>
 #include <vtkCoordinate.h>
 #include <vtkProperty.h>
 #include <vtkTextActor.h>
@@ -946,7 +948,11 @@ class TestResults : public QObject {
     QVERIFY(pane);
     const kt::LoadScale loads = recordingScale(false);
     QCOMPARE(pane->noiseFloor("N"), kt::kLoadDeadBand * loads.force);
-    QCOMPARE(pane->noiseFloor("N*m"), kt::kLoadDeadBand * loads.moment);
+    QCOMPARE(pane->noiseFloor("N·m"), kt::kLoadDeadBand * loads.moment);
+    // under the unit the pane draws (set under "N*m", the CSV's spelling, it held no moment flat)
+    const std::string left = pane->chart()->GetAxis(vtkAxis::LEFT)->GetTitle();
+    const std::string right = pane->chart()->GetAxis(vtkAxis::RIGHT)->GetTitle();
+    QVERIFY2(left == "N·m" || right == "N·m", (left + " | " + right).c_str());
     // the free-body diagram of L11 beside the load arrows: the legends apart
     kt::ui::MathematicsDock* maths = w->mathematicsDock();
     maths->show();

@@ -261,7 +261,7 @@ void MainWindow::createSimulation() {
     for (int p = 0; p < PlotsDock::kPaneCount; ++p)
       if (auto* pane = qobject_cast<render::ChartPane*>(plotsDock_->paneWidget(p))) {
         pane->setNoiseFloor(QStringLiteral("N"), kt::kLoadDeadBand * force);
-        pane->setNoiseFloor(QStringLiteral("N*m"), kt::kLoadDeadBand * moment);
+        pane->setNoiseFloor(QStringLiteral("N·m"), kt::kLoadDeadBand * moment);  // as PlotsDock writes the unit
       }
   });
   peakLoadsDock_ = new PeakLoadsDock(
