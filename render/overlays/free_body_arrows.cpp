@@ -132,7 +132,7 @@ void FreeBodyArrows::show(const kt::Kinematics& poses, const kt::FreeBodyDiagram
 std::vector<std::string> FreeBodyArrows::legendLines() const {
   std::vector<std::string> lines;
   if (drawn_.empty()) return lines;
-  lines.push_back("Free-body diagram: force (one tip) and moment (two tips) where each acts");
+  lines.push_back("Free-body diagram: each force (one tip) and its moment about the point where it acts (two tips)");
   for (const Drawn& d : drawn_) lines.push_back(d.what + ": " + magnitudes(d.force, d.moment));
   return lines;
 }

@@ -111,7 +111,8 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, render::Scene
   tabs_->addTab(page(inertias, inertiaNote_), tr("Articulated inertia"));
   conservation_->setObjectName(QStringLiteral("conservationTable"));
   conservation_->setColumnCount(5);
-  conservation_->setHorizontalHeaderLabels({tr("quantity"), tr("at t = 0"), tr("now"), tr("change"), tr("drift")});
+  conservation_->setHorizontalHeaderLabels(
+      {tr("quantity"), tr("at t = 0"), tr("now"), tr("change"), tr("drift (relative)")});
   conservation_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   conservation_->verticalHeader()->hide();
   conservation_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -224,13 +225,17 @@ void MathematicsDock::showConservation(const kt::Tree& tree, const double* row) 
     const kt::SignalInfo& info = layout.infos()[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)])];
     const double a = first[static_cast<std::size_t>(rows[static_cast<std::size_t>(r)])];
     const double b = row[rows[static_cast<std::size_t>(r)]];
-    // drift relative to the quantity's size at t = 0 (or, for a quantity that starts at zero, to 1)
+    // drift relative to the quantity's size at t = 0 (or, for a quantity that starts at zero, to
+    // 1), for what is conserved: the kinetic and potential energy trade, only their total is kept
     const double drift = (b - a) / std::max(std::abs(a), 1.0);
+    const bool conserved = info.kind == kt::SignalKind::Energy ? energy && info.name == "energy.total" : momentum;
+    const QString drifted = conserved                                       ? QString::number(drift, 'g', 2)
+                            : info.kind == kt::SignalKind::Energy && energy ? tr("exchanged (the total is kept)")
+                                                                            : tr("not conserved");
     const QStringList cells = {
-        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name), QString::fromStdString(info.unit)),
-        fourDigits(a), fourDigits(b), QString::number(b - a, 'g', 3),
-        (info.kind == kt::SignalKind::Energy ? energy : momentum) ? QString::number(drift, 'g', 2)
-                                                                  : tr("not conserved")};
+        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name),
+                                      QString::fromStdString(info.unit).replace(QLatin1Char('*'), QChar(0x00B7))),
+        fourDigits(a), fourDigits(b), QString::number(b - a, 'g', 3), drifted};
     for (int c = 0; c < 5; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -401,8 +406,10 @@ void MathematicsDock::refresh() {
     put(r++, tr("= rate of change of momentum, I a + v ×* I v"), d.momentumRate);
     put(r, tr("residual (sum − rate)"), d.residual);
     freeBody_->resizeColumnsToContents();
-    freeBodyNote_->setText(tr("Body %1, in its own axes at its origin: the wrenches on it add up to the rate of "
-                              "change of its momentum (Newton–Euler). Residual %2 relative to the largest term.")
+    freeBodyNote_->setText(tr("Body %1, in its own axes, moments about its origin: the wrenches on it add up to the "
+                              "rate of change of its momentum (Newton–Euler). Residual %2 relative to the largest "
+                              "term. The 3D view draws each moment about the point where its force acts (gravity's "
+                              "about the centre of mass: zero), so its moments differ from these by r × f.")
                                .arg(QString::fromStdString(tree->bodyNames[selected_]))
                                .arg(d.residual.cwiseAbs().maxCoeff() / d.scale(), 0, 'g', 2));
     showFreeBodyArrows(&d);

@@ -42,7 +42,9 @@ AlgorithmTrace tracePoissonSweep(const Tree& tree, const VectorX& q, const Vecto
           "M*_p += ⁱX_pᵀ (M*_i − U_i D_i U_iᵀ) ⁱX_p    φ*_p += ⁱX_pᵀ (φ*_i + U_i u_i)    F*_p += ⁱX_pᵀ F*_i";
       s.values.push_back(
           coordinates("p_i", "its joint's impulse, S_iᵀ μ_i (the Poisson impulse)", jointPart(tree, p, i), i));
-      s.values.push_back(matrix("D_i", "(S_iᵀ M*_i S_i)⁻¹: the inverse inertia its joint moves",
+      s.values.push_back(matrix("D_i",
+                                "(S_iᵀ M*_i S_i)⁻¹: the inverse inertia its joint moves (Ivanov's D_i is the "
+                                "inverse of ABA's: ABA's D_i⁻¹)",
                                 sweep.factor().inverseBlock(i, nv), i));
       s.values.push_back(coordinates("u_i", "D_i (p_i − S_iᵀ φ*_i): what joint i's impulse leaves for its own motion",
                                      jointPart(tree, sweep.velocityKey(), i), i));
