@@ -34,6 +34,7 @@
 #include "ui/document/document.hpp"
 #include "ui/results/export/results_export.hpp"
 #include "ui/results/peak_loads_dock.hpp"
+#include "ui/editor/selection.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/body_grab.hpp"
 #include "ui/simulation/drive_panel.hpp"
@@ -216,6 +217,30 @@ class TestHandsOn : public QObject {
     // exported and replayed: the same bytes
     exportedRunReplays(sim, modelPath, QStringLiteral("driven.csv"));
     if (QTest::currentTestFailed()) return;
+  }
+
+  // The dialog opens on the selected body. A push on a run that has ended is refused with what to
+  // do: queued for a step that never came, it was lost when the next run started from t = 0, after
+  // "applied" had been said.
+  void pushOnAFinishedRunIsRefused() {
+    auto w = kt::test::openWindow(QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), QSize(1280, 800));
+    SimulationController* sim = w->simulation();
+    sim->setDuration(0.02);
+    sim->setUntilStopped(false);
+    sim->setSpeed(0.0);
+    sim->run();
+    QTRY_VERIFY(sim->runState() == SimulationController::RunState::Finished);
+    w->selection().selectBody(w->document().model().findBody("L26"));
+    w->pushAction()->trigger();
+    kt::ui::PushDialog* dialog = w->pushDialog();
+    QVERIFY(dialog && dialog->isVisible());
+    QCOMPARE(dialog->bodyBox()->currentText(), QStringLiteral("L26"));  // the selected body, not the first
+    dialog->forceFields()[0]->setValue(400.0);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("pushApply")), Qt::LeftButton);
+    QVERIFY2(dialog->statusLabel()->text().startsWith(QStringLiteral("The run has ended (finished at t = ")) &&
+                 dialog->statusLabel()->text().endsWith(QStringLiteral("Run again (F5), then push.")),
+             qPrintable(dialog->statusLabel()->text()));
+    QVERIFY(sim->events().empty());
   }
 
   // Simulation ▸ Push a Body…: an exact push, applied at the next step, recorded as applied:, and

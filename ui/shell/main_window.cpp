@@ -231,7 +231,12 @@ void MainWindow::createSimulation() {
   compareAction_->setObjectName(QStringLiteral("compareSolversAction"));
   pushAction_ = simulationActions_->menu()->addAction(tr("&Push a Body…"), this, [this] {
     if (!pushDialog_) pushDialog_ = new PushDialog(simulation_, this);
-    pushDialog_->show();
+    const bool opening = !pushDialog_->isVisible();
+    pushDialog_->show();                                                      // lists the run's bodies
+    if (const int body = selection_->selectedBody(); opening && body >= 0) {  // the body the user picked
+      const QString name = QString::fromStdString(doc_->model().bodies[static_cast<std::size_t>(body)].name);
+      if (const int k = pushDialog_->bodyBox()->findText(name); k >= 0) pushDialog_->bodyBox()->setCurrentIndex(k);
+    }
     pushDialog_->raise();
     pushDialog_->activateWindow();
   });

@@ -166,6 +166,13 @@ bool PushDialog::apply() {
     status_->setText(tr("Cannot push: %1").arg(QString::fromStdString(problem)));
     return false;
   }
+  if (simulation_->runState() == SimulationController::RunState::Finished) {
+    // the run takes no more steps: the push would be queued for a step that never comes, and the
+    // next run (F5) starts from t = 0 without it
+    status_->setText(tr("The run has ended (%1): a push acts on a run that goes on. Run again (F5), then push.")
+                         .arg(simulation_->runStateText()));
+    return false;
+  }
   e.id = simulation_->newInteractionId();
   if (!simulation_->interact(e)) {
     status_->setText(tr("The run cannot go on (reset it): nothing was applied"));
