@@ -232,10 +232,11 @@ void MathematicsDock::showConservation(const kt::Tree& tree, const double* row) 
     const QString drifted = conserved                                       ? QString::number(drift, 'g', 2)
                             : info.kind == kt::SignalKind::Energy && energy ? tr("exchanged (the total is kept)")
                                                                             : tr("not conserved");
-    const QStringList cells = {
-        QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name),
-                                      QString::fromStdString(info.unit).replace(QLatin1Char('*'), QChar(0x00B7))),
-        fourDigits(a), fourDigits(b), QString::number(b - a, 'g', 3), drifted};
+    const QStringList cells = {QStringLiteral("%1 (%2)").arg(QString::fromStdString(info.name),
+                                                             QString::fromStdString(info.unit)
+                                                                 .replace(QLatin1Char('*'), QChar(0x00B7))
+                                                                 .replace(QStringLiteral("^2"), QStringLiteral("²"))),
+                               fourDigits(a), fourDigits(b), QString::number(b - a, 'g', 3), drifted};
     for (int c = 0; c < 5; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
