@@ -124,7 +124,8 @@ def _spec(path: str) -> Dict[str, Any]:
 
 
 def _check_run(spec: Dict[str, Any], path: str, model) -> None:
-    """The run settings against the model's, by the rule simulate and kinetree-cli follow."""
+    """The run settings against the model's, by the rule simulate and kinetree-cli follow, and the
+    parameters' paths against its fields."""
     from . import _kinetree
 
     run = spec["run"]
@@ -133,6 +134,16 @@ def _check_run(spec: Dict[str, Any], path: str, model) -> None:
         field = problems[0].split(":", 1)[0]
         where = _at(path, run.marks.get(field)) if field in run else path
         raise SpecError(f"{where}: error: run: {problems[0]}")
+    # each parameter names a field of the model (a mistyped body fails here, at its line, not in
+    # every case)
+    parameters = spec["parameters"]
+    for name in parameters:
+        try:
+            model.get(name)
+        except ValueError as error:
+            message = str(error)
+            message = message[len(name) + 2 :] if message.startswith(name + ": ") else message
+            raise SpecError(f"{_at(path, parameters.marks.get(name))}: error: parameters: {name}: {message}")
 
 
 def _check_output(output: str) -> Optional[str]:

@@ -513,6 +513,12 @@ def sweep(
     problems = _kinetree.run_settings_problems(model, _setting(step), _setting(duration), _setting(tolerance))
     if problems:
         raise ValueError(problems[0])
+    # a path that names no field of the model (a mistyped body) fails every case: said once, now
+    for path in parameters:
+        try:
+            model.get(path)
+        except ValueError as error:
+            raise ValueError(f"parameter {path}: {error}".replace(f"{path}: {path}: ", f"{path}: ")) from None
     cases = iter_cases(parameters, samples, seed)
     run = {"solver": solver, "integrator": integrator, "step": step, "duration": duration, "tolerance": tolerance}
     text, directory = model.to_yaml(), model.source_directory

@@ -223,6 +223,19 @@ class TestLocal(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, message):
                 kinetree.sweep(self.model, GRID, processes=1, **given)
 
+    def test_a_path_that_names_nothing_is_refused_before_the_cases(self):
+        # before, each case failed with the same message (and the sweep of a million cases ran them all)
+        with self.assertRaisesRegex(ValueError, r"parameter bodies\[lnk\]\.inertial\.mass: no body is named 'lnk' "
+                                                r"\(did you mean 'link'\?\)"):
+            kinetree.sweep(self.model, {"bodies[lnk].inertial.mass": [1.0, 2.0]}, processes=1, **RUN)
+
+    def test_a_noise_peak_is_no_worst_case(self):
+        # a planar pendulum's moments are rounding noise: the report shows "-", not a "worst" case
+        report = self.serial.report()
+        hinge = next(line for line in report.splitlines() if line.strip().startswith("hinge"))
+        self.assertRegex(hinge, r"\|M\| +-$")
+        self.assertIn("(case 199)", hinge)
+
     def test_table_file(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "sweep.csv")
@@ -307,6 +320,9 @@ class TestCommandLine(unittest.TestCase):
                  ":4:18: error: run: tolerance: must be a finite number, got .nan"),
                 ("parameters: [gravity]\n", ":2:13: error: parameters: expected a mapping of model fields to values"),
                 ("parameters:\n  gravity[2]: [1]\n  gravity[2]: [2]\n", ":4:3: error: duplicate key 'gravity[2]'"),
+                ("parameters:\n  bodies[lnk].inertial.density: [2700, 7800]\n",
+                 ":3:33: error: parameters: bodies[lnk].inertial.density: no body is named 'lnk' (did you mean "
+                 "'link'?)"),
             ]:
                 path = self.spec(d, text)
                 run = cli("sweep", path, check=False)
