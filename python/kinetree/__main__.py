@@ -308,7 +308,8 @@ def sweep_main(argv) -> int:
             client.close()
     if sys.stderr.isatty():
         sys.stderr.write("\n")
-    status = 0 if not result.failures else 1
+    # as kinetree-cli peaks: 1 when a case failed, else 3 when a load rating was reached
+    status = 1 if result.failures else 3 if result.ratings_reached() else 0
     if output:
         try:
             result.write(output)

@@ -204,7 +204,8 @@ def _failed(index: int, case: Case, message: str) -> Dict[str, Any]:
 class SweepResult:
     """The summary rows of a sweep, one per case in case order (see ``run_case`` for the
     columns). ``failures`` are the failed rows; ``worst()`` the case with the largest peak force
-    and moment of each joint; ``frame()`` a pandas DataFrame; ``write(path)`` a CSV file (Parquet
+    and moment of each joint; ``ratings_reached()`` the rated joints whose rating a case reached;
+    ``frame()`` a pandas DataFrame; ``write(path)`` a CSV file (Parquet
     for a .parquet name, with pyarrow)."""
 
     def __init__(self, rows: List[Dict[str, Any]], parameters: Sequence[str]):
@@ -242,6 +243,22 @@ class SweepResult:
             out.append(entry)
         return out
 
+    def ratings_reached(self) -> List[Dict[str, Any]]:
+        """The rated joints whose utilisation reached 100 % in some case that ran to the end: the
+        joint, in how many cases of how many that ran, the largest utilisation (1 = 100 %) and its
+        case, as ``kinetree-cli peaks`` warns of one run."""
+        ok = [r for r in self.rows if r["status"] == "ok"]
+        out = []
+        for column in self.columns:
+            if not column.startswith("utilisation:"):
+                continue
+            over = [r for r in ok if r.get(column, math.nan) >= 1.0]
+            if over:
+                top = max(over, key=lambda r: r[column])
+                out.append({"joint": column[len("utilisation:") :], "cases": len(over), "ran": len(ok),
+                            "utilisation": top[column], "case": top["case"]})
+        return out
+
     def report(self) -> str:
         """A text summary: how many cases ran, the failures, and the worst case per joint."""
         lines = [f"{len(self.rows)} cases, {len(self.failures)} failed"]
@@ -271,6 +288,14 @@ class SweepResult:
 
             for w in worst:
                 lines.append(f"  {w['joint']:<{width}}  |F| {shown(w, 'force')}   |M| {shown(w, 'moment')}")
+        reached = self.ratings_reached()
+        if reached:
+            lines.append("load ratings reached (utilisation >= 100 %):")
+            for r in reached:
+                lines.append(
+                    f"  {r['joint']}: in {r['cases']} of {r['ran']} cases; at most {100.0 * r['utilisation']:.4g} % "
+                    f"(case {r['case']})"
+                )
         return "\n".join(lines) + "\n"
 
     def frame(self):

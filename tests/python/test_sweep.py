@@ -299,6 +299,23 @@ class TestCommandLine(unittest.TestCase):
             self.assertNotEqual(failed.returncode, 0)
             self.assertIn("run: unknown key 'durtion'", failed.stderr)
 
+    def test_ratings_reached_are_reported_and_give_status_3(self):
+        # as kinetree-cli peaks warns of one run: before, a sweep whose every case overloaded a rated
+        # joint reported nothing of it and exited 0
+        with tempfile.TemporaryDirectory() as d:
+            model = kinetree.load(example("pendulum.yaml"))
+            model.set("bodies[link].joint.rating.force", 200.0)  # reached when released from high up
+            with open(os.path.join(d, "rated.yaml"), "w") as f:
+                f.write(model.to_yaml())
+            spec = os.path.join(d, "spec.yaml")
+            with open(spec, "w") as f:
+                f.write("model: rated.yaml\nparameters:\n  bodies[link].joint.q0[0]: [0.1, 1.6]\n"
+                        "run: {step: 0.001, duration: 2}\n")
+            run = cli("sweep", spec, "--processes", "1", check=False)
+            self.assertEqual(run.returncode, 3, run.stderr)
+            self.assertIn("load ratings reached (utilisation >= 100 %):\n  hinge: in 1 of 2 cases; at most ", run.stdout)
+            self.assertIn("(case 1)", run.stdout)
+
     def spec(self, d, text, name="spec.yaml"):
         path = os.path.join(d, name)
         with open(path, "w") as f:
