@@ -23,6 +23,7 @@ import fnmatch
 import numbers
 import os
 import tempfile
+import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -100,6 +101,7 @@ class Run:
         self.peaks_text: str = raw["peaks_text"]
         self.peaks_csv: str = raw["peaks_csv"]
         self._index = {name: k for k, name in enumerate(self.columns)}
+        self.every: int = 1  # the run kept every k-th output step (simulate's every)
 
     @property
     def ok(self) -> bool:
@@ -172,17 +174,21 @@ def simulate(
     if motion is None:
         if cutoff is not None:
             raise ValueError("cutoff filters the samples of motion; give motion as well")
-        return Run(_simulate(model, solver, integrator, step, duration, tolerance, patterns, every, "", 0.0))
+        run = Run(_simulate(model, solver, integrator, step, duration, tolerance, patterns, every, "", 0.0))
+        run.every = int(every)
+        return run
     with tempfile.TemporaryDirectory(prefix="kinetree-motion-") as directory:
         path = os.path.join(directory, "motion.csv")
         _write_motion(motion, path)
         try:
-            return Run(
+            run = Run(
                 _simulate(
                     model, solver, integrator, step, duration, tolerance, patterns, every, path,
                     0.0 if cutoff is None else float(cutoff),
                 )
             )
+            run.every = int(every)
+            return run
         except ValueError as error:  # the samples are "motion" to the caller, not a temporary file
             raise ValueError(str(error).replace(path, "motion")) from None
 
@@ -308,6 +314,16 @@ def rainflow(x) -> List[Dict[str, float]]:
     ]
 
 
+def _warn_if_thinned(run: Run, what: str) -> None:
+    """A run kept with every > 1 gives the fatigue or spectrum of a coarser series than the CLI's."""
+    if getattr(run, "every", 1) > 1:
+        warnings.warn(
+            f"{what} of a run that kept every {run.every}th output step: the series is coarser than "
+            "kinetree-cli's (run with every=1 for the same numbers)",
+            stacklevel=3,
+        )
+
+
 def fatigue(run: Run, signals: Union[str, Sequence[str]] = "load:*", wohler: float = 4.0,
             n_eq: Optional[float] = None, frame: bool = False):
     """Rainflow cycles and the damage-equivalent load DEL = (sum n_i S_i^m / N_eq)^(1/m) of each
@@ -315,7 +331,8 @@ def fatigue(run: Run, signals: Union[str, Sequence[str]] = "load:*", wohler: flo
     them: dicts of signal, cycles, largest_range, largest_range_mean, largest_range_t, del,
     wohler_m, n_eq (a pandas DataFrame with ``frame=True``). ``n_eq`` defaults to one cycle per
     second of the run (the time of its last sample); ``wohler`` is the S-N exponent m
-    (docs/reports.md). A run kept with ``every`` > 1 counts the kept samples only."""
+    (docs/reports.md). A run kept with ``every`` > 1 counts the kept samples only (with a warning)."""
+    _warn_if_thinned(run, "fatigue")
     if not wohler > 0:
         raise ValueError("wohler: expected a positive exponent")
     n = float(run.time[-1]) if n_eq is None else float(n_eq)
@@ -349,7 +366,9 @@ def spectrum(run: Run, signal: str, segment: Optional[int] = None, detrend: str 
     window, segments of ``segment`` samples overlapping by half, each detrended: "none", "mean" or
     "linear"), as ``kinetree-cli spectrum`` writes them: a dict of numpy arrays frequency (Hz),
     amplitude (the peak amplitude of a sinusoid) and psd (units^2/Hz), with segment, segments and
-    resolution (Hz). docs/reports.md gives the scaling."""
+    resolution (Hz). docs/reports.md gives the scaling. A run kept with ``every`` > 1 gives the
+    spectrum of the kept samples (with a warning)."""
+    _warn_if_thinned(run, "spectrum")
     return _kinetree.spectrum(run[signal].tolist(), 1.0 / _interval(run), int(segment or 0), detrend)
 
 

@@ -237,6 +237,12 @@ class TestRunSettings(unittest.TestCase):
             kinetree.simulate(model, duration=0.1, signals=[])
         with self.assertRaisesRegex(ValueError, "sample 1 is nan"):
             kinetree.rainflow([1.0, float("nan"), 2.0])
+        # fatigue and spectrum of a thinned run are a coarser series than the CLI's: said so
+        thinned = kinetree.simulate(model, duration=1.0, signals="load:hinge.fx", every=4)
+        with self.assertWarnsRegex(UserWarning, "kept every 4th output step"):
+            kinetree.fatigue(thinned, "load:hinge.fx")
+        with self.assertWarnsRegex(UserWarning, "kept every 4th output step"):
+            kinetree.spectrum(thinned, "load:hinge.fx", segment=64)
         with self.assertRaisesRegex(TypeError, "load takes a file path"):
             kinetree.load(None)
         self.assertEqual(kinetree.load(pathlib.Path(example("pendulum.yaml"))).name, model.name)
