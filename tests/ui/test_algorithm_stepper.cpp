@@ -109,9 +109,12 @@ class TestAlgorithmStepper : public QObject {
       // spatial values with their units
       QCOMPARE(dock->valuesTable()->item(0, 0)->font().family(), QStringLiteral("DejaVu Sans Mono"));
       for (int r = 0; r < dock->valuesTable()->rowCount(); ++r)
-        if (dock->valuesTable()->item(r, 0)->text() == QStringLiteral("p^A_i"))
-          QVERIFY2(dock->valuesTable()->item(r, 1)->text().endsWith(QStringLiteral("[n | f] in N·m | N")),
+        if (dock->valuesTable()->item(r, 0)->text() == QStringLiteral("p^A_i")) {
+          QVERIFY2(dock->valuesTable()->item(r, 1)->text().endsWith(QStringLiteral("[n | f]")),
                    qPrintable(dock->valuesTable()->item(r, 1)->text()));
+          QVERIFY2(dock->valuesTable()->item(r, 2)->text().endsWith(QStringLiteral("] N·m | N")),
+                   qPrintable(dock->valuesTable()->item(r, 2)->text()));
+        }
       QCOMPARE(dock->matrixView()->matrix(), s.values[0].value);  // I^A_i, picked at the first step
       // the hand-over to the parent, drawn from the body's origin to the parent's
       const int parent = tree.parent[static_cast<std::size_t>(body)];

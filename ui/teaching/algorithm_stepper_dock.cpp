@@ -38,7 +38,10 @@ QString valueText(const kt::TracedValue& v) {
       if (spatial && k == 3) parts << QStringLiteral("|");
       parts << fourDigits(m(k, 0));
     }
-    return QStringLiteral("[ %1 ]").arg(parts.join(QLatin1Char(' ')));
+    const QString numbers = QStringLiteral("[ %1 ]").arg(parts.join(QLatin1Char(' ')));
+    if (!spatial) return numbers;
+    const kt::SpatialUnits u = kt::spatialUnits(v.quantity);  // the units of the two halves, after them
+    return QStringLiteral("%1 %2 | %3").arg(numbers, QString::fromUtf8(u.angular), QString::fromUtf8(u.linear));
   }
   if (m.rows() == 1 && m.cols() == 1) return fourDigits(m(0, 0));
   return QObject::tr("%1 × %2 matrix").arg(m.rows()).arg(m.cols());
@@ -60,18 +63,16 @@ QString withMarksShown(const QString& plain) {
   return out;
 }
 
-// What a value is made of; a spatial vector's halves with their units (an acceleration's are
-// not ω and v, a momentum's not n and f).
+// What a value is made of: a spatial vector's two halves (an acceleration's are not ω and v, a
+// momentum's not n and f; their units follow the value).
 QString kindText(const kt::TracedValue& v) {
   switch (v.kind) {
     case kt::TracedValue::Kind::Motion:
     case kt::TracedValue::Kind::Force: {
-      const kt::SpatialUnits u = kt::spatialUnits(v.quantity);
       using Q = kt::TracedValue::Quantity;
-      const QString halves = v.quantity == Q::Velocity ? QStringLiteral("[ω | v]")
-                             : v.quantity == Q::Wrench ? QStringLiteral("[n | f]")
-                                                       : QObject::tr("[angular | linear]");
-      return QStringLiteral("%1 in %2 | %3").arg(halves, QString::fromUtf8(u.angular), QString::fromUtf8(u.linear));
+      return v.quantity == Q::Velocity ? QStringLiteral("[ω | v]")
+             : v.quantity == Q::Wrench ? QStringLiteral("[n | f]")
+                                       : QObject::tr("[angular | linear]");
     }
     case kt::TracedValue::Kind::Coordinates: return QObject::tr("joint coordinates");
     case kt::TracedValue::Kind::Matrix: break;
