@@ -178,7 +178,9 @@ class PageFlow {
     double px = 9.0;
     std::vector<double> w;
     const auto measure = [&] {
-      const QFontMetricsF fm(sized(px)), bm(sized(px, true));
+      // the PDF's own metrics (its fonts are not hinted as the screen's are): measured on the screen,
+      // a number could come out wider on the page than its column and be cut
+      const QFontMetricsF fm(sized(px), &pdf_), bm(sized(px, true), &pdf_);
       w.assign(static_cast<std::size_t>(columns), 0.0);
       for (int c = 0; c < columns; ++c) {
         double m = bm.horizontalAdvance(t.header[c]);
@@ -190,8 +192,9 @@ class PageFlow {
       return total;
     };
     double total = measure();
-    if (total > content_.width()) {
-      px = std::max(6.5, px * content_.width() / total);
+    // smaller type until it fits (the type comes in whole pixels, so a step may not be enough)
+    while (total > content_.width() && px > 6.5) {
+      px = std::max(6.5, std::min(px - 1.0, px * content_.width() / total));
       total = measure();
     }
     // the spare width goes to the columns evenly; a table still too wide keeps its numbers whole
@@ -213,7 +216,7 @@ class PageFlow {
     double used = 0.0;
     for (const double x : w) used += x;
     const QFont font = sized(px), bold = sized(px, true);
-    const double rowH = QFontMetricsF(font).height() + 0.45 * px;
+    const double rowH = QFontMetricsF(font, &pdf_).height() + 0.45 * px;
     const auto row = [&](const QStringList& cells, const QFont& f, const QColor& colour, bool header, int index) {
       if (painter_) {
         if (header) {
@@ -228,7 +231,10 @@ class PageFlow {
         const bool right = isRight(t, c);
         const QRectF cell(x + 0.45 * px, y_, cw - 0.9 * px, rowH);
         if (painter_) {
-          const QString text = QFontMetricsF(f).elidedText(cells.value(c), Qt::ElideMiddle, cell.width());
+          // a text cell is shortened to its column; a number never is (it keeps its measured width)
+          const QString text = right
+                                   ? cells.value(c)
+                                   : QFontMetricsF(f, &pdf_).elidedText(cells.value(c), Qt::ElideMiddle, cell.width());
           painter_->setFont(f);
           painter_->setPen(colour);
           painter_->drawText(cell, Qt::AlignVCenter | (right ? Qt::AlignRight : Qt::AlignLeft), text);
