@@ -75,6 +75,12 @@ LoadScale deadBandReferences(const LoadScale& largest) {
   return r;
 }
 
+LoadScale noiseFloors(const LoadScale& largest) {
+  const LoadScale r = deadBandReferences(largest);
+  return {std::isfinite(r.force) ? kLoadDeadBand * r.force : kNoiseArm * largest.moment,
+          std::isfinite(r.moment) ? kLoadDeadBand * r.moment : kNoiseArm * largest.force};
+}
+
 bool aboveDeadBand(const Peak& peak, double reference) {
   return !std::isnan(peak.time) && !(peak.value < kLoadDeadBand * reference);
 }

@@ -131,6 +131,12 @@ inline constexpr double kNoiseArm = 1e-9;
 /// kind that is noise beside the other (kNoiseArm), so that none of it is above the band.
 LoadScale deadBandReferences(const LoadScale& largest);
 
+/// The magnitudes under which a force and a moment of a run whose largest loads are `largest` are
+/// rounding noise: kLoadDeadBand × the largest, or, for a kind that is all noise beside the other
+/// (deadBandReferences), kNoiseArm × the other's largest, which every value of it lies under. The
+/// plots draw a unit's values under its floor flat at zero.
+LoadScale noiseFloors(const LoadScale& largest);
+
 /// Whether `peak` is a load to report against the run's `reference` (its largest of that kind,
 /// as deadBandReferences gives it): sampled, and not below kLoadDeadBand × the reference.
 bool aboveDeadBand(const Peak& peak, double reference);

@@ -249,6 +249,11 @@ class TestRecordedResults : public QObject {
     QCOMPARE(deadBandReferences({300.0, 7e-15}).force, 300.0);
     QCOMPARE(deadBandReferences({1e-16, 20.0}).force, std::numeric_limits<double>::infinity());
     QCOMPARE(deadBandReferences({300.0, 1e-6}).moment, 1e-6);  // a micrometre's arm: a load
+    // the plots' floors: the dead band, or over every value of a kind that is all noise
+    QCOMPARE(noiseFloors({300.0, 20.0}).moment, kLoadDeadBand * 20.0);
+    QCOMPARE(noiseFloors({300.0, 7e-15}).moment, kNoiseArm * 300.0);
+    QVERIFY(noiseFloors({300.0, 7e-15}).moment > 7e-15);
+    QCOMPARE(noiseFloors({300.0, 7e-15}).force, kLoadDeadBand * 300.0);
     Model model = loadModelFromFile(example("pendulum.yaml").toStdString());
     SimulatorOptions o = SimulatorOptions::fromSettings(model.simulation);
     Simulator sim(std::move(model), o);

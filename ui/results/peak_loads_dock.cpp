@@ -249,13 +249,16 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
                  ? PeakLoadsDock::tr("%1 has no reaction part: a free joint constrains nothing")
                        .arg(QString::fromStdString(j.name))
                  : PeakLoadsDock::tr("No sample");
-    if (!std::isfinite(s.reference))
-      return PeakLoadsDock::tr(
-                 "%1 %2: rounding noise, as is every %3 of this run: the largest is under 10⁻⁹ m × the "
-                 "largest %4")
-          .arg(peakNumber(s.peak->value, 3), unit,
-               unit == QLatin1String("N") ? PeakLoadsDock::tr("force") : PeakLoadsDock::tr("moment"),
-               unit == QLatin1String("N") ? PeakLoadsDock::tr("moment") : PeakLoadsDock::tr("force"));
+    if (!std::isfinite(s.reference))  // every load of this kind is noise (kt::deadBandReferences)
+      return unit == QLatin1String("N")
+                 ? PeakLoadsDock::tr(
+                       "%1 N: rounding noise, as is every force of this run: the largest is under %2 /m × "
+                       "the largest moment")
+                       .arg(peakNumber(s.peak->value, 3), peakNumber(kt::kNoiseArm))
+                 : PeakLoadsDock::tr(
+                       "%1 N·m: rounding noise, as is every moment of this run: the largest is under %2 m "
+                       "× the largest force")
+                       .arg(peakNumber(s.peak->value, 3), peakNumber(kt::kNoiseArm));
     if (!kt::aboveDeadBand(*s.peak, s.reference))
       return PeakLoadsDock::tr("%1 %2: rounding noise, under the dead band (%3 % of the run's largest, %4 %2)")
           .arg(peakNumber(s.peak->value, 3), unit, peakNumber(100.0 * kt::kLoadDeadBand), peakNumber(s.reference, 4));

@@ -263,10 +263,11 @@ void MainWindow::createSimulation() {
   connect(jointLoads_, &JointLoadView::loadViewChanged, plotsDock_, &PlotsDock::setLoadView);
   // and the dead band the arrows and Peak Loads use: a load pane of rounding noise stays flat
   connect(results_, &RunResults::loadScaleChanged, plotsDock_, [this](double force, double moment) {
+    const kt::LoadScale floor = kt::noiseFloors({force, moment});  // a kind that is all noise: flat too
     for (int p = 0; p < PlotsDock::kPaneCount; ++p)
       if (auto* pane = qobject_cast<render::ChartPane*>(plotsDock_->paneWidget(p))) {
-        pane->setNoiseFloor(QStringLiteral("N"), kt::kLoadDeadBand * force);
-        pane->setNoiseFloor(QStringLiteral("N·m"), kt::kLoadDeadBand * moment);  // as PlotsDock writes the unit
+        pane->setNoiseFloor(QStringLiteral("N"), floor.force);
+        pane->setNoiseFloor(QStringLiteral("N·m"), floor.moment);  // as PlotsDock writes the unit
       }
   });
   peakLoadsDock_ = new PeakLoadsDock(

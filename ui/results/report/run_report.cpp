@@ -515,13 +515,11 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
     std::vector<QStringList> body;
     for (int i = 0; i < tree.nb; ++i) {
       const kt::Vec6& f = lc.when->wrenches[static_cast<std::size_t>(i)];  // [moment; force]
-      // as the peak table: "-" for rounding noise (under the dead band of the run's largest)
-      const auto force = [&](double x) {
-        return std::abs(x) < kt::kLoadDeadBand * scale.force ? QStringLiteral("-") : sig(x);
-      };
-      const auto moment = [&](double x) {
-        return std::abs(x) < kt::kLoadDeadBand * scale.moment ? QStringLiteral("-") : sig(x);
-      };
+      // as the peak table: "-" for rounding noise (under the dead band of the run's largest, or
+      // of a kind that is all noise)
+      const kt::LoadScale floor = kt::noiseFloors(scale);
+      const auto force = [&](double x) { return std::abs(x) < floor.force ? QStringLiteral("-") : sig(x); };
+      const auto moment = [&](double x) { return std::abs(x) < floor.moment ? QStringLiteral("-") : sig(x); };
       body.push_back({q(tree.jointNames[static_cast<std::size_t>(i)]), force(f[3]), force(f[4]), force(f[5]),
                       force(f.tail<3>().norm()), moment(f[0]), moment(f[1]), moment(f[2]), moment(f.head<3>().norm())});
     }
