@@ -291,8 +291,25 @@ void AtomicFile::commit() {
 }
 
 void checkWritable(const std::string& path) {
-  if (isSpecialFile(path)) return;
-  const AtomicFile probe(path);  // its temporary file goes with it
+  // AtomicFile's checks, and its temporary file made and removed at once (not an AtomicFile: that
+  // would count as a file written for the fault injection of KINETREE_FAIL_WRITES)
+  const std::string target = resolveLinks(path);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw std::runtime_error("cannot write " + path + ": it is a directory");
+  if (isSpecialFile(target)) return;
+  refuseWriteProtected(path, target);
+  std::string probe = target + "." + std::string(kTag) + std::to_string(::getpid()) + "-XXXXXX";
+  int fd = ::mkostemp(probe.data(), O_CLOEXEC);
+  if (fd < 0 && errno == ENAMETOOLONG) {
+    const std::string directory = directoryOf(target);
+    probe =
+        (directory == "/" ? directory : directory + "/") + std::string(kTag) + std::to_string(::getpid()) + "-XXXXXX";
+    fd = ::mkostemp(probe.data(), O_CLOEXEC);
+  }
+  if (fd < 0) throw std::runtime_error("cannot create a file next to " + path + ": " + reasonOf(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 void writeFileAtomically(const std::string& path, std::string_view bytes) {

@@ -360,6 +360,8 @@ void LoadArrows::placeColourBar() {
   const int* size = overlay_->GetSize();
   const double height = size[1] > 0 ? static_cast<double>(size[1]) : 1.0;
   const double top = legend_->GetPosition()[1] + box[2] / height - 0.008;
+  if (top == barTop_) return;  // as placed: the strip is not made again every frame
+  barTop_ = top;
   barPlacement_->Identity();
   barPlacement_->Translate(0.79, top - 0.02, 0.0);
   barPlacement_->Scale(0.2, 0.02, 1.0);

@@ -167,6 +167,7 @@ class LoadArrows {
   vtkSmartPointer<vtkActor2D> colourBar_;
   vtkSmartPointer<vtkTransform> barPlacement_;  ///< the unit square → the strip under the legend
   unsigned long barObserver_ = 0;               ///< the overlay's StartEvent → placeColourBar
+  double barTop_ = -1.0;                        ///< where placeColourBar put the bar's top (viewport)
   bool haveState_ = false;
   bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()
