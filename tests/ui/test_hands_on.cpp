@@ -32,9 +32,9 @@
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
+#include "ui/editor/selection.hpp"
 #include "ui/results/export/results_export.hpp"
 #include "ui/results/peak_loads_dock.hpp"
-#include "ui/editor/selection.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/body_grab.hpp"
 #include "ui/simulation/drive_panel.hpp"
@@ -105,7 +105,12 @@ class TestHandsOn : public QObject {
     QVERIFY(!view->grabbing());  // a press alone is not a grab (a Ctrl+click toggles the selection)
     for (int k = 1; k <= 12; ++k) {
       QTest::mouseMove(view, *spot + QPoint(10 * k, -3 * k));
-      if (k == 1) QTRY_VERIFY(view->grabbing() && w->bodyGrab()->active());
+      if (k == 1) {
+        QTRY_VERIFY(view->grabbing() && w->bodyGrab()->active());
+        // no step since the grab: the spring says what it will pull with, not "0 N"
+        const std::string& pending = view->spring().label();
+        QVERIFY2(pending.ends_with("N from the next step") && !pending.starts_with("0 N"), pending.c_str());
+      }
       stepOnce(sim);
       stepOnce(sim);
     }

@@ -58,6 +58,11 @@ void BodyGrab::start(int body, const Eigen::Vector3d& point, bool torque) {
     return;
   }
   if (!simulation_->isRunning() && startPose(body, point, torque)) return;
+  if (simulation_->runState() == SimulationController::RunState::Finished) {
+    // a pull acts from the next step, and an ended run takes none: the spring would pull nothing
+    emit statusMessage(tr("The run has ended: run again (F5), then pull the model"), 6000);
+    return;
+  }
   const Eigen::Vector3d inBody = view_->bodyPointFromWorld(body, point);
   const kt::DragMode mode = torque ? kt::DragMode::Torque : kt::DragMode::Force;
   const kt::SpringGains gains = kt::dragGains(*tree, simulation_->shownPositions(), body, inBody, mode);
@@ -162,10 +167,16 @@ void BodyGrab::redraw() {
       moment[k] = row[static_cast<std::size_t>(appliedColumn_ + 3 + k)];
     }
   const Eigen::Vector3d held = view_->bodyPointWorld(drag_.body, drag_.point);
+  // paused, the shown sample was taken before the drag: it applied nothing yet. The spring's pull
+  // k |x* − x| (the damping acts once the point moves) is what the next step starts from.
+  const bool pending = !simulation_->isRunning() && force.isZero(0.0) && moment.isZero(0.0);
   if (drag_.mode == kt::DragMode::Force)
-    view_->spring().show(held, cursor_, magnitudeText(force.norm(), "N"));
+    view_->spring().show(held, cursor_,
+                         pending ? magnitudeText(drag_.stiffness * (cursor_ - held).norm(), "N") + " from the next step"
+                                 : magnitudeText(force.norm(), "N"));
   else
-    view_->spring().show(held, cursor_, magnitudeText(moment.norm(), "N·m"));
+    view_->spring().show(held, cursor_,
+                         pending ? std::string("from the next step") : magnitudeText(moment.norm(), "N·m"));
   view_->update();
 }
 
