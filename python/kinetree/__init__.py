@@ -162,7 +162,7 @@ def simulate(
     times that do not increase or a run longer than the samples raise ValueError; its "line L"
     counts the header as line 1, so sample k (from 0) is line k + 2.
     """
-    if isinstance(model, str):
+    if isinstance(model, (str, os.PathLike)):
         model = load(model)
     if not isinstance(signals, str) and signals is not None:
         signals = list(signals)
@@ -318,7 +318,7 @@ def _warn_if_thinned(run: Run, what: str) -> None:
     """A run kept with every > 1 gives the fatigue or spectrum of a coarser series than the CLI's."""
     if getattr(run, "every", 1) > 1:
         warnings.warn(
-            f"{what} of a run that kept every {run.every}th output step: the series is coarser than "
+            f"{what} of a run that kept one output step in {run.every}: the series is coarser than "
             "kinetree-cli's (run with every=1 for the same numbers)",
             stacklevel=3,
         )

@@ -127,6 +127,7 @@ def _check_run(spec: Dict[str, Any], path: str, model) -> None:
     """The run settings against the model's, by the rule simulate and kinetree-cli follow, and the
     parameters' paths against its fields."""
     from . import _kinetree
+    from .sweep import path_problem
 
     run = spec["run"]
     problems = _kinetree.run_settings_problems(model, run.get("step"), run.get("duration"), run.get("tolerance"))
@@ -137,13 +138,10 @@ def _check_run(spec: Dict[str, Any], path: str, model) -> None:
     # each parameter names a field of the model (a mistyped body fails here, at its line, not in
     # every case)
     parameters = spec["parameters"]
-    for name in parameters:
-        try:
-            model.get(name)
-        except ValueError as error:
-            message = str(error)
-            message = message[len(name) + 2 :] if message.startswith(name + ": ") else message
-            raise SpecError(f"{_at(path, parameters.marks.get(name))}: error: parameters: {name}: {message}")
+    for name, values in parameters.items():
+        problem = path_problem(model, name, values, spec.get("samples") is not None)
+        if problem:
+            raise SpecError(f"{_at(path, parameters.marks.get(name))}: error: parameters: {name}: {problem}")
 
 
 def _check_output(output: str) -> Optional[str]:

@@ -68,6 +68,24 @@ def parameter_values(values: Any, sampled: bool) -> Union[List[float], Tuple[flo
     return [float(v) for v in axis]
 
 
+def path_problem(model, path: str, values: Any, sampled: bool) -> Optional[str]:
+    """Why no case of parameter ``path`` can run (a path that names nothing in the model, such as a
+    mistyped body), or None: the model takes one of its values there (a list's values, a range's
+    ends; a value the model refuses fails its own case, as a negative mass does)."""
+    given = parameter_values(values, sampled)
+    trial = model.copy()
+    first = None
+    for value in list(given)[:64]:
+        try:
+            trial.set(path, value)
+            return None
+        except ValueError as error:
+            message = str(error)
+            if first is None:
+                first = message[len(path) + 2 :] if message.startswith(path + ": ") else message
+    return first
+
+
 def _axes(parameters: Mapping[str, Any], samples: Optional[int]):
     names = list(parameters)
     if not names:
@@ -539,11 +557,10 @@ def sweep(
     if problems:
         raise ValueError(problems[0])
     # a path that names no field of the model (a mistyped body) fails every case: said once, now
-    for path in parameters:
-        try:
-            model.get(path)
-        except ValueError as error:
-            raise ValueError(f"parameter {path}: {error}".replace(f"{path}: {path}: ", f"{path}: ")) from None
+    for path, values in parameters.items():
+        problem = path_problem(model, path, values, samples is not None)
+        if problem:
+            raise ValueError(f"parameter {path}: {problem}")
     cases = iter_cases(parameters, samples, seed)
     run = {"solver": solver, "integrator": integrator, "step": step, "duration": duration, "tolerance": tolerance}
     text, directory = model.to_yaml(), model.source_directory
