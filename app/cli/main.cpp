@@ -229,13 +229,14 @@ const Command kCommands[] = {
      "(bodies[L16].inertial.mass: [1, 2, 4] for a grid; {low: 1, high: 4} with samples: N for a random\n"
      "sample), the run settings. Every case's peak joint loads, final state and energy drift, or why it\n"
      "failed, go into one table (CSV; Parquet for a .parquet name, with pyarrow); the worst case per\n"
-     "joint is printed. The cases run on N local processes (default: every core) or, with --dask, on a\n"
-     "Dask cluster (tcp://scheduler:8786). This command runs the Python module's sweep (python3 with\n"
-     "numpy; Dask for --dask). The file, the run settings and the output are checked before the first\n"
-     "case; more than --max-cases cases (default 1,000,000) are refused. A table that cannot be written\n"
-     "after the sweep is kept in the temporary folder.\n"
+     "joint and the load ratings reached are printed. The cases run on N local processes (default: every\n"
+     "core) or, with --dask, on a Dask cluster (tcp://scheduler:8786). This command runs the Python\n"
+     "module's sweep (python3 with numpy; Dask for --dask). The file, its parameters' paths, the run\n"
+     "settings and the output are checked before the first case; more than --max-cases cases (default\n"
+     "1,000,000) are refused. A table that cannot be written after the sweep is kept in the temporary\n"
+     "folder.\n"
      "Exit status: 0; 1 when a case failed, the table could not be written or the file or model is\n"
-     "invalid; 2 on a usage error.\n"
+     "invalid; 2 on a usage error; 3 when no case failed but a load rating was reached (as peaks).\n"
      "\nexample: kinetree-cli sweep examples/sweeps/pendulum_release.yaml --processes 2 -o pendulum.csv\n",
      &kt::cli::cmdSweep},
 };

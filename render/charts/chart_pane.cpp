@@ -434,8 +434,8 @@ void ChartPane::setPlots(const std::vector<ChartSeries>& series, bool keep) {
     t->SetName("t");
     table_->AddColumn(t);
   }
-  // the units: the first on the left axis, a second on the right; any others share the left,
-  // and then each legend entry names its unit, which the axis title alone cannot tell
+  // the units: one or two, the first on the left axis and the second on the right; more than two
+  // all share the left axis, titled with every unit, and each legend entry names its own
   QStringList units;
   for (const ChartSeries& s : series)
     if (!units.contains(s.unit)) units << s.unit;

@@ -20,7 +20,8 @@
 // nothing at all).
 //
 // Series of one unit share the left axis; when they mix two units (N and N·m) the second unit's
-// series are drawn against the right axis; the legend sits outside the plot area. Hovering shows a
+// series are drawn against the right axis; more than two share the left axis, each legend entry
+// naming its unit; the legend sits outside the plot area. Hovering shows a
 // crosshair and the value of every series at the nearest recorded sample (setRecorder); the
 // wheel zooms the time axis, Ctrl+wheel the value axes.
 //

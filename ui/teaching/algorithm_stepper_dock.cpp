@@ -70,8 +70,8 @@ QString kindText(const kt::TracedValue& v) {
     case kt::TracedValue::Kind::Motion:
     case kt::TracedValue::Kind::Force: {
       using Q = kt::TracedValue::Quantity;
-      return v.quantity == Q::Velocity ? QStringLiteral("[ω | v]")
-             : v.quantity == Q::Wrench ? QStringLiteral("[n | f]")
+      return v.quantity == Q::Velocity ? QObject::tr("[ω | v]")
+             : v.quantity == Q::Wrench ? QObject::tr("[n | f]")
                                        : QObject::tr("[angular | linear]");
     }
     case kt::TracedValue::Kind::Coordinates: return QObject::tr("joint coordinates");
