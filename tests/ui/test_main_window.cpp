@@ -561,6 +561,29 @@ class TestMainWindow : public QObject {
     QVERIFY(w->isWindowModified());
   }
 
+  // A Save As of the model the session runs: the session's file is the saved one, so that the
+  // exports and the report name it (they named the example it was opened from, "with unsaved
+  // changes", and its checksum).
+  void saveAsNamesTheSessionsFile() {
+    auto w = shownWindow();
+    QString error;
+    const QString example = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
+    QVERIFY2(w->files().loadModel(example, error), qPrintable(error));
+    const int l11 = w->document().model().findBody("L11");
+    QVERIFY2(kt::ui::edit::apply(w->document(), kt::ui::edit::setMass(w->document(), l11, 9.0, &error)),
+             qPrintable(error));
+    auto* sim = w->simulation();
+    sim->step();  // a session of the edited model
+    QTRY_VERIFY(sim->hasShownSample() && !sim->outdated());
+    QCOMPARE(sim->sessionFile(), QFileInfo(example).absoluteFilePath());
+    QVERIFY(sim->sessionUnsaved());
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("edited.yaml"));
+    QVERIFY2(w->document().saveAs(saved, &error), qPrintable(error));
+    QCOMPARE(sim->sessionFile(), saved);
+    QVERIFY(!sim->sessionUnsaved());
+  }
+
   // F5 after scrubbing: the views leave the scrubbed time for the run's newest sample, whether
   // the run goes on (Run from paused) or starts over (Run after the end), and a replay stops.
   void runAfterScrubbingShowsTheRunLive() {

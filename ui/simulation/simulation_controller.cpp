@@ -31,6 +31,21 @@ SimulationController::SimulationController(const Document& document, QObject* pa
   timer_->setInterval(16);
   timer_->setTimerType(Qt::PreciseTimer);
   connect(timer_, &QTimer::timeout, this, &SimulationController::poll);
+  // While the session runs the document's model, the file and the unsaved state the exports name
+  // are the document's: after a Save As they named the file it was opened from "with unsaved
+  // changes", and a session made during an edit (before the undo stack counts it) "saved".
+  const auto follow = [this] {
+    const kt::Model* model = sessionModel();
+    if (!model || outdated_) return;
+    kt::Model ran = *model, current = document_.model();
+    ran.sourceDirectory.clear();
+    current.sourceDirectory.clear();
+    if (!(ran == current)) return;
+    sessionFile_ = document_.filePath();
+    sessionUnsaved_ = document_.isModified();
+  };
+  connect(&document_, &Document::saved, this, follow);
+  connect(&document_, &Document::modifiedChanged, this, follow);
 }
 
 SimulationController::~SimulationController() { stopLoop(); }
