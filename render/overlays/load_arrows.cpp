@@ -348,6 +348,12 @@ void LoadArrows::refresh() {
   colourBar_->SetVisibility(!legend.empty() && anyLimit);  // placed by placeColourBar as each frame starts
 }
 
+void LoadArrows::setTextSize(int legendPixels, int labelPixels) {
+  legend_->GetTextProperty()->SetFontSize(legendPixels);
+  text_->GetTextProperty()->SetFontSize(labelPixels);
+  barTop_ = -1.0;  // the legend's height changed: the bar is placed again
+}
+
 void LoadArrows::placeColourBar() {
   if (!colourBar_->GetVisibility()) return;
   // under the legend's last line ("… (bar below)"), however many lines the legend has: its box in

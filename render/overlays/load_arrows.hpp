@@ -96,6 +96,9 @@ class LoadArrows {
   /// The joints' load ratings (tree order; may be empty): a rated joint's arrows are red at its
   /// rating instead of the common limit.
   void setRatings(std::vector<kt::LoadRating> ratings);
+  /// The legend's type size in pixels (12 by default, for a window; a picture printed at a
+  /// fraction of its pixels wants more) and the selected joint's label's (14 by default).
+  void setTextSize(int legendPixels, int labelPixels);
   int selectedJoint() const { return selected_; }
 
   /// Places the arrows at the joint origins of `poses` (the world poses of the sample's q, its

@@ -145,9 +145,14 @@ class TestReport : public QObject {
     QString error;
     kt::ui::ReportOptions before;
     QVERIFY(!kt::ui::makeRunReport(w->videoSource(), before, {}, &error));  // only the initial state
-    QVERIFY2(error.contains(QStringLiteral("fewer than two")), qPrintable(error));
+    QVERIFY2(error.startsWith(QStringLiteral("Nothing has been run yet: run the simulation (F5)")), qPrintable(error));
     QVERIFY(runToEnd(*w, 1.0));
     QVERIFY(action->isEnabled());
+    kt::ui::ReportOptions narrow;
+    narrow.t0 = 0.5;
+    narrow.t1 = 0.5005;  // within one 2 ms step
+    QVERIFY(!kt::ui::makeRunReport(w->videoSource(), narrow, {}, &error));
+    QCOMPARE(error, QStringLiteral("The chosen range holds fewer than two recorded samples: widen it"));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("report.pdf"));
     {

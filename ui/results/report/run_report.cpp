@@ -121,6 +121,7 @@ QImage modelPicture(const VideoSource& source, std::size_t row, const kt::LoadSc
   }
   scene.setJointFramesVisible(false);
   render::LoadArrows arrows(scene.overlayRenderer());
+  arrows.setTextSize(20, 22);  // the picture prints at about half its pixels: a legend of 8 pt or so
   arrows.build(tree, scene.scene().characteristicLength());
   render::LoadArrowOptions o;
   o.visible = true;
@@ -194,7 +195,9 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
   const kt::Tree& tree = *treePtr;
   const kt::Model& model = *modelPtr;
   const auto [k0, k1] = rowsInRange(*rec, o.t0, o.t1);
-  if (k1 <= k0 + 1) return fail(tr("There are fewer than two recorded samples in the chosen range"));
+  if (k1 <= k0 + 1)
+    return fail(rec->size() < 2 ? tr("Nothing has been run yet: run the simulation (F5), then export its report")
+                                : tr("The chosen range holds fewer than two recorded samples: widen it"));
   const double first = rec->timeOf(k0), last = rec->timeOf(k1 - 1);
   const std::size_t rows = k1 - k0;
   if (cancelled(0.0)) return std::nullopt;
