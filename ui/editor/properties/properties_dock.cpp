@@ -420,7 +420,10 @@ bool PropertiesDock::commit(QWidget* editor, const Factory& factory) {
     }
   }
   if (command) {
-    if (error) error->hide();
+    // an edit that lands ends what an earlier refusal said, in any field: the refused value was
+    // put back, and its reason would sit beside a valid one (a model problem stays: ktProblem)
+    for (const Binding& b : bindings_)
+      if (b.error && !b.error->property("ktProblem").toBool()) b.error->hide();
     if (line) line->setModified(false);
     if (more.empty()) {
       doc_->push(command);  // may rebuild the page (the editor is deleted later)
