@@ -121,6 +121,20 @@ bool runUntil(MainWindow& w, double duration, const std::function<bool()>& done)
   return QTest::qWaitFor(done, 60000);
 }
 
+// The undo of an import, the one step it made: the new document File ▸ New gives (not a robot
+// without bodies, named as before), unmodified; redo brings back `name` with `bodies` bodies.
+void checkUndoOfImport(MainWindow& w, const std::string& name, std::size_t bodies) {
+  QCOMPARE(w.document().undoStack()->count(), 1);
+  w.document().undoStack()->undo();
+  kt::Model blank = w.document().model();
+  blank.sourceDirectory.clear();
+  QCOMPARE(blank, kt::Model{});
+  QVERIFY(!w.document().isModified());
+  w.document().undoStack()->redo();
+  QCOMPARE(w.document().model().name, name);
+  QCOMPARE(w.document().model().bodies.size(), bodies);
+}
+
 using kt::test::shownWindow;
 
 }  // namespace
@@ -275,15 +289,7 @@ class TestMainWindow : public QObject {
              qPrintable(notes->informativeText()));
     QVERIFY(notes->informativeText().contains(QStringLiteral("Properties dock ▸ Drive")));
     notes->close();
-    QCOMPARE(w->document().undoStack()->count(), 1);
-    w->document().undoStack()->undo();  // the new document File ▸ New gives, not a robot without bodies
-    kt::Model blank = w->document().model();
-    blank.sourceDirectory.clear();
-    QCOMPARE(blank, kt::Model{});
-    QVERIFY(!w->document().isModified());
-    w->document().undoStack()->redo();
-    QCOMPARE(w->document().model().name, std::string("kt_arm7"));
-    QCOMPARE(w->document().model().bodies.size(), std::size_t(8));
+    checkUndoOfImport(*w, "kt_arm7", 8);
   }
 
   // An MJCF file opened (or dropped, which takes the same path) is imported the same way: a new,
@@ -324,15 +330,7 @@ class TestMainWindow : public QObject {
     QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),
              qPrintable(notes->informativeText()));
     notes->close();
-    QCOMPARE(w->document().undoStack()->count(), 1);
-    w->document().undoStack()->undo();  // the new document File ▸ New gives, not a robot without bodies
-    kt::Model blank = w->document().model();
-    blank.sourceDirectory.clear();
-    QCOMPARE(blank, kt::Model{});
-    QVERIFY(!w->document().isModified());
-    w->document().undoStack()->redo();
-    QCOMPARE(w->document().model().name, std::string("arm"));
-    QCOMPARE(w->document().model().bodies.size(), std::size_t(5));
+    checkUndoOfImport(*w, "arm", 5);
   }
 
   // A robot with no geometry to draw (inertials only) shows a skeleton, and the camera is fitted
