@@ -49,6 +49,11 @@ struct ChartFigure::Layout {
   double leftInset = 0.0, rightInset = 0.0;  ///< from the area's edges to the plot area's
 };
 
+ChartFigure::AxisRange ChartFigure::valueRange(bool right) const {
+  const Layout l = layout(QFont(), QRectF(0.0, 0.0, 1000.0, 500.0));  // the ranges do not depend on the size
+  return right ? AxisRange{l.rlo, l.rhi, l.rs} : AxisRange{l.lo, l.hi, l.ls};
+}
+
 ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) const {
   Layout l;
   l.unit = std::max(8.0, std::min(area.width() / 70.0, area.height() / 25.0));
@@ -72,6 +77,14 @@ ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) c
   widen(l.rlo, l.rhi);
   l.ls = left.log ? std::max(1.0, std::ceil((l.hi - l.lo) / 8.0)) : tickStep(l.hi - l.lo, 6);
   l.rs = tickStep(l.rhi - l.rlo, 6);
+  // an automatic axis runs from the tick below its values to the tick above, as in the pane
+  const auto toTicks = [](double& lo, double& hi, double step) {
+    if (!(step > 0.0)) return;
+    lo = std::floor(lo / step) * step;
+    hi = std::ceil(hi / step) * step;
+  };
+  if (left.toTicks && !left.log) toTicks(l.lo, l.hi, l.ls);
+  if (right.toTicks) toTicks(l.rlo, l.rhi, l.rs);
   for (const double y : tickValues(l.lo, l.hi, l.ls))
     l.leftAxisWidth = std::max(l.leftAxisWidth, sm.horizontalAdvance(left.log ? decadeText(y) : tickText(y, l.ls)));
   if (hasRight)

@@ -34,6 +34,10 @@ struct FigureAxis {
   double min = 0.0, max = 1.0;
   QString label;     ///< the unit, e.g. "N·m"; the left axis may also name the quantity
   bool log = false;  ///< base-10 logarithmic (left axis only): ticks at decades, values ≤ 0 left out
+  /// [min, max] is the values' range, to be widened to the figure's own ticks below and above it
+  /// (an automatic axis: the figure's ticks are finer than the pane's, and the pane's range would
+  /// leave empty bands)
+  bool toTicks = false;
 };
 
 struct ChartFigure {
@@ -58,6 +62,12 @@ struct ChartFigure {
   QRectF plotArea(const QFont& base, const QRectF& area) const;
   /// The time axis as drawn: [t0, t1], widened when empty.
   std::pair<double, double> timeRange() const;
+  /// The left (or right) value axis as drawn, [lo, hi] (decades' exponents on a log axis), and
+  /// its tick step.
+  struct AxisRange {
+    double lo, hi, step;
+  };
+  AxisRange valueRange(bool right) const;
 };
 
 /// Colour of the `index`-th series of a chart (a ten-colour palette, repeated).

@@ -710,6 +710,18 @@ ChartFigure ChartPane::figure(const QString& caption) const {
   vtkAxis* right = chart_->GetAxis(vtkAxis::RIGHT);
   f.left = {left->GetMinimum(), left->GetMaximum(), QString::fromStdString(left->GetTitle())};
   f.right = {right->GetMinimum(), right->GetMaximum(), QString::fromStdString(right->GetTitle())};
+  // automatic axes: the values' range, which the figure widens to its own (finer) ticks; a range
+  // held flat as noise, or within rounding of a constant, keeps the pane's
+  if (autoscale_)
+    for (const int side : {vtkAxis::LEFT, vtkAxis::RIGHT}) {
+      const ValueBounds b = valueBounds(side);
+      const bool flat = b.floor > 0.0 && b.hi - b.lo < 2.0 * b.floor;
+      if (!(b.hi - b.lo > 1e-9 * std::max(std::abs(b.lo), std::abs(b.hi))) || flat) continue;
+      FigureAxis& axis = side == vtkAxis::LEFT ? f.left : f.right;
+      axis.min = b.lo;
+      axis.max = b.hi;
+      axis.toTicks = true;
+    }
   const vtkIdType rows = table_->GetNumberOfRows();
   vtkDoubleArray* t = arrayOf(table_, 0);
   QStringList units;  // more than two share the left axis: each entry names its unit, as in the pane

@@ -366,6 +366,33 @@ class TestChartPane : public QObject {
     QCOMPARE(QString::fromStdString(pane_->chart()->GetTitle()), QStringLiteral("Loads"));
   }
 
+  // An automatic axis exported: the figure takes the values' range and widens it to its own
+  // ticks, which are finer than the pane's; the pane's range left empty bands (−100 … 200 for
+  // values of −3 … 175).
+  void figureAxesRunTickToTickAtTheirOwnStep() {
+    Recorder rec(2, 0, 0);
+    for (int k = 0; k <= 178; ++k) {  // y = −3 … 175
+      const double row[2] = {evenTime(static_cast<std::size_t>(k)), k - 3.0};
+      rec.append(row, row[0], Eigen::VectorXd(), Eigen::VectorXd());
+    }
+    pane_->resize(400, 130);  // a short pane: ticks 100 apart, −100 … 200
+    pane_->setSeries(series({1}));
+    pane_->draw(rec, evenTime(178));
+    pane_->renderToImage();
+    pane_->renderToImage();  // the ticks fitted to the axis' length at the last render
+    QCOMPARE(pane_->chart()->GetAxis(vtkAxis::LEFT)->GetMinimum(), -100.0);
+    const kt::render::ChartFigure f = pane_->figure(QString());
+    QVERIFY(f.left.toTicks);
+    QCOMPARE(f.left.min, -3.0);
+    QCOMPARE(f.left.max, 175.0);
+    const kt::render::ChartFigure::AxisRange r = f.valueRange(false);
+    QVERIFY2(r.step < 100.0 && r.lo <= -3.0 && r.lo > -3.0 - r.step && r.hi >= 175.0 && r.hi < 175.0 + r.step,
+             qPrintable(QStringLiteral("%1 … %2, step %3").arg(r.lo).arg(r.hi).arg(r.step)));
+    // axes set by hand keep their range
+    pane_->setAutoscale(false);
+    QVERIFY(!pane_->figure(QString()).left.toTicks);
+  }
+
   void exportFormats() {
     const auto rec = makeRecording(20000, evenTime);
     pane_->setTitle(QStringLiteral("Synthetic"));
