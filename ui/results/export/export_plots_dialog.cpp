@@ -65,7 +65,9 @@ ExportPlotsDialog::ExportPlotsDialog(PlotsDock& plots, const SimulationControlle
 }
 
 ExportDialog::FileQuestion ExportPlotsDialog::fileQuestion() const {
-  const QString title = allPanes_->isChecked() ? tr("plots") : plots_.paneTitle(plots_.currentPane());
+  // named after the run, as the CSV and the report are ("space_robot-plots.png")
+  const QString title = allPanes_->isChecked() ? runFileName(simulation_) + QStringLiteral("-plots")
+                                               : plots_.paneTitle(plots_.currentPane());
   return {tr("Export Plot"), render::safeFileName(title) + QStringLiteral(".png"),
           tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)")};
 }
