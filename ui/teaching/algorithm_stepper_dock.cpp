@@ -189,7 +189,7 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   values_->setColumnCount(3);
   values_->setHorizontalHeaderLabels({tr("symbol"), tr("what it is"), tr("value")});
   values_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  // the values as wide as they are; what they are takes the rest (it names the units)
+  // the values (with their units) as wide as they are; what they are takes the rest
   values_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
   values_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
   values_->setWordWrap(false);
