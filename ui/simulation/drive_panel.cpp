@@ -86,11 +86,26 @@ DrivePanelDock::DrivePanelDock(SimulationController* simulation, Document& docum
   setWidget(tabs_);
   connect(simulation_, &SimulationController::sessionStarted, this, &DrivePanelDock::rebuild);
   connect(simulation_, &SimulationController::sessionEnded, this, &DrivePanelDock::clear);
-  connect(simulation_, &SimulationController::stateChanged, this, [this] {
-    body_->setEnabled(simulation_->hasSimulator() && !simulation_->outdated() && !simulation_->hasFailed() &&
-                      !simulation_->recordingFull());
-  });
+  connect(simulation_, &SimulationController::stateChanged, this, &DrivePanelDock::updateEnabled);
+  connect(simulation_, &SimulationController::runningChanged, this, &DrivePanelDock::updateEnabled);
   rebuild();
+}
+
+void DrivePanelDock::updateEnabled() {
+  if (rows_.empty()) return;  // the note says "No run." or that nothing is driven
+  const bool goesOn = simulation_->hasSimulator() && !simulation_->outdated() && !simulation_->hasFailed() &&
+                      !simulation_->recordingFull();
+  // a run that has ended takes no more steps: a change would act at a step that never comes, and
+  // the next run (F5) starts from the model's drives
+  const bool finished = simulation_->runState() == SimulationController::RunState::Finished;
+  for (int k = 1; k < layout_->count() - 1; ++k)  // the joints' groups, between the note and the stretch
+    if (QWidget* group = layout_->itemAt(k)->widget()) group->setEnabled(goesOn && !finished);
+  empty_->setText(!goesOn    ? tr("This run cannot go on: Reset to change its drives.")
+                  : finished ? tr("The run has ended (%1): drives act on a run that goes on. Run again (F5), "
+                                  "then change them.")
+                                   .arg(simulation_->runStateText())
+                             : QString());
+  empty_->setVisible(!goesOn || finished);
 }
 
 void DrivePanelDock::showPoseTab(bool pose) { tabs_->setCurrentIndex(pose ? 1 : 0); }
@@ -244,9 +259,11 @@ void DrivePanelDock::rebuild() {
   }
   empty_->setText(tr("No joint of this model has a drive."));
   empty_->setVisible(rows_.empty());
+  updateEnabled();
 }
 
 void DrivePanelDock::setValue(int joint, Control::What what, int coordinate, double value) {
+  if (simulation_->runState() == SimulationController::RunState::Finished) return;  // updateEnabled() says why
   const auto row = std::find_if(rows_.begin(), rows_.end(), [&](const JointRow& r) { return r.joint == joint; });
   if (row == rows_.end()) return;
   kt::Drive& d = row->current;
@@ -302,6 +319,7 @@ void DrivePanelDock::showDrive(JointRow& row) {
 }
 
 void DrivePanelDock::send(JointRow& row) {
+  if (simulation_->runState() == SimulationController::RunState::Finished) return;
   kt::InteractionEvent e;
   e.kind = kt::InteractionKind::Drive;
   e.id = simulation_->newInteractionId();

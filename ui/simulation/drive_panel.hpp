@@ -11,7 +11,9 @@
 // editable (nothing is read during a run).
 // Every change is a Drive event of the run (SimulationController::interact): it takes effect at
 // the next step boundary, is recorded, and replays with `simulate --events`. The panel never edits
-// the model; Reset or a new run starts from the model's drives again.
+// the model; Reset or a new run starts from the model's drives again. On a run that has ended the
+// controls are off and the note says so, as a push is refused there (core/sim/run_loop.hpp takes no
+// more steps).
 // Its second tab, Pose (PosePanel), sets the joints' positions while paused.
 #pragma once
 
@@ -75,6 +77,8 @@ class DrivePanelDock : public QDockWidget {
  private:
   void rebuild();
   void clear();
+  /// The joints' controls on while the run can go on; otherwise off, and the note says why.
+  void updateEnabled();
   /// Sends the row's drive to the run.
   void send(JointRow& row);
   /// The controls' values from `row.current`, without sending anything.

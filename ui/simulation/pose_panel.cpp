@@ -203,7 +203,12 @@ void PosePanel::updateEnabled() {
                  : !simulation_->showsLive()
                      ? tr("Show the newest sample (End) to pose the model: a recorded sample cannot be changed.")
                  : controls_.empty() ? tr("No joint of this model can be posed.")
-                                     : tr("The run goes on from here when resumed; the velocities stay."));
+                 : simulation_->runState() == SimulationController::RunState::Finished
+                     // a pose is not refused here, unlike a drive change: the end state can be posed and kept
+                     ? tr("The run has ended (%1): a pose changes its last sample, and Use as Initial State "
+                          "keeps the positions shown as the model's start.")
+                           .arg(simulation_->runStateText())
+                     : tr("The run goes on from here when resumed; the velocities stay."));
 }
 
 void PosePanel::showPositions() {

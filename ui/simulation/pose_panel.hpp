@@ -45,7 +45,7 @@ class PosePanel : public QWidget {
   /// Writes the shown positions into the model's q0 (one undo step); false when nothing changed
   /// or the panel cannot (no paused session of the document's model).
   bool useAsInitialState();
-  /// Posing is possible now (a paused, live session of the document's model).
+  /// Posing is possible now (a paused or ended, live session of the document's model).
   bool canPose() const;
 
  signals:
