@@ -358,18 +358,28 @@ class TestMjcf : public QObject {
     QCOMPARE(refused->size(), std::size_t{1});
     const Diagnostic& d = refused->front();
     QCOMPARE(d.line, 4);
+    QCOMPARE(d.column, 13);  // MuJoCo gives no column: the value it quotes, "spiral", on that line
     QVERIFY2(d.message.find("spiral") != std::string::npos, d.message.c_str());
+    // an attribute the schema does not know, in the second element of a line
+    std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body>\n  <geom size=\"0.1\"/> <joint type=\"hinge\" "
+                                         "foo=\"1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+    const auto attribute = refusal(path.toStdString());
+    QVERIFY2(attribute && attribute->size() == 1, "an unknown attribute was imported");
+    QCOMPARE(attribute->front().line, 4);
+    QCOMPARE(attribute->front().column, 42);
     // an XML syntax error (TinyXML's "Line number=3") and the compiler's own ("line = 3") keep theirs too
     std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body>\n</bod>\n</worldbody>\n</mujoco>\n";
     const auto syntax = refusal(path.toStdString());
     QVERIFY2(syntax && syntax->size() == 1, "a mismatched tag was imported");
     QCOMPARE(syntax->front().line, 3);
+    QCOMPARE(syntax->front().column, 1);  // the element left open
     std::ofstream(path.toStdString()) << "<mujoco>\n<worldbody>\n<body name=\"a\">\n<joint type=\"ball\"/>\n"
                                          "<joint type=\"hinge\"/>\n<geom size=\"0.1\"/>\n</body>\n</worldbody>\n"
                                          "</mujoco>\n";
     const auto compiler = refusal(path.toStdString());
     QVERIFY2(compiler && compiler->size() == 1, "a ball joint followed by a hinge was imported");
     QCOMPARE(compiler->front().line, 3);
+    QCOMPARE(compiler->front().column, 1);  // the body it names
   }
 
   // A welded body with a mass and no inertia (tests/data/mjcf/point_mass.xml: a finger tip), which

@@ -802,16 +802,78 @@ class MjcfImporter {
   int worldGeoms_ = 0, hiddenGeoms_ = 0;
 };
 
+// Line `line` (1-based) of a file, empty when it has fewer lines.
+std::string lineOfFile(const std::string& file, int line) {
+  std::ifstream in(file, std::ios::binary);
+  std::string text;
+  for (int k = 0; k < line && std::getline(in, text); ++k) {
+  }
+  return in ? text : std::string();
+}
+
+// The column (1-based, in characters) on `text`, a line of the file, of what MuJoCo's message is
+// about, 0 when it cannot be told: the element it names ("Element 'joint'", TinyXML's "XMLElement
+// name=body", or the compiler's "Object name = a", found by its name attribute), and within it the
+// attribute or the value the message quotes ("unrecognized attribute: 'foo'", "invalid keyword:
+// 'spiral'"). MuJoCo gives a line and no column.
+int columnOnLine(const std::string& text, const std::string& message) {
+  const auto column = [&](std::size_t at) {
+    int c = 1;
+    for (std::size_t k = 0; k < at; ++k)
+      if ((static_cast<unsigned char>(text[k]) & 0xC0) != 0x80) ++c;  // not a UTF-8 continuation byte
+    return c;
+  };
+  // `<tag` followed by a space, '/' or '>'
+  const auto element = [&](const std::string& tag) {
+    for (std::size_t at = text.find('<' + tag); at != std::string::npos; at = text.find('<' + tag, at + 1)) {
+      const std::size_t after = at + 1 + tag.size();
+      if (after >= text.size() || std::isspace(static_cast<unsigned char>(text[after])) || text[after] == '/' ||
+          text[after] == '>')
+        return at;
+    }
+    return std::string::npos;
+  };
+  std::smatch match;
+  std::size_t at = std::string::npos;
+  if (std::regex_search(message, match, std::regex(R"(Element '([^']+)')")) ||
+      std::regex_search(message, match, std::regex(R"(XMLElement name=([A-Za-z_][\w.-]*))")))
+    at = element(match[1].str());
+  else if (std::regex_search(message, match, std::regex(R"(Object name = ([^,]+),)")))
+    for (const char quote : {'"', '\''})
+      if (const std::size_t named = text.find("name=" + (quote + match[1].str()) + quote); named != std::string::npos) {
+        at = text.rfind('<', named);
+        break;
+      }
+  if (at == std::string::npos) return 0;
+  // the attribute or the value quoted, within the element
+  if (std::regex_search(message, match, std::regex(R"(: '([^']+)')"))) {
+    const std::string word = match[1].str();
+    const std::size_t end = text.find('>', at);
+    for (std::size_t k = text.find(word, at); k != std::string::npos && k < end; k = text.find(word, k + 1)) {
+      const std::size_t after = k + word.size();
+      const bool attribute = std::isspace(static_cast<unsigned char>(text[k - 1])) && after < text.size() &&
+                             (text[after] == '=' || std::isspace(static_cast<unsigned char>(text[after])));
+      const bool value =
+          (text[k - 1] == '"' || text[k - 1] == '\'') && after < text.size() && text[after] == text[k - 1];
+      if (attribute || value) return column(value ? k - 1 : k);
+    }
+  }
+  return column(at);
+}
+
 // MuJoCo's message as a diagnostic at the XML line it names: "Element 'x', line 12" (schema),
-// "Line number=3" (XML syntax, from TinyXML) or "line = 9, column = -1" (the compiler's own).
+// "Line number=3" (XML syntax, from TinyXML) or "line = 9, column = -1" (the compiler's own), and
+// the column of what it names on that line (columnOnLine).
 Diagnostic compilerError(const std::string& file, const std::string& text) {
   Diagnostic d;
   d.file = file;
   std::string message = text;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   std::smatch match;
-  if (std::regex_search(message, match, std::regex(R"([Ll]ine(?: number)? *=? *(\d+))")))
+  if (std::regex_search(message, match, std::regex(R"([Ll]ine(?: number)? *=? *(\d+))"))) {
     d.line = std::stoi(match[1].str());
+    d.column = columnOnLine(lineOfFile(file, d.line), message);
+  }
   for (char& c : message)
     if (c == '\n') c = ' ';
   if (message.rfind("Error: ", 0) == 0) message.erase(0, 7);
