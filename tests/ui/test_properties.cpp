@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalSpy>
+#include <QStyleOptionFrame>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
@@ -682,6 +683,26 @@ class TestProperties : public QObject {
     dock_->showBody(body("L14"));
     QCOMPARE(spec("L13").inertial.mass, 17.0);
     QCOMPARE(field("name")->text(), QStringLiteral("L14"));
+  }
+
+  // At the width the main window gives the dock, every field shows its whole number: two limits
+  // side by side cut "-179.999847961" to "-179.99984".
+  void fieldsShowTheirWholeText() {
+    dock_->resize(285, 900);
+    for (const char* name : {"base", "L12", "L13", "L22"}) {
+      dock_->showBody(body(name));
+      QApplication::processEvents();
+      for (QLineEdit* e : dock_->findChildren<QLineEdit*>()) {
+        if (!e->isVisible() || e->text().isEmpty()) continue;
+        QStyleOptionFrame option;  // as QLineEdit::initStyleOption, which is protected
+        option.initFrom(e);
+        option.rect = e->contentsRect();
+        option.lineWidth = e->hasFrame() ? e->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &option, e) : 0;
+        const int room = e->style()->subElementRect(QStyle::SE_LineEditContents, &option, e).width() - 4;
+        QVERIFY2(e->fontMetrics().horizontalAdvance(e->text()) <= room,
+                 qPrintable(QStringLiteral("%1: %2 '%3' in %4 px").arg(name, e->objectName(), e->text()).arg(room)));
+      }
+    }
   }
 
   // Three pages and an edit in progress look as they did: a lost or moved field, a changed

@@ -350,12 +350,13 @@ void PropertiesDock::buildLimitsSection() {
   on->setToolTip(tr("Limits are drawn by the views; the solvers do not enforce them"));
   addRow(f, QString(), on);
   if (spec().joint.limits.empty()) return;
+  // a row for each bound: two fields side by side cut a number such as -179.999847961 at the
+  // dock's usual width
   const QStringList names = coordinateNames(type);
   for (int i = 0; i < kt::jointNv(type); ++i) {
-    auto* row = new QWidget;
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
-    h->setSpacing(3);
+    // "θ (°)" → "θ min (°)", "θ max (°)"
+    const QString name = names.value(i);
+    const qsizetype unit = name.indexOf(QStringLiteral(" ("));
     for (const bool upper : {false, true}) {
       NumberListEdit* e = numberEdit(
           QStringLiteral("joint.limits[%1].%2").arg(i).arg(upper ? QStringLiteral("upper") : QStringLiteral("lower")),
@@ -371,10 +372,11 @@ void PropertiesDock::buildLimitsSection() {
           });
       e->setToolTip((upper ? tr("Upper limit") : tr("Lower limit")) +
                     (isAngular(type, i) ? QLatin1Char('\n') + degreesHint() : QString()));
-      h->addWidget(e, 1);
-      if (!upper) h->addWidget(new QLabel(QStringLiteral("…")));
+      const QString bound = upper ? tr("max") : tr("min");
+      addRow(f,
+             unit < 0 ? name + QLatin1Char(' ') + bound : name.left(unit) + QLatin1Char(' ') + bound + name.mid(unit),
+             e);
     }
-    addRow(f, names.value(i), row);
   }
 }
 
