@@ -483,6 +483,28 @@ class TestEditorWindow : public QObject {
   // Scrolling the Properties dock over a combo box that kept the focus after a choice changes
   // nothing: the wheel scrolls the page (for every selected body, it used to switch them all). A
   // spin box takes the wheel only once clicked into; the rule covers widgets made later, anywhere.
+  // At the default window size the Properties dock is as wide as its page: with no horizontal
+  // scroll bar, a page wider than the dock had its fields cut at the dock's right edge.
+  void propertiesPageFitsItsDock() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    const kt::Model& m = w->document().model();
+    for (const char* name : {"base", "L12", ""}) {
+      w->selection().selectBody(*name ? m.findBody(name) : -1);
+      QApplication::processEvents();
+      auto* area = w->propertiesDock()->findChild<QScrollArea*>();
+      QVERIFY(area && area->widget());
+      QTRY_VERIFY2(area->widget()->width() >= area->widget()->minimumSizeHint().width() &&
+                       area->widget()->width() <= area->viewport()->width(),
+                   qPrintable(QStringLiteral("%1: page %2 px (at least %3), the dock shows %4")
+                                  .arg(name)
+                                  .arg(area->widget()->width())
+                                  .arg(area->widget()->minimumSizeHint().width())
+                                  .arg(area->viewport()->width())));
+    }
+  }
+
   void wheelScrollsThePageNotTheValue() {
     auto w = shownWindow();
     QString error;

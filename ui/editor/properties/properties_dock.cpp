@@ -208,6 +208,9 @@ void PropertiesDock::rebuild() {
   pageLayout_->addStretch(1);
   alignLabels();
   scroll_->setWidget(page_);
+  // the dock no narrower than its page: without a horizontal scroll bar a narrower one cut the
+  // fields at its right edge (the shapes' rows need about 290 px)
+  scroll_->setMinimumWidth(page_->minimumSizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width());
   refreshValues();
   if (keepScroll) {
     pendingScroll_ = scrollPos;
