@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/sim/run_limits.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/dynamics/solver.hpp"
@@ -81,6 +82,12 @@ std::vector<Diagnostic> checkSimulationSettings(const SimulationSettings& s) {
 
 long runOutputCount(double duration, double interval) {
   return static_cast<long>(std::ceil(duration / interval - 1e-9));
+}
+
+bool outputsWithin(double duration, double interval, double tableEnd) {
+  if (!std::isfinite(tableEnd)) return true;
+  const double last = static_cast<double>(runOutputCount(duration, interval)) * interval;
+  return last <= tableEnd + 1e-9 * std::max(1.0, tableEnd);
 }
 
 }  // namespace kt

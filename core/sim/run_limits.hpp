@@ -41,4 +41,8 @@ std::vector<Diagnostic> checkSimulationSettings(const SimulationSettings& settin
 /// ⌈duration / interval − 1e-9⌉, for settings that checkRunSettings accepts.
 long runOutputCount(double duration, double interval);
 
+/// True when every output of a run of `duration` (t_k = k · interval up to the first at or past
+/// the duration, runOutputCount) lies within tables that end at `tableEnd` (+∞: no tables).
+bool outputsWithin(double duration, double interval, double tableEnd);
+
 }  // namespace kt

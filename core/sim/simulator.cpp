@@ -376,12 +376,7 @@ void Simulator::applyDueEvents() {
 
 double Simulator::tableEnd() const { return std::min(motions_->lastTime(), drives_->lastTableTime()); }
 
-bool Simulator::tablesCover(double duration) const {
-  const double end = tableEnd();
-  if (!std::isfinite(end)) return true;
-  const double last = static_cast<double>(runOutputCount(duration, outputInterval_)) * outputInterval_;
-  return last <= end + 1e-9 * std::max(1.0, end);
-}
+bool Simulator::tablesCover(double duration) const { return outputsWithin(duration, outputInterval_, tableEnd()); }
 
 std::string Simulator::tableEndMessage() const {
   if (motions_->lastTime() <= drives_->lastTableTime())

@@ -33,6 +33,7 @@
 #include "ui/files/file_actions.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/simulation/simulation_controller.hpp"
+#include "ui/simulation/timeline_bar.hpp"
 
 using kt::ui::MainWindow;
 using kt::ui::SimulationController;
@@ -358,6 +359,38 @@ class TestSimulation : public QObject {
     QVERIFY2(sim->errorMessage().isEmpty(), qPrintable(sim->errorMessage()));
     QTRY_VERIFY_WITH_TIMEOUT(sim->runState() == SimulationController::RunState::Finished, 10000);
     kt::RecordedState last;
+    QVERIFY(sim->recorder()->latest(last));
+    QVERIFY2(std::abs(last.t - 1.0) < 1e-9, qPrintable(QString::number(last.t)));
+
+    // A run of 1 s that has ended, then a longer duration and Run: refused, as a new run would be,
+    // and the run that ended stays. It used to resume and extrapolate the table to 1.5 s.
+    sim->setUntilStopped(false);
+    sim->setDuration(1.0);
+    sim->run();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->runState() == SimulationController::RunState::Finished, 10000);
+    const std::size_t rows = sim->recorder()->size();
+    QSignalSpy said(sim, &SimulationController::statusMessage);
+    sim->setDuration(1.5);
+    QCOMPARE(sim->runState(), SimulationController::RunState::Finished);  // at the table's end
+    sim->run();
+    QVERIFY(!said.isEmpty());
+    const QString message = said.back().at(0).toString();
+    QVERIFY2(message.contains("the run of 1.5 s runs past the data") && message.contains("t = 1 s"),
+             qPrintable(message));
+    QTest::qWait(100);
+    QCOMPARE(sim->recorder()->size(), rows);
+    QVERIFY(sim->recorder()->latest(last));
+    QVERIFY2(std::abs(last.t - 1.0) < 1e-9, qPrintable(QString::number(last.t)));
+    // Reset with that duration: no run, and the timeline says why rather than blame the model
+    sim->reset();
+    QTRY_VERIFY2(w->timeline()->runText().startsWith(QStringLiteral("No run. Cannot simulate: the run of 1.5 s")),
+                 qPrintable(w->timeline()->runText()));
+    // lengthened while it runs: it stops at the table's end
+    sim->setDuration(1.0);
+    sim->run();  // a new run from t = 0
+    sim->setDuration(1.5);
+    QTRY_VERIFY_WITH_TIMEOUT(sim->runState() == SimulationController::RunState::Finished, 10000);
+    QTest::qWait(100);
     QVERIFY(sim->recorder()->latest(last));
     QVERIFY2(std::abs(last.t - 1.0) < 1e-9, qPrintable(QString::number(last.t)));
   }

@@ -207,6 +207,18 @@ QString SimulationController::runStateText(bool withTime) const {
   return outdated_ ? tr("%1; model edited since").arg(text) : text;
 }
 
+double SimulationController::effectiveDuration() const {
+  if (untilStopped_) return std::isfinite(tableEnd_) ? tableEnd_ : 0.0;
+  return durationRefusal().empty() ? duration_ : tableEnd_;
+}
+
+std::string SimulationController::durationRefusal() const {
+  if (untilStopped_ || outputInterval_ <= 0.0 || kt::outputsWithin(duration_, outputInterval_, tableEndExact_))
+    return {};
+  return "the run of " + kt::formatSignificant(duration_, 6) + " s runs past the data: " + tableEndMessage_ +
+         "; shorten the duration";
+}
+
 bool SimulationController::settingsPending() const {
   return loop_ && (pending_.solver != active_.solver || pending_.integrator != active_.integrator ||
                    pending_.step != active_.step || pending_.tolerance != active_.tolerance);
@@ -297,9 +309,10 @@ bool SimulationController::rebuild() {
     // the last output within the tables: where "until stopped" ends (outputs are k · interval)
     const double h = sim->outputInterval();
     tableEnd_ = std::isfinite(sim->tableEnd()) ? std::floor(sim->tableEnd() / h + 1e-9) * h : sim->tableEnd();
-    if (!untilStopped_ && !sim->tablesCover(duration_))
-      throw std::invalid_argument("the run of " + kt::formatSignificant(duration_, 6) +
-                                  " s runs past the data: " + sim->tableEndMessage() + "; shorten the duration");
+    tableEndExact_ = sim->tableEnd();
+    outputInterval_ = h;
+    tableEndMessage_ = std::isfinite(tableEndExact_) ? sim->tableEndMessage() : std::string();
+    if (const std::string refusal = durationRefusal(); !refusal.empty()) throw std::invalid_argument(refusal);
     // Room for the start of the run up front (at most 8 MB: chunks are zero-filled when made);
     // later chunks take the recorder's chunk lock once each.
     const double span = untilStopped_ ? 60.0 : duration_;
@@ -332,6 +345,14 @@ void SimulationController::run() {
   if (recordingFull() && !outdated_) {  // Run is disabled then; a shortcut or script still lands here
     emit recordingFilled();
     return;
+  }
+  // a duration set past the session's tables after it ended there: refused as a new session would
+  // be, and the run that ended stays
+  if (loop_ && !outdated_ && !settingsPending()) {
+    if (const std::string refusal = durationRefusal(); !refusal.empty()) {
+      emit statusMessage(tr("Cannot simulate: %1").arg(QString::fromStdString(refusal)), 10'000);
+      return;
+    }
   }
   if (!loop_ || outdated_ || loop_->failed() || settingsPending() || runState() == RunState::Finished) {
     if (!rebuild()) {

@@ -201,8 +201,13 @@ class SimulationController : public QObject {
   void readShownRow(const kt::Recorder& rec);
   bool rebuild();
   void stopLoop();
-  /// "Until stopped" ends where the motion and drive tables end (docs/motion.md); 0 = no end.
-  double effectiveDuration() const { return !untilStopped_ ? duration_ : std::isfinite(tableEnd_) ? tableEnd_ : 0.0; }
+  /// "Until stopped" ends where the motion and drive tables end (docs/motion.md); 0 = no end. So
+  /// does a duration past the session's tables (set after the session was built): the run never
+  /// extrapolates them, and Run says why it does not go on (durationRefusal()).
+  double effectiveDuration() const;
+  /// Why the session cannot run for the duration set ("the run of 7 s runs past the data: …"), or
+  /// empty when it can.
+  std::string durationRefusal() const;
   void adoptFileSettings();
   /// The models simulate alike: they differ at most in name, description and source folder.
   static bool sameDynamics(const kt::Model& a, const kt::Model& b);
@@ -221,7 +226,10 @@ class SimulationController : public QObject {
   kt::SimulationSettings fileSettings_;  ///< the model's own settings when last applied
   kt::SimulatorOptions active_;
   double duration_ = 10.0;
-  double tableEnd_ = std::numeric_limits<double>::infinity();  ///< of the session's simulator
+  double tableEnd_ = std::numeric_limits<double>::infinity();  ///< of the session's simulator: its last output within
+  double tableEndExact_ = std::numeric_limits<double>::infinity();  ///< Simulator::tableEnd() of the session
+  double outputInterval_ = 0.0;                                     ///< of the session's simulator
+  std::string tableEndMessage_;                                     ///< Simulator::tableEndMessage() of the session
   bool untilStopped_ = false;
   double speed_ = 1.0;
   bool wasRunning_ = false;

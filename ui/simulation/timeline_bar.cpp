@@ -239,8 +239,10 @@ void TimelineBar::sync() {
     static_cast<MarkedSlider*>(slider_)->setMarks(std::move(marks));
   }
   const QString label = simulation_->runLabel();
-  runText_ = label.isEmpty() ? tr("No run: the model cannot be simulated yet")
-                             : tr("Run: %1 — %2").arg(label, simulation_->runStateText());
+  // without a run, why: a refused duration or setting says so rather than blame the model
+  runText_ = !label.isEmpty()                         ? tr("Run: %1 — %2").arg(label, simulation_->runStateText())
+             : !simulation_->errorMessage().isEmpty() ? tr("No run. %1").arg(simulation_->errorMessage())
+                                                      : tr("No run: the model cannot be simulated yet");
   showRunText();
 }
 
