@@ -10,6 +10,7 @@
 #include "core/io/model_yaml.hpp"
 #include "core/model/text_util.hpp"
 #include "core/model/tree.hpp"
+#include "core/sim/run_limits.hpp"
 
 namespace kt::cli {
 namespace {
@@ -81,6 +82,16 @@ void drawTree(const Tree& tree) {
   }
 }
 
+// The motion and drive tables a run of the model would read, checked as the run does: a model
+// that loads but names a table with a missing or misnamed column is not valid to run.
+std::vector<Diagnostic> tableProblems(const Model& model) {
+  if (!readsTables(model)) return {};
+  Tree tree;
+  std::vector<Diagnostic> problems;
+  if (!finalize(model, tree, problems)) return problems;
+  return checkRunTables(model, tree);
+}
+
 }  // namespace
 
 int cmdValidate(const std::vector<std::string>& args) {
@@ -100,10 +111,13 @@ int cmdValidate(const std::vector<std::string>& args) {
       std::fprintf(stderr, "kinetree-cli validate: argument %zu is an empty file name (''); expected a model file\n",
                    k + 1);
       allValid = false;
-    } else if (loadModel(path, model, packagePathsOf(parsed))) {
-      std::printf("%s: ok\n", path.c_str());
-    } else {
+    } else if (!loadModel(path, model, packagePathsOf(parsed))) {
       allValid = false;
+    } else if (const std::vector<Diagnostic> tables = tableProblems(model); !tables.empty()) {
+      std::fputs(formatDiagnostics(tables).c_str(), stderr);
+      allValid = false;
+    } else {
+      std::printf("%s: ok\n", path.c_str());
     }
   }
   return allValid ? 0 : 1;

@@ -59,27 +59,41 @@ std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTabl
     const std::string column = prefix + name + "[" + std::to_string(k) + "]";
     const MotionTable::Column* c = table.find(column);
     if (c == nullptr) {
-      // what the file has instead: its joints of that kind, and the nearest to this one (renamed?)
-      std::vector<std::string> joints;
+      // what the file has instead: its joints of that kind, and the nearest to this one among
+      // those the model does not have (a joint of the model was not renamed to this one)
+      std::vector<std::string> joints, strangers;
+      std::vector<const MotionTable::Column*> strangerColumns;
       std::string other;
       for (const MotionTable::Column& col : table.columns)
         if (columnCoordinate(col.name, prefix, other) >= 0 &&
-            std::find(joints.begin(), joints.end(), other) == joints.end())
+            std::find(joints.begin(), joints.end(), other) == joints.end()) {
           joints.push_back(other);
+          if (std::find(tree.jointNames.begin(), tree.jointNames.end(), other) == tree.jointNames.end()) {
+            strangers.push_back(other);
+            strangerColumns.push_back(&col);
+          }
+        }
       std::string has = "the file has no " + prefix + " column";
+      const MotionTable::Column* nearColumn = nullptr;
       if (!joints.empty()) {
         has = "its " + prefix + " columns name ";
         for (std::size_t j = 0; j < joints.size() && j < 6; ++j) has += (j ? ", " : "") + joints[j];
         if (joints.size() > 6) has += ", …";
-        if (const std::string near = closestMatch(name, joints); !near.empty())
+        if (const std::string near = closestMatch(name, strangers); !near.empty()) {
           has += "; was the joint '" + near + "' renamed?";
+          nearColumn = strangerColumns[static_cast<std::size_t>(std::find(strangers.begin(), strangers.end(), near) -
+                                                                strangers.begin())];
+        }
       }
+      std::string message =
+          "no column '" + column + "' for coordinate " + std::to_string(k) + " of joint '" + name + "' (" + has + ")";
+      // at the column that is most likely meant, else at the start of the header
+      if (nearColumn) throw TableError(table.at(*nearColumn, std::move(message)));
       Diagnostic d;
       d.file = table.path;
       d.line = table.headerLine;
       d.column = 1;
-      d.message =
-          "no column '" + column + "' for coordinate " + std::to_string(k) + " of joint '" + name + "' (" + has + ")";
+      d.message = std::move(message);
       throw TableError(std::move(d));
     }
     // the units a coordinate may be written in: SI, or degrees for an angle

@@ -7,6 +7,9 @@
 #include "core/dynamics/solver.hpp"
 #include "core/integrate/integrator.hpp"
 #include "core/model/text_util.hpp"
+#include "core/model/tree.hpp"
+#include "core/sim/drives.hpp"
+#include "core/sim/prescribed_motion.hpp"
 
 namespace kt {
 
@@ -88,6 +91,28 @@ bool outputsWithin(double duration, double interval, double tableEnd) {
   if (!std::isfinite(tableEnd)) return true;
   const double last = static_cast<double>(runOutputCount(duration, interval)) * interval;
   return last <= tableEnd + 1e-9 * std::max(1.0, tableEnd);
+}
+
+bool readsTables(const Model& model) {
+  for (const BodySpec& b : model.bodies)
+    if (b.joint.motion.type == MotionType::Table || b.joint.drive.type == DriveType::Table) return true;
+  return false;
+}
+
+std::vector<Diagnostic> checkRunTables(const Model& model, const Tree& tree) {
+  if (!readsTables(model)) return {};
+  try {
+    MotionTables tables(model.sourceDirectory);
+    const Drives drives(model, tree, &tables);
+    const PrescribedMotions motions(model, tree, tables);
+  } catch (const TableError& e) {
+    return {e.diagnostic()};
+  } catch (const std::invalid_argument& e) {
+    Diagnostic d;
+    d.message = e.what();
+    return {d};
+  }
+  return {};
 }
 
 }  // namespace kt

@@ -3,7 +3,8 @@
 // that every front end checks the same way: a model's simulation: block (checkSimulationSettings,
 // reported by the loader at the value's line and column) and kinetree-cli (reported with the
 // option's name). A run outside them would overflow the count of output samples, never finish,
-// or ask the arithmetic for more than a double holds.
+// or ask the arithmetic for more than a double holds. And whether a run can read the motion and
+// drive tables a model names (checkRunTables), which validation of the model file alone does not.
 #pragma once
 
 #include <string>
@@ -44,5 +45,15 @@ long runOutputCount(double duration, double interval);
 /// True when every output of a run of `duration` (t_k = k · interval up to the first at or past
 /// the duration, runOutputCount) lies within tables that end at `tableEnd` (+∞: no tables).
 bool outputsWithin(double duration, double interval, double tableEnd);
+
+struct Tree;
+
+/// True when a joint of `model` follows a motion table or has a table drive (a CSV file).
+bool readsTables(const Model& model);
+
+/// Reads the tables of `model`'s motions and drives (relative to its source directory) and matches
+/// them to its joints as a run does (Simulator): the first problem, at its file, line and column
+/// (TableError), or none. `tree` is the model's (finalize).
+std::vector<Diagnostic> checkRunTables(const Model& model, const Tree& tree);
 
 }  // namespace kt

@@ -167,6 +167,40 @@ class TestCliSimulate : public QObject {
     QVERIFY(!QFile::exists(dir.filePath("run.csv")));
   }
 
+  // A motion table a run cannot read (a misspelt column) fails validate as it fails simulate, with
+  // the same message: the model file alone is valid, the run is not.
+  void unreadableTableFailsValidate() {
+    QTemporaryDir dir;
+    QFile in(example("pendulum.yaml"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(in.readAll());
+    QVERIFY(text.contains("      q0: [0.8]\n"));
+    text.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
+    const QString path = dir.filePath("swinging.yaml");
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(text.toUtf8());
+    out.close();
+    QFile csv(dir.filePath("swing.csv"));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("time,q:hinge1[0]\n0,0\n1,0.2\n2,0\n");
+    csv.close();
+    const Run r = cli({"simulate", path, "--duration", "1", "--output", dir.filePath("run.csv")});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("swing.csv:1:6: error: no column 'q:hinge[0]'") &&
+                 r.err.contains("was the joint 'hinge1' renamed?"),
+             qPrintable(r.err));
+    const Run v = cli({"validate", path});
+    QCOMPARE(v.code, 1);
+    QVERIFY(v.out.isEmpty());
+    QVERIFY2(v.err.contains("swing.csv:1:6: error: no column 'q:hinge[0]'"), qPrintable(v.err));
+    csv.remove();
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("time,q:hinge[0]\n0,0\n1,0.2\n2,0\n");
+    csv.close();
+    QCOMPARE(cli({"validate", path}).code, 0);
+  }
+
   // A run that diverges stops with time, solver and the first bad quantity (exit 1); the rows
   // up to the last good state are written.
   void divergenceStops() {

@@ -22,6 +22,7 @@
 #include "core/io/motion_table.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/prescribed_motion.hpp"
+#include "core/sim/run_limits.hpp"
 #include "core/sim/simulator.hpp"
 
 using namespace kt;
@@ -497,6 +498,27 @@ class TestPrescribedMotion : public QObject {
       QFAIL("ran");
     } catch (const TableError& e) {
       QVERIFY2(std::string(e.what()).find("no column 'q:" + j + "[0]'") != std::string::npos, e.what());
+    }
+    // a misspelt column (a3 written a33) among the model's other joints: the hint names the column
+    // no joint of the model owns, at its place in the header, not the model's joint a1 or a2
+    {
+      Model three = makeChain(3);
+      const std::string a = three.bodies[0].joint.name, b = three.bodies[1].joint.name, c = three.bodies[2].joint.name;
+      three.bodies[2].joint.drive = Drive{};
+      three.bodies[2].joint.motion.type = MotionType::Table;
+      const std::string header = "time,q:" + a + "[0],q:" + b + "[0],";
+      three.bodies[2].joint.motion.file = write("misspelt.csv", header + "q:" + c + "3[0]\n0,0,0,0\n1,1,1,1\n");
+      Tree tree;
+      std::vector<Diagnostic> problems;
+      QVERIFY(finalize(three, tree, problems));
+      QVERIFY(readsTables(three));
+      const std::vector<Diagnostic> found = checkRunTables(three, tree);
+      QCOMPARE(found.size(), std::size_t{1});
+      QVERIFY2(found[0].message.find("was the joint '" + c + "3' renamed?") != std::string::npos,
+               found[0].message.c_str());
+      QCOMPARE(found[0].line, 1);
+      QCOMPARE(found[0].column, static_cast<int>(header.size()) + 1);
+      QVERIFY(checkRunTables(makeChain(3), tree).empty());  // no tables: nothing read
     }
     model.bodies[0].joint.motion.file = write("deg.csv", "time,q:" + j + "[0] (deg)\n0,0\n1,90\n");
     Simulator degrees(model, SimulatorOptions{});

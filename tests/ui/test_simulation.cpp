@@ -395,6 +395,34 @@ class TestSimulation : public QObject {
     QVERIFY2(std::abs(last.t - 1.0) < 1e-9, qPrintable(QString::number(last.t)));
   }
 
+  // A motion table the run cannot read (a misspelt column) is a problem when the model opens, at
+  // its place in the table, and Run waits for it: it used to show "No problems" and refuse on Run.
+  void unreadableTableIsAProblem() {
+    QTemporaryDir dir;
+    QFile csv(dir.filePath("swing.csv"));
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("time,q:hinge1[0]\n0,0\n0.5,0.2\n1,0\n");
+    csv.close();
+    QFile source(QStringLiteral(":/examples/pendulum.yaml"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    QByteArray yaml = source.readAll();
+    yaml.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
+    QFile model(dir.filePath("pendulum.yaml"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write(yaml);
+    model.close();
+    auto w = openWindow(dir.filePath("pendulum.yaml"));
+    QAbstractItemView* problems = w->problemsDock()->view();
+    QCOMPARE(problems->model()->rowCount(), 1);
+    QCOMPARE(problems->model()->index(0, kt::ui::ProblemsModel::PathColumn).data().toString(),
+             QStringLiteral("swing.csv:1:6"));
+    QVERIFY2(problems->model()->index(0, 1).data().toString().contains("was the joint 'hinge1' renamed?"),
+             qPrintable(problems->model()->index(0, 1).data().toString()));
+    QVERIFY(!w->isRunnable());
+    // the model itself is drawn: only the run waits for the table
+    QCOMPARE(w->sceneView()->scene().bodyCount(), 2);
+  }
+
   // A model with a warning (a joint started in degrees) opens with the warning in the problems
   // dock, and Run stays enabled, with its ordinary tooltip, and runs.
   void warningDoesNotBlockRun() {

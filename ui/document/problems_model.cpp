@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/problems_model.hpp"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include "core/io/model_files.hpp"
+#include "core/model/tree.hpp"
+#include "core/sim/run_limits.hpp"
 
 namespace kt::ui {
 namespace {
@@ -21,11 +24,22 @@ ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ProblemsModel::refresh(const kt::Model& model) {
   std::vector<kt::Diagnostic> fresh = kt::validateWithSettings(model);
+  // a valid model whose motion or drive tables a run cannot read (a misnamed column): the run
+  // would be refused, so it is a problem now, at its file, line and column
+  std::size_t tableProblems = 0;
+  if (fresh.empty() && kt::readsTables(model)) {
+    kt::Tree tree;
+    if (kt::finalize(model, tree, fresh)) {
+      fresh = kt::checkRunTables(model, tree);
+      tableProblems = fresh.size();
+    }
+  }
   std::vector<kt::Diagnostic> freshWarnings = kt::modelWarnings(model);
   for (kt::Diagnostic& d : kt::ratingExceedances(runPeaks_, model)) freshWarnings.push_back(std::move(d));
   if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_)) return;
   beginResetModel();
   diagnostics_ = std::move(fresh);
+  tableProblems_ = tableProblems;
   warnings_ = std::move(freshWarnings);
   endResetModel();
   emit countChanged(rowCount());
@@ -74,7 +88,14 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
   const kt::Diagnostic& d = at(index.row());
   switch (role) {
     case Qt::DisplayRole:
-      return index.column() == PathColumn ? QString::fromStdString(d.path) : QString::fromStdString(d.message);
+      if (index.column() != PathColumn) return QString::fromStdString(d.message);
+      // a problem in a file the model names (a motion table): where in that file
+      if (d.path.empty() && !d.file.empty())
+        return QStringLiteral("%1:%2:%3")
+            .arg(QFileInfo(QString::fromStdString(d.file)).fileName())
+            .arg(d.line)
+            .arg(d.column);
+      return QString::fromStdString(d.path);
     case Qt::ToolTipRole: return QString::fromStdString(d.format());
     case PathRole: return QString::fromStdString(d.path);
     case BodyIndexRole: return locate(QString::fromStdString(d.path)).body;

@@ -43,6 +43,9 @@ class ProblemsModel : public QAbstractTableModel {
   const std::vector<kt::Diagnostic>& diagnostics() const { return diagnostics_; }
   /// No errors (there may be warnings).
   bool isEmpty() const { return diagnostics_.empty(); }
+  /// The model itself is valid (it can be drawn): its only errors, if any, are in the motion or
+  /// drive tables it names, which stop a run but not the picture.
+  bool modelValid() const { return diagnostics_.size() == tableProblems_; }
   /// The warnings (the model's, then the last run's overloads); the rows after the errors.
   const std::vector<kt::Diagnostic>& warnings() const { return warnings_; }
   /// The peak loads of the last run (empty: none), checked against `model`'s ratings now and
@@ -65,6 +68,7 @@ class ProblemsModel : public QAbstractTableModel {
 
  private:
   std::vector<kt::Diagnostic> diagnostics_;
+  std::size_t tableProblems_ = 0;  ///< of diagnostics_, the last: problems of the tables (checkRunTables)
   std::vector<kt::Diagnostic> warnings_;
   std::vector<kt::JointPeaks> runPeaks_;
 };

@@ -439,12 +439,14 @@ void MainWindow::refreshModel(bool reframe) {
   const kt::Model& model = doc_->model();
   kt::Tree tree;
   std::vector<kt::Diagnostic> problems;
-  runnable_ = !model.bodies.empty() && doc_->problems()->isEmpty() && kt::finalize(model, tree, problems);
+  // a model whose tables a run cannot read is drawn, and does not run
+  const bool drawable = !model.bodies.empty() && doc_->problems()->modelValid() && kt::finalize(model, tree, problems);
+  runnable_ = drawable && doc_->problems()->isEmpty();
   // With problems the last valid picture stays (the problems dock says what is wrong).
-  if (!runnable_ && !model.bodies.empty() && !reframe) return;
-  tree_ = runnable_ ? std::move(tree) : kt::Tree{};
+  if (!drawable && !model.bodies.empty() && !reframe) return;
+  tree_ = drawable ? std::move(tree) : kt::Tree{};
   selection_->setTree(tree_);
-  const kt::Model shown = runnable_ ? model : kt::Model{};
+  const kt::Model shown = drawable ? model : kt::Model{};
   view_->showModel(shown, tree_, doc_->modelDirectory().toStdString(), reframe);
   viewMenu_->sceneRebuilt();
 }
