@@ -28,6 +28,7 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/geometry/mass_properties.hpp"
+#include "render/charts/figure_view.hpp"
 #include "support/baseline.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/edit_commands.hpp"
@@ -460,6 +461,15 @@ class TestProperties : public QObject {
     QCOMPARE(spec("L12").joint.motion.moves[0][1].qb, 0.0);
     auto* preview = dock_->findChild<MotionPreview*>();
     QVERIFY(preview && preview->message().isEmpty());
+    // the plots in degrees: the legend names the coordinate, the axes give °, °/s and °/s² (the
+    // legend said "θ (rad)" over axes in degrees)
+    const QList<render::FigureView*> plots = preview->findChildren<render::FigureView*>();
+    QCOMPARE(plots.size(), 3);
+    const QStringList units{QStringLiteral("°"), QStringLiteral("°/s"), QStringLiteral("°/s²")};
+    for (int d = 0; d < 3; ++d) {
+      QCOMPARE(plots[d]->figure().series.front().name, QStringLiteral("θ"));
+      QCOMPARE(plots[d]->figure().left.label, units[d]);
+    }
     choose("joint.motion.type", 3);  // sinusoid: the amplitude of an angle in degrees
     type("joint.motion.amplitude", "30");
     QVERIFY(std::abs(spec("L12").joint.motion.amplitude[0] - std::numbers::pi / 6) < 1e-12);

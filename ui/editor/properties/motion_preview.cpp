@@ -95,7 +95,9 @@ void MotionPreview::show(const kt::JointSpec& joint, const std::string& name, do
       const QString base = angular ? QStringLiteral("°") : QStringLiteral("m");
       unit = d == 0 ? base : d == 1 ? base + QStringLiteral("/s") : base + QStringLiteral("/s²");
       render::FigureSeries s;
-      s.name = names.value(k, QStringLiteral("q[%1]").arg(k));
+      // the coordinate's symbol alone ("θ1"): the axis gives the unit of each plot (°, °/s, °/s²),
+      // and the title which derivative it is
+      s.name = names.value(k, QStringLiteral("q[%1]").arg(k)).section(QStringLiteral(" ("), 0, 0);
       s.color = render::seriesColor(k);
       for (int i = 0; i <= kSamples; ++i) {
         const double t = f.t1 * i / kSamples;
