@@ -55,8 +55,10 @@ class TestImportMotion : public QObject {
     QVERIFY2(report.contains("41 samples from t = 0 s to 2 s."), qPrintable(report));
     QVERIFY2(report.contains("This joint will follow it"), qPrintable(report));
     QVERIFY2(report.contains("✓ hinge"), qPrintable(report));
-    QVERIFY2(report.contains("the column 'q:hnge[0]' names no joint of the model (did you mean 'hinge'?)"),
+    QVERIFY2(report.contains("✗ line 1, column 23: the column 'q:hnge[0]' names no joint of the model (did you "
+                             "mean 'hinge'?)"),
              qPrintable(report));
+    QVERIFY2(!report.contains("does not follow"), qPrintable(report));  // hinge does, by its own column
     QVERIFY2(report.contains("1 column of another signal is not read."), qPrintable(report));
     QVERIFY2(report.contains("The model runs 10 s, longer than the samples: its duration becomes 2 s."),
              qPrintable(report));
@@ -88,6 +90,9 @@ class TestImportMotion : public QObject {
              qPrintable(dialog.report()));
     dialog.setPath(write(dir, "none.csv", "time,q:other[0]\n0,0\n1,1\n"));
     QVERIFY2(dialog.report().contains("No joint of the model would follow it."), qPrintable(dialog.report()));
+    // a misspelt joint: the one meant is named, with what it keeps
+    dialog.setPath(write(dir, "misspelt.csv", "time,q:hingee[0]\n0,0\n1,1\n"));
+    QVERIFY2(dialog.report().contains("so joint hinge does not follow the file: it "), qPrintable(dialog.report()));
     dialog.setPath(write(dir, "few.csv", "time,q:hinge[0]\n0,0\n0.5,0\n1,1\n"));
     dialog.setCutoff(5.0);
     QVERIFY2(dialog.report().contains("The filter cannot be used: filtering needs at least 10 samples"),

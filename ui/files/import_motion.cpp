@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -147,8 +148,29 @@ void ImportMotionDialog::reread() {
   }
   if (!match_.unmatched.empty() || !match_.problems.empty() || !match_.skipped.empty()) {
     lines << tr("Not used:");
-    for (const kt::Diagnostic& d : match_.unmatched) lines << QStringLiteral("  ✗ ") + q(d.message);
-    for (const kt::Diagnostic& d : match_.problems) lines << QStringLiteral("  ✗ ") + q(d.message);
+    // where in the file (the command line refuses such a file at the same place)
+    const auto at = [](const kt::Diagnostic& d) {
+      return d.line > 0 ? tr("line %1, column %2: ").arg(d.line).arg(d.column) : QString();
+    };
+    for (const kt::Diagnostic& d : match_.unmatched) {
+      lines << QStringLiteral("  ✗ ") + at(d) + q(d.message);
+      // a misspelt joint: the joint meant does not follow the file, and keeps what it had
+      static const QRegularExpression meant(QStringLiteral("did you mean '([^']+)'"));
+      const std::string joint = meant.match(q(d.message)).captured(1).toStdString();
+      if (joint.empty() || std::find(match_.joints.begin(), match_.joints.end(), joint) != match_.joints.end())
+        continue;
+      for (const kt::BodySpec& spec : doc_.model().bodies)
+        if ((spec.joint.name.empty() ? spec.name : spec.joint.name) == joint) {
+          const QString keeps =
+              spec.joint.drive.type != kt::DriveType::None
+                  ? tr("keeps its %1 drive").arg(q(std::string(kt::driveTypeName(spec.joint.drive.type))))
+              : spec.joint.motion.type != kt::MotionType::None
+                  ? tr("keeps its %1 motion").arg(q(std::string(kt::motionTypeName(spec.joint.motion.type))))
+                  : tr("stays free, moved only by the dynamics");
+          lines << tr("      so joint %1 does not follow the file: it %2").arg(q(joint), keeps);
+        }
+    }
+    for (const kt::Diagnostic& d : match_.problems) lines << QStringLiteral("  ✗ ") + at(d) + q(d.message);
     for (const kt::Diagnostic& d : match_.skipped) lines << QStringLiteral("  – ") + q(d.message);
   }
   int other = 0;
