@@ -436,6 +436,31 @@ class TestEditorWindow : public QObject {
     QCOMPARE(focus->objectName(), QStringLiteral("inertial.mass"));
   }
 
+  // A refused edit's reason in the status bar goes once an edit lands, as the field's note does.
+  void refusalMessageGoesWithTheNextEdit() {
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->files().loadModel(kt::resources::kDefaultModel, error), qPrintable(error));
+    w->selection().selectBody(w->document().model().findBody("L12"));
+    QApplication::processEvents();
+    const auto typeMass = [&](const char* text) {
+      auto* mass = w->propertiesDock()->findChild<QLineEdit*>(QStringLiteral("inertial.mass"));
+      QVERIFY(mass);
+      mass->setText(QString::fromLatin1(text));
+      mass->setModified(true);
+      emit mass->editingFinished();
+    };
+    typeMass("-2");
+    QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("must be > 0")),
+             qPrintable(w->statusBar()->currentMessage()));
+    typeMass("9");
+    QCOMPARE(
+        w->document().model().bodies[static_cast<std::size_t>(w->document().model().findBody("L12"))].inertial.mass,
+        9.0);
+    QVERIFY2(!w->statusBar()->currentMessage().contains(QStringLiteral("must be > 0")),
+             qPrintable(w->statusBar()->currentMessage()));
+  }
+
   // An edit stops a run and keeps its recording (outdated: it belongs to the model before the
   // edit) for scrubbing and export; Run starts a new run of the edited model from t = 0.
   void editingWhileRunningKeepsTheRun() {

@@ -100,7 +100,10 @@ MainWindow::MainWindow(QWidget* parent)
   connect(doc_, &Document::changed, this, &MainWindow::onDocumentChanged);
   connect(doc_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
   connect(doc_, &Document::filePathChanged, this, &MainWindow::updateTitle);
-  const auto refused = [this](const QString& reason) { statusBar()->showMessage(reason, kStatusMessageMs); };
+  const auto refused = [this](const QString& reason) {
+    refusal_ = reason;
+    statusBar()->showMessage(reason, kStatusMessageMs);
+  };
   connect(doc_->bodyTree(), &BodyTreeModel::editRefused, this, refused);
   connect(propertiesDock_, &PropertiesDock::editRefused, this, refused);
   connect(problemsDock_, &ProblemsDock::problemActivated, this, [this](const FieldLocation& location) {
@@ -394,6 +397,9 @@ VideoSource MainWindow::videoSource() const {
 void MainWindow::onDocumentChanged() {
   const bool replaced = replacing_;
   replacing_ = false;
+  // an edit that lands ends what a refusal said (the Properties dock clears its own note likewise)
+  if (!refusal_.isEmpty() && statusBar()->currentMessage() == refusal_) statusBar()->clearMessage();
+  refusal_.clear();
   refreshModel(replaced);
   if (replaced) {
     announceModel();

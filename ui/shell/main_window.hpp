@@ -130,6 +130,7 @@ class MainWindow : public QMainWindow {
   kt::Tree tree_;
   bool runnable_ = false;
   bool replacing_ = false;       ///< Document::modelReplaced came; its changed() follows
+  QString refusal_;              ///< the last refused edit's reason the status bar was given
   std::size_t shownBodies_ = 0;  ///< bodies in the model last shown: an edit that adds some may re-fit the view
   render::SceneView* view_;
   ModelTreeDock* treeDock_;
