@@ -134,7 +134,9 @@ MotionTable parseMotionTable(std::string_view text, const std::string& path) {
         if (table.find(name))
           throw TableError(problem(path, lineNo, fields[f].column,
                                    "the column '" + escapeControls(name) + "' appears twice; keep one of them"));
-        c.degrees = c.unit == "deg" || c.unit == "deg/s" || c.unit == "deg/s^2";
+        // degrees as the CSV export writes them, or as the application labels them (°)
+        c.degrees = c.unit == "deg" || c.unit == "deg/s" || c.unit == "deg/s^2" || c.unit == "°" || c.unit == "°/s" ||
+                    c.unit == "°/s²" || c.unit == "°/s^2";
         c.name = std::move(name);
         c.fieldIndex = static_cast<int>(f);
         c.headerColumn = fields[f].column;

@@ -87,8 +87,12 @@ std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTabl
       }
       std::string message =
           "no column '" + column + "' for coordinate " + std::to_string(k) + " of joint '" + name + "' (" + has + ")";
-      // at the column that is most likely meant, else at the start of the header
+      // at the column that is most likely meant, else after the joint's coordinates the file
+      // has (a joint with one of two columns), else at the start of the header
       if (nearColumn) throw TableError(table.at(*nearColumn, std::move(message)));
+      for (int before = k - 1; before >= 0; --before)
+        if (const MotionTable::Column* had = table.find(prefix + name + "[" + std::to_string(before) + "]"))
+          throw TableError(table.at(*had, std::move(message)));
       Diagnostic d;
       d.file = table.path;
       d.line = table.headerLine;
@@ -99,8 +103,9 @@ std::vector<std::span<const double>> MotionTables::jointColumns(const MotionTabl
     // the units a coordinate may be written in: SI, or degrees for an angle
     const bool angular = prefix == "q:" && joint.velocityIsAngular(k);
     const bool known =
-        prefix == "q:" ? c->unit.empty() || (angular ? c->unit == "rad" || c->unit == "deg" : c->unit == "m")
-                       : c->unit.empty() || c->unit == "N*m" || c->unit == "N·m" || c->unit == "Nm" || c->unit == "N";
+        prefix == "q:"
+            ? c->unit.empty() || (angular ? c->unit == "rad" || c->unit == "deg" || c->unit == "°" : c->unit == "m")
+            : c->unit.empty() || c->unit == "N*m" || c->unit == "N·m" || c->unit == "Nm" || c->unit == "N";
     if (!known) {
       const std::string expected =
           prefix == "q:" ? (angular ? "rad or deg" : "m") : (joint.velocityIsAngular(k) ? "N*m" : "N");

@@ -520,10 +520,30 @@ class TestPrescribedMotion : public QObject {
       QCOMPARE(found[0].column, static_cast<int>(header.size()) + 1);
       QVERIFY(checkRunTables(makeChain(3), tree).empty());  // no tables: nothing read
     }
+    // a joint of two coordinates with one column: at the column it has
+    {
+      Model universal = makeChain(1, JointType::Universal);
+      const std::string u = universal.bodies[0].joint.name;
+      universal.bodies[0].joint.drive = Drive{};
+      universal.bodies[0].joint.motion.type = MotionType::Table;
+      universal.bodies[0].joint.motion.file = write("half.csv", "time,q:" + u + "[0]\n0,0\n1,1\n");
+      Tree tree;
+      std::vector<Diagnostic> problems;
+      QVERIFY(finalize(universal, tree, problems));
+      const std::vector<Diagnostic> found = checkRunTables(universal, tree);
+      QCOMPARE(found.size(), std::size_t{1});
+      QVERIFY2(found[0].message.find("no column 'q:" + u + "[1]'") != std::string::npos, found[0].message.c_str());
+      QCOMPARE(found[0].column, 6);
+    }
     model.bodies[0].joint.motion.file = write("deg.csv", "time,q:" + j + "[0] (deg)\n0,0\n1,90\n");
     Simulator degrees(model, SimulatorOptions{});
     QVERIFY(degrees.advanceTo(1.0));
     QVERIFY(std::abs(degrees.q()[0] - std::numbers::pi / 2) < 1e-12);
+    // degrees as the application labels them
+    model.bodies[0].joint.motion.file = write("sign.csv", "time,q:" + j + "[0] (°)\n0,0\n1,90\n");
+    Simulator sign(model, SimulatorOptions{});
+    QVERIFY(sign.advanceTo(1.0));
+    QCOMPARE(sign.q()[0], degrees.q()[0]);
   }
 };
 
