@@ -111,9 +111,9 @@ std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const 
     Diagnostic d;
     d.path = "bodies[" + std::to_string(body - model.bodies.begin()) + "].joint.rating";
     d.warning = true;
-    d.message = j.name + " reached " + formatSignificant(100.0 * g.ratio, 3) + " % of its " + what +
+    d.message = j.name + " reached " + formatSignificant(100.0 * g.ratio, 4) + " % of its " + what +
                 " rating in the run (" + formatSignificant(g.value, 4) + unit + " of " +
-                formatSignificant(g.rating, 4) + unit + " at t = " + formatSignificant(g.time, 4) + " s)";
+                formatSignificant(g.rating, 4) + unit + " at t = " + formatSignificant(g.time, 6) + " s)";
     out.push_back(std::move(d));
   }
   return out;
@@ -275,12 +275,24 @@ std::vector<std::size_t> mostLoadedJoints(const std::vector<JointPeaks>& joints,
   return out;
 }
 
+std::string effortUnit(const std::vector<JointPeaks>& joints) {
+  bool moments = false, forces = false;
+  // the coordinates that act (a free base's never does: its |τ| is "-")
+  for (const JointPeaks& j : joints)
+    for (std::size_t k = 0; k < j.effortAngular.size() && k < j.effort.size(); ++k)
+      if (j.effort[k].value > 0.0) (j.effortAngular[k] ? moments : forces) = true;
+  return moments && !forces ? "N·m" : forces && !moments ? "N" : "N·m or N";
+}
+
 PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints) {
   PeakTableCells table;
   // the columns of the Peak Loads dock, in the order of the CSV (docs/signals.md, "Peak loads")
-  table.header = {"joint", "|F| (N)",          "t (s)", "|M| (N·m)",
-                  "t (s)", "reaction |F| (N)", "t (s)", "reaction |M| (N·m)",
-                  "t (s)", "|τ| (N·m or N)",   "t (s)", "utilisation"};
+  table.header = {"joint", "|F| (N)",
+                  "t (s)", "|M| (N·m)",
+                  "t (s)", "reaction |F| (N)",
+                  "t (s)", "reaction |M| (N·m)",
+                  "t (s)", "|τ| (" + effortUnit(joints) + ")",
+                  "t (s)", "utilisation"};
   const auto g = [](double x, bool present = true) {
     return !present || std::isnan(x) ? std::string("-") : formatSignificant(x, 6);
   };

@@ -161,6 +161,10 @@ struct PeakTableCells {
 };
 PeakTableCells peakLoadsCells(const std::vector<JointPeaks>& joints);
 
+/// The unit of the |τ| column: "N·m" when every coordinate of `joints` that acts (|τ| > 0) is a
+/// rotation, "N" when every one is a translation, "N·m or N" when they mix (or none acts).
+std::string effortUnit(const std::vector<JointPeaks>& joints);
+
 /// The joints a report shows first, as indices into `joints`, at most `count`: those with a
 /// utilisation, the largest first, then the others by the larger of |F| / (the run's largest |F|)
 /// and |M| / (the run's largest |M|), the largest first (a kind whose largest is under 10⁻⁹ of the

@@ -272,6 +272,7 @@ class TestRecordedResults : public QObject {
              qPrintable(QStringLiteral("%1 N·m, %2 N").arg(largest.moment).arg(largest.force)));
     const PeakTableCells table = peakLoadsCells(peaks.joints());
     QCOMPARE(table.header[3], std::string("|M| (N·m)"));
+    QCOMPARE(table.header[9], std::string("|τ| (N·m or N)"));  // nothing acts: no unit to name
     for (const std::vector<std::string>& row : table.rows) {
       QCOMPARE(row[3], std::string("-"));  // |M| and its time
       QCOMPARE(row[4], std::string("-"));
@@ -385,6 +386,9 @@ class TestRecordedResults : public QObject {
     QVERIFY2(when > 0.1, qPrintable(QString::number(when)));
     const std::string table = peakLoadsTable(peaks.joints());
     QVERIFY(table.find("(moment)") != std::string::npos);
+    // every joint that acts is revolute (the free base never acts): |τ| is in N·m alone
+    QCOMPARE(effortUnit(peaks.joints()), std::string("N·m"));
+    QVERIFY(table.find("|τ| (N·m)") != std::string::npos);
     // the free base joint transmits nothing: its 1e-14 N of rounding noise is no peak
     const QString base =
         QString::fromStdString(table).section(QStringLiteral("\nbase_joint"), 1, 1).section('\n', 0, 0);

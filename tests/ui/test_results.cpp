@@ -305,6 +305,17 @@ class TestResults : public QObject {
     dock->refresh();
     QPushButton* cases = dock->findChild<QPushButton*>(QStringLiteral("peakCasesButton"));
     QVERIFY(cases && cases->isEnabled());
+    // every time to the output step's place (2 ms: three decimals), whatever its column's largest
+    // (a column of times under 1 s read "0.2800" beside "3.634"); |τ| in the unit of the joints
+    // that act, all revolute here
+    const QAbstractItemModel* table = dock->table()->model();
+    for (int r = 0; r < table->rowCount(); ++r)
+      for (int c :
+           {kt::ui::PeakLoadsDock::ForceTime, kt::ui::PeakLoadsDock::MomentTime, kt::ui::PeakLoadsDock::EffortTime}) {
+        const QString text = table->index(r, c).data().toString();
+        QVERIFY2(text == QStringLiteral("\u2014") || text.section(QLatin1Char('.'), 1).size() == 3, qPrintable(text));
+      }
+    QCOMPARE(table->headerData(kt::ui::PeakLoadsDock::Effort, Qt::Horizontal).toString(), QStringLiteral("|τ| (N·m)"));
     QTemporaryDir dir;
     for (const char* name : {"cases.csv", "cases.json"}) {
       const QString mine = dir.filePath(QStringLiteral("app-") + name), cli = dir.filePath(name);

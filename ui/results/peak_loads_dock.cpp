@@ -68,7 +68,13 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
         double& l = largest[static_cast<std::size_t>(c)];
         if (c != UtilisationOf) l = std::max(l, std::abs(valueAt(r, c)));  // NaN leaves l as it is
       }
-    for (std::size_t c = 0; c < ColumnCount; ++c) decimals_[c] = decimalsFor(largest[c]);
+    for (std::size_t c = 0; c < ColumnCount; ++c)
+      decimals_[c] = isTimeColumn(static_cast<int>(c)) ? timeDecimals_ : decimalsFor(largest[c]);
+    const QString unit = QString::fromStdString(peaks ? kt::effortUnit(*peaks) : std::string("N·m or N"));
+    if (unit != effortUnit_) {
+      effortUnit_ = unit;
+      emit headerDataChanged(Qt::Horizontal, Effort, Effort);
+    }
     if (!sameRows) {
       endResetModel();
     } else if (rows_ > 0) {
@@ -117,9 +123,11 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
                                                     QT_TR_NOOP("t (s)"), QT_TR_NOOP("Utilisation (%)"),
                                                     QT_TR_NOOP("of"),    QT_TR_NOOP("Reaction |F| (N)"),
                                                     QT_TR_NOOP("t (s)"), QT_TR_NOOP("Reaction |M| (N·m)"),
-                                                    QT_TR_NOOP("t (s)"), QT_TR_NOOP("|τ| (N·m or N)"),
+                                                    QT_TR_NOOP("t (s)"), QT_TR_NOOP("|τ| (%1)"),
                                                     QT_TR_NOOP("t (s)")};
-    if (role == Qt::DisplayRole) return PeakLoadsDock::tr(titles[section]);
+    if (role == Qt::DisplayRole)
+      return section == Effort ? PeakLoadsDock::tr(titles[section]).arg(effortUnit_)
+                               : PeakLoadsDock::tr(titles[section]);
     if (role != Qt::ToolTipRole) return {};
     switch (section) {
       case Force: return PeakLoadsDock::tr("Largest |force| of the wrench the joint transmits");
@@ -273,6 +281,16 @@ class PeakLoadsDock::Model : public QAbstractTableModel {
   std::vector<std::string> bodies_;
   kt::LoadScale scale_;  ///< the dead band's references (kt::deadBandReferences)
   std::array<int, ColumnCount> decimals_{};
+  QString effortUnit_ = QStringLiteral("N·m or N");  ///< kt::effortUnit of the rows
+  int timeDecimals_ = 3;                             ///< of every time column: the run's output interval's
+
+ public:
+  /// The decimals of the time columns: as many as the run's output interval has (3 for 2 ms), so
+  /// that every time reads to the same place (set before set()).
+  void setOutputInterval(double interval) {
+    timeDecimals_ = interval > 0.0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)), 3, 6) : 3;
+  }
+  int timeDecimals() const { return timeDecimals_; }
 };
 
 namespace {
@@ -508,6 +526,8 @@ void PeakLoadsDock::refresh() {
     peaks = scan_.get();
   }
   shown_ = peaks->joints();
+  const kt::SimulatorOptions& run = simulation_->activeOptions();
+  model_->setOutputInterval(run.outputInterval > 0.0 ? run.outputInterval : run.step);
   model_->set(&shown_);
   if (const std::size_t count = simulation_->eventCount(); count != markedEvents_) {
     markedEvents_ = count;
@@ -518,8 +538,8 @@ void PeakLoadsDock::refresh() {
                         ? tr("no samples")
                         : tr("%1, t = %2 s to %3 s%4")
                               .arg(countText(static_cast<long long>(peaks->samples()), tr("sample"), tr("samples")))
-                              .arg(peaks->firstTime(), 0, 'f', 3)
-                              .arg(peaks->lastTime(), 0, 'f', 3)
+                              .arg(peaks->firstTime(), 0, 'f', model_->timeDecimals())
+                              .arg(peaks->lastTime(), 0, 'f', model_->timeDecimals())
                               .arg(markedEvents_ > 0 ? tr("; magenta times: during a push or drag") : QString()));
   exportButton_->setEnabled(peaks->samples() > 0);
   casesButton_->setEnabled(peaks->samples() > 0);
