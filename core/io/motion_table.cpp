@@ -117,11 +117,17 @@ MotionTable parseMotionTable(std::string_view text, const std::string& path) {
       header = true;
       table.headerLine = lineNo;
       const std::string first = trim(fields[0].text);
-      if (first != "time" && first != "time (s)")
+      if (first != "time" && first != "time (s)") {
+        // a spreadsheet's export in a locale that separates with ';' (or a tab): one field, say so
+        const bool otherSeparator = fields.size() == 1 && (first.starts_with("time;") || first.starts_with("time\t"));
         throw TableError(problem(path, lineNo, fields[0].column,
-                                 "expected a header row starting with the column 'time' (the signal names of "
-                                 "docs/signals.md), got '" +
-                                     escapeControls(first) + "'"));
+                                 otherSeparator
+                                     ? "the fields are separated by '" + std::string(first[4] == ';' ? ";" : "\\t") +
+                                           "'; expected commas (a CSV as `simulate` writes it: time,q:...)"
+                                     : "expected a header row starting with the column 'time' (the "
+                                       "signal names of docs/signals.md), got '" +
+                                           escapeControls(first) + "'"));
+      }
       for (std::size_t f = 1; f < fields.size(); ++f) {
         MotionTable::Column c;
         std::string name = trim(fields[f].text);

@@ -392,6 +392,8 @@ class TestPrescribedMotion : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("header") << "t,q:J[0]\n0,0\n1,1\n"
                             << "t.csv:1:1: error: expected a header row starting with the column 'time'";
+    QTest::newRow("semicolons") << "time;q:J[0]\n0;0\n1;1\n"
+                                << "t.csv:1:1: error: the fields are separated by ';'; expected commas";
     QTest::newRow("nan") << "time,q:J[0]\n0,0\n1,nan\n"
                          << "t.csv:3:3: error: expected a finite number in column 'q:J[0]', got 'nan'";
     QTest::newRow("text") << "time,q:J[0]\n0,0\n1,abc\n"
