@@ -292,7 +292,10 @@ void MainWindow::createSimulation() {
   mathematicsDock_ = new MathematicsDock(simulation_, view_, this);
   scrollWhenSmall(mathematicsDock_);
   addDockWidget(Qt::RightDockWidgetArea, mathematicsDock_);
-  tabifyDockWidget(peakLoadsDock_, mathematicsDock_);
+  // beside the Plots, as the stepper: M(q) of the space robot is 18 × 18 and the CFA's system 60
+  // rows, which the right column showed a corner of; the 3D view, where the free-body diagram is
+  // drawn, stays in sight
+  tabifyDockWidget(plotsDock_, mathematicsDock_);
   mathematicsDock_->hide();  // opened from the View menu
   stepperDock_ = new AlgorithmStepperDock(simulation_, view_, this);
   scrollWhenSmall(stepperDock_);
@@ -313,7 +316,7 @@ void MainWindow::createSimulation() {
   connect(drivesDock_, &DrivePanelDock::statusMessage, this,
           [this](const QString& text, int timeoutMs) { statusBar()->showMessage(text, timeoutMs); });
   addDockWidget(Qt::RightDockWidgetArea, drivesDock_);
-  tabifyDockWidget(mathematicsDock_, drivesDock_);
+  tabifyDockWidget(peakLoadsDock_, drivesDock_);
   drivesDock_->hide();  // opened from the View menu
   connect(drivesDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on) drivesDock_->raise();
@@ -332,7 +335,7 @@ void MainWindow::createSimulation() {
       simulationActions_->menu()->actions().value(simulationActions_->menu()->actions().indexOf(pushAction_) + 1),
       pose);
   problemsDock_->raise();
-  // tabbed behind the Problems dock: opened from the menu, it comes to the front
+  // tabbed behind the Plots: opened from the menu, it comes to the front
   connect(mathematicsDock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
     if (on) mathematicsDock_->raise();
   });
