@@ -25,6 +25,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
 #include <QTableWidget>
@@ -420,6 +421,18 @@ class TestPlots : public QObject {
     QVERIFY(button);
     button->click();
     QVERIFY(plots->spectrumShown());
+    // with the statistics open too, the panes keep a pane's height at the default window size
+    plots->findChild<QPushButton*>(QStringLiteral("plotStatisticsButton"))->click();
+    QApplication::processEvents();
+    auto* panes = plots->findChild<QScrollArea*>(QStringLiteral("plotPanesScroll"));
+    QVERIFY(panes);
+    QVERIFY2(panes->viewport()->height() >= plots->paneWidget(0)->minimumHeight(),
+             qPrintable(QString::number(panes->viewport()->height())));
+    // and the pane they are of is the one in sight
+    QTRY_VERIFY(plots->paneWidget(2)->visibleRegion().boundingRect().height() >=
+                plots->paneWidget(2)->minimumHeight() / 2);
+    QVERIFY(w->grab().save(QStringLiteral("/tmp/kinetree-shots/plots-statistics-spectrum.png")));
+    plots->findChild<QPushButton*>(QStringLiteral("plotStatisticsButton"))->click();
     plots->setSpectrumOptions(false, false, 512);
     auto* pane = static_cast<kt::render::ChartPane*>(plots->paneWidget(2));
     plots->redraw();

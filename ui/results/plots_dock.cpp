@@ -17,6 +17,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
@@ -138,12 +139,15 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   std::vector<render::ChartPane*> views;
   for (const auto& pane : panes_) views.push_back(pane->view);
   render::alignTimeAxes(views);  // one time at one x in the three panes
-  auto* scroll = new QScrollArea;
+  auto* scroll = panesScroll_ = new QScrollArea;
   scroll->setObjectName(QStringLiteral("plotPanesScroll"));
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setWidgetResizable(true);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setWidget(stack);
+  // one pane's height at least: with the statistics and the spectrum open under them the panes
+  // were squeezed to a 50 px sliver, which showed no curve (the others scroll into it)
+  scroll->setMinimumHeight(panes_.front()->view->minimumHeight());
   // under the panes, the statistics of the chosen one (hidden until asked for)
   statisticsBox_ = new QWidget;
   auto* statisticsLayout = new QVBoxLayout(statisticsBox_);
@@ -220,6 +224,7 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   setWidget(body);
 
   connect(paneBox_, &QComboBox::currentIndexChanged, this, [this](int p) {
+    showPaneInView(p);
     refreshList();
     if (p >= 0) updateStatistics(p);
     if (p >= 0) updateSpectrum(p);
@@ -616,6 +621,13 @@ void PlotsDock::drawPane(int p) {
 
 bool PlotsDock::statisticsShown() const { return !statisticsBox_->isHidden(); }
 
+void PlotsDock::showPaneInView(int p) {
+  // the pane the statistics and the spectrum are of, in sight when the panes scroll
+  if (p >= 0 && p < static_cast<int>(panes_.size()))
+    QTimer::singleShot(
+        0, this, [this, p] { panesScroll_->ensureWidgetVisible(panes_[static_cast<std::size_t>(p)]->view, 0, 0); });
+}
+
 void PlotsDock::setStatisticsShown(bool shown) {
   statisticsBox_->setVisible(shown);
   if (statisticsButton_->isChecked() != shown) {
@@ -623,6 +635,7 @@ void PlotsDock::setStatisticsShown(bool shown) {
     statisticsButton_->setChecked(shown);
   }
   updateStatistics(paneBox_->currentIndex());
+  showPaneInView(paneBox_->currentIndex());
   // the table as tall as its rows, the panes the rest
   if (shown)
     right_->setSizes(
@@ -680,6 +693,7 @@ void PlotsDock::setSpectrumShown(bool shown) {
     spectrumButton_->setChecked(shown);
   }
   updateSpectrum(paneBox_->currentIndex());
+  showPaneInView(paneBox_->currentIndex());
   // the spectrum takes about half of the height, the panes the rest
   if (shown) {
     const QList<int> sizes = right_->sizes();

@@ -39,6 +39,7 @@ class QLabel;
 class QLineEdit;
 class QListView;
 class QPushButton;
+class QScrollArea;
 class QSplitter;
 class QTableWidget;
 class vtkChartXY;
@@ -143,6 +144,8 @@ class PlotsDock : public QDockWidget {
   void redraw();
 
  private:
+  /// Scrolls the panes to pane `p` (when they scroll: the statistics or the spectrum are open).
+  void showPaneInView(int p);
   void onSessionStarted();
   void onSessionEnded();
   void rebuildDefaults();
@@ -159,7 +162,8 @@ class PlotsDock : public QDockWidget {
   static constexpr int kStatisticsColumns = 7;
   QComboBox* paneBox_ = nullptr;
   QPushButton* statisticsButton_ = nullptr;
-  QSplitter* right_ = nullptr;  ///< the panes over the statistics
+  QSplitter* right_ = nullptr;          ///< the panes over the statistics
+  QScrollArea* panesScroll_ = nullptr;  ///< the panes, which scroll when the dock is lower than them
   QWidget* statisticsBox_ = nullptr;
   QLabel* statisticsCaption_ = nullptr;
   QTableWidget* statistics_ = nullptr;

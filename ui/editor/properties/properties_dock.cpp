@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -208,9 +209,10 @@ void PropertiesDock::rebuild() {
   pageLayout_->addStretch(1);
   alignLabels();
   scroll_->setWidget(page_);
-  // the dock no narrower than its page: without a horizontal scroll bar a narrower one cut the
-  // fields at its right edge (the shapes' rows need about 290 px)
-  scroll_->setMinimumWidth(page_->minimumSizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width());
+  // the dock no narrower than its page, followed as the page's layout changes (a page not yet
+  // shown reports the widths of its unstyled widgets)
+  page_->installEventFilter(this);
+  fitWidthToPage();
   refreshValues();
   if (keepScroll) {
     pendingScroll_ = scrollPos;
@@ -225,6 +227,18 @@ void PropertiesDock::rebuild() {
     if (QWidget* w = focusName.isEmpty() ? nullptr : findEditor(focusName)) w->setFocus(Qt::OtherFocusReason);
   }
   rebuilding_ = false;
+}
+
+void PropertiesDock::fitWidthToPage() {
+  // without a horizontal scroll bar a narrower dock cut the fields at its right edge (the shapes'
+  // rows need about 290 px)
+  if (page_)
+    scroll_->setMinimumWidth(page_->minimumSizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width());
+}
+
+bool PropertiesDock::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == page_ && event->type() == QEvent::LayoutRequest) fitWidthToPage();
+  return QDockWidget::eventFilter(watched, event);
 }
 
 void PropertiesDock::refreshValues() {
