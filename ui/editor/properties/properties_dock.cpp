@@ -4,7 +4,6 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QEvent>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -35,7 +34,9 @@ PropertiesDock::PropertiesDock(Document* document, QWidget* parent)
   setObjectName(QStringLiteral("propertiesDock"));
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
-  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  // a dock narrower than its page (a small window) scrolls sideways rather than cut its fields;
+  // the window's default layout gives it the page's width (WindowLayout)
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   setWidget(scroll_);
   connect(doc_, &Document::modelReplaced, this, [this] { bodyId_ = 0; });
   connect(doc_, &Document::changed, this, &PropertiesDock::documentChanged);
@@ -209,10 +210,6 @@ void PropertiesDock::rebuild() {
   pageLayout_->addStretch(1);
   alignLabels();
   scroll_->setWidget(page_);
-  // the dock no narrower than its page, followed as the page's layout changes (a page not yet
-  // shown reports the widths of its unstyled widgets)
-  page_->installEventFilter(this);
-  fitWidthToPage();
   refreshValues();
   if (keepScroll) {
     pendingScroll_ = scrollPos;
@@ -227,18 +224,6 @@ void PropertiesDock::rebuild() {
     if (QWidget* w = focusName.isEmpty() ? nullptr : findEditor(focusName)) w->setFocus(Qt::OtherFocusReason);
   }
   rebuilding_ = false;
-}
-
-void PropertiesDock::fitWidthToPage() {
-  // without a horizontal scroll bar a narrower dock cut the fields at its right edge (the shapes'
-  // rows need about 290 px)
-  if (page_)
-    scroll_->setMinimumWidth(page_->minimumSizeHint().width() + scroll_->verticalScrollBar()->sizeHint().width());
-}
-
-bool PropertiesDock::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == page_ && event->type() == QEvent::LayoutRequest) fitWidthToPage();
-  return QDockWidget::eventFilter(watched, event);
 }
 
 void PropertiesDock::refreshValues() {

@@ -61,12 +61,7 @@ class PropertiesDock : public QDockWidget {
   /// An edit was refused; the reason is also shown next to the field.
   void editRefused(const QString& reason);
 
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
-
  private:
-  /// The scroll area at least as wide as the page (its minimum), so that no field is cut.
-  void fitWidthToPage();
   using Values = std::vector<double>;
   using Factory = std::function<QUndoCommand*(QString* error)>;
 
