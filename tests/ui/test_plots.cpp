@@ -25,6 +25,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSurfaceFormat>
 #include <QSvgRenderer>
@@ -610,6 +611,18 @@ class TestPlots : public QObject {
       QVERIFY(bytes.startsWith("%PDF-"));
       QVERIFY(bytes.right(32).contains("%%EOF"));
       QVERIFY(bytes.size() > 1000);
+      // the same size on paper: the SVG's width in mm, the PDF page's in points
+      const QRegularExpressionMatch mm =
+          QRegularExpression(QStringLiteral("<svg[^>]* width=\"([0-9.]+)mm\"")).match(QString::fromUtf8([&] {
+            QFile f(base + ".svg");
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+          }()));
+      const QRegularExpressionMatch box =
+          QRegularExpression(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ")).match(QString::fromLatin1(bytes));
+      QVERIFY(mm.hasMatch() && box.hasMatch());
+      const double svgPoints = mm.captured(1).toDouble() * 72.0 / 25.4, pdfPoints = box.captured(1).toDouble();
+      QVERIFY2(std::abs(svgPoints - pdfPoints) < 0.01 * pdfPoints,
+               qPrintable(QStringLiteral("SVG %1 pt, PDF %2 pt").arg(svgPoints).arg(pdfPoints)));
     }
     QString error;
     QVERIFY(!plots->exportPane(0, dir.filePath(QStringLiteral("pane.bmpx")), &error));
