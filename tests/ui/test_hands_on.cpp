@@ -32,6 +32,7 @@
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
+#include "ui/document/problems_model.hpp"
 #include "ui/editor/selection.hpp"
 #include "ui/results/export/results_export.hpp"
 #include "ui/results/peak_loads_dock.hpp"
@@ -334,6 +335,15 @@ class TestHandsOn : public QObject {
     const QString tip = model->index(row, kt::ui::PeakLoadsDock::ForceTime).data(Qt::ToolTipRole).toString();
     QVERIFY2(tip.contains(QStringLiteral("during push 1 on base")), qPrintable(tip));
     QVERIFY(model->index(row, kt::ui::PeakLoadsDock::ForceTime).data(Qt::ForegroundRole).isValid());
+    // and the Problems dock's rating warning, once the run stops, says the push did it
+    sim->run();
+    sim->pause();
+    QTRY_VERIFY(!sim->isRunning());
+    const auto& warnings = w->document().problems()->warnings();
+    const auto j11 = std::find_if(warnings.begin(), warnings.end(),
+                                  [](const kt::Diagnostic& d) { return d.message.starts_with("J11 reached "); });
+    QVERIFY(j11 != warnings.end());
+    QVERIFY2(j11->message.ends_with("; at that time the user applied push 1 on base"), j11->message.c_str());
   }
 
   // Posing while paused: the Pose section of View ▸ Drives moves a joint, Ctrl+drag moves the

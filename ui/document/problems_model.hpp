@@ -10,11 +10,13 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <string>
 #include <vector>
 
 #include "core/model/diagnostic.hpp"
 #include "core/model/model.hpp"
 #include "core/results/peak_loads.hpp"
+#include "core/sim/interaction.hpp"
 
 namespace kt::ui {
 
@@ -50,7 +52,10 @@ class ProblemsModel : public QAbstractTableModel {
   const std::vector<kt::Diagnostic>& warnings() const { return warnings_; }
   /// The peak loads of the last run (empty: none), checked against `model`'s ratings now and
   /// against the model of every refresh after.
-  void setRunPeaks(std::vector<kt::JointPeaks> peaks, const kt::Model& model);
+  /// `spans`: the run's pushes and drags (kt::interactionSpans), `bodyNames` its tree's body names:
+  /// a warning whose peak came while one acted names it.
+  void setRunPeaks(std::vector<kt::JointPeaks> peaks, const kt::Model& model,
+                   std::vector<kt::InteractionSpan> spans = {}, std::vector<std::string> bodyNames = {});
   /// The diagnostic of a row (an error or a warning).
   const kt::Diagnostic& at(int row) const;
 
@@ -71,6 +76,8 @@ class ProblemsModel : public QAbstractTableModel {
   std::size_t tableProblems_ = 0;  ///< of diagnostics_, the last: problems of the tables (checkRunTables)
   std::vector<kt::Diagnostic> warnings_;
   std::vector<kt::JointPeaks> runPeaks_;
+  std::vector<kt::InteractionSpan> runSpans_;  ///< of the run whose peaks these are
+  std::vector<std::string> runBodies_;         ///< its tree's body names
 };
 
 }  // namespace kt::ui

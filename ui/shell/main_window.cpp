@@ -347,7 +347,9 @@ void MainWindow::createSimulation() {
   connect(simulation_, &SimulationController::sessionStarted, this,
           [this] { doc_->problems()->setRunPeaks({}, doc_->model()); });
   connect(results_, &RunResults::runStopped, this, [this] {
-    if (const kt::PeakLoads* peaks = results_->peaks()) doc_->problems()->setRunPeaks(peaks->joints(), doc_->model());
+    if (const kt::PeakLoads* peaks = results_->peaks())
+      doc_->problems()->setRunPeaks(peaks->joints(), doc_->model(), kt::interactionSpans(simulation_->events()),
+                                    simulation_->tree() ? simulation_->tree()->bodyNames : std::vector<std::string>{});
   });
   // Compare Solvers needs a recording
   const auto updateCompare = [this] {
