@@ -84,7 +84,14 @@ bool loadModel(const std::string& path, Model& model, const std::vector<std::str
         warnings.push_back(std::move(d));
       }
     };
-    if (isMjcfFile(path)) {
+    if (path == "-") {
+      // a model file on standard input (`generate ... | kinetree-cli validate -`): paths in it
+      // resolve from the working directory
+      std::string text;
+      char buffer[65536];
+      for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0;) text.append(buffer, n);
+      model = loadModelFromString(text, "<stdin>", warnings);
+    } else if (isMjcfFile(path)) {
       adopt(importMjcfFile(path));
     } else if (isUrdfFile(path)) {
       UrdfImportOptions options;

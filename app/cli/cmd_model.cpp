@@ -96,7 +96,8 @@ std::vector<Diagnostic> tableProblems(const Model& model) {
 
 int cmdValidate(const std::vector<std::string>& args) {
   constexpr const char* kUsage =
-      "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml...\n";
+      "usage: kinetree-cli validate [--package-path DIR]... [--] MODEL.yaml|ROBOT.urdf|ROBOT.xml|-...\n"
+      "(-: a model file on standard input)\n";
   ParsedArgs parsed;
   if (!parseArgs("validate", kUsage, args, {packagePathSpec()}, parsed)) return 2;
   if (parsed.positional.empty()) {
@@ -117,7 +118,7 @@ int cmdValidate(const std::vector<std::string>& args) {
       std::fputs(formatDiagnostics(tables).c_str(), stderr);
       allValid = false;
     } else {
-      std::printf("%s: ok\n", path.c_str());
+      std::printf("%s: ok\n", path == "-" ? "<stdin>" : path.c_str());
     }
   }
   return allValid ? 0 : 1;

@@ -4,6 +4,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <tuple>
 
 #include <cstdio>
 #include <filesystem>
@@ -107,6 +108,27 @@ class TestCli : public QObject {
     QCOMPARE(cli({"help", "frobnicate"}).code, 2);
     QCOMPARE(cli({"validate"}).code, 2);
     QCOMPARE(cli({"info"}).code, 2);
+  }
+
+  // `-` reads a model file from standard input, its messages naming <stdin>.
+  void modelOnStandardInput() {
+    const auto piped = [](const QStringList& args, const QByteArray& input) {
+      QProcess p;
+      p.start(QStringLiteral(KINETREE_CLI), args);
+      p.write(input);
+      p.closeWriteChannel();
+      p.waitForFinished(30000);
+      return std::tuple(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                        QString::fromUtf8(p.readAllStandardError()));
+    };
+    QFile pendulum(example("pendulum.yaml"));
+    QVERIFY(pendulum.open(QIODevice::ReadOnly));
+    const auto [code, out, err] = piped({"validate", "-"}, pendulum.readAll());
+    QCOMPARE(code, 0);
+    QCOMPARE(out, QStringLiteral("<stdin>: ok\n"));
+    const auto [badCode, badOut, badErr] = piped({"validate", "-"}, "kinetree: 1\nbodies: [\n");
+    QCOMPARE(badCode, 1);
+    QVERIFY2(badErr.startsWith(QStringLiteral("<stdin>:3:1: error: YAML syntax error")), qPrintable(badErr));
   }
 
   // The bash completion (installed with the package) offers every command, each command's options
