@@ -788,9 +788,12 @@ void ChartPane::showReadout(const QPointF& at) {
   hover_->show();
   readout_->setText(text);
   readout_->adjustSize();
-  // beside the pointer, on the side with room
+  // beside the pointer, on the side with room within the plot area: past its right end lie the
+  // right axis and the legend, which the readout would cover
+  vtkAxis* timeAxis = chart_->GetAxis(vtkAxis::BOTTOM);
+  const double right = std::min(static_cast<double>(width()), timeAxis->GetPoint2()[0] / devicePixelRatioF());
   int x = static_cast<int>(at.x()) + 12;
-  if (x + readout_->width() > width()) x = static_cast<int>(at.x()) - 12 - readout_->width();
+  if (x + readout_->width() > right) x = static_cast<int>(at.x()) - 12 - readout_->width();
   const int y =
       std::clamp(static_cast<int>(at.y()) - readout_->height() / 2, 0, std::max(0, height() - readout_->height()));
   readout_->move(std::max(0, x), y);

@@ -246,6 +246,13 @@ class TestPlots : public QObject {
     const QString readout = angles->readoutAt(x);
     QVERIFY2(readout.startsWith("t = 0.5") && readout.contains("q:J12[0] = ") && readout.contains(" deg"),
              qPrintable(readout));
+    // near the plot's right end the readout opens to the left: the legend there stays in sight
+    const double end = angles->xOfTime(angles->visibleTimeRange().second);
+    QTest::mouseMove(angles, QPoint(static_cast<int>(end) - 4, angles->height() / 2));
+    auto* box = angles->findChild<QLabel*>(QStringLiteral("readout"));
+    QTRY_VERIFY(box && box->isVisible());
+    QVERIFY2(box->geometry().right() <= end,
+             qPrintable(QStringLiteral("%1 > %2").arg(box->geometry().right()).arg(end)));
     QVERIFY(w->grab().save(QStringLiteral("screenshot_plots_first_run.png")));
   }
 
