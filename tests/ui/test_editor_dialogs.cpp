@@ -584,9 +584,13 @@ class TestEditorDialogs : public QObject {
     // Clicking the mass problem announces body and field.
     int massRow = -1;
     for (int r = 0; r < dock.view()->model()->rowCount(); ++r)
-      if (dock.view()->model()->index(r, 0).data().toString() ==
+      if (dock.view()->model()->index(r, 0).data(ProblemsModel::PathRole).toString() ==
           QStringLiteral("bodies[%1].inertial.mass").arg(massBody))
         massRow = r;
+    QVERIFY(massRow >= 0);
+    // the Where column names the body: "left_2 · inertial.mass", not its index in the file
+    QCOMPARE(dock.view()->model()->index(massRow, 0).data().toString(),
+             QStringLiteral("%1 · inertial.mass").arg(QString::fromStdString(doc.model().bodies[massBody].name)));
     QVERIFY(massRow >= 0);
     QVERIFY(
         dock.view()->model()->index(massRow, 1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("left_2")));
@@ -667,7 +671,11 @@ class TestEditorDialogs : public QObject {
     QVERIFY(doc.problems()->isEmpty());  // no errors: nothing blocks a run
     QVERIFY(doc.runBlocker().isEmpty());
     QCOMPARE(dock.summary(), QStringLiteral("1 warning — the model can be run"));
-    QCOMPARE(rows->index(0, 0).data().toString(), QStringLiteral("bodies[%1].joint.q0[0]").arg(body));
+    QCOMPARE(rows->index(0, 0).data(ProblemsModel::PathRole).toString(),
+             QStringLiteral("bodies[%1].joint.q0[0]").arg(body));
+    QCOMPARE(rows->index(0, 0).data().toString(),
+             QStringLiteral("%1 · joint.q0[0]")
+                 .arg(QString::fromStdString(doc.model().bodies[static_cast<std::size_t>(body)].name)));
     QVERIFY(rows->index(0, 0).data(ProblemsModel::WarningRole).toBool());
     QVERIFY(rows->index(0, 1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("warning: ")));
     QVERIFY(rows->index(0, 1).data().toString().contains(QStringLiteral("is it in degrees?")));

@@ -57,8 +57,12 @@ void ProblemsModel::refresh(const kt::Model& model) {
     }
     freshWarnings.push_back(std::move(d));
   }
-  if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_)) return;
+  std::vector<std::string> names;
+  names.reserve(model.bodies.size());
+  for (const kt::BodySpec& b : model.bodies) names.push_back(b.name);
+  if (sameList(fresh, diagnostics_) && sameList(freshWarnings, warnings_) && names == bodyNames_) return;
   beginResetModel();
+  bodyNames_ = std::move(names);
   diagnostics_ = std::move(fresh);
   tableProblems_ = tableProblems;
   warnings_ = std::move(freshWarnings);
@@ -72,6 +76,15 @@ void ProblemsModel::setRunPeaks(std::vector<kt::JointPeaks> peaks, const kt::Mod
   runSpans_ = std::move(spans);
   runBodies_ = std::move(bodyNames);
   refresh(model);
+}
+
+QString ProblemsModel::wherePath(const std::string& path) const {
+  // "bodies[8].joint.rating" as "L22 · joint.rating": the body by its name (the file's path stays
+  // in the tooltip and PathRole)
+  const FieldLocation where = locate(QString::fromStdString(path));
+  if (where.body < 0 || static_cast<std::size_t>(where.body) >= bodyNames_.size()) return QString::fromStdString(path);
+  const QString name = QString::fromStdString(bodyNames_[static_cast<std::size_t>(where.body)]);
+  return where.field.isEmpty() ? name : QStringLiteral("%1 · %2").arg(name, where.field);
 }
 
 const kt::Diagnostic& ProblemsModel::at(int row) const {
@@ -119,7 +132,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const {
             .arg(QFileInfo(QString::fromStdString(d.file)).fileName())
             .arg(d.line)
             .arg(d.column);
-      return QString::fromStdString(d.path);
+      return wherePath(d.path);
     case Qt::ToolTipRole: return QString::fromStdString(d.format());
     case PathRole: return QString::fromStdString(d.path);
     case BodyIndexRole: return locate(QString::fromStdString(d.path)).body;

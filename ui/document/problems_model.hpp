@@ -72,11 +72,14 @@ class ProblemsModel : public QAbstractTableModel {
   void countChanged(int count);
 
  private:
+  /// The Where column's text for a YAML path: a body by its name.
+  QString wherePath(const std::string& path) const;
   std::vector<kt::Diagnostic> diagnostics_;
   std::size_t tableProblems_ = 0;  ///< of diagnostics_, the last: problems of the tables (checkRunTables)
   std::vector<kt::Diagnostic> warnings_;
   std::vector<kt::JointPeaks> runPeaks_;
   std::vector<kt::InteractionSpan> runSpans_;  ///< of the run whose peaks these are
+  std::vector<std::string> bodyNames_;         ///< the model's, for the Where column
   std::vector<std::string> runBodies_;         ///< its tree's body names
 };
 
