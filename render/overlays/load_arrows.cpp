@@ -151,8 +151,14 @@ void LoadArrows::setReference(double force, double moment, bool wholeRun) {
   refresh();
 }
 
-double LoadArrows::forceReference() const { return std::max({givenForce_, seenForce_, weight_}); }
-double LoadArrows::momentReference() const { return std::max({givenMoment_, seenMoment_, weight_ * length_}); }
+double LoadArrows::forceReference() const {
+  const double r = std::max({givenForce_, seenForce_, weight_});
+  return r > noiseForce_ ? r : 0.0;  // all rounding noise: no scale (header, "Dead band")
+}
+double LoadArrows::momentReference() const {
+  const double r = std::max({givenMoment_, seenMoment_, weight_ * length_});
+  return r > noiseForce_ * length_ ? r : 0.0;
+}
 
 double LoadArrows::forceLimit(int joint) const {
   const auto i = static_cast<std::size_t>(joint);
@@ -168,6 +174,7 @@ void LoadArrows::build(const kt::Tree& tree, double length) {
   tree_ = tree;
   ratings_.clear();
   weight_ = tree.totalMass() * tree.gravity.norm();
+  noiseForce_ = 1e-9 * tree.totalMass() * 9.80665;  // the weight under standard gravity, whatever the model's
   length_ = length > 0.0 ? length : 1.0;
   const auto n = static_cast<std::size_t>(tree_.nb);
   drawn_.assign(n, kt::Vec6::Zero());
@@ -398,6 +405,8 @@ std::string LoadArrows::legendText() const {
   if (!options_.visible || !haveState_) return {};
   char buffer[256];
   std::string s = options_.reactionOnly ? "Constraint forces (reaction part)\n" : "Joint loads (whole wrench)\n";
+  if (forceReference() == 0.0 && momentReference() == 0.0 && options_.forceScale <= 0.0 && options_.momentScale <= 0.0)
+    return s + "none yet above rounding noise\n";
   if (legendForce() > 0.0 && forceScaleUsed_ > 0.0) {
     std::snprintf(buffer, sizeof buffer, "force %g N: arrow %s\n", legendForce(),
                   lengthText(legendForce() * forceScaleUsed_).c_str());

@@ -16,7 +16,9 @@
 //    the scale comes from and whether it is fixed for the run.
 //  - Dead band: a magnitude below deadBand × the reference (default kt::kLoadDeadBand, the one the
 //    Peak Loads table and the plots use) is not drawn, so that rounding noise (1e-13 N in a free
-//    joint) never shows as an arrow.
+//    joint) never shows as an arrow. Nor is a reference under 1e-9 of the model's weight under
+//    standard gravity (× its size for moments): where every load is rounding noise (a robot at
+//    rest in zero gravity at t = 0, 1e-14 N) there is no scale to draw it at, and the legend says so.
 //  - Colour: the magnitude against a limit, green at 0, yellow at half, red at and above it; the
 //    limit is the joint's load rating where the model gives one, otherwise the user's limit;
 //    with neither, arrows are a neutral blue (no colour claims a load is large).
@@ -177,6 +179,7 @@ class LoadArrows {
   bool givenWholeRun_ = false;                   ///< setReference(): of the whole recording
   double seenForce_ = 0.0, seenMoment_ = 0.0;    ///< the largest drawn since resetAutoScale()
   double weight_ = 0.0;                          ///< m g of the whole model (N)
+  double noiseForce_ = 0.0;                      ///< 1e-9 m g₀ (N): a reference below it is rounding noise
   std::vector<kt::Vec6> body_;                   ///< (nb) the drawn quantity, joint (body) frame
   double forceScaleUsed_ = 0.0, momentScaleUsed_ = 0.0;
 };

@@ -374,6 +374,36 @@ class TestViewModes : public QObject {
     QCOMPARE(arrows.forceReference(), weight);
   }
 
+  // In zero gravity at rest every load is rounding noise (1e-14 N from the drives' arithmetic):
+  // there is no scale to draw it at. It was drawn as the run's "largest load", 1.41 m long.
+  void noiseAloneDrawsNoArrow() {
+    Model m = floatingModel();
+    m.bodies[0].joint.type = JointType::Revolute;
+    m.bodies[0].joint.axis = Vec3::UnitZ();
+    m.gravity = Vec3::Zero();
+    const Tree tree = finalizeOrThrow(m);
+    render::OffscreenView offscreen(160, 120);
+    render::LoadArrows arrows(offscreen.overlay());
+    arrows.build(tree, 2.0);
+    render::LoadArrowOptions o;
+    o.visible = true;
+    arrows.setOptions(o);
+    std::vector<Vec6> w(static_cast<std::size_t>(tree.nb), Vec6::Zero());
+    w[0] << 2e-14, 0.0, 0.0, 1e-14, 0.0, 0.0;
+    Kinematics poses;
+    arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, w, poses));
+    arrows.setReference(1e-14, 2e-14, false);
+    QCOMPARE(arrows.forceReference(), 0.0);
+    QVERIFY(!arrows.forceShown(0) && !arrows.momentShown(0));
+    QVERIFY2(arrows.legendText().find("none yet above rounding noise") != std::string::npos,
+             arrows.legendText().c_str());
+    // a real load then sets the scale
+    w[0] << 2.0, 0.0, 0.0, 10.0, 0.0, 0.0;
+    arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, w, poses));
+    QVERIFY(arrows.forceShown(0));
+    QVERIFY(arrows.legendText().find("force 10 N: arrow") != std::string::npos);
+  }
+
   // The colour bar under the legend is placed at the size the frame is drawn at: placed when the
   // loads came, a view not laid out yet (a report's picture, a video's first frame) drew it
   // outside the picture.
