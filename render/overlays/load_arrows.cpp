@@ -352,8 +352,11 @@ void LoadArrows::refresh() {
   legend_->SetVisibility(!legend.empty());
   bool anyLimit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
   for (const kt::LoadRating& r : ratings_) anyLimit = anyLimit || r.force > 0.0 || r.moment > 0.0;
-  colourBar_->SetVisibility(!legend.empty() && anyLimit);  // placed by placeColourBar as each frame starts
+  // under the legend's line that announces it (not there while no load is above rounding noise)
+  colourBar_->SetVisibility(anyLimit && legend.find("(bar below)") != std::string::npos);  // placed by placeColourBar
 }
+
+bool LoadArrows::colourBarShown() const { return colourBar_->GetVisibility() != 0; }
 
 void LoadArrows::setTextSize(int legendPixels, int labelPixels) {
   legend_->GetTextProperty()->SetFontSize(legendPixels);

@@ -117,6 +117,8 @@ class LoadArrows {
   /// Whether joint i's force or moment arrow is drawn (after update() or an option change).
   bool forceShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kForceShown; }
   bool momentShown(int joint) const { return shown_[static_cast<std::size_t>(joint)] & kMomentShown; }
+  /// The colour bar under the legend is drawn.
+  bool colourBarShown() const;
   double forceScaleInUse() const { return forceScaleUsed_; }
   double momentScaleInUse() const { return momentScaleUsed_; }
   /// The references (N, N·m): drawn 0.3 × the model's size when the scale is automatic.

@@ -397,6 +397,10 @@ class TestViewModes : public QObject {
     QVERIFY(!arrows.forceShown(0) && !arrows.momentShown(0));
     QVERIFY2(arrows.legendText().find("none yet above rounding noise") != std::string::npos,
              arrows.legendText().c_str());
+    LoadRating rating;
+    rating.force = 100.0;
+    arrows.setRatings(std::vector<LoadRating>(static_cast<std::size_t>(tree.nb), rating));
+    QVERIFY(!arrows.colourBarShown());  // no colour bar without the legend line it belongs to
     // a real load then sets the scale
     w[0] << 2.0, 0.0, 0.0, 10.0, 0.0, 0.0;
     arrows.update(poses, tree.initialQ, test::recordedLoads(tree, tree.initialQ, w, poses));
