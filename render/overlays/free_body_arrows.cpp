@@ -26,7 +26,7 @@ QColor termColour(std::size_t k, bool momentumRate) {
 
 std::string magnitudes(const Eigen::Vector3d& force, const Eigen::Vector3d& moment) {
   char text[96];
-  std::snprintf(text, sizeof text, "force %.4g N, moment %.4g N m", force.norm(), moment.norm());
+  std::snprintf(text, sizeof text, "force %.4g N, moment %.4g N·m", force.norm(), moment.norm());
   return text;
 }
 
@@ -132,7 +132,8 @@ void FreeBodyArrows::show(const kt::Kinematics& poses, const kt::FreeBodyDiagram
 std::vector<std::string> FreeBodyArrows::legendLines() const {
   std::vector<std::string> lines;
   if (drawn_.empty()) return lines;
-  lines.push_back("Free-body diagram: each force (one tip) and its moment about the point where it acts (two tips)");
+  // short lines: the legend sits in the lower right corner, clear of the model in the middle
+  lines.push_back("Free body (one tip: a force; two tips: its moment about its point)");
   for (const Drawn& d : drawn_) lines.push_back(d.what + ": " + magnitudes(d.force, d.moment));
   return lines;
 }
