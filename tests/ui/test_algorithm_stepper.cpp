@@ -18,6 +18,7 @@
 #include "tests/support/window_fixture.hpp"
 #include "tests/support/window_test_main.hpp"
 #include "ui/editor/selection.hpp"
+#include "ui/results/plots_dock.hpp"
 #include "ui/teaching/algorithm_stepper_dock.hpp"
 
 using kt::test::openWindow;
@@ -167,7 +168,17 @@ class TestAlgorithmStepper : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return !dock->playing(); }, 5000));
     QCOMPARE(dock->step(), static_cast<int>(dock->trace().steps.size()) - 1);
 
-    // the arrows go with the dock
+    // the arrows go with the dock: with its tab behind the Plots' (they stayed, with the legend
+    // of a body visited long before), and when it is closed
+    QVERIFY(dock->arrows()->visible());
+    w->plotsDock()->raise();
+    QApplication::processEvents();
+    QTRY_VERIFY(!dock->arrows()->visible());
+    w->selection().selectBody(w->selection().bodyOfTreeIndex(3));  // another body: they stay away
+    QApplication::processEvents();
+    QVERIFY(!dock->arrows()->visible());
+    dock->raise();
+    QTRY_VERIFY(dock->arrows()->visible());
     dock->hide();
     QApplication::processEvents();
     QVERIFY(!dock->arrows()->visible());

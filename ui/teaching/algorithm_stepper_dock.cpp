@@ -286,6 +286,20 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
     retrace_->stop();
     clearViews(tr("Run the model (or move the timeline): the algorithms are stepped at the state shown."));
   });
+  // tabbed behind the Plots or Mathematics, the dock is not hidden but out of sight: its vectors
+  // and legend leave the 3D view with it, and come back with it
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    inSight_ = visible;
+    if (visible) {
+      refresh();
+      return;
+    }
+    setPlaying(false);
+    if (arrows_ && arrows_->visible()) {
+      arrows_->hide();
+      view_->update();
+    }
+  });
   refresh();
 }
 
@@ -583,7 +597,7 @@ void AlgorithmStepperDock::showMatrix(int row) {
 
 void AlgorithmStepperDock::showArrows() {
   const kt::Tree* tree = tracedTree_;
-  const bool show = tree && !trace_.steps.empty() && isVisible() && arrowsOn_->isChecked() &&
+  const bool show = tree && !trace_.steps.empty() && isVisible() && inSight_ && arrowsOn_->isChecked() &&
                     simulation_->hasShownSample() &&
                     simulation_->shownSample().poses.X_0.size() == static_cast<std::size_t>(tree->nb);
   if (!show && !arrows_) return;

@@ -123,6 +123,7 @@ class AlgorithmStepperDock : public QDockWidget {
   QTimer* timer_;
   QTimer* retrace_;
   std::unique_ptr<render::StepArrows> arrows_;
+  bool inSight_ = false;  ///< the dock's tab is the current one (visibilityChanged): its vectors are drawn
   kt::AlgorithmTrace trace_;
   int step_ = 0;
   const kt::Tree* tracedTree_ = nullptr;
