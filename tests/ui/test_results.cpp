@@ -614,6 +614,11 @@ class TestResults : public QObject {
     // J12's load acts at J12's origin, which is not L11's origin
     QVERIFY((arrows->drawn()[1].point - arrows->drawn()[0].point).norm() > 0.1);
     QCOMPARE(arrows->legendLines().size(), std::size_t(5));  // a title and a line per term
+    // with the dock's tab behind the Plots the diagram goes, and comes back with it
+    w->plotsDock()->raise();
+    QTRY_VERIFY(!arrows->visible());
+    dock->raise();
+    QTRY_VERIFY(arrows->visible());
     // short lines in the lower right corner: none reaches across the view to the model
     for (const std::string& line : arrows->legendLines()) QVERIFY2(line.size() < 70, line.c_str());
     tabWidget->setCurrentIndex(0);

@@ -140,6 +140,15 @@ MathematicsDock::MathematicsDock(SimulationController* simulation, render::Scene
   connect(freeBodyArrowsOn_, &QCheckBox::toggled, this, [this] {
     if (isVisible()) refresh();
   });
+  // tabbed behind the Plots, the dock is out of sight but not hidden: the free-body diagram
+  // leaves the 3D view with it, and comes back with it
+  connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+    inSight_ = visible;
+    if (visible)
+      refresh();
+    else
+      showFreeBodyArrows(nullptr);
+  });
   refresh();
 }
 
@@ -158,7 +167,7 @@ void MathematicsDock::hideEvent(QHideEvent* event) {
 void MathematicsDock::showFreeBodyArrows(const kt::FreeBodyDiagram* d) {
   const kt::Tree* tree = simulation_->tree();
   const bool show =
-      d && tree && isVisible() && tabs_->currentWidget() == freeBodyPage_ && freeBodyArrowsOn_->isChecked();
+      d && tree && isVisible() && inSight_ && tabs_->currentWidget() == freeBodyPage_ && freeBodyArrowsOn_->isChecked();
   if (!show && !arrows_) return;
   if (!arrows_) arrows_ = std::make_unique<render::FreeBodyArrows>(view_->overlayRenderer());
   if (show) {

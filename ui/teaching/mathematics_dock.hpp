@@ -107,6 +107,7 @@ class MathematicsDock : public QDockWidget {
   QWidget* freeBodyPage_ = nullptr;
   render::SceneView* view_;
   std::unique_ptr<render::FreeBodyArrows> arrows_;
+  bool inSight_ = false;  ///< the dock's tab is the current one (visibilityChanged): the diagram is drawn
   render::MatrixView* rigid_;
   render::MatrixView* articulated_;
   QLabel* inertiaNote_;
