@@ -38,6 +38,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -952,6 +953,19 @@ class TestResults : public QObject {
     QCOMPARE(std::get<1>(early), std::get<1>(late));
     QCOMPARE(std::get<2>(early), std::get<2>(late));
     QVERIFY2(std::get<2>(late).find("fixed for this run") != std::string::npos, std::get<2>(late).c_str());
+    // an edit that changes the model's extent (an arm's initial angle), and its undo, keep the
+    // kept run's arrows as they were: the recording did not change
+    {
+      kt::ui::Document& doc = w->document();
+      const int j13 = doc.model().findBody("L13");
+      QString error;
+      QVERIFY2(kt::ui::edit::apply(doc, kt::ui::edit::setInitialPosition(doc, j13, {2.5}, &error)), qPrintable(error));
+      QApplication::processEvents();
+      QCOMPARE(std::get<0>(scaleAt(5.0)), std::get<0>(late));
+      doc.undoStack()->undo();
+      QApplication::processEvents();
+      QCOMPARE(std::get<0>(scaleAt(5.0)), std::get<0>(late));
+    }
     // the run's largest loads by a scan of its own, as the video takes them
     const auto recordingScale = [&](bool reactionOnly) {
       kt::PeakLoads peaks(*sim->tree(), *sim->signalLayout());

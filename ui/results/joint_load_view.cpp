@@ -24,6 +24,7 @@ JointLoadView::JointLoadView(SimulationController* simulation, RunResults* resul
   connect(simulation_, &SimulationController::sessionStarted, this, [this] {
     if (arrows_) arrows_->resetAutoScale();
     matchesSession_ = true;
+    sessionLength_ = view_->scene().characteristicLength();
   });
   connect(simulation_, &SimulationController::sessionEnded, this, [this] { matchesSession_ = false; });
   connect(simulation_, &SimulationController::shownSampleChanged, this, &JointLoadView::update);
@@ -99,9 +100,12 @@ void JointLoadView::askValue(const QString& title, const QString& label, double 
   update();
 }
 
-void JointLoadView::rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings) {
+void JointLoadView::rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings, bool edited) {
   if (!arrows_) arrows_ = std::make_unique<render::LoadArrows>(view_->overlayRenderer());
-  arrows_->build(tree, view_->scene().characteristicLength());
+  // a kept run's arrows keep the lengths they were drawn at: an edit that moves the model's
+  // extent (an initial position, undone and redone) must not rescale "lengths fixed for this run"
+  const bool kept = edited && simulation_->sessionFits(tree) && sessionLength_ > 0.0;
+  arrows_->build(tree, kept ? sessionLength_ : view_->scene().characteristicLength());
   arrows_->setRatings(std::move(ratings));
   arrows_->setSelectedJoint(selectedJoint_);
   // a kept (outdated) run of the same joints still fits the arrows; a new session sets it anyway

@@ -49,7 +49,9 @@ class JointLoadView : public QObject {
 
   /// A new finalized model is shown (arrows per joint, sized to the model); they show loads again
   /// once the simulation of that model has started (SimulationController::sessionStarted).
-  void rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings = {});
+  /// `edited`: the model was edited, and a run of the same joints that is kept draws at the size
+  /// the model had when it started, so that its arrows keep their lengths.
+  void rebuild(const kt::Tree& tree, std::vector<kt::LoadRating> ratings = {}, bool edited = false);
   /// Shows or hides the arrows, as View ▸ Joint Loads ▸ Show Load Arrows does.
   void setArrowsVisible(bool on);
   /// The selected joint (tree index, −1: none): its values are written, "selected only" draws it.
@@ -78,6 +80,7 @@ class JointLoadView : public QObject {
   std::unique_ptr<render::LoadArrows> arrows_;
   int selectedJoint_ = -1;
   bool matchesSession_ = false;            ///< the current session simulates the model the arrows were built for
+  double sessionLength_ = 0.0;             ///< the model's size when the session started: its arrows' lengths
   kt::SignalLayout::RecordedLoads loads_;  ///< the shown sample's (scratch)
 };
 

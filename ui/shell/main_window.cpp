@@ -369,7 +369,7 @@ void MainWindow::createSimulation() {
     doc_->problems()->setRunPeaks({}, doc_->model());
   });
   connect(this, &MainWindow::modelEdited, this, [this] {
-    jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_));
+    jointLoads_->rebuild(tree_, kt::PeakLoads::ratingsOf(doc_->model(), tree_), /*edited=*/true);
     simulation_->modelEdited(runnable_);
   });
   connect(selection_, &Selection::selectionChanged, this, [this](int, int treeIndex) {
