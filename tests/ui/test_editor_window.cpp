@@ -497,6 +497,12 @@ class TestEditorWindow : public QObject {
     // Step does not extend an outdated run; Run starts the edited model over
     sim->step();
     QCOMPARE(sim->simulationTime(), kept);
+    // undo takes the model back to the run's own: the run is current again, and redo outdates it
+    doc.undoStack()->undo();
+    QVERIFY(!sim->outdated());
+    QVERIFY(!sim->runStateText().contains(QStringLiteral("edited")));
+    doc.undoStack()->redo();
+    QVERIFY(sim->outdated());
     sim->pause();
     sim->run();
     QVERIFY(!sim->outdated());

@@ -87,11 +87,15 @@ void SimulationController::modelEdited(bool runnable) {
   const bool hadRun = loop_ && latest_.t > 0.0;
   // The model's name or description alone changed (Save As names an untitled model after its
   // file): the run is that of the edited model, it goes on, and its label takes the new name.
-  if (loop_ && !outdated_ && runnable == runnable_ && sameDynamics(document_.model(), loop_->model())) {
+  // Likewise when undo took the model back to the run's own: the run is current again.
+  if (loop_ && runnable && runnable == runnable_ && sameDynamics(document_.model(), loop_->model())) {
+    const bool back = outdated_;
+    outdated_ = false;
     sessionName_ = modelName();
     // the window rebuilt its views for the edited model: they show the run's sample again
     emit shownSampleChanged();
     emit stateChanged();
+    if (back) emit statusMessage(tr("The model is the run's own again: the run is current"), 10'000);
     return;
   }
   runnable_ = runnable;
