@@ -300,6 +300,11 @@ class TestHandsOn : public QObject {
     QVERIFY(dialog && dialog->isVisible());
     QCOMPARE(dialog->startField()->value(), sim->simulationTime());
     dialog->bodyBox()->setCurrentText(QStringLiteral("base"));
+    // nothing to push: refused, no event
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("pushApply")), Qt::LeftButton);
+    QVERIFY2(dialog->statusLabel()->text().contains(QStringLiteral("both zero")),
+             qPrintable(dialog->statusLabel()->text()));
+    QVERIFY(sim->events().empty());
     dialog->forceFields()[2]->setValue(2500.0);
     dialog->momentFields()[0]->setValue(40.0);
     dialog->untilReleasedBox()->setChecked(true);

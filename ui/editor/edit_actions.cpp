@@ -56,7 +56,7 @@ EditActions::EditActions(Document* doc, Selection* selection, ModelTreeDock* tre
   QMenu* add = menu_->addMenu(tr("&Add Body"));
   add->setToolTip(tr("Adds a body under the selected one (or at the top) with a joint of this type"));
   for (kt::JointType type : kt::kAllJointTypes) {
-    QAction* a = add->addAction(tr("with a %1 Joint").arg(q(kt::jointTypeName(type))));
+    QAction* a = add->addAction(tr("with a %1 joint").arg(q(kt::jointTypeName(type))));
     a->setObjectName(QStringLiteral("addBody_") + q(kt::jointTypeName(type)));
     connect(a, &QAction::triggered, this, [this, type] { addBody(type); });
   }

@@ -166,6 +166,11 @@ bool PushDialog::apply() {
     status_->setText(tr("Cannot push: %1").arg(QString::fromStdString(problem)));
     return false;
   }
+  // a push of nothing would be recorded as an event and do nothing
+  if (e.force.isZero(0.0) && e.moment.isZero(0.0)) {
+    status_->setText(tr("The force and the moment are both zero: give one of them, then Apply"));
+    return false;
+  }
   if (simulation_->runState() == SimulationController::RunState::Finished) {
     // the run takes no more steps: the push would be queued for a step that never comes, and the
     // next run (F5) starts from t = 0 without it
