@@ -106,7 +106,7 @@ LoadArrows::LoadArrows(vtkRenderer* overlay)
   colourBar_->SetVisibility(false);
   colourBar_->SetPickable(false);
   overlay_->AddActor2D(colourBar_);
-  barObserver_ = overlay_->AddObserver(vtkCommand::StartEvent, this, &LoadArrows::placeColourBar);
+  barObserver_ = overlay_->AddObserver(vtkCommand::StartEvent, this, &LoadArrows::frameStarts);
 }
 
 LoadArrows::~LoadArrows() {
@@ -364,6 +364,21 @@ void LoadArrows::setTextSize(int legendPixels, int labelPixels) {
   barTop_ = -1.0;  // the legend's height changed: the bar is placed again
 }
 
+void LoadArrows::frameStarts() {
+  // a small view (a small window, or a dock under the view taking its height): the legend in two
+  // lines fewer, which would cover the model
+  const int* size = overlay_->GetSize();
+  const bool compact = size[0] > 0 && size[1] > 0 && (size[1] < kCompactHeight || size[0] < kCompactWidth);
+  if (compact != compact_) {
+    compact_ = compact;
+    if (legend_->GetVisibility()) {
+      legend_->SetInput(legendText().c_str());
+      barTop_ = -1.0;  // the legend's height changed: the bar is placed again
+    }
+  }
+  placeColourBar();
+}
+
 void LoadArrows::placeColourBar() {
   if (!colourBar_->GetVisibility()) return;
   // under the legend's last line ("… (bar below)"), however many lines the legend has: its box in
@@ -432,12 +447,16 @@ std::string LoadArrows::legendText() const {
   } else {
     s += "lengths follow the largest load drawn\n";
   }
-  std::snprintf(buffer, sizeof buffer, "not drawn below %g %% of the largest load\n", 100.0 * options_.deadBand);
-  s += buffer;
+  if (!compact_) {
+    std::snprintf(buffer, sizeof buffer, "not drawn below %g %% of the largest load\n", 100.0 * options_.deadBand);
+    s += buffer;
+  }
   bool rated = false;
   for (const kt::LoadRating& r : ratings_) rated = rated || r.force > 0.0 || r.moment > 0.0;
   const bool limit = options_.forceLimit > 0.0 || options_.momentLimit > 0.0;
-  if (rated || limit) {
+  if ((rated || limit) && compact_) {
+    s += rated ? "colour: share of the rating (bar below)" : "colour: share of the limit (bar below)";
+  } else if (rated || limit) {
     s += rated ? "colour: share of the joint's rating" : "colour: share of the limit";
     if (rated && limit) s += " (else of the limit)";
     s += ",\ngreen 0 %, yellow 50 %, red 100 % (bar below)";

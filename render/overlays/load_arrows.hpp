@@ -130,8 +130,11 @@ class LoadArrows {
   /// The selected joint's values ("" when none is shown).
   std::string label() const;
   /// What the legend says: a round force and moment and their arrow lengths, what the colour
-  /// means ("" when the arrows are hidden).
+  /// means ("" when the arrows are hidden); in a view under kCompactHeight × kCompactWidth pixels
+  /// without the dead band's line, and the colours' in one line.
   std::string legendText() const;
+  static constexpr int kCompactHeight = 420;
+  static constexpr int kCompactWidth = 600;
   /// The legend's text actor (for tests: where it is drawn).
   vtkTextActor* legendActor() const { return legend_; }
   /// The round force and moment the legend shows (N, N·m).
@@ -150,6 +153,8 @@ class LoadArrows {
   void makeActors();
   /// Puts the colour bar under the legend's last line (the overlay's StartEvent).
   void placeColourBar();
+  /// As each frame starts: the legend's compact form where the view is small, then the bar.
+  void frameStarts();
 
   static constexpr unsigned char kForceShown = 1;
   static constexpr unsigned char kMomentShown = 2;
@@ -175,6 +180,7 @@ class LoadArrows {
   vtkSmartPointer<vtkTransform> barPlacement_;  ///< the unit square → the strip under the legend
   unsigned long barObserver_ = 0;               ///< the overlay's StartEvent → placeColourBar
   double barTop_ = -1.0;                        ///< where placeColourBar put the bar's top (viewport)
+  bool compact_ = false;                        ///< the view is small: the legend in fewer lines
   bool haveState_ = false;
   bool actorsMade_ = false;                      ///< made when first shown (makeActors)
   double givenForce_ = 0.0, givenMoment_ = 0.0;  ///< setReference()

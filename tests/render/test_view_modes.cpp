@@ -445,6 +445,16 @@ class TestViewModes : public QObject {
       barRows += green && red;
     }
     QVERIFY2(barRows >= 4, qPrintable(QString::number(barRows)));
+    // 600 x 400 is a small view: the legend in two lines fewer (its bar still under it), where in
+    // a small window it covered the model; a larger view has the whole legend
+    const std::string small = arrows.legendActor()->GetInput();
+    QVERIFY2(small.find("not drawn below") == std::string::npos &&
+                 small.find("colour: share of the rating (bar below)") != std::string::npos,
+             small.c_str());
+    view.resize(900, 700);
+    view.renderToImage();
+    const std::string large = arrows.legendActor()->GetInput();
+    QVERIFY2(large.find("not drawn below") != std::string::npos, large.c_str());
   }
 
   void statisticsCountPaintedFrames() {
