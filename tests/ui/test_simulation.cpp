@@ -46,6 +46,19 @@ std::unique_ptr<MainWindow> openWindow(const QString& model, QSize size = QSize(
 
 SimulationController* controllerOf(MainWindow* w) { return w->simulation(); }
 
+// The pendulum example in `dir` with its hinge following the table swing.csv of `csv`: the
+// model file's path.
+QString pendulumFollowing(const QTemporaryDir& dir, const QByteArray& csv) {
+  QFile table(dir.filePath("swing.csv"));
+  if (table.open(QIODevice::WriteOnly)) table.write(csv);
+  QFile source(QStringLiteral(":/examples/pendulum.yaml"));
+  QByteArray yaml = source.open(QIODevice::ReadOnly) ? source.readAll() : QByteArray();
+  yaml.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
+  QFile model(dir.filePath("pendulum.yaml"));
+  if (model.open(QIODevice::WriteOnly)) model.write(yaml);
+  return dir.filePath("pendulum.yaml");
+}
+
 }  // namespace
 
 class TestSimulation : public QObject {
@@ -336,19 +349,7 @@ class TestSimulation : public QObject {
   // ends there.
   void runPastAMotionTableIsRefused() {
     QTemporaryDir dir;
-    QFile csv(dir.filePath("swing.csv"));
-    QVERIFY(csv.open(QIODevice::WriteOnly));
-    csv.write("time,q:hinge[0]\n0,0\n0.5,0.2\n1,0\n");
-    csv.close();
-    QFile source(QStringLiteral(":/examples/pendulum.yaml"));
-    QVERIFY(source.open(QIODevice::ReadOnly));
-    QByteArray yaml = source.readAll();
-    yaml.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
-    QFile model(dir.filePath("pendulum.yaml"));
-    QVERIFY(model.open(QIODevice::WriteOnly));
-    model.write(yaml);
-    model.close();
-    auto w = openWindow(dir.filePath("pendulum.yaml"));
+    auto w = openWindow(pendulumFollowing(dir, "time,q:hinge[0]\n0,0\n0.5,0.2\n1,0\n"));
     SimulationController* sim = controllerOf(w.get());
     sim->run();
     QVERIFY2(sim->errorMessage().contains("runs past the data") && sim->errorMessage().contains("t = 1 s"),
@@ -399,19 +400,7 @@ class TestSimulation : public QObject {
   // its place in the table, and Run waits for it: it used to show "No problems" and refuse on Run.
   void unreadableTableIsAProblem() {
     QTemporaryDir dir;
-    QFile csv(dir.filePath("swing.csv"));
-    QVERIFY(csv.open(QIODevice::WriteOnly));
-    csv.write("time,q:hinge1[0]\n0,0\n0.5,0.2\n1,0\n");
-    csv.close();
-    QFile source(QStringLiteral(":/examples/pendulum.yaml"));
-    QVERIFY(source.open(QIODevice::ReadOnly));
-    QByteArray yaml = source.readAll();
-    yaml.replace("      q0: [0.8]\n", "      motion: {type: table, file: swing.csv}\n");
-    QFile model(dir.filePath("pendulum.yaml"));
-    QVERIFY(model.open(QIODevice::WriteOnly));
-    model.write(yaml);
-    model.close();
-    auto w = openWindow(dir.filePath("pendulum.yaml"));
+    auto w = openWindow(pendulumFollowing(dir, "time,q:hinge1[0]\n0,0\n0.5,0.2\n1,0\n"));
     QAbstractItemView* problems = w->problemsDock()->view();
     QCOMPARE(problems->model()->rowCount(), 1);
     QCOMPARE(problems->model()->index(0, kt::ui::ProblemsModel::PathColumn).data().toString(),

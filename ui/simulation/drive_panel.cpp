@@ -88,6 +88,8 @@ DrivePanelDock::DrivePanelDock(SimulationController* simulation, Document& docum
   connect(simulation_, &SimulationController::sessionEnded, this, &DrivePanelDock::clear);
   connect(simulation_, &SimulationController::stateChanged, this, &DrivePanelDock::updateEnabled);
   connect(simulation_, &SimulationController::runningChanged, this, &DrivePanelDock::updateEnabled);
+  // the run's end is known once its last sample is read, which may come a poll after it stopped
+  connect(simulation_, &SimulationController::shownSampleChanged, this, &DrivePanelDock::updateEnabled);
   rebuild();
 }
 
