@@ -19,7 +19,8 @@ namespace {
 constexpr double kLength = 0.3;  // × the model's size: each vector's larger part
 constexpr double kStepLineHeight = 18.0;
 constexpr double kTop = 40.0;  // the first line's distance below the top edge, in pixels
-const QColor kHandover(200, 90, 0);
+// black: no vector's colour (seriesColor's second is an orange, which the handover's was too)
+const QColor kHandover(25, 25, 25);
 
 void place(vtkActor* actor, const Eigen::Matrix4d& m, const QColor& c) {
   for (int r = 0; r < 4; ++r)
@@ -126,7 +127,7 @@ void StepArrows::show(const kt::Kinematics& poses, const kt::TracedStep& step, c
   if (!step.handed.empty() && !targets.empty()) {
     std::string to;
     for (int t : targets) to += (to.empty() ? "" : ", ") + names[static_cast<std::size_t>(t)];
-    lines_.push_back((step.takesFromTargets ? "Takes from " : "Handed to ") + to + " (orange): " + step.handed);
+    lines_.push_back((step.takesFromTargets ? "Takes from " : "Handed to ") + to + " (black): " + step.handed);
   }
   for (std::size_t k = 0; k < lines_.size(); ++k) {
     vtkTextActor* text = legend_[k];

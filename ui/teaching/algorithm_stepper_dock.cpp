@@ -204,7 +204,7 @@ AlgorithmStepperDock::AlgorithmStepperDock(SimulationController* simulation, ren
   arrowsOn_->setChecked(true);
   arrowsOn_->setToolTip(
       tr("The step's vectors on their bodies (two tips: ω or a moment; one tip: v or a force), "
-         "and what it hands on as an orange arrow along the tree"));
+         "and what it hands on as a black arrow along the tree"));
 
   // two columns: the step (controls, pass, equations, values) and its matrix
   auto* left = new QWidget;
