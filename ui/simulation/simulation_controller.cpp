@@ -213,12 +213,15 @@ QString SimulationController::runStateText(bool withTime) const {
 
 double SimulationController::effectiveDuration() const {
   if (untilStopped_) return std::isfinite(tableEnd_) ? tableEnd_ : 0.0;
-  return durationRefusal().empty() ? duration_ : tableEnd_;
+  return durationCovered() ? duration_ : tableEnd_;
+}
+
+bool SimulationController::durationCovered() const {
+  return untilStopped_ || outputInterval_ <= 0.0 || kt::outputsWithin(duration_, outputInterval_, tableEndExact_);
 }
 
 std::string SimulationController::durationRefusal() const {
-  if (untilStopped_ || outputInterval_ <= 0.0 || kt::outputsWithin(duration_, outputInterval_, tableEndExact_))
-    return {};
+  if (durationCovered()) return {};
   return "the run of " + kt::formatSignificant(duration_, 6) + " s runs past the data: " + tableEndMessage_ +
          "; shorten the duration";
 }

@@ -205,6 +205,8 @@ class SimulationController : public QObject {
   /// does a duration past the session's tables (set after the session was built): the run never
   /// extrapolates them, and Run says why it does not go on (durationRefusal()).
   double effectiveDuration() const;
+  /// The session's tables cover a run of the duration set (or it runs until stopped, or has none).
+  bool durationCovered() const;
   /// Why the session cannot run for the duration set ("the run of 7 s runs past the data: …"), or
   /// empty when it can.
   std::string durationRefusal() const;
