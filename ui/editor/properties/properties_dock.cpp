@@ -34,8 +34,8 @@ PropertiesDock::PropertiesDock(Document* document, QWidget* parent)
   setObjectName(QStringLiteral("propertiesDock"));
   scroll_->setWidgetResizable(true);
   scroll_->setFrameShape(QFrame::NoFrame);
-  // a dock narrower than its page (a small window) scrolls sideways rather than cut its fields;
-  // the window's default layout gives it the page's width (WindowLayout)
+  // a dock narrower than its page (a window under about 1600 px wide) scrolls sideways rather
+  // than cut its fields; a minimum width would hold the window's squeezed layouts
   scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   setWidget(scroll_);
   connect(doc_, &Document::modelReplaced, this, [this] { bodyId_ = 0; });
