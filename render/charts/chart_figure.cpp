@@ -63,8 +63,9 @@ ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) c
   l.small.setPixelSize(static_cast<int>(std::lround(0.85 * l.unit)));
   const QFontMetricsF sm(l.small);
   // the legend: outside the plot area, on the right
-  for (const FigureSeries& s : series) l.legendWidth = std::max(l.legendWidth, sm.horizontalAdvance(legendText(s)));
-  l.legendWidth = series.empty() ? 0.0 : std::min(l.legendWidth + 2.8 * l.unit, 0.35 * area.width());
+  const std::vector<FigureSeries>& entries = legend.empty() ? series : legend;
+  for (const FigureSeries& s : entries) l.legendWidth = std::max(l.legendWidth, sm.horizontalAdvance(legendText(s)));
+  l.legendWidth = entries.empty() ? 0.0 : std::min(l.legendWidth + 2.8 * l.unit, 0.35 * area.width());
   l.titleHeight = title.isEmpty() ? 0.4 * l.unit : 1.8 * l.unit;
   l.captionHeight = caption.isEmpty() ? 0.0 : 1.5 * l.unit;
   l.lo = left.min, l.hi = left.max, l.rlo = right.min, l.rhi = right.max;
@@ -216,15 +217,16 @@ void ChartFigure::paint(QPainter& painter, const QRectF& area, double leftInset,
   const double entry = 1.25 * unit;
   const double lx = plot.right() + (hasRight ? rightAxisWidth + 2.4 * unit : 0.8 * unit);
   const int fit = std::max(1, static_cast<int>(plot.height() / entry));
-  for (int k = 0; k < static_cast<int>(series.size()); ++k) {
+  const std::vector<FigureSeries>& entries = legend.empty() ? series : legend;
+  for (int k = 0; k < static_cast<int>(entries.size()); ++k) {
     const double ly = plot.top() + k * entry;
-    if (k == fit - 1 && static_cast<int>(series.size()) > fit) {
+    if (k == fit - 1 && static_cast<int>(entries.size()) > fit) {
       painter.setPen(Qt::black);
       painter.drawText(QRectF(lx, ly, legendWidth, entry), Qt::AlignLeft | Qt::AlignVCenter,
-                       QObject::tr("… and %1 more").arg(static_cast<int>(series.size()) - k));
+                       QObject::tr("… and %1 more").arg(static_cast<int>(entries.size()) - k));
       break;
     }
-    const FigureSeries& s = series[static_cast<std::size_t>(k)];
+    const FigureSeries& s = entries[static_cast<std::size_t>(k)];
     painter.setPen(QPen(s.color, 0.25 * unit, s.style));
     painter.drawLine(QPointF(lx, ly + entry / 2), QPointF(lx + 1.4 * unit, ly + entry / 2));
     painter.setPen(Qt::black);

@@ -44,6 +44,9 @@ struct ChartFigure {
   QString title;
   QString caption;  ///< empty: none
   std::vector<FigureSeries> series;
+  /// The legend's entries (name, colour and line; no values) when the series are told apart by two
+  /// keys, such as colour by solver and line by signal; empty: one entry per series.
+  std::vector<FigureSeries> legend;
   double t0 = 0.0, t1 = 1.0;                                         ///< the time axis (or what xName names)
   QString xName = QStringLiteral("t"), xUnit = QStringLiteral("s");  ///< the horizontal axis: "f", "Hz" for a spectrum
   FigureAxis left, right;

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
+#include <limits>
 
 namespace kt::render {
 
@@ -54,7 +55,12 @@ void FigureView::paintEvent(QPaintEvent*) {
 
 void FigureView::mouseMoveEvent(QMouseEvent* event) {
   const QRectF plot = figure_.plotArea(font(), QRectF(rect()));
-  emit hovered(plot.contains(event->position()) ? valuesAt(timeAt(event->position().x())) : QString());
+  if (!plot.contains(event->position())) {
+    emit hovered(std::numeric_limits<double>::quiet_NaN(), {});
+    return;
+  }
+  const double t = timeAt(event->position().x());
+  emit hovered(t, valuesAt(t));
 }
 
 void FigureView::mouseReleaseEvent(QMouseEvent* event) {
@@ -63,6 +69,6 @@ void FigureView::mouseReleaseEvent(QMouseEvent* event) {
     emit timeClicked(timeAt(event->position().x()));
 }
 
-void FigureView::leaveEvent(QEvent*) { emit hovered({}); }
+void FigureView::leaveEvent(QEvent*) { emit hovered(std::numeric_limits<double>::quiet_NaN(), {}); }
 
 }  // namespace kt::render

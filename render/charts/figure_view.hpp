@@ -2,7 +2,8 @@
 // A ChartFigure (chart_figure.hpp) on screen: the drawing an export writes, so that what the user
 // sees is what the file gets. Used where the series are computed rather than recorded (the
 // solver comparison's differences). A click reports the time under the pointer (timeClicked);
-// hovering reports the value of every series at the nearest sample (hovered); setCursorTime()
+// hovering reports that time and the value of every series at the nearest sample (hovered; NaN
+// and an empty text off the plot area, so that a view can word its own readout); setCursorTime()
 // moves the figure's time cursor (the time the other views show).
 #pragma once
 
@@ -29,7 +30,7 @@ class FigureView : public QWidget {
 
  signals:
   void timeClicked(double t);
-  void hovered(const QString& text);
+  void hovered(double t, const QString& text);
 
  protected:
   void paintEvent(QPaintEvent* event) override;

@@ -737,26 +737,46 @@ class TestResults : public QObject {
       QCOMPARE(table->item(row, 3)->text(), cols[2]);  // loads
     }
     QVERIFY2(dialog->summary().startsWith("Every run agrees with aba"), qPrintable(dialog->summary()));
-    // the figure: roll, pitch and yaw of the base for each solver, then the integrator's own, dashed
+    // the figure: roll, pitch and yaw of the base for each solver, then the integrator's own in
+    // grey; a colour for each run, a line for each signal, and a legend naming each once
     const kt::render::ChartFigure& figure = dialog->figureView()->figure();
     QCOMPARE(figure.series.size(), std::size_t(9));
     QVERIFY(figure.left.log);
     QVERIFY2(figure.left.label.contains("rad"), qPrintable(figure.left.label));
+    QCOMPARE(figure.legend.size(), std::size_t(6));
+    QCOMPARE(figure.legend[0].name, QStringLiteral("poisson-ldl · rk4"));
+    QVERIFY2(figure.legend[2].name.endsWith("(the integrator's own)"), qPrintable(figure.legend[2].name));
+    QCOMPARE(figure.legend[5].name, QStringLiteral("attitude:base.yaw"));
+    QCOMPARE(figure.legend[5].style, Qt::DotLine);
     double cfa = 0.0, poisson = 0.0, integrator = 0.0;
-    for (const kt::render::FigureSeries& s : figure.series) {
+    for (std::size_t k = 0; k < figure.series.size(); ++k) {
+      const kt::render::FigureSeries& s = figure.series[k];
+      QCOMPARE(s.color, figure.legend[k / 3].color);
+      QCOMPARE(s.style, figure.legend[3 + k % 3].style);
       const double peak = *std::max_element(s.y.begin(), s.y.end());
       if (s.name.startsWith("cfa-tree")) cfa = std::max(cfa, peak);
       if (s.name.startsWith("poisson-ldl")) poisson = std::max(poisson, peak);
-      if (s.style == Qt::DashLine) integrator = std::max(integrator, peak);
+      if (s.name.contains("h/2")) integrator = std::max(integrator, peak);
     }
+    QCOMPARE(figure.legend[2].color, QColor(110, 110, 110));
+    QVERIFY(figure.legend[0].color != figure.legend[1].color);
     QVERIFY2(cfa < 1e-12, qPrintable(QString::number(cfa)));  // the same state variables
     QVERIFY2(poisson > 10 * cfa && poisson < 10 * integrator, qPrintable(QString::number(poisson)));
     // the timeline moves the cursor; a click on the figure moves the timeline
     w->simulation()->showTime(0.5);
     QApplication::processEvents();
     QCOMPARE(dialog->figureView()->figure().cursor, w->simulation()->shownTime());
-    QVERIFY2(dialog->findChild<QLabel*>("compareReadout")->text().startsWith("t = 0.500 s"),
-             qPrintable(dialog->findChild<QLabel*>("compareReadout")->text()));
+    const QString readout = dialog->findChild<QLabel*>("compareReadout")->text();
+    QVERIFY2(readout.startsWith("t = 0.500 s · attitude:base.roll, .pitch, .yaw:   poisson-ldl · rk4 "),
+             qPrintable(readout));
+    QCOMPARE(readout.count("attitude"), 1);
+    QVERIFY2(readout.contains(";   cfa-tree · rk4 "), qPrintable(readout));
+    // more signals than lines: a colour for each curve, one legend entry each
+    dialog->setSignals("q:J1*");
+    QCOMPARE(dialog->figureView()->figure().series.size(), std::size_t(18));
+    QVERIFY(dialog->figureView()->figure().legend.empty());
+    QVERIFY(dialog->figureView()->figure().series[0].color != dialog->figureView()->figure().series[1].color);
+    dialog->setSignals("attitude:*");
     emit dialog->figureView()->timeClicked(0.25);
     QApplication::processEvents();
     QCOMPARE(w->simulation()->shownTime(), 0.25);

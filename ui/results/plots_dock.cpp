@@ -203,7 +203,7 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   spectrumView_->setObjectName(QStringLiteral("plotSpectrumView"));
   spectrumView_->setMinimumHeight(180);
   connect(spectrumView_, &render::FigureView::hovered, spectrumView_,
-          [view = spectrumView_](const QString& text) { view->setToolTip(text); });
+          [view = spectrumView_](double, const QString& text) { view->setToolTip(text); });
   spectrumLayout->addLayout(spectrumControls);
   spectrumLayout->addWidget(spectrumView_, 1);
   spectrumLayout->addWidget(spectrumCaption_);

@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -181,11 +182,11 @@ CompareSolversDialog::CompareSolversDialog(const SimulationController& simulatio
   connect(log_, &QCheckBox::toggled, this, &CompareSolversDialog::updateFigure);
   connect(degrees_, &QCheckBox::toggled, this, &CompareSolversDialog::updateFigure);
   connect(figure_, &render::FigureView::timeClicked, this, &CompareSolversDialog::timeRequested);
-  connect(figure_, &render::FigureView::hovered, this, [this](const QString& text) {
-    if (text.isEmpty()) {
+  connect(figure_, &render::FigureView::hovered, this, [this](double t) {
+    if (std::isnan(t)) {
       followTimeline();
     } else {
-      readout_->setText(text);
+      readout_->setText(curvesAt(curves_, t));
     }
   });
   connect(&simulation_, &SimulationController::shownSampleChanged, this, &CompareSolversDialog::followTimeline);
@@ -271,7 +272,7 @@ void CompareSolversDialog::updateMode() {
                "velocity-form and the Poisson-impulse solvers integrate different state variables, so their runs "
                "differ by the integrator's truncation error too: %2 is run once more with a finer integration "
                "(half the step, or a 32 times tighter tolerance), and that difference, the integrator's own, is "
-               "drawn dashed.")
+               "drawn in grey.")
                 .arg(run, reference_)
           : tr("Every chosen solver is evaluated at the states of the recorded run (%1), so that what differs is "
                "the solver alone: the accelerations (qdd) and the joint loads against %2, and for the "
@@ -567,7 +568,7 @@ void CompareSolversDialog::followTimeline() {
   if (!isVisible() || !simulation_.hasShownSample()) return;
   const double t = simulation_.shownTime();
   figure_->setCursorTime(t);
-  if (!curves_.series.empty()) readout_->setText(figure_->valuesAt(t));
+  if (!curves_.series.empty()) readout_->setText(curvesAt(curves_, t));
 }
 
 QString CompareSolversDialog::summary() const { return summary_->text(); }

@@ -111,31 +111,68 @@ ComparisonCurves comparisonCurves(const ComparisonResult& result, const CurveReq
   if (curves > static_cast<std::size_t>(kMaxCurves))
     c.problem =
         QObject::tr("%1 curves: the first %2 are drawn; choose fewer signals or solvers.").arg(curves).arg(kMaxCurves);
-  // the solvers first, the integrator's own difference last (dashed)
+  // the solvers first, the integrator's own difference last, in greys; a few signals are told
+  // apart by their lines, each run by its colour (grey left for the integrator's own)
   std::vector<std::size_t> order;
   for (std::size_t r = 2; r < result.runs.size(); ++r) order.push_back(r);
   if (result.runs.size() > 1) order.push_back(1);  // a stopped comparison may have the reference only
+  const bool styled = columns.size() <= static_cast<std::size_t>(kStyledSignals);
+  const auto nextColour = [&colour] {
+    if (colour % 10 == 7) ++colour;  // the palette's grey is the integrator's
+    return render::seriesColor(colour++);
+  };
+  static constexpr Qt::PenStyle kLines[kStyledSignals] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+  const auto signalName = [&](std::size_t j) {
+    const auto& info = layout.infos()[static_cast<std::size_t>(columns[j])];
+    QString name = QString::fromStdString(info.name);
+    if (units.size() > 1) name += QStringLiteral(" (%1)").arg(QString::fromStdString(info.unit));
+    return name;
+  };
+  for (std::size_t j = 0; j < columns.size(); ++j) c.signalLabels.push_back(signalName(j));
   for (const std::size_t r : order) {
     const kt::ComparedRun& run = result.runs[r];
+    const QString label = QString::fromStdString(run.label());
+    QColor runColour(110, 110, 110);
+    if (styled && !run.integratorCheck) runColour = nextColour();
+    c.runLabels.push_back(label);
+    if (styled) {
+      render::FigureSeries entry;
+      entry.name = run.integratorCheck ? QObject::tr("%1 (the integrator's own)").arg(label) : label;
+      entry.color = runColour;
+      c.legend.push_back(std::move(entry));
+    }
     for (std::size_t j = 0; j < columns.size(); ++j) {
       if (c.series.size() >= static_cast<std::size_t>(kMaxCurves)) break;
       const auto& info = layout.infos()[static_cast<std::size_t>(columns[j])];
       render::FigureSeries s;
-      s.name = QStringLiteral("%1: %2").arg(QString::fromStdString(run.label()), QString::fromStdString(info.name));
-      if (units.size() > 1) s.name += QStringLiteral(" (%1)").arg(QString::fromStdString(info.unit));
-      if (run.integratorCheck) {  // dashed, in greys from dark to light
+      s.name = QStringLiteral("%1: %2").arg(label, c.signalLabels[static_cast<int>(j)]);
+      if (styled) {
+        s.color = runColour;
+        s.style = kLines[j];
+      } else if (run.integratorCheck) {  // dashed, in greys from dark to light
         s.style = Qt::DashLine;
         const int grey = 70 + static_cast<int>(j % 4) * 40;
         s.color = QColor(grey, grey, grey);
       } else {
-        s.color = render::seriesColor(colour++);
+        s.color = nextColour();
       }
       kt::signalDifference(run.sim->recorder(), reference, columns[j], s.t, s.y);
       if (request.degrees && info.unit.rfind("rad", 0) == 0)
         for (double& y : s.y) y *= 180.0 / std::numbers::pi;
       c.series.push_back(std::move(s));
+      c.runOf.push_back(static_cast<int>(c.runLabels.size()) - 1);
+      c.signalOf.push_back(static_cast<int>(j));
     }
   }
+  // a legend of runs, then of signals by their lines, where a curve is told by both
+  if (styled && columns.size() > 1)
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      render::FigureSeries entry;
+      entry.name = c.signalLabels[static_cast<int>(j)];
+      entry.color = QColor(40, 40, 40);
+      entry.style = kLines[j];
+      c.legend.push_back(std::move(entry));
+    }
   return c;
 }
 
@@ -147,6 +184,7 @@ render::ChartFigure comparisonFigure(const ComparisonResult& result, const Compa
   f.caption = result.label;
   f.left.label = curves.quantity;
   f.left.log = log;
+  f.legend = curves.legend;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo, t0 = lo, t1 = -lo;
   for (const render::FigureSeries& s : curves.series) {
     for (std::size_t k = 0; k < s.y.size(); ++k) {
@@ -170,6 +208,47 @@ render::ChartFigure comparisonFigure(const ComparisonResult& result, const Compa
   f.t0 = std::isfinite(t0) ? t0 : 0.0;
   f.t1 = std::isfinite(t1) ? t1 : 1.0;
   return f;
+}
+
+QString curvesAt(const ComparisonCurves& curves, double t) {
+  QString text;
+  std::vector<QString> values(curves.series.size());
+  for (std::size_t n = 0; n < curves.series.size(); ++n) {
+    const render::FigureSeries& s = curves.series[n];
+    if (s.t.empty() || s.y.size() < s.t.size()) continue;
+    const auto it = std::lower_bound(s.t.begin(), s.t.end(), t);
+    auto k = static_cast<std::size_t>(it - s.t.begin());
+    if (k == s.t.size() || (k > 0 && t - s.t[k - 1] < s.t[k] - t)) k = k == 0 ? 0 : k - 1;
+    if (text.isEmpty()) text = QObject::tr("t = %1 s").arg(s.t[k], 0, 'f', 3);
+    values[n] = QString::number(s.y[k], 'e', 2);
+  }
+  if (text.isEmpty()) return text;
+  if (curves.runOf.size() != curves.series.size()) {  // one curve a solver
+    for (std::size_t n = 0; n < curves.series.size(); ++n)
+      if (!values[n].isEmpty()) text += QStringLiteral("   %1: %2").arg(curves.series[n].name, values[n]);
+    return text;
+  }
+  // the signals once ("attitude:base.roll, .pitch, .yaw"), then each run's values in that order
+  QString names;
+  for (int j = 0; j < curves.signalLabels.size(); ++j) {
+    const QString& name = curves.signalLabels[j];
+    const int dot = name.lastIndexOf(QLatin1Char('.'));
+    const bool sameStem = j > 0 && dot > 0 && curves.signalLabels[j - 1].lastIndexOf(QLatin1Char('.')) == dot &&
+                          curves.signalLabels[j - 1].left(dot) == name.left(dot);
+    names += (j > 0 ? QStringLiteral(", ") : QString()) + (sameStem ? name.mid(dot) : name);
+  }
+  text += QStringLiteral(" · %1:").arg(names);
+  int run = -1;
+  for (std::size_t n = 0; n < curves.series.size(); ++n) {
+    if (curves.runOf[n] != run) {
+      run = curves.runOf[n];
+      text += (n > 0 ? QStringLiteral(";   ") : QStringLiteral("   ")) + curves.runLabels[run] + QLatin1Char(' ');
+    } else {
+      text += QStringLiteral(", ");
+    }
+    text += values[n].isEmpty() ? QStringLiteral("–") : values[n];
+  }
+  return text;
 }
 
 QString curvesCsv(const ComparisonCurves& curves) {

@@ -7,7 +7,8 @@
 //    |value| over the run;
 //  - trajectory (kt::runForComparison): per run, |x − x_ref| of the chosen signals at each
 //    output, in the signals' units, with the integrator's own difference (the reference run with
-//    a finer integration) drawn dashed, for scale.
+//    a finer integration) drawn in grey, for scale. A colour for each run and a line for each
+//    signal, where the signals are few enough to be told apart by their lines.
 // The curves keep every sample (the CSV export); the figure draws at most ~2 × kFigurePoints
 // points per curve (each bucket's minimum and maximum in time order, so peaks stay), and a log
 // value axis spans at most 8 decades below the largest difference.
@@ -47,12 +48,24 @@ struct CurveRequest {
 
 struct ComparisonCurves {
   std::vector<render::FigureSeries> series;  ///< every sample
-  QString quantity;                          ///< the value axis: "relative difference of qdd", "|x − x_ref| (deg)"
-  QString problem;                           ///< why there is nothing to draw (a pattern matched nothing, …)
+  /// Trajectory curves of at most kStyledSignals signals take their run's colour and their
+  /// signal's line; the legend then names the runs and the signals once each (otherwise empty:
+  /// one entry a curve, each in its own colour).
+  std::vector<render::FigureSeries> legend;
+  std::vector<int> runOf, signalOf;  ///< (series) the curve's run in runLabels and signal in signalLabels
+  QStringList runLabels, signalLabels;
+  QString quantity;  ///< the value axis: "relative difference of qdd", "|x − x_ref| (deg)"
+  QString problem;   ///< why there is nothing to draw (a pattern matched nothing, …)
 };
 
 constexpr int kFigurePoints = 2000;
 constexpr int kMaxCurves = 24;
+constexpr int kStyledSignals = 4;  ///< solid, dashed, dotted, dash-dotted
+
+/// The curves' values at time t, for a readout: "t = 0.500 s" and each curve's difference, run by
+/// run with the signals named once where the curves are grouped ("attitude:base.roll, .pitch:
+/// crba · rk4 5.00e-16, 4.09e-16; …"). Empty without curves.
+QString curvesAt(const ComparisonCurves& curves, double t);
 
 /// The curves of `result` for `request`.
 ComparisonCurves comparisonCurves(const ComparisonResult& result, const CurveRequest& request);
