@@ -1000,6 +1000,12 @@ Model loadModelFromString(const std::string& text, const std::string& fileName, 
   return loadText(text, fileName, std::string(), nullptr, &warnings);
 }
 
+Model loadModelFromString(const std::string& text, const std::string& fileName, const std::string& directory,
+                          std::vector<Diagnostic>& warnings) {
+  warnings.clear();
+  return loadText(text, fileName, directory, nullptr, &warnings);
+}
+
 Model loadModelForEditing(const std::string& path, std::vector<Diagnostic>& problems) {
   problems.clear();
   return loadFile(path, &problems);

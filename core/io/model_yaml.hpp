@@ -41,6 +41,10 @@ Model loadModelFromFile(const std::string& path);
 /// the model from loading.
 Model loadModelFromString(const std::string& text, const std::string& fileName, std::vector<Diagnostic>& warnings);
 Model loadModelFromFile(const std::string& path, std::vector<Diagnostic>& warnings);
+/// Text read as if from a file in `directory`: its mesh paths are checked from there, and the
+/// model's sourceDirectory is `directory` (a model sent to another process with its file's place).
+Model loadModelFromString(const std::string& text, const std::string& fileName, const std::string& directory,
+                          std::vector<Diagnostic>& warnings);
 
 /// For the editor: as loadModelFromFile, but a file that reads correctly (YAML syntax, keys,
 /// types, references all fine) and only fails the model checks of validateWithSettings() is returned, with

@@ -564,6 +564,9 @@ def sweep(
     cases = iter_cases(parameters, samples, seed)
     run = {"solver": solver, "integrator": integrator, "step": step, "duration": duration, "tolerance": tolerance}
     text, directory = model.to_yaml(), model.source_directory
+    # the model as every worker will read it: what cannot be read fails here once, as a ModelError,
+    # not as a pool of workers that cannot start
+    _model(text, directory)
     rows: List[Dict[str, Any]] = []
 
     def take(batch_rows: Iterable[Dict[str, Any]]) -> None:

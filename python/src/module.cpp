@@ -140,9 +140,7 @@ PyModel loadFile(const std::string& path) {
 
 PyModel loadText(const std::string& text, const std::string& name, const std::string& directory) {
   std::vector<kt::Diagnostic> warnings;
-  Model model = kt::loadModelFromString(text, name, warnings);
-  model.sourceDirectory = directory;
-  return PyModel(std::move(model));
+  return PyModel(kt::loadModelFromString(text, name, directory, warnings));
 }
 
 // The settings of a run: the model's, with what the caller gave in their place. A given value is

@@ -236,6 +236,36 @@ class TestLocal(unittest.TestCase):
         self.assertRegex(hinge, r"\|M\| +-$")
         self.assertIn("(case 199)", hinge)
 
+    def test_a_model_with_meshes_sweeps_from_anywhere(self):
+        # the workers read the model as text with its file's directory: mesh paths resolve from
+        # there, not from the working directory (before, every case failed as a dead worker)
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "meshes"))
+            with open(os.path.join(d, "meshes", "tetra.stl"), "w") as f:
+                f.write("solid t\n")
+                for a, b, c in [((0, 0, 0), (0, 1, 0), (1, 0, 0)), ((0, 0, 0), (1, 0, 0), (0, 0, 1)),
+                                ((0, 0, 0), (0, 0, 1), (0, 1, 0)), ((1, 0, 0), (0, 1, 0), (0, 0, 1))]:
+                    f.write("facet normal 0 0 0\nouter loop\n")
+                    for v in (a, b, c):
+                        f.write("vertex %g %g %g\n" % tuple(0.1 * x for x in v))
+                    f.write("endloop\nendfacet\n")
+                f.write("endsolid t\n")
+            with open(example("pendulum.yaml")) as f:
+                text = f.read()
+            text = text.replace("{type: box, size: [0.08, 0.3, 0.08]", "{type: mesh, file: meshes/tetra.stl")
+            path = os.path.join(d, "mesh_pendulum.yaml")
+            with open(path, "w") as f:
+                f.write(text)
+            model = kinetree.load(path)
+            self.assertEqual(model.source_directory, d)
+            with self.assertRaisesRegex(kinetree.ModelError, "meshes/tetra.stl"):
+                kinetree.loads(text, "mesh_pendulum.yaml")  # from the working directory: not there
+            self.assertEqual(kinetree.loads(text, "mesh_pendulum.yaml", d).source_directory, d)
+            grid = {"bodies[link].joint.q0[0]": [0.1, 0.2, 0.3, 0.4]}
+            for processes in (1, 2):
+                result = kinetree.sweep(model, grid, processes=processes, duration=0.05, step=0.001)
+                self.assertEqual([row["status"] for row in result.rows], ["ok"] * 4, result.rows[0]["message"])
+
     def test_table_file(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "sweep.csv")
