@@ -55,6 +55,7 @@
 #include "ui/editor/properties/properties_dock.hpp"
 #include "ui/editor/selection.hpp"
 #include "ui/files/file_actions.hpp"
+#include "ui/files/import_mjcf.hpp"
 #include "ui/files/import_urdf.hpp"
 #include "ui/files/recent_files.hpp"
 #include "ui/results/export/export_actions.hpp"
@@ -325,6 +326,11 @@ class TestMainWindow : public QObject {
     const kt::BodySpec& tool = model.bodies[static_cast<std::size_t>(model.findBody("tool"))];
     QCOMPARE(tool.shapes.front().type, kt::ShapeType::Mesh);  // the ellipsoid, written as a mesh
     QVERIFY(QFileInfo::exists(QString::fromStdString(tool.shapes.front().mesh)));
+    // each imported file has its own mesh folder: another robot's "arm.xml" does not overwrite these
+    const QString folder = kt::ui::meshFolderName(QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.xml"));
+    QVERIFY2(QString::fromStdString(tool.shapes.front().mesh).contains(folder + QLatin1Char('/')), qPrintable(folder));
+    QVERIFY(folder.startsWith(QStringLiteral("mjcf-meshes/arm-")));
+    QVERIFY(folder != kt::ui::meshFolderName(dir.filePath(QStringLiteral("arm.xml"))));
     auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
     QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),

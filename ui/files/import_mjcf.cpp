@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/files/import_mjcf.hpp"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,15 +16,20 @@
 
 namespace kt::ui {
 
+QString meshFolderName(const QString& path) {
+  const QFileInfo file(path);
+  const QString where = file.canonicalFilePath().isEmpty() ? file.absoluteFilePath() : file.canonicalFilePath();
+  const QByteArray hash = QCryptographicHash::hash(where.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
+  return QStringLiteral("mjcf-meshes/%1-%2").arg(file.completeBaseName(), QString::fromLatin1(hash));
+}
+
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
   kt::MjcfImport imported;
   try {
     kt::MjcfImportOptions options;  // meshes by absolute paths: the document has no file yet
     const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     if (!data.isEmpty())
-      options.meshDirectory =
-          QFile::encodeName(QDir(data).filePath(QStringLiteral("mjcf-meshes/") + QFileInfo(path).completeBaseName()))
-              .toStdString();
+      options.meshDirectory = QFile::encodeName(QDir(data).filePath(meshFolderName(path))).toStdString();
     imported = kt::importMjcfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();

@@ -12,8 +12,14 @@ namespace kt::ui {
 class Document;
 
 /// Imports the MJCF file at `path` into `doc` as a new model (one undoable step). Meshes and
-/// ellipsoids are written as OBJ files into the application's data folder (mjcf-meshes/MODEL), since
+/// ellipsoids are written as OBJ files into the application's data folder (meshFolderName), since
 /// the document has no folder yet. `status`: a status-bar line; `error`: the diagnostics when false.
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error);
+
+/// "mjcf-meshes/MODEL-HASH": the folder, under the data folder, of the meshes of the MJCF file at
+/// `path`, one for each file (HASH from its canonical path), so that importing another robot of
+/// the same file name (MuJoCo collections name many "scene.xml") leaves the first one's meshes,
+/// which a model saved from that import names, as they were.
+QString meshFolderName(const QString& path);
 
 }  // namespace kt::ui
