@@ -22,12 +22,11 @@ struct Governing {
   double value = 0.0, rating = 0.0;  ///< the peak and its rating
 };
 
-Governing governing(const JointPeaks& j) {
-  Governing g;
-  const auto consider = [&g](const Peak& p, double rating, std::string of) {
-    if (!(rating > 0.0)) return;
-    const double ratio = p.value / rating;
-    if (std::isnan(g.ratio) || ratio > g.ratio) g = {ratio, std::move(of), p.time, p.value, rating};
+// Every rated peak's ratio to its rating, in the order force, moment, λ_k, τ_k.
+std::vector<Governing> ratios(const JointPeaks& j) {
+  std::vector<Governing> out;
+  const auto consider = [&out](const Peak& p, double rating, std::string of) {
+    if (rating > 0.0) out.push_back({p.value / rating, std::move(of), p.time, p.value, rating});
   };
   consider(j.force, j.rating.force, "force");
   consider(j.moment, j.rating.moment, "moment");
@@ -35,6 +34,14 @@ Governing governing(const JointPeaks& j) {
     consider(j.lambda[k], j.rating.reaction[k], "reaction." + j.lambdaNames[k]);
   for (std::size_t k = 0; k < j.effort.size() && k < j.rating.effort.size(); ++k)
     consider(j.effort[k], j.rating.effort[k], "effort[" + std::to_string(k) + "]");
+  return out;
+}
+
+// The largest of them (the first of equal ones).
+Governing governing(const JointPeaks& j) {
+  Governing g;
+  for (Governing& r : ratios(j))
+    if (std::isnan(g.ratio) || r.ratio > g.ratio) g = std::move(r);
   return g;
 }
 
@@ -85,8 +92,10 @@ bool aboveDeadBand(const Peak& peak, double reference) {
   return !std::isnan(peak.time) && !(peak.value < kLoadDeadBand * reference);
 }
 
-std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model) {
+std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model,
+                                          std::vector<double>* times) {
   std::vector<Diagnostic> out;
+  if (times) times->clear();
   if (joints.empty()) return out;
   std::unordered_map<std::string_view, std::size_t> bodyOfJoint;  // one lookup per joint, not a scan
   bodyOfJoint.reserve(model.bodies.size());
@@ -96,25 +105,33 @@ std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const 
     if (found == bodyOfJoint.end()) continue;  // a joint renamed or removed since the run
     const auto body = model.bodies.begin() + static_cast<std::ptrdiff_t>(found->second);
     j.rating = body->joint.rating;
-    const Governing g = governing(j);
-    if (!(g.ratio >= 1.0)) continue;
-    const bool reaction = g.of.rfind("reaction.", 0) == 0;
-    const bool effort = g.of.rfind("effort[", 0) == 0;
-    const std::string component = reaction ? g.of.substr(9) : g.of;
-    const std::size_t coordinate = effort ? std::stoul(g.of.substr(7)) : 0;
-    const bool moment = effort ? coordinate < j.effortAngular.size() && j.effortAngular[coordinate] != 0
-                               : component == "moment" || component.front() == 'm';
-    const std::string what = reaction ? (moment ? "constraint moment " : "constraint force ") + component
-                             : effort ? "effort (tau[" + std::to_string(coordinate) + "])"
-                                      : component;
-    const std::string unit = moment ? " N·m" : " N";
-    Diagnostic d;
-    d.path = "bodies[" + std::to_string(body - model.bodies.begin()) + "].joint.rating";
-    d.warning = true;
-    d.message = j.name + " reached " + formatSignificant(100.0 * g.ratio, 4) + " % of its " + what +
-                " rating in the run (" + formatSignificant(g.value, 4) + unit + " of " +
-                formatSignificant(g.rating, 4) + unit + " at t = " + formatSignificant(g.time, 6) + " s)";
-    out.push_back(std::move(d));
+    // every rating reached, the furthest first: a moment over its rating is not hidden by an
+    // effort further over its own
+    std::vector<Governing> reached = ratios(j);
+    reached.erase(std::remove_if(reached.begin(), reached.end(), [](const Governing& g) { return !(g.ratio >= 1.0); }),
+                  reached.end());
+    std::stable_sort(reached.begin(), reached.end(),
+                     [](const Governing& a, const Governing& b) { return a.ratio > b.ratio; });
+    for (const Governing& g : reached) {
+      const bool reaction = g.of.rfind("reaction.", 0) == 0;
+      const bool effort = g.of.rfind("effort[", 0) == 0;
+      const std::string component = reaction ? g.of.substr(9) : g.of;
+      const std::size_t coordinate = effort ? std::stoul(g.of.substr(7)) : 0;
+      const bool moment = effort ? coordinate < j.effortAngular.size() && j.effortAngular[coordinate] != 0
+                                 : component == "moment" || component.front() == 'm';
+      const std::string what = reaction ? (moment ? "constraint moment " : "constraint force ") + component
+                               : effort ? "effort (tau[" + std::to_string(coordinate) + "])"
+                                        : component;
+      const std::string unit = moment ? " N·m" : " N";
+      Diagnostic d;
+      d.path = "bodies[" + std::to_string(body - model.bodies.begin()) + "].joint.rating";
+      d.warning = true;
+      d.message = j.name + " reached " + formatSignificant(100.0 * g.ratio, 4) + " % of its " + what +
+                  " rating in the run (" + formatSignificant(g.value, 4) + unit + " of " +
+                  formatSignificant(g.rating, 4) + unit + " at t = " + formatSignificant(g.time, 6) + " s)";
+      out.push_back(std::move(d));
+      if (times) times->push_back(g.time);
+    }
   }
   return out;
 }

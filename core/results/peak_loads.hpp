@@ -141,11 +141,13 @@ LoadScale noiseFloors(const LoadScale& largest);
 /// as deadBandReferences gives it): sampled, and not below kLoadDeadBand × the reference.
 bool aboveDeadBand(const Peak& peak, double reference);
 
-/// A warning for every joint whose peak reached its load rating (utilisation ≥ 100 %): what
-/// peaked, how far and when, at the path of the rating ("bodies[k].joint.rating"). The ratings
-/// are those of `model`, found by joint name (the run may be older than the model: a rating
-/// edited since counts as edited; a joint renamed or removed since is left out).
-std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model);
+/// A warning for every rating a joint's peak reached (ratio ≥ 100 %; a joint's warnings the
+/// furthest over first): what peaked, how far and when, at the path of the rating
+/// ("bodies[k].joint.rating"). The ratings are those of `model`, found by joint name (the run may
+/// be older than the model: a rating edited since counts as edited; a joint renamed or removed
+/// since is left out). `times`, if given, receives the time of each warning's peak.
+std::vector<Diagnostic> ratingExceedances(std::vector<JointPeaks> joints, const Model& model,
+                                          std::vector<double>* times = nullptr);
 
 /// The peak table as CSV: a header row, then one row per joint in tree order (numbers as
 /// appendCsvNumber writes them; empty fields for what a joint has no value of).

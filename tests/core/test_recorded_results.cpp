@@ -19,6 +19,7 @@
 
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/model/text_util.hpp"
 #include "core/results/load_cases.hpp"
 #include "core/results/peak_loads.hpp"
 #include "core/results/recording_csv.hpp"
@@ -425,6 +426,20 @@ class TestRecordedResults : public QObject {
     edited.bodies[j22].joint.rating.moment = 1.0;
     edited.bodies[j13].joint.rating.reaction.assign(5, 1e6);
     edited.bodies[j13].joint.rating.reaction[3] = 1e-3;  // fy, N
+    Model both = edited;  // J22's force too: each rating reached is a warning, the furthest first
+    both.bodies[j22].joint.rating.force = 1e-3;
+    std::vector<double> times;
+    const std::vector<Diagnostic> all = ratingExceedances(peaks.joints(), both, &times);
+    QCOMPARE(all.size(), std::size_t{3});
+    QCOMPARE(times.size(), std::size_t{3});
+    QVERIFY2(
+        all[1].message.find("J22 reached ") == 0 && all[1].message.find(" % of its force rating") != std::string::npos,
+        all[1].message.c_str());
+    QVERIFY2(all[2].message.find(" % of its moment rating") != std::string::npos, all[2].message.c_str());
+    QCOMPARE(all[1].path, all[2].path);
+    for (std::size_t k = 0; k < times.size(); ++k)
+      QVERIFY2(all[k].message.find("at t = " + formatSignificant(times[k], 6) + " s)") != std::string::npos,
+               all[k].message.c_str());
     std::vector<Diagnostic> d = ratingExceedances(peaks.joints(), edited);
     QCOMPARE(d.size(), std::size_t{2});
     QCOMPARE(d[0].path, "bodies[" + std::to_string(j13) + "].joint.rating");

@@ -35,26 +35,21 @@ void ProblemsModel::refresh(const kt::Model& model) {
     }
   }
   std::vector<kt::Diagnostic> freshWarnings = kt::modelWarnings(model);
-  for (kt::Diagnostic& d : kt::ratingExceedances(runPeaks_, model)) {
+  std::vector<double> peakTimes;
+  std::vector<kt::Diagnostic> reached = kt::ratingExceedances(runPeaks_, model, &peakTimes);
+  for (std::size_t n = 0; n < reached.size(); ++n) {
     // a peak the user caused (a push or a drag at that time) says so, as Peak Loads colours it
-    const FieldLocation where = locate(QString::fromStdString(d.path));
-    if (where.body >= 0 && static_cast<std::size_t>(where.body) < model.bodies.size()) {
-      const kt::BodySpec& body = model.bodies[static_cast<std::size_t>(where.body)];
-      const std::string joint = body.joint.name.empty() ? body.name : body.joint.name;
-      for (const kt::JointPeaks& j : runPeaks_) {
-        if (j.name != joint) continue;
-        std::vector<std::string> during;
-        for (const kt::InteractionSpan& s : runSpans_)
-          if (s.covers(j.utilisationTime()))
-            during.push_back(
-                (s.kind == kt::InteractionKind::Drag ? "the drag of " : "push " + std::to_string(s.id) + " on ") +
-                (s.body >= 0 && static_cast<std::size_t>(s.body) < runBodies_.size()
-                     ? runBodies_[static_cast<std::size_t>(s.body)]
-                     : std::string("a body")));
-        for (std::size_t k = 0; k < during.size(); ++k)
-          d.message += (k == 0 ? "; at that time the user applied " : ", ") + during[k];
-      }
-    }
+    kt::Diagnostic& d = reached[n];
+    std::vector<std::string> during;
+    for (const kt::InteractionSpan& s : runSpans_)
+      if (s.covers(peakTimes[n]))
+        during.push_back(
+            (s.kind == kt::InteractionKind::Drag ? "the drag of " : "push " + std::to_string(s.id) + " on ") +
+            (s.body >= 0 && static_cast<std::size_t>(s.body) < runBodies_.size()
+                 ? runBodies_[static_cast<std::size_t>(s.body)]
+                 : std::string("a body")));
+    for (std::size_t k = 0; k < during.size(); ++k)
+      d.message += (k == 0 ? "; at that time the user applied " : ", ") + during[k];
     freshWarnings.push_back(std::move(d));
   }
   std::vector<std::string> names;
