@@ -4,7 +4,8 @@
 //   kinetree [MODEL] --screenshot FILE.png      the window once it is shown
 //   kinetree [MODEL] --export-plots DIR [--run T] [--formats png,svg,pdf]
 //   kinetree [MODEL] --report FILE.pdf|FILE.html [--run T]
-//   kinetree [MODEL] --video FILE.mp4 [--duration T] [--size WxH] [--fps N] [--playback F] [--plots]
+//   kinetree [MODEL] --video FILE.mp4 [--run T] [--size WxH] [--fps N] [--playback F] [--plots]
+// (--duration T is the same as --run T.)
 // (ui/results/export/batch_export.hpp), with --solver, --integrator, --step for the run and
 // --follow, --trails, --statistics, --loads, --plots for the views.
 #include <QApplication>
@@ -37,15 +38,15 @@ int main(int argc, char* argv[]) {
       "or an HTML page, then quit.",
       "file.pdf");
   const QCommandLineOption run = kt::ui::commandLineOption(
-      "run", "With --export-plots or --report: simulated seconds to run (default: the model's).", "seconds");
+      "run", "With --export-plots, --report or --video: simulated seconds to run (default: the model's).", "seconds");
   QCommandLineOption formats =
       kt::ui::commandLineOption("formats", "With --export-plots: the formats, from png, svg, pdf.", "list");
   formats.setDefaultValue(QStringLiteral("png,svg,pdf"));
   const QCommandLineOption video = kt::ui::commandLineOption(
       "video", "Run the model, render the recording as a video (MP4, or PNG frames for a .png name), then quit.",
       "file.mp4");
-  const QCommandLineOption duration = kt::ui::commandLineOption(
-      "duration", "With --video: simulated seconds to run (default: the model's).", "seconds");
+  const QCommandLineOption duration =
+      kt::ui::commandLineOption("duration", "The same as --run (as kinetree-cli spells it).", "seconds");
   const QCommandLineOption size =
       kt::ui::commandLineOption("size", "With --video: frame size (default 1280x720).", "WxH");
   const QCommandLineOption fps = kt::ui::commandLineOption("fps", "With --video: frames per second (default 30).", "N");
@@ -102,21 +103,28 @@ int main(int argc, char* argv[]) {
   kt::ui::applyViewChoices(window, views);
   kt::ui::SimulationController& controller = *window.simulation();
   const auto runChoices = [&] { return kt::ui::applyRunChoices(controller, common.runChoices(parser)); };
+  // --run and --duration name the same seconds, whichever batch mode is asked for
+  if (parser.isSet(run) && parser.isSet(duration) && parser.value(run) != parser.value(duration)) {
+    std::fprintf(stderr, "kinetree: --run %s and --duration %s: give the seconds to run once\n",
+                 qPrintable(parser.value(run)), qPrintable(parser.value(duration)));
+    return 2;
+  }
+  const QString seconds = parser.isSet(run) ? parser.value(run) : parser.value(duration);
   if (parser.isSet(exportPlots)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;
-    return kt::ui::exportPlotsToFolder(controller, *window.plotsDock(), parser.value(exportPlots), parser.value(run),
+    return kt::ui::exportPlotsToFolder(controller, *window.plotsDock(), parser.value(exportPlots), seconds,
                                        parser.value(formats));
   }
   if (parser.isSet(report)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;
     return kt::ui::exportReportFile(
-        controller, [&window] { return window.videoSource(); }, parser.value(report), parser.value(run));
+        controller, [&window] { return window.videoSource(); }, parser.value(report), seconds);
   }
   if (parser.isSet(video)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;
     kt::ui::VideoRequest request;
     request.path = parser.value(video);
-    request.duration = parser.value(duration);
+    request.duration = seconds;
     if (parser.isSet(size)) request.size = parser.value(size);
     if (parser.isSet(fps)) request.fps = parser.value(fps);
     if (parser.isSet(playback)) request.playback = parser.value(playback);

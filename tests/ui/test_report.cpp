@@ -64,15 +64,36 @@ class TestReport : public QObject {
   void reportFromTheCommandLine() {
     QTemporaryDir dir;
     const QString model = QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml");
-    const auto report = [&](const QString& file) {
+    const auto report = [&](const QString& file, const QString& from = {}, const char* seconds = "--run") {
       QProcess gui;
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
       env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
       gui.setProcessEnvironment(env);
-      gui.start(QStringLiteral(KINETREE_GUI), {model, "--run", "1.5", "--report", dir.filePath(file)});
+      gui.start(QStringLiteral(KINETREE_GUI),
+                {from.isEmpty() ? model : from, seconds, "1.5", "--report", dir.filePath(file)});
       gui.waitForFinished(120000);
       return std::make_pair(gui.exitCode(), QString::fromLocal8Bit(gui.readAllStandardError()));
     };
+    // a rating reached is exit status 3, as kinetree-cli peaks gives (the report is written); a
+    // folder that does not exist is refused before the run; --duration is --run
+    {
+      QFile in(model);
+      QVERIFY(in.open(QIODevice::ReadOnly));
+      QByteArray text = in.readAll();
+      text.replace("rating: {force: 50, moment: 40}", "rating: {force: 50, moment: 0.5}");
+      QFile out(dir.filePath(QStringLiteral("overloaded.yaml")));
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(text);
+    }
+    const auto [overCode, overError] =
+        report(QStringLiteral("over.pdf"), dir.filePath(QStringLiteral("overloaded.yaml")), "--duration");
+    QVERIFY2(overCode == 3 && overError.contains(QStringLiteral("load ratings reached")), qPrintable(overError));
+    QVERIFY(pdfText(dir.filePath(QStringLiteral("over.pdf"))).contains(QStringLiteral("of its moment rating")));
+    QVERIFY(pdfText(dir.filePath(QStringLiteral("over.pdf"))).contains(QStringLiteral("0 s to 1.5 s")));
+    const auto [lostCode, lostError] = report(QStringLiteral("nowhere/robot.pdf"));
+    QCOMPARE(lostCode, 1);
+    QVERIFY2(lostError.contains(QStringLiteral("does not exist")) && !lostError.contains(QStringLiteral("report 10")),
+             qPrintable(lostError));
     const auto [pdfCode, pdfError] = report(QStringLiteral("robot.pdf"));
     QVERIFY2(pdfCode == 0, qPrintable(pdfError));
     const auto [htmlCode, htmlError] = report(QStringLiteral("robot.html"));
@@ -279,7 +300,7 @@ class TestReport : public QObject {
               {QStringLiteral(KINETREE_SOURCE_DIR "/examples/space_robot.yaml"), "--run", "20", "--report", pdf});
     QVERIFY(gui.waitForFinished(120000));
     const QString err = QString::fromLocal8Bit(gui.readAllStandardError());
-    QVERIFY2(gui.exitCode() == 0, qPrintable(err));
+    QVERIFY2(gui.exitCode() == 1, qPrintable(err));  // written, and a script learns the run stopped short
     QVERIFY2(err.contains(QStringLiteral("recording full")), qPrintable(err));
     QVERIFY(pdfText(pdf).contains(QStringLiteral("The recording was full")));
     const kt::test::CliRun usage = kt::test::runCli({"peaks", "/nonexistent.yaml", "--case-components"});

@@ -12,12 +12,41 @@
 #include <cstdio>
 
 #include "core/io/atomic_file.hpp"
+#include "core/results/peak_loads.hpp"
 #include "render/output/atomic_write.hpp"
 #include "ui/results/plots_dock.hpp"
 #include "ui/results/report/run_report.hpp"
 #include "ui/simulation/simulation_controller.hpp"
 
 namespace kt::ui {
+
+namespace {
+
+bool folderExists(const QString& path) {
+  const QDir folder = QFileInfo(path).absoluteDir();
+  if (folder.exists()) return true;
+  std::fprintf(stderr, "kinetree: cannot write %s: the folder %s does not exist\n", qPrintable(path),
+               qPrintable(QDir::toNativeSeparators(folder.path())));
+  return false;
+}
+
+bool stoppedEarly(const SimulationController& controller) {
+  using State = SimulationController::RunState;
+  return controller.runState() == State::Failed || controller.runState() == State::RecordingFull;
+}
+
+std::size_t ratingsReached(const SimulationController& controller) {
+  const kt::Recorder* rec = controller.recorder();
+  const kt::SignalLayout* layout = controller.signalLayout();
+  const kt::Tree* tree = controller.tree();
+  const kt::Model* model = controller.sessionModel();
+  if (!rec || !layout || !tree || !model) return 0;
+  kt::PeakLoads peaks(*tree, *layout, kt::PeakLoads::ratingsOf(*model, *tree));
+  peaks.addRecorded(*rec, 0);
+  return kt::ratingExceedances(peaks.joints(), *model).size();
+}
+
+}  // namespace
 
 bool runToEnd(SimulationController& controller) {
   using State = SimulationController::RunState;
@@ -105,7 +134,7 @@ int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, cons
     std::fprintf(stderr, "kinetree: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return stoppedEarly(controller) ? 1 : 0;
 }
 
 int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
@@ -115,6 +144,7 @@ int exportReportFile(SimulationController& controller, const std::function<Video
     std::fprintf(stderr, "kinetree: --report writes a .pdf or an .html file, got '%s'\n", qPrintable(path));
     return 2;
   }
+  if (!folderExists(path)) return 1;  // said before the run, not after it
   if (const int code = runForExport(controller, durationText, "--run")) return code;
   QString error;
   int shown = -1;
@@ -130,6 +160,13 @@ int exportReportFile(SimulationController& controller, const std::function<Video
     return 1;
   }
   std::printf("%s\n", qPrintable(path));
+  // what the report's warnings say, for scripts: a run that stopped (1), ratings reached (3)
+  if (stoppedEarly(controller)) return 1;
+  if (const std::size_t reached = ratingsReached(controller); reached > 0) {
+    std::fprintf(stderr, "kinetree: %zu load rating%s reached in the run (the report's warnings)\n", reached,
+                 reached == 1 ? "" : "s");
+    return 3;
+  }
   return 0;
 }
 
@@ -161,6 +198,7 @@ int renderVideoFile(SimulationController& controller, const std::function<VideoS
     return 2;
   }
   o.plots = request.plots;
+  if (!folderExists(request.path)) return 1;
   if (const int code = runForExport(controller, request.duration, "--duration")) return code;
   QString error;
   QElapsedTimer clock;
@@ -176,7 +214,7 @@ int renderVideoFile(SimulationController& controller, const std::function<VideoS
   }
   std::fprintf(stderr, "kinetree: wrote %s (%d frames in %.1f s)\n", qPrintable(request.path),
                VideoExport::frameCount(controller, o), 1e-3 * static_cast<double>(clock.elapsed()));
-  return 0;
+  return stoppedEarly(controller) ? 1 : 0;
 }
 
 }  // namespace kt::ui

@@ -22,7 +22,8 @@ bool runToEnd(SimulationController& controller);
 
 /// Sets the duration from `durationText` (given as `option`; the model's when empty) and runs the
 /// model to its end. 0 when there is a recording to use (also a failed run's, or one cut short by a
-/// full recording, said on stderr), else the exit status.
+/// full recording, said on stderr), else the exit status. The batch modes then write what was
+/// recorded and exit 1 when the run stopped before its end, as kinetree-cli simulate does.
 int runForExport(SimulationController& controller, const QString& durationText, const char* option);
 
 /// --export-plots: runs the model and writes each plot pane, and the three stacked (plots.<format>),
@@ -33,7 +34,8 @@ int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, cons
 
 /// --report: runs the model and writes its report (ui/results/report/run_report.hpp) to `path`, a
 /// PDF or an HTML page by the suffix, with the views of `source` (called after the run); progress
-/// on stderr.
+/// on stderr. Exit status 3 when the run reached a load rating (the report's warnings), as
+/// kinetree-cli peaks; a folder that does not exist is refused before the run.
 int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
                      const QString& durationText);
 
