@@ -627,6 +627,10 @@ class TestUrdf : public QObject {
       const UrdfImport first = importUrdfFile(file);
       std::vector<std::string> warnings;
       const std::string xml = exportUrdf(first.model, std::string(), warnings);
+      // URDF's velocity limit, which Kinetree does not keep, alone is said to be lost
+      const auto velocity =
+          std::erase_if(warnings, [](const std::string& w) { return w.starts_with("velocity limits written as 0"); });
+      QCOMPARE(velocity, file == kArm ? 1u : velocity);  // the arm's joints have limits
       QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
       compareDynamics(first.model, importUrdfString(xml, file, std::string()).model, 3);
     }
@@ -775,8 +779,9 @@ class TestUrdf : public QObject {
     QVERIFY((r.model.bodies[1].inertial.com - Vec3(0, 0, 0.25)).norm() < 1e-15);
     const double ixx = rod * (3 * 0.02 * 0.02 + 0.5 * 0.5) / 12;  // a solid cylinder about its centre
     QVERIFY(std::abs(r.model.bodies[1].inertial.inertia(0, 0) - ixx) < 1e-12 * ixx);
-    QCOMPARE(r.warnings.size(), std::size_t{2});
-    QVERIFY(QString::fromStdString(r.warnings[1].message)
+    QCOMPARE(r.warnings.size(), std::size_t{3});  // a link each, and the limits kept but not enforced
+    QVERIFY(r.warnings[0].message.starts_with("joint limits kept to show, not enforced"));
+    QVERIFY(QString::fromStdString(r.warnings[2].message)
                 .startsWith("link 'arm' has no mass in the file (no <inertial>, or a mass of 0): mass 1.69646 kg, "
                             "centre of mass [0, 0, 0.25] m"));
     const test::CliRun cli = test::runCli({"import", QString::fromStdString(path), "--density", "2700"});

@@ -74,7 +74,7 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
                       single->joint.origin.rotation().isIdentity(0.0)))
     single = nullptr;
 
-  std::vector<std::string> drives, motions, ratings, initial, wrenches, dropped, limitless;
+  std::vector<std::string> drives, motions, ratings, initial, wrenches, dropped, limitless, noVelocity;
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n";
   out << "<!-- exported from a Kinetree model -->\n";
@@ -153,6 +153,9 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
     // URDF requires limits on revolute and prismatic joints; Kinetree's are display limits, its
     // effort rating is URDF's effort, and it has no velocity limit (0 here)
     const std::string effort = j.rating.effort.empty() ? std::string("0") : formatRoundTrip(j.rating.effort[0]);
+    if ((j.type == JointType::Revolute && (!j.limits.empty() || !j.rating.effort.empty())) ||
+        j.type == JointType::Prismatic)
+      noVelocity.push_back(jointName(b));
     if (j.type == JointType::Revolute && !j.limits.empty())
       out << "    <limit lower=\"" << formatRoundTrip(j.limits[0].lower) << "\" upper=\""
           << formatRoundTrip(j.limits[0].upper) << "\" effort=\"" << effort << "\" velocity=\"0\"/>\n";
@@ -180,6 +183,9 @@ std::string exportUrdf(const Model& model, const std::string& outputDirectory, s
   note(wrenches, "applied wrenches left out, on the bodies");
   note(dropped, "shapes left out (URDF has no such geometry), of the bodies");
   note(limitless, "prismatic joints without limits written with -1e6 .. 1e6 m (URDF requires limits)");
+  note(noVelocity,
+       "velocity limits written as 0 (URDF requires one in every <limit>, and Kinetree keeps none: set them before "
+       "a motion planner reads the file), on the joints");
   if (model.simulation != SimulationSettings{})
     warnings.push_back("the simulation settings (solver " + model.simulation.solver + ", integrator " +
                        model.simulation.integrator + ", step, duration, tolerance) are not part of URDF");

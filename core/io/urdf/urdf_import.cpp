@@ -587,9 +587,13 @@ class UrdfImporter {
     // display limits; URDF's 0 0 (its default) is none, and lower > upper is reported
     const auto limits = [&] {
       if (!joint->limits || (joint->limits->lower == 0.0 && joint->limits->upper == 0.0)) return;
-      if (joint->limits->lower <= joint->limits->upper)
+      if (joint->limits->lower <= joint->limits->upper) {
         js.limits = {Limit{joint->limits->lower, joint->limits->upper}};
-      else
+        notes_.add(
+            "joint limits kept to show, not enforced (Kinetree applies no limit forces: a joint that reaches its "
+            "limit moves on, where a robot's stop would hold it)",
+            joint->name, locationOf(xml));
+      } else
         notes_.add("limits with lower > upper left out", joint->name, locationOf(xml));
     };
     // URDF's effort is the actuator's largest |τ|: Kinetree's effort rating (docs/model-format.md)
