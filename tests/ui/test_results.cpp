@@ -57,6 +57,7 @@ extern "C" {
 #include "core/dynamics/rnea.hpp"
 #include "core/dynamics/solver.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/results/peak_loads.hpp"
 #include "core/results/recorder.hpp"
 #include "render/bridge/offscreen.hpp"
 #include "render/charts/chart_pane.hpp"
@@ -354,6 +355,17 @@ class TestResults : public QObject {
     const kt::Tree& tree = *w->simulation()->tree();
     const int j11 =
         static_cast<int>(std::find(tree.jointNames.begin(), tree.jointNames.end(), "J11") - tree.jointNames.begin());
+    // before a joint is asked for, the most loaded one; the free base's loads are rounding noise
+    kt::PeakLoads peaks(tree, *w->simulation()->signalLayout());
+    peaks.addRecorded(*w->simulation()->recorder(), 0);
+    const std::vector<std::size_t> most = kt::mostLoadedJoints(peaks.joints(), 1);
+    QCOMPARE(most.size(), std::size_t{1});
+    QCOMPARE(dock->joint(), peaks.joints()[most.front()].joint);
+    QVERIFY(dock->joint() != 0);
+    dock->setJoint(0);
+    QCOMPARE(dock->table()->item(0, 0)->text(), QStringLiteral("load:base_joint.fx"));
+    QCOMPARE(dock->table()->item(0, 5)->text(), QStringLiteral("-"));
+    QVERIFY(dock->table()->item(0, 5)->toolTip().startsWith(QStringLiteral("Rounding noise")));
     dock->setJoint(j11);
     QCOMPARE(dock->joint(), j11);
     // load: (6), reaction: (5 of a revolute joint), tau: (1)

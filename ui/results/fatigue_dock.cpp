@@ -9,12 +9,15 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "core/analysis/rainflow.hpp"
 #include "core/model/text_util.hpp"
+#include "core/results/peak_loads.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/signals.hpp"
 #include "render/output/atomic_write.hpp"
@@ -82,6 +85,7 @@ FatigueDock::FatigueDock(SimulationController* simulation, QWidget* parent)
   setWidget(body);
 
   connect(joints_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+  connect(joints_, &QComboBox::activated, this, [this] { chosen_ = true; });
   connect(wohler_, &QDoubleSpinBox::valueChanged, this, [this](double m) {
     m_ = m;
     refresh();
@@ -129,6 +133,7 @@ void FatigueDock::rebuildJoints() {
 
 void FatigueDock::setJoint(int joint) {
   if (joint < 0) return;
+  chosen_ = true;
   if (const int at = joints_->findData(joint); at >= 0) joints_->setCurrentIndex(at);
 }
 
@@ -143,9 +148,8 @@ void FatigueDock::refresh() {
   table_->setRowCount(0);
   const kt::Recorder* rec = simulation_->recorder();
   const kt::SignalLayout* layout = simulation_->signalLayout();
-  const int j = joint();
   exportButton_->setEnabled(false);
-  if (!rec || !layout || j < 0) {
+  if (!rec || !layout || joint() < 0) {
     summary_->setText(tr("No run."));
     return;
   }
@@ -167,6 +171,21 @@ void FatigueDock::refresh() {
   const double interval = t[1] - t[0];
   const double nEq = nEq_ > 0.0 ? nEq_ : std::max(t.back(), interval);
   nEqUsed_ = nEq;
+  // the run's peaks: its noise floors, and, until a joint is asked for, the most loaded joint
+  kt::LoadScale floors;
+  if (const kt::Tree* tree = simulation_->tree()) {
+    kt::PeakLoads peaks(*tree, *layout);
+    peaks.addRecorded(*rec, 0);
+    floors = kt::noiseFloors(kt::loadScale(peaks.joints()));
+    if (!chosen_)
+      if (const std::vector<std::size_t> most = kt::mostLoadedJoints(peaks.joints(), 1); !most.empty())
+        if (const int at = joints_->findData(peaks.joints()[most.front()].joint);
+            at >= 0 && at != joints_->currentIndex()) {
+          const QSignalBlocker block(joints_);
+          joints_->setCurrentIndex(at);
+        }
+  }
+  const int j = joint();
   // the wrench, its reaction part, the effort: each in the layout's order
   for (const kt::SignalKind kind : {kt::SignalKind::Load, kt::SignalKind::Reaction, kt::SignalKind::Tau})
     for (const kt::SignalInfo& s : layout->infos()) {
@@ -175,6 +194,11 @@ void FatigueDock::refresh() {
       const std::vector<kt::Cycle> cycles = kt::rainflow(x);
       const kt::CycleSummary summary = kt::summarizeCycles(cycles, m_, nEq);
       Row r;
+      if (kind != kt::SignalKind::Tau) {  // a load all under its kind's floor is rounding noise
+        double largest = 0.0;
+        for (const double v : x) largest = std::max(largest, std::abs(v));
+        r.noise = largest <= (s.unit == "N" ? floors.force : floors.moment);
+      }
       r.signal = s.name;
       r.unit = s.unit;
       r.cycles = summary.cycles;
@@ -188,12 +212,21 @@ void FatigueDock::refresh() {
   for (std::size_t k = 0; k < rows_.size(); ++k) {
     const Row& r = rows_[k];
     const QString unit = QString::fromStdString(r.unit).replace(QLatin1Char('*'), QChar(0x00B7));  // N·m
-    const QString cells[ColumnCount] = {
-        QString::fromStdString(r.signal), fiveDigits(r.cycles), fiveDigits(r.largest) + " " + unit,
-        fiveDigits(r.mean) + " " + unit,  fiveDigits(r.at),     fiveDigits(r.del) + " " + unit};
+    const QString none = QStringLiteral("-");  // as the peak table marks a load under the dead band
+    const QString cells[ColumnCount] = {QString::fromStdString(r.signal),
+                                        r.noise ? none : fiveDigits(r.cycles),
+                                        r.noise ? none : fiveDigits(r.largest) + " " + unit,
+                                        r.noise ? none : fiveDigits(r.mean) + " " + unit,
+                                        r.noise ? none : fiveDigits(r.at),
+                                        r.noise ? none : fiveDigits(r.del) + " " + unit};
     for (int c = 0; c < ColumnCount; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (c != Signal) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      if (r.noise)
+        item->setToolTip(tr("Rounding noise: every value of %1 lies under the run's noise floor (%2 %3), as the "
+                            "peak table's \"-\"; the CSV keeps the numbers")
+                             .arg(QString::fromStdString(r.signal))
+                             .arg(fiveDigits(r.unit == "N" ? floors.force : floors.moment), unit));
       table_->setItem(static_cast<int>(k), c, item);
     }
   }

@@ -60,7 +60,9 @@ class FatigueDock : public QDockWidget {
   struct Row {
     std::string signal, unit;
     double cycles = 0, largest = 0, mean = 0, at = 0, del = 0;
+    bool noise = false;  ///< a load whose every value lies under the run's noise floor (peak_loads.hpp)
   };
+  bool chosen_ = false;  ///< a joint was asked for (the selection, the list); until then the most loaded one
   std::vector<Row> rows_;
   double m_ = 4.0, nEq_ = 0.0;
   double nEqUsed_ = 0.0;         ///< the N_eq of the DELs shown
