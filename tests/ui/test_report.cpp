@@ -6,6 +6,7 @@
 // reports only its rows; File ▸ Export Report… is offered once there is a recording. Saves the
 // report's first two pages as report_page1.png and report_page2.png. Runs under xvfb-run.
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -124,7 +125,7 @@ class TestReport : public QObject {
     }
     QVERIFY(text.contains(QStringLiteral("1 Model")) && text.contains(QStringLiteral("5 Load cases at the peaks")));
     QVERIFY(text.contains(QStringLiteral("Amplitude spectrum: loads of J22")));
-    QVERIFY(text.contains(QStringLiteral("DEL (m = 4)")));
+    QVERIFY(text.contains(QStringLiteral("DEL (m = 4, N_eq = 1.5)")));
 
     // its pages are drawings: the first with the picture of the model, the second with the table
     QProcess pdftoppm;
@@ -219,11 +220,19 @@ class TestReport : public QObject {
         const double t = row[2].toDouble();
         QVERIFY2(t >= 0.2 - 1e-12 && t <= 0.4 + 1e-12, qPrintable(row.join(' ')));
       }
-    kt::ui::ExportReportDialog dialog(w->videoSource(), {0.2, 0.4});
+    // the dialog starts from the Plots dock's spectrum segment, and takes N_eq as the Fatigue dock does
+    kt::ui::ExportReportDialog dialog(w->videoSource(), {0.2, 0.4}, 512);
+    QCOMPARE(dialog.options().spectrumSegment, std::size_t{512});
     dialog.jointsBox()->setValue(2);
     QCOMPARE(dialog.options().joints, 2);
+    dialog.equivalentCyclesBox()->setValue(2e6);
+    QCOMPARE(dialog.options().nEq, 2e6);
+    dialog.segmentBox()->setCurrentIndex(dialog.segmentBox()->count() - 1);  // the whole range: one segment
     QVERIFY(dialog.exportTo(dir.filePath(QStringLiteral("whole.html"))));
-    QVERIFY(kt::test::readAll(dir.filePath(QStringLiteral("whole.html"))).contains("Load report: space_robot"));
+    const QByteArray whole = kt::test::readAll(dir.filePath(QStringLiteral("whole.html")));
+    QVERIFY(whole.contains("Load report: space_robot"));
+    QVERIFY2(whole.contains("samples (1 averaged)") && !whole.contains("segments of 1024 samples"), whole.constData());
+    QVERIFY(whole.contains("N_eq = 2e+06)"));
   }
 
   // The joints a report shows first: rated by utilisation, then the others by relative load.

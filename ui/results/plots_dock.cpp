@@ -702,6 +702,8 @@ void PlotsDock::setSpectrumShown(bool shown) {
   }
 }
 
+int PlotsDock::spectrumSegment() const { return spectrumSegment_->currentData().toInt(); }
+
 void PlotsDock::setSpectrumOptions(bool psd, bool logScale, int segment) {
   spectrumKind_->setCurrentIndex(psd ? 1 : 0);
   spectrumLog_->setChecked(logScale);

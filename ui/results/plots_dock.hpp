@@ -123,6 +123,8 @@ class PlotsDock : public QDockWidget {
   bool spectrumShown() const;
   /// PSD (else amplitude), a logarithmic value axis, samples per segment (0: kt::defaultSegment).
   void setSpectrumOptions(bool psd, bool logScale, int segment);
+  /// The samples per segment chosen (0: kt::defaultSegment).
+  int spectrumSegment() const;
   /// The spectra drawn, one per series of the chosen pane (empty when none could be made).
   const std::vector<kt::Spectrum>& spectra() const { return spectrum_; }
   render::FigureView* spectrumView() const { return spectrumView_; }

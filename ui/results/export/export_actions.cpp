@@ -64,7 +64,7 @@ void ExportActions::showExportResults() {
 
 void ExportActions::showExportReport() {
   if (!simulation_->recorder()) return;
-  ExportReportDialog dialog(videoSource_(), plots_->visibleTimeRange(), window_);
+  ExportReportDialog dialog(videoSource_(), plots_->visibleTimeRange(), plots_->spectrumSegment(), window_);
   if (dialog.exec() == QDialog::Accepted)
     window_->statusBar()->showMessage(tr("Report exported to %1").arg(QDir::toNativeSeparators(dialog.writtenPath())),
                                       kStatusMessageMs);

@@ -414,6 +414,7 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
       doc.figure(timeFigure(*rec, effort, k0, k1, tr("Effort of %1").arg(name)),
                  0.36);  // not flatter than the spectrum's: a figure's text scales with its height below that
     SpectrumChoice choice;
+    choice.segment = std::min(o.spectrumSegment, rows);
     constexpr std::size_t kSpectrumSamples = 64;  // fewer: a spectrum of a handful of bins says nothing
     const SpectrumFigure spectrum =
         rows >= kSpectrumSamples
@@ -446,8 +447,8 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
         note << (s0.segments == 1 ? tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
                                        "low (a motion too slow for the run to resolve: a longer run resolves it): %2.")
                                   : tr("Largest at or below %1 Hz, the lowest line, with amplitudes possibly read "
-                                       "low (a motion too slow for the segment to resolve: longer segments in the "
-                                       "Plots dock's Spectrum, or a longer run, resolve it): %2."))
+                                       "low (a motion too slow for the segment to resolve: longer segments, chosen "
+                                       "when the report is made, or a longer run, resolve it): %2."))
                     .arg(sig(s0.resolution, 4), lowest.join(QStringLiteral("; ")));
       doc.note(note.join(QLatin1Char(' ')));
     } else {
@@ -472,9 +473,10 @@ std::optional<render::ReportDocument> makeRunReport(const VideoSource& source, c
                            c.cycles > 0.0 ? sig(at) : QStringLiteral("-"), withUnit(c.del)});
         fatigueRows.push_back({s.name, c.cycles, c.largestRange, c.largestMean, at, c.del});
       }
-    render::ReportTable fatigueTable = textTable({tr("signal"), tr("cycles"), tr("largest range"), tr("its mean"),
-                                                  tr("t (s)"), tr("DEL (m = %1)").arg(sig(o.wohler, 4))},
-                                                 std::move(fatigue), 1);
+    render::ReportTable fatigueTable =
+        textTable({tr("signal"), tr("cycles"), tr("largest range"), tr("its mean"), tr("t (s)"),
+                   tr("DEL (m = %1, N_eq = %2)").arg(sig(o.wohler, 4), sig(nEq, 6))},
+                  std::move(fatigue), 1);
     fatigueTable.csvName = QStringLiteral("fatigue_%1.csv").arg(name);  // as kinetree-cli fatigue --csv writes it
     fatigueTable.csv = QByteArray::fromStdString(kt::fatigueTableCsv(fatigueRows, o.wohler, nEq));
     doc.table(std::move(fatigueTable));

@@ -29,6 +29,9 @@ struct ReportOptions {
   int joints = 3;       ///< the most loaded joints given figures, spectra and fatigue tables
   double wohler = 4.0;  ///< m of the DELs (4: steel welds)
   double nEq = 0.0;     ///< N_eq of the DELs; 0: one cycle per second of the range
+  /// Samples per Welch segment of the spectra: 0 kt::defaultSegment (about seven averaged), at
+  /// least the range's samples the whole range as one segment (the finest resolution)
+  std::size_t spectrumSegment = 0;
   double t0 = -std::numeric_limits<double>::infinity();  ///< the time range reported
   double t1 = std::numeric_limits<double>::infinity();
   bool picture = true;  ///< the 3D picture of the model (needs the GUI thread)
