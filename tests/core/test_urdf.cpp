@@ -784,6 +784,21 @@ class TestUrdf : public QObject {
     QVERIFY(QString::fromStdString(r.warnings[2].message)
                 .startsWith("link 'arm' has no mass in the file (no <inertial>, or a mass of 0): mass 1.69646 kg, "
                             "centre of mass [0, 0, 0.25] m"));
+    // a link whose only shape was left out (its mesh is not there): the refusal keeps the reason
+    const std::string lost =
+        "<robot name='r'><link name='base'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' "
+        "ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='j' type='continuous'><parent link='base'/>"
+        "<child link='arm'/></joint><link name='arm'><visual><geometry><mesh filename='missing.stl'/></geometry>"
+        "</visual></link></robot>";
+    try {
+      importUrdfString(lost, "lost.urdf", std::string(), o);
+      QFAIL("imported a moving link without mass");
+    } catch (const ModelLoadError& e) {
+      const std::string text = formatDiagnostics(e.diagnostics());
+      const std::size_t reason = text.find("warning: mesh files not found"), refusal = text.find("error: link 'arm'");
+      QVERIFY2(reason != std::string::npos && refusal != std::string::npos && reason < refusal, text.c_str());
+      QVERIFY2(text.find("missing.stl") != std::string::npos, text.c_str());
+    }
     const test::CliRun cli = test::runCli({"import", QString::fromStdString(path), "--density", "2700"});
     QVERIFY2(cli.code == 0, qPrintable(cli.err));
     QCOMPARE(test::runCli({"import", QString::fromStdString(path), "--density", "-1"}).code, 2);

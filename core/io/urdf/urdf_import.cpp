@@ -830,13 +830,19 @@ class UrdfImporter {
                      ? std::string("its free joint to the world (--floating)")
                      : "joint '" + d.jointName + "' (" + std::string(jointTypeName(d.joint.type)) + ")") +
                 (options_.density > 0.0
-                     ? ": it has no shapes whose mass can be computed at the density given (--density); "
-                       "give it an <inertial> with a mass, or fix a link with mass to it by a fixed joint"
+                     ? ": it has no shapes whose mass can be computed at the density given (--density; the "
+                       "warnings above name the shapes left out and why); give it an <inertial> with a mass, or "
+                       "fix a link with mass to it by a fixed joint"
                      : ": give it an <inertial> with a mass, fix a link with mass to it by a fixed joint, or "
                        "compute the masses from the links' shapes (import with --density RHO)"),
             false));
     }
-    if (!errors.empty()) throw ModelLoadError(errors);
+    if (errors.empty()) return;
+    // what was left out on the way (a mesh not found, one that is not closed) is often the reason
+    std::vector<Diagnostic> all;
+    notes_.into(all, file_);
+    all.insert(all.end(), std::make_move_iterator(errors.begin()), std::make_move_iterator(errors.end()));
+    throw ModelLoadError(std::move(all));
   }
 
   // --density: a link without mass gets the mass properties of its shapes (its visuals, or its
