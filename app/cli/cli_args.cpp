@@ -17,6 +17,7 @@
 #include "core/io/mjcf/mjcf.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/motion_table.hpp"
+#include "core/io/robot_files.hpp"
 #include "core/io/urdf/urdf.hpp"
 #include "core/model/diagnostic.hpp"
 #include "core/model/text_util.hpp"
@@ -59,31 +60,9 @@ std::vector<std::string> packagePathsOf(const ParsedArgs& parsed) {
   return paths;
 }
 
-bool isUrdfFile(const std::string& path) {
-  std::string extension = path.size() >= 5 ? path.substr(path.size() - 5) : std::string();
-  for (char& c : extension) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (extension == ".urdf") return true;
-  // A model file is YAML, which cannot start with '<'; XML (a URDF under another name) does.
-  std::ifstream in(path, std::ios::binary);
-  char c = 0;
-  for (int k = 0; k < 4096 && in.get(c); ++k)
-    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return c == '<';
-  return false;
-}
-
 bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths) {
   try {
     std::vector<Diagnostic> warnings;
-    // Robots are read as `kinetree-cli import` reads them (docs/mjcf.md, docs/urdf.md), so every
-    // command takes one without a converted model file.
-    const auto adopt = [&](auto imported) {
-      model = std::move(imported.model);
-      warnings = std::move(imported.warnings);
-      for (Diagnostic& d : modelWarnings(model)) {
-        d.file = path;
-        warnings.push_back(std::move(d));
-      }
-    };
     if (path == "-") {
       // a model file on standard input (`generate ... | kinetree-cli validate -`): paths in it
       // resolve from the working directory
@@ -91,14 +70,10 @@ bool loadModel(const std::string& path, Model& model, const std::vector<std::str
       char buffer[65536];
       for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0;) text.append(buffer, n);
       model = loadModelFromString(text, "<stdin>", warnings);
-    } else if (isMjcfFile(path)) {
-      adopt(importMjcfFile(path));
-    } else if (isUrdfFile(path)) {
-      UrdfImportOptions options;
-      options.packagePaths = packagePaths;
-      adopt(importUrdfFile(path, options));
     } else {
-      model = loadModelFromFile(path, warnings);
+      // robots are read as `kinetree-cli import` reads them (docs/mjcf.md, docs/urdf.md), so every
+      // command takes one without a converted model file
+      model = readModelOrRobot(path, packagePaths, warnings);
     }
     std::fputs(formatDiagnostics(warnings).c_str(), stderr);
     return true;

@@ -108,12 +108,9 @@ OptionSpec packagePathSpec();
 /// The --package-path values of `parsed`, in the order given.
 std::vector<std::string> packagePathsOf(const ParsedArgs& parsed);
 
-/// True when `path` is a URDF: named *.urdf, or its first non-space character is '<'.
-bool isUrdfFile(const std::string& path);
-
-/// Loads a model file for a command: a Kinetree model, or an MJCF model (isMjcfFile) or a URDF
-/// (isUrdfFile) imported as `kinetree-cli import` imports it without an output file (so without
-/// the MJCF's mesh and ellipsoid geoms), a URDF's package:// meshes looked for in `packagePaths`.
+/// Loads a model file for a command: a Kinetree model, or an MJCF model or a URDF imported as
+/// `kinetree-cli import` imports it without an output file (core/io/robot_files.hpp), a URDF's
+/// package:// meshes looked for in `packagePaths`; "-" reads a model file from standard input.
 /// Its warnings (file:line:col: warning: ...) are printed on stderr and it is loaded; when it is
 /// invalid, its diagnostics are printed and false returned.
 bool loadModel(const std::string& path, Model& model, const std::vector<std::string>& packagePaths = {});

@@ -55,8 +55,10 @@ __all__ = [
 ]
 
 
-def load(path: str) -> Model:
-    """Read a model file (YAML, docs/model-format.md).
+def load(path: str, package_paths: Sequence[str] = ()) -> Model:
+    """Read a model file (YAML, docs/model-format.md), or a robot: an MJCF model or a URDF,
+    imported as ``kinetree-cli import`` imports it without an output file (docs/mjcf.md,
+    docs/urdf.md), a URDF's package:// meshes looked for in ``package_paths``.
 
     Raises ModelError, whose message lists every problem as ``file:line:col: error: path:
     message`` and whose ``diagnostics`` attribute holds them as dicts (file, line, column, path,
@@ -64,7 +66,7 @@ def load(path: str) -> Model:
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"load takes a file path (str or os.PathLike), not {type(path).__name__}")
-    return _kinetree.load(os.fspath(path))
+    return _kinetree.load(os.fspath(path), [os.fspath(p) for p in package_paths])
 
 
 def loads(text: str, name: str = "<string>", directory: str = "") -> Model:

@@ -21,6 +21,7 @@
 #include "core/io/model_files.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/io/motion_table.hpp"
+#include "core/io/robot_files.hpp"
 #include "core/model/editing/model_fields.hpp"
 #include "core/results/peak_loads.hpp"
 #include "core/sim/batch_run.hpp"
@@ -132,10 +133,9 @@ py::dict peakDict(const kt::JointPeaks& j) {
   return d;
 }
 
-PyModel loadFile(const std::string& path) {
+PyModel loadFile(const std::string& path, const std::vector<std::string>& packagePaths) {
   std::vector<kt::Diagnostic> warnings;
-  PyModel m(kt::loadModelFromFile(path, warnings));
-  return m;
+  return PyModel(kt::readModelOrRobot(path, packagePaths, warnings));
 }
 
 PyModel loadText(const std::string& text, const std::string& name, const std::string& directory) {

@@ -13,7 +13,7 @@ import unittest
 import numpy as np
 
 import kinetree
-from support import EXAMPLES, cli, example, read_csv
+from support import EXAMPLES, SOURCE_DIR, cli, example, read_csv
 
 
 class TestLoading(unittest.TestCase):
@@ -30,6 +30,16 @@ class TestLoading(unittest.TestCase):
         with self.assertRaises(kinetree.ModelError) as missing:
             kinetree.load(example("no_such_model.yaml"))
         self.assertIn("no_such_model.yaml: error: no such file", str(missing.exception))
+
+    def test_robots_load_as_the_cli_reads_them(self):
+        # a URDF and an MJCF model, as every kinetree-cli command takes them: the same run, bit for bit
+        for path in (example("arm7.urdf"), os.path.join(SOURCE_DIR, "tests", "data", "mjcf", "arm.xml")):
+            robot = kinetree.load(path)
+            self.assertGreater(len(robot.bodies), 1)
+            run = kinetree.simulate(robot, duration=0.05)
+            header, rows = read_csv(cli("simulate", path, "--duration", "0.05").stdout)
+            self.assertEqual(run.columns, header)
+            self.assertTrue(np.array_equal(run.data, np.array(rows)))
 
     def test_introspection(self):
         robot = kinetree.load(example("space_robot.yaml"))
