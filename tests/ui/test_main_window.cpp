@@ -40,9 +40,11 @@
 #include <cmath>
 #include <functional>
 
+#include "core/io/model_yaml.hpp"
 #include "render/bridge/offscreen.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/cli_runner.hpp"
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/body_tree_model.hpp"
@@ -525,6 +527,29 @@ class TestMainWindow : public QObject {
     QVERIFY2(error.contains(QStringLiteral("violate the triangle inequality")), qPrintable(error));
     QSettings().remove(QStringLiteral("urdfDensity"));
     QSettings().remove(QStringLiteral("urdfStrictInertias"));
+
+    // a floating base and merged fixed links, as kinetree-cli import --floating --merge-fixed
+    const QString arm = QStringLiteral(KINETREE_SOURCE_DIR "/examples/arm7.urdf");
+    QVERIFY2(w->files().loadModel(arm, error), qPrintable(error));
+    delete w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QCOMPARE(w->document().model().bodies.front().joint.type, kt::JointType::Fixed);
+    const std::size_t bodies = w->document().model().bodies.size();
+    kt::ui::ImportUrdfDialog floating(arm, w.get());
+    QVERIFY(!floating.floatingBase() && !floating.mergeFixed());
+    floating.findChild<QCheckBox*>(QStringLiteral("urdfFloatingBase"))->setChecked(true);
+    floating.findChild<QCheckBox*>(QStringLiteral("urdfMergeFixed"))->setChecked(true);
+    floating.accept();
+    QVERIFY(kt::ui::ImportUrdfDialog::rememberedFloatingBase() && kt::ui::ImportUrdfDialog::rememberedMergeFixed());
+    QVERIFY2(w->files().loadModel(arm, error), qPrintable(error));
+    delete w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
+    QCOMPARE(w->document().model().bodies.front().joint.type, kt::JointType::Free);
+    const kt::test::CliRun cli = kt::test::runCli({"import", arm, "--floating", "--merge-fixed", "-o", "-"});
+    QCOMPARE(cli.code, 0);
+    QCOMPARE(QString::fromStdString(kt::saveModelToString(w->document().model())).count("- name: "),
+             cli.out.count("- name: "));
+    QVERIFY(w->document().model().bodies.size() <= bodies);
+    QSettings().remove(QStringLiteral("urdfFloatingBase"));
+    QSettings().remove(QStringLiteral("urdfMergeFixed"));
   }
 
   void aModelWithProblemsOpensButCannotRun() {

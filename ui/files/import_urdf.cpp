@@ -33,6 +33,8 @@ const QString kPackagePathsKey = QStringLiteral("urdfPackagePaths");
 const QString kLastDirectoryKey = QStringLiteral("lastImportDirectory");
 const QString kDensityKey = QStringLiteral("urdfDensity");
 const QString kStrictKey = QStringLiteral("urdfStrictInertias");
+const QString kFloatingKey = QStringLiteral("urdfFloatingBase");
+const QString kMergeFixedKey = QStringLiteral("urdfMergeFixed");
 }  // namespace
 
 bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
@@ -43,6 +45,8 @@ bool importUrdf(Document& doc, const QString& path, QWidget* parent, QString& st
       options.packagePaths.push_back(QFile::encodeName(folder).toStdString());
     options.density = ImportUrdfDialog::rememberedDensity();
     options.strict = ImportUrdfDialog::rememberedStrict();
+    options.floatingBase = ImportUrdfDialog::rememberedFloatingBase();
+    options.mergeFixed = ImportUrdfDialog::rememberedMergeFixed();
     imported = kt::importUrdfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();
@@ -177,6 +181,20 @@ ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDial
          "inertia that is not physical is replaced by the nearest physical one, each with a "
          "note (docs/urdf.md, “Repairs”)"));
 
+  floating_ =
+      new QCheckBox(tr("Floating base: the root link moves freely (a mobile robot, a humanoid, a satellite)"), this);
+  floating_->setObjectName(QStringLiteral("urdfFloatingBase"));
+  floating_->setChecked(rememberedFloatingBase());
+  floating_->setToolTip(
+      tr("The root link's joint to the world is free instead of fixed (kinetree-cli import --floating; "
+         "docs/urdf.md, “The root link”)"));
+  mergeFixed_ = new QCheckBox(tr("Merge every link on a fixed joint into its parent (fewer bodies)"), this);
+  mergeFixed_->setObjectName(QStringLiteral("urdfMergeFixed"));
+  mergeFixed_->setChecked(rememberedMergeFixed());
+  mergeFixed_->setToolTip(
+      tr("Links without mass are merged in any case; this merges those with mass too, lumping their "
+         "mass and shapes into the parent (kinetree-cli import --merge-fixed)"));
+
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   ok_ = buttons->button(QDialogButtonBox::Ok);
   ok_->setText(tr("Import"));
@@ -191,6 +209,8 @@ ImportUrdfDialog::ImportUrdfDialog(const QString& path, QWidget* parent) : QDial
   layout->addWidget(help);
   layout->addLayout(densityRow);
   layout->addWidget(strict_);
+  layout->addWidget(floating_);
+  layout->addWidget(mergeFixed_);
   layout->addWidget(buttons);
 
   connect(file_, &QLineEdit::textChanged, this, &ImportUrdfDialog::updateButtons);
@@ -233,9 +253,17 @@ double ImportUrdfDialog::rememberedDensity() {
 
 bool ImportUrdfDialog::rememberedStrict() { return QSettings().value(kStrictKey, false).toBool(); }
 
+bool ImportUrdfDialog::rememberedFloatingBase() { return QSettings().value(kFloatingKey, false).toBool(); }
+
+bool ImportUrdfDialog::rememberedMergeFixed() { return QSettings().value(kMergeFixedKey, false).toBool(); }
+
 double ImportUrdfDialog::density() const { return useDensity_->isChecked() ? density_->value() : 0.0; }
 
 bool ImportUrdfDialog::strict() const { return strict_->isChecked(); }
+
+bool ImportUrdfDialog::floatingBase() const { return floating_->isChecked(); }
+
+bool ImportUrdfDialog::mergeFixed() const { return mergeFixed_->isChecked(); }
 
 void ImportUrdfDialog::accept() {
   const QFileInfo info(QDir::fromNativeSeparators(path()));
@@ -248,6 +276,8 @@ void ImportUrdfDialog::accept() {
   settings.setValue(kPackagePathsKey, packagePaths());
   settings.setValue(kDensityKey, density());
   settings.setValue(kStrictKey, strict());
+  settings.setValue(kFloatingKey, floatingBase());
+  settings.setValue(kMergeFixedKey, mergeFixed());
   settings.setValue(kLastDirectoryKey, info.absolutePath());
   QDialog::accept();
 }

@@ -3,9 +3,11 @@
 // robot's file and the folders its package://NAME/... meshes are looked for in (as
 // `kinetree-cli import --package-path`), and the import itself, which every way of opening a URDF
 // (the dialog, File ▸ Open, drag and drop, the command line) goes through. The folders, the
-// density for links without <inertial> and whether inertias that are not physical are refused
-// rather than repaired (kinetree-cli import --density, --strict) are remembered in QSettings
-// ("urdfPackagePaths", "urdfDensity", "urdfStrictInertias") and used by every import.
+// density for links without <inertial>, whether inertias that are not physical are refused
+// rather than repaired, whether the root link floats and whether links on fixed joints are merged
+// (kinetree-cli import --density, --strict, --floating, --merge-fixed) are remembered in QSettings
+// ("urdfPackagePaths", "urdfDensity", "urdfStrictInertias", "urdfFloatingBase",
+// "urdfMergeFixed") and used by every import.
 #pragma once
 
 #include <QDialog>
@@ -46,12 +48,18 @@ class ImportUrdfDialog : public QDialog {
   double density() const;
   /// Refuse inertias that are not physical instead of repairing them.
   bool strict() const;
+  /// The root link's joint is free (kinetree-cli import --floating).
+  bool floatingBase() const;
+  /// Every link on a fixed joint goes into its parent (kinetree-cli import --merge-fixed).
+  bool mergeFixed() const;
 
   /// The remembered package folders (QSettings "urdfPackagePaths").
   static QStringList rememberedPackagePaths();
   /// The remembered density (0: none) and strictness.
   static double rememberedDensity();
   static bool rememberedStrict();
+  static bool rememberedFloatingBase();
+  static bool rememberedMergeFixed();
 
   /// Remembers the folders and closes; refused (with the reason) while the file does not exist.
   void accept() override;
@@ -67,6 +75,8 @@ class ImportUrdfDialog : public QDialog {
   QCheckBox* useDensity_;
   QDoubleSpinBox* density_;
   QCheckBox* strict_;
+  QCheckBox* floating_;
+  QCheckBox* mergeFixed_;
   QPushButton* remove_;
   QPushButton* ok_;
 };
