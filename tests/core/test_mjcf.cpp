@@ -380,6 +380,26 @@ class TestMjcf : public QObject {
     QVERIFY2(compiler && compiler->size() == 1, "a ball joint followed by a hinge was imported");
     QCOMPARE(compiler->front().line, 3);
     QCOMPARE(compiler->front().column, 1);  // the body it names
+    QVERIFY2(compiler->front().message.find("column = -1") == std::string::npos, compiler->front().message.c_str());
+    // in an included file MuJoCo 2.2 says "line 0": the attribute it quotes is found in the file
+    // that has it; an include that is not there is at its <include>
+    const QString defaults = dir.path() + "/defaults.xml";
+    std::ofstream(defaults.toStdString()) << "<mujoco>\n<default>\n  <joint damping=\"1\" dampin=\"2\"/>\n"
+                                             "</default>\n</mujoco>\n";
+    std::ofstream(path.toStdString()) << "<mujoco>\n  <include file=\"defaults.xml\"/>\n<worldbody>\n<body>\n"
+                                         "<joint type=\"hinge\"/><geom size=\"0.1\"/>\n</body>\n</worldbody>\n"
+                                         "</mujoco>\n";
+    const auto included = refusal(path.toStdString());
+    QVERIFY2(included && included->size() == 1, "an unknown attribute in an included file was imported");
+    QCOMPARE(included->front().file, defaults.toStdString());
+    QCOMPARE(included->front().line, 3);
+    QCOMPARE(included->front().column, 22);
+    std::filesystem::remove(defaults.toStdString());
+    const auto missing = refusal(path.toStdString());
+    QVERIFY2(missing && missing->size() == 1, "a missing include was imported");
+    QCOMPARE(missing->front().file, path.toStdString());
+    QCOMPARE(missing->front().line, 2);
+    QCOMPARE(missing->front().column, 3);
   }
 
   // A welded body with a mass and no inertia (tests/data/mjcf/point_mass.xml: a finger tip), which

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -861,18 +862,58 @@ int columnOnLine(const std::string& text, const std::string& message) {
   return column(at);
 }
 
+// The files <include>d by `file`, and theirs, as MuJoCo reads them (relative to the main file's
+// directory), the main file first; each once.
+std::vector<std::string> withIncludes(const std::string& file) {
+  std::vector<std::string> files{file};
+  const fs::path base = fs::path(file).parent_path();
+  const std::regex include(R"(<include\s[^>]*file\s*=\s*["']([^"']+)["'])");
+  for (std::size_t k = 0; k < files.size() && files.size() < 64; ++k) {
+    std::ifstream in(files[k], std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it) {
+      const std::string path = (base / (*it)[1].str()).lexically_normal().string();
+      if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+    }
+  }
+  return files;
+}
+
 // MuJoCo's message as a diagnostic at the XML line it names: "Element 'x', line 12" (schema),
 // "Line number=3" (XML syntax, from TinyXML) or "line = 9, column = -1" (the compiler's own), and
-// the column of what it names on that line (columnOnLine).
+// the column of what it names on that line (columnOnLine). Of several, the last line given that is
+// not 0 (an include error quotes the included file's parse error, at line 0, then names the
+// <include>). MuJoCo 2.2 gives line 0 for a schema error in an included file: the element and
+// attribute or value it quotes are then looked for in the files included, to name the file and line.
 Diagnostic compilerError(const std::string& file, const std::string& text) {
   Diagnostic d;
   d.file = file;
   std::string message = text;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
-  std::smatch match;
-  if (std::regex_search(message, match, std::regex(R"([Ll]ine(?: number)? *=? *(\d+))"))) {
-    d.line = std::stoi(match[1].str());
+  message = std::regex_replace(message, std::regex(R"(, column = -1)"), "");  // no column known
+  const std::regex lineNumber(R"([Ll]ine(?: number)? *=? *(\d+))");
+  for (auto it = std::sregex_iterator(message.begin(), message.end(), lineNumber); it != std::sregex_iterator(); ++it)
+    if (const int line = std::stoi((*it)[1].str()); line > 0) d.line = line;
+  if (d.line > 0) {
     d.column = columnOnLine(lineOfFile(file, d.line), message);
+  } else if (std::smatch element; std::regex_search(message, element, std::regex(R"(Element '([^']+)')")) &&
+                                  std::regex_search(message, std::regex(R"(: '([^']+)')"))) {
+    const std::string bare = "Element '" + element[1].str() + "'";
+    for (const std::string& candidate : withIncludes(file)) {
+      std::ifstream in(candidate, std::ios::binary);
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        // the quoted attribute or value found within the element, not the element alone
+        const int column = columnOnLine(line, message);
+        if (column > 0 && column != columnOnLine(line, bare)) {
+          d.file = candidate;
+          d.line = n;
+          d.column = column;
+          break;
+        }
+      }
+      if (d.line > 0) break;
+    }
   }
   for (char& c : message)
     if (c == '\n') c = ' ';
