@@ -500,6 +500,21 @@ class TestUrdf : public QObject {
     QVERIFY2(hasWarning(r, "liburdfdom: Could not parse visual element for Link [base]", 2),
              qPrintable(allWarnings(r)));
     QVERIFY2(hasWarning(r, "radius [0.1m] is not a valid float"), qPrintable(allWarnings(r)));
+    // a xacro file not yet expanded: refused at the expression, saying what to run
+    const std::string xacro = "<robot name=\"r\">\n" + massiveLink("base") + massiveLink("tip") +
+                              "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child link=\"tip\"/>\n"
+                              "  <origin xyz=\"0 0 ${len}\"/></joint>\n</robot>\n";
+    try {
+      importUrdfString(xacro, "arm.urdf.xacro", std::string());
+      QFAIL("imported a xacro expression");
+    } catch (const ModelLoadError& e) {
+      QCOMPARE(e.diagnostics().size(), std::size_t{1});
+      const Diagnostic& d = e.diagnostics().front();
+      QVERIFY2(
+          d.message.find("got '0 0 ${len}', a xacro expression: expand the file with xacro first") != std::string::npos,
+          d.message.c_str());
+      QCOMPARE(d.column, 11);
+    }
   }
 
   // Names that are not UTF-8 (the model file was written, and then refused by the loader): the

@@ -212,7 +212,9 @@ constexpr NumericAttribute kNumericAttributes[] = {
 // The numbers of `element` and its descendants that are NaN or infinite, or not positive where
 // they must be, as errors at their attributes. liburdfdom refuses NaN and infinity in some places
 // only, and where it does, it leaves out the element that holds them (a visual, a whole
-// <inertial>) and still returns the robot. Text that is not numbers is left to liburdfdom.
+// <inertial>) and still returns the robot. Other text that is not numbers is left to liburdfdom,
+// but for a xacro expression ("${l1_len}": a xacro file not yet expanded, which is no URDF), an
+// error at its attribute that says so (liburdfdom's is at the <robot>).
 void checkNumbers(const TiXmlElement* element, const std::string& owner, const std::string& file,
                   std::vector<Diagnostic>& errors) {
   for (const NumericAttribute& n : kNumericAttributes) {
@@ -220,7 +222,22 @@ void checkNumbers(const TiXmlElement* element, const std::string& owner, const s
     for (const TiXmlAttribute* a = element->FirstAttribute(); a; a = a->Next()) {
       if (a->NameTStr() != n.attribute) continue;
       double values[4];
-      if (!parseNumbers(a->Value(), n.count, values)) continue;
+      if (!parseNumbers(a->Value(), n.count, values)) {
+        const bool xacro =
+            a->ValueStr().find("${") != std::string::npos || a->ValueStr().find("$(") != std::string::npos;
+        if (!xacro) continue;
+        Diagnostic d;
+        d.file = file;
+        d.line = a->Row();
+        d.column = a->Column();
+        d.message = owner + ": <" + n.element + "> " + n.attribute + " must be " +
+                    (n.count == 1 ? std::string("a number") : std::to_string(n.count) + " numbers") + ", got '" +
+                    replaceInvalidUtf8(a->ValueStr()) +
+                    "', a xacro expression: expand the file with xacro first (`xacro robot.urdf.xacro > robot.urdf`), "
+                    "then import robot.urdf";
+        appendDiagnostics(errors, {d});
+        continue;
+      }
       const bool finite = std::all_of(values, values + n.count, [](double v) { return std::isfinite(v); });
       const bool positive = std::all_of(values, values + n.count, [](double v) { return v > 0.0; });
       if (finite && (positive || !n.positive)) continue;
