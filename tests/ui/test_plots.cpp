@@ -201,6 +201,29 @@ class TestPlots : public QObject {
     QCOMPARE(range[1], sim->simulationTime());
   }
 
+  // A ball joint's quaternion is not drawn as four "coordinates": the first branch's angles leave
+  // it out (the humanoid: waist, not the neck's q[0..3] on an axis of "1"), and a ball joint
+  // selected shows its angular velocity.
+  void ballJointsShowTheirRates() {
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1280, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QString error;
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_SOURCE_DIR "/examples/humanoid.yaml"), error),
+             qPrintable(error));
+    QVERIFY(runFor(controllerOf(w.get()), 0.2));
+    PlotsDock* plots = w->plotsDock();
+    QCOMPARE(plots->paneTitle(1), QStringLiteral("Joint coordinates: waist"));
+    QCOMPARE(plots->paneSignals(1), QStringList{"q:waist[0]"});
+    const kt::Tree& tree = *w->simulation()->tree();
+    const int neck =
+        static_cast<int>(std::find(tree.jointNames.begin(), tree.jointNames.end(), "neck") - tree.jointNames.begin());
+    plots->setSelectedJoint(neck);
+    QCOMPARE(plots->paneTitle(1), QStringLiteral("Angular velocity: neck (body axes)"));
+    QCOMPARE(plots->paneSignals(1), (QStringList{"qd:neck[0]", "qd:neck[1]", "qd:neck[2]"}));
+  }
+
   // The first picture is the paper's (Liu et al. 2016, Figs. 8–10): base attitude, the first
   // arm's joint angles (in degrees), its first joint's constraint forces and moments, every pane
   // drawn after a 1 s run, titled after what it shows, the legend naming signals as the list does.

@@ -318,8 +318,10 @@ void PlotsDock::onSessionStarted() {
                   : QString::fromStdString(tree->bodyNames[static_cast<std::size_t>(layout->freeBodies().front())]);
   jointNames_.clear();
   jointNq_.clear();
+  jointQuaternion_.clear();
   for (int i = 0; i < tree->nb; ++i) {
     jointNames_.push_back(QString::fromStdString(tree->jointNames[static_cast<std::size_t>(i)]));
+    jointQuaternion_.push_back(tree->joints[static_cast<std::size_t>(i)].hasQuaternion() ? 1 : 0);
     const int next = i + 1 < tree->nb ? tree->qOffset[static_cast<std::size_t>(i) + 1] : tree->nq;
     jointNq_.push_back(next - tree->qOffset[static_cast<std::size_t>(i)]);
   }
@@ -424,8 +426,13 @@ void PlotsDock::rebuildDefaults() {
     return worldAxes_ ? tr("Joint loads: %1 (whole wrench, world axes)").arg(j)
                       : tr("Joint loads: %1 (whole wrench, joint frame)").arg(j);
   };
+  // a quaternion's four numbers say little on a plot: a ball joint shows its angular velocity
   const auto coordinatesOf = [&](int i) {
     const QString j = jointNames_[static_cast<std::size_t>(i)];
+    if (jointQuaternion_[static_cast<std::size_t>(i)] != 0) {
+      for (int k = 0; k < 3; ++k) add(joint, QStringLiteral("qd:%1[%2]").arg(j).arg(k));
+      return;
+    }
     for (int k = 0; k < jointNq_[static_cast<std::size_t>(i)]; ++k)
       add(joint, QStringLiteral("q:%1[%2]").arg(j).arg(k));
   };
@@ -442,16 +449,25 @@ void PlotsDock::rebuildDefaults() {
     panes_[2]->defaultTitle = loadsOf(selectedJoint_ >= 0 ? selectedJoint_ : prescribed_.front());
   } else if (selectedJoint_ >= 0) {
     coordinatesOf(selectedJoint_);
-    panes_[1]->defaultTitle = tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(selectedJoint_)]);
+    panes_[1]->defaultTitle =
+        (jointQuaternion_[static_cast<std::size_t>(selectedJoint_)] != 0 ? tr("Angular velocity: %1 (body axes)")
+                                                                         : tr("Joint coordinates: %1"))
+            .arg(jointNames_[static_cast<std::size_t>(selectedJoint_)]);
     panes_[2]->defaultTitle = loadsOf(selectedJoint_);
   } else if (!firstBranch_.empty()) {  // the paper's picture: the first arm and its first joint
-    for (int i : firstBranch_) coordinatesOf(i);
-    panes_[1]->defaultTitle =
-        firstBranch_.size() == 1
-            ? tr("Joint coordinates: %1").arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())])
-            : tr("Joint coordinates: %1 … %2")
-                  .arg(jointNames_[static_cast<std::size_t>(firstBranch_.front())],
-                       jointNames_[static_cast<std::size_t>(firstBranch_.back())]);
+    // the joints whose angles are drawn: the branch's, but a ball joint's quaternion
+    std::vector<int> angles;
+    for (int i : firstBranch_)
+      if (jointQuaternion_[static_cast<std::size_t>(i)] == 0) angles.push_back(i);
+    if (angles.empty()) angles.push_back(firstBranch_.front());  // ball joints alone: the first one's rates
+    for (int i : angles) coordinatesOf(i);
+    const QString first = jointNames_[static_cast<std::size_t>(angles.front())];
+    const QString last = jointNames_[static_cast<std::size_t>(angles.back())];
+    panes_[1]->defaultTitle = jointQuaternion_[static_cast<std::size_t>(angles.front())] != 0
+                                  ? tr("Angular velocity: %1 (body axes)").arg(first)
+                              : angles.size() == 1 ? tr("Joint coordinates: %1").arg(first)
+                              : angles.size() == 2 ? tr("Joint coordinates: %1, %2").arg(first, last)
+                                                   : tr("Joint coordinates: %1 … %2").arg(first, last);
     panes_[2]->defaultTitle = loadsOf(firstBranch_.front());
   } else {
     panes_[1]->defaultTitle = tr("Joint coordinates (select a joint)");

@@ -188,8 +188,9 @@ class PlotsDock : public QDockWidget {
   QString baseBody_;  ///< the first free-joint body ("" when none)
   std::vector<QString> jointNames_;
   std::vector<int> jointNq_;
-  std::vector<int> firstBranch_;  ///< joints (tree indices, nv > 0) from the base down its first children
-  std::vector<int> prescribed_;   ///< joints (tree indices) on a prescribed motion
+  std::vector<char> jointQuaternion_;  ///< (joints) q holds a quaternion: its coordinates are not read, ν is
+  std::vector<int> firstBranch_;       ///< joints (tree indices, nv > 0) from the base down its first children
+  std::vector<int> prescribed_;        ///< joints (tree indices) on a prescribed motion
   int selectedJoint_ = -1;
 
   QElapsedTimer redrawClock_;
