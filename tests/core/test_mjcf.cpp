@@ -306,16 +306,22 @@ class TestMjcf : public QObject {
                           << actuators << "</actuator>\n</mujoco>\n";
       return importMjcfFile(path);
     };
-    const MjcfImport motors = import("<motor joint=\"b\" gear=\"2\"/>\n");
+    const MjcfImport motors = import("<motor joint=\"b\" gear=\"2\" ctrllimited=\"true\" ctrlrange=\"-1 1\"/>\n");
     const Drive& constant = motors.model.bodies[0].joint.drive;
     QCOMPARE(constant.type, DriveType::Constant);
     QCOMPARE(constant.value, std::vector<double>({0.0, 0.0}));
+    // the drive's value is the joint's torque: what MuJoCo's control was multiplied by, and the
+    // range that is not applied, are said
+    QVERIFY(hasWarning(motors, "motors come in as constant drives whose value is the joint's torque"));
+    QVERIFY(hasWarning(motors, "(τ = 2 ctrl)"));
+    QVERIFY(hasWarning(motors, "control and force ranges of actuators are not applied"));
     const MjcfImport servos =
         import("<position joint=\"a\" kp=\"40\" gear=\"2\"/>\n<position joint=\"b\" kp=\"40\" gear=\"2\"/>\n");
     const Drive& pd = servos.model.bodies[0].joint.drive;
     QCOMPARE(pd.type, DriveType::PdSinusoid);
     QCOMPARE(pd.kp, 160.0);
     QCOMPARE(pd.offset, std::vector<double>({-0.2, 0.0}));
+    QVERIFY(!std::signbit(pd.kd) && !std::signbit(pd.offset[1]));  // no kv: +0, which a file writes as 0
     const MjcfImport unequal = import("<position joint=\"a\" kp=\"40\"/>\n<position joint=\"b\" kp=\"10\"/>\n");
     QCOMPARE(unequal.model.bodies[0].joint.drive.type, DriveType::None);
     QVERIFY(hasWarning(unequal, "a Kinetree drive takes the coordinates of one joint together"));

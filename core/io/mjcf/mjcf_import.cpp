@@ -638,7 +638,7 @@ class MjcfImporter {
   // (a constant drive, zero until set) or position servos on every coordinate with one kp and kv
   // (a PD drive); one drive a joint.
   void addActuators(Model& model) {
-    std::vector<std::string> dropped;
+    std::vector<std::string> dropped, motorsTaken, ranges;
     struct Actuated {
       int coordinate = 0;  // in the Kinetree joint's coordinates
       int actuator = 0;
@@ -699,12 +699,12 @@ class MjcfImporter {
         motors = motors && motor;
         servos = servos && servo;
         if (servo) {
-          const double p = gear * gear * gain[0], d = -gear * gear * bias[2];
+          const double p = gear * gear * gain[0], d = 0.0 - gear * gear * bias[2];  // +0 for no kv
           sameGains = sameGains && (&a == &list.front() || (p == kp && d == kd));
           kp = p;
           kd = d;
           const int jn = m_->actuator_trnid[2 * u];
-          offset[static_cast<std::size_t>(a.coordinate)] = -m_->qpos0[m_->jnt_qposadr[jn]];
+          offset[static_cast<std::size_t>(a.coordinate)] = 0.0 - m_->qpos0[m_->jnt_qposadr[jn]];
         }
       }
       const bool everyCoordinate = std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; });
@@ -712,6 +712,11 @@ class MjcfImporter {
       if (motors) {  // motor: τ = gear · gain · ctrl, ctrl = 0 until the user sets it
         body.joint.drive.type = DriveType::Constant;
         body.joint.drive.value.assign(static_cast<std::size_t>(nv), 0.0);
+        for (const Actuated& a : list) {
+          const int u = a.actuator;
+          const double factor = m_->actuator_gear[6 * u] * m_->actuator_gainprm[mjNGAIN * u];
+          if (factor != 1.0) motorsTaken.push_back(a.label + " (τ = " + formatSignificant(factor, 6) + " ctrl)");
+        }
       } else if (servos && everyCoordinate && sameGains) {
         Drive& d = body.joint.drive;
         d.type = DriveType::PdSinusoid;
@@ -721,6 +726,10 @@ class MjcfImporter {
         d.frequency.assign(static_cast<std::size_t>(nv), 0.0);
         d.phase.assign(static_cast<std::size_t>(nv), 0.0);
         d.offset = offset;
+        for (const Actuated& a : list) {
+          const int u = a.actuator;
+          if (m_->actuator_ctrllimited[u] || m_->actuator_forcelimited[u]) ranges.push_back(a.label);
+        }
       } else if (nv == 1) {
         const int u = list.front().actuator;
         const mjtNum* gain = m_->actuator_gainprm + mjNGAIN * u;
@@ -741,6 +750,19 @@ class MjcfImporter {
       }
     }
     if (!dropped.empty()) warn("actuators not carried over: " + joinNames(dropped));
+    // a motor's control is not the joint's torque: say how one becomes the other
+    if (!motorsTaken.empty())
+      warn(
+          "motors come in as constant drives whose value is the joint's torque or force, not MuJoCo's control "
+          "(gear and gain times it): " +
+          joinNames(motorsTaken));
+    for (const auto& [host, list] : byHost)
+      if (model.bodies[static_cast<std::size_t>(host)].joint.drive.type == DriveType::Constant)
+        for (const Actuated& a : list)
+          if (m_->actuator_ctrllimited[a.actuator] || m_->actuator_forcelimited[a.actuator]) ranges.push_back(a.label);
+    if (!ranges.empty())
+      warn("control and force ranges of actuators are not applied (a Kinetree drive's torque is not clipped): " +
+           joinNames(ranges));
   }
 
   void warnDropped() {

@@ -112,6 +112,10 @@ Placement placementOf(const urdf::Pose& pose, const TiXmlElement* owner) {
   if (origin && parseNumbers<3>(origin->Attribute("rpy"), rpy) &&
       rotationFromRpy(rpy).isApprox(rotationOf(pose.rotation), 1e-12))
     p.rpy = rpy;
+  // the angles found from the rotation can be −0, which the model file would then say ("rpy: [0,
+  // -0, 0]"); + 0 makes every zero +0 and leaves every other number as it is
+  p.rpy = p.rpy + Vec3::Zero();
+  p.xyz = p.xyz + Vec3::Zero();
   return p;
 }
 
