@@ -283,6 +283,45 @@ bool globMatch(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+namespace {
+
+// What a pattern that matches nothing may have meant: the signals that share its stem up to the
+// last '.' ("reaction:J22.mx" → the joint's reaction: components, "energy.kinetik" → energy.'s), or, when none do, the
+// names of the kind before ':' ("load:J2.fx" → the joints that have load: signals). Empty when neither helps.
+std::string signalHint(const std::vector<std::string>& names, std::string_view pattern) {
+  const std::string_view literal = pattern.substr(0, std::min(pattern.find_first_of("*?["), pattern.size()));
+  const auto starting = [&](std::string_view stem) {
+    std::vector<std::string_view> out;
+    for (const std::string& n : names)
+      if (n.size() > stem.size() && std::string_view(n).substr(0, stem.size()) == stem) out.push_back(n);
+    return out;
+  };
+  const auto listed = [](const std::vector<std::string_view>& items) {
+    std::string out;
+    for (std::size_t k = 0; k < items.size() && k < 8; ++k) out += (k ? ", " : "") + std::string(items[k]);
+    if (items.size() > 8) out += ", … (" + std::to_string(items.size()) + ")";
+    return out;
+  };
+  if (const std::size_t dot = literal.rfind('.'); dot != std::string_view::npos) {
+    const std::string_view stem = literal.substr(0, dot + 1);
+    std::vector<std::string_view> rest;
+    for (const std::string_view n : starting(stem)) rest.push_back(n.substr(stem.size()));
+    if (!rest.empty()) return "; " + std::string(stem) + "* is " + listed(rest);
+  }
+  if (const std::size_t colon = literal.find(':'); colon != std::string_view::npos) {
+    const std::string_view kind = literal.substr(0, colon + 1);
+    std::vector<std::string_view> owners;
+    for (const std::string_view n : starting(kind)) {
+      const std::string_view owner = n.substr(kind.size(), n.find_first_of(".[", kind.size()) - kind.size());
+      if (std::find(owners.begin(), owners.end(), owner) == owners.end()) owners.push_back(owner);
+    }
+    if (!owners.empty()) return "; " + std::string(kind) + " signals are of " + listed(owners);
+  }
+  return {};
+}
+
+}  // namespace
+
 bool selectSignals(const std::vector<std::string>& names, std::string_view patterns, std::vector<int>& selected,
                    std::string& error) {
   selected.clear();
@@ -308,7 +347,7 @@ bool selectSignals(const std::vector<std::string>& names, std::string_view patte
       }
     }
     if (!matched) {
-      error = "no signal matches '" + std::string(pat) + "' (see docs/signals.md)";
+      error = "no signal matches '" + std::string(pat) + "'" + signalHint(names, pat) + " (see docs/signals.md)";
       return false;
     }
   }

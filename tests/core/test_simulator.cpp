@@ -504,6 +504,14 @@ class TestSimulator : public QObject {
     QCOMPARE(sel.size(), expected.size());
     QVERIFY(!selectSignals(layout.names(), "q:*,torque:*", sel, err));
     QVERIFY(err.find("torque:*") != std::string::npos);
+    // what a pattern that matches nothing may have meant: its stem's signals, or the kind's owners
+    QVERIFY(!selectSignals(layout.names(), "energy.kinetik", sel, err));
+    QCOMPARE(err, std::string("no signal matches 'energy.kinetik'; energy.* is kinetic, potential, total (see "
+                              "docs/signals.md)"));
+    QVERIFY(!selectSignals(layout.names(), "q:float[9]", sel, err));
+    QVERIFY2(err.find("; q: signals are of j_link1, float (see") != std::string::npos, err.c_str());
+    QVERIFY(!selectSignals(layout.names(), "load:j_link1.fw", sel, err));
+    QVERIFY2(err.find("; load:j_link1.* is fx, fy, fz, mx, my, mz (see") != std::string::npos, err.c_str());
     QVERIFY(globMatch("load*.f?", "load_world:float.fz"));
     QVERIFY(!globMatch("load:*.f?", "load_world:float.fz"));
     QVERIFY(globMatch("*", ""));
