@@ -56,7 +56,7 @@ ChartFigure::AxisRange ChartFigure::valueRange(bool right) const {
 
 ChartFigure::Layout ChartFigure::layout(const QFont& base, const QRectF& area) const {
   Layout l;
-  l.unit = std::max(8.0, std::min(area.width() / 70.0, area.height() / 25.0));
+  l.unit = std::max(minTextHeight, std::min(area.width() / 70.0, area.height() / 25.0));
   l.font = base;
   l.font.setPixelSize(static_cast<int>(std::lround(l.unit)));
   l.small = base;

@@ -52,6 +52,9 @@ struct ChartFigure {
   FigureAxis left, right;
   bool hasRight = false;
   double cursor = std::numeric_limits<double>::quiet_NaN();  ///< a vertical line at this time (NaN: none)
+  /// The smallest text height (painter units): text scales with the area drawn into, down to
+  /// this; a view on screen raises it to its font's, so that a small pane stays readable.
+  double minTextHeight = 8.0;
 
   /// Draws the figure into `area` (painter units: pixels for images, points for PDF). The plot
   /// area keeps at least `leftInset` and `rightInset` from the area's edges (stacked figures pass

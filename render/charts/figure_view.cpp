@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "render/charts/figure_view.hpp"
 
+#include <QFontInfo>
 #include <QMouseEvent>
 #include <QPainter>
 #include <algorithm>
@@ -17,6 +18,9 @@ void FigureView::setFigure(ChartFigure figure) {
   const double cursor = figure_.cursor;
   figure_ = std::move(figure);
   figure_.cursor = cursor;
+  // text as large as the application's, however small the view (a figure written to a file
+  // scales its text with its size)
+  figure_.minTextHeight = std::max(figure_.minTextHeight, static_cast<double>(QFontInfo(font()).pixelSize()));
   update();
 }
 

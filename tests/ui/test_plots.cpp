@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFontInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -51,6 +52,7 @@
 #include "render/overlays/load_arrows.hpp"
 #include "render/scene/scene_view.hpp"
 #include "resources/resources.hpp"
+#include "support/files.hpp"
 #include "support/window_fixture.hpp"
 #include "support/window_test_main.hpp"
 #include "ui/document/document.hpp"
@@ -496,6 +498,23 @@ class TestPlots : public QObject {
     QVERIFY2(plots->spectrumCaption()->text().contains(QStringLiteral("resolution 0.9766 Hz")),
              qPrintable(plots->spectrumCaption()->text()));
     QVERIFY(plots->spectrumCaption()->text().contains(series.front().name + QStringLiteral(": ")));
+    // the text on screen is the application's size, however small the view
+    QCOMPARE(figure.minTextHeight, static_cast<double>(QFontInfo(plots->spectrumView()->font()).pixelSize()));
+    QVERIFY(figure.minTextHeight > 8.0);
+    // exported: the CSV of kinetree-cli spectrum over the same samples, and the figure
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("spectrum.csv")),
+                  pdf = dir.filePath(QStringLiteral("spectrum.pdf"));
+    QString error;
+    QVERIFY2(plots->exportSpectrum(csv, &error), qPrintable(error));
+    QVERIFY2(plots->exportSpectrum(pdf, &error), qPrintable(error));
+    QVERIFY(!plots->exportSpectrum(dir.filePath(QStringLiteral("spectrum.txt")), &error));
+    const QStringList lines = QString::fromUtf8(kt::test::readAll(csv)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 1 + 257);  // the header and L/2 + 1 lines
+    QCOMPARE(lines.front(), QStringLiteral("f_Hz,%1.amplitude,%1.psd").arg(series.front().name) +
+                                lines.front().mid(lines.front().indexOf(QStringLiteral(",") + series[1].name)));
+    QCOMPARE(lines[1].section(QLatin1Char(','), 1, 1).toDouble(), plots->spectra().front().amplitude[0]);
+    QVERIFY(kt::test::readAll(pdf).startsWith("%PDF"));
     plots->setSpectrumOptions(true, true, 0);
     QVERIFY(plots->spectrumView()->figure().left.log);
     QVERIFY2(plots->spectrumView()->figure().left.label.endsWith(QStringLiteral("²/Hz")),

@@ -5,6 +5,9 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -24,6 +27,7 @@
 #include <numbers>
 
 #include "core/analysis/spectrum.hpp"
+#include "core/io/csv.hpp"
 #include "core/results/recorder.hpp"
 #include "core/results/series_statistics.hpp"
 #include "core/results/signals.hpp"
@@ -196,6 +200,18 @@ PlotsDock::PlotsDock(SimulationController* simulation, QWidget* parent)
   spectrumControls->addWidget(spectrumSegment_);
   spectrumControls->addWidget(spectrumLog_);
   spectrumControls->addStretch(1);
+  auto* spectrumExport = new QPushButton(tr("Export…"));
+  spectrumExport->setObjectName(QStringLiteral("plotSpectrumExport"));
+  spectrumExport->setToolTip(tr("Save the spectrum as CSV (as kinetree-cli spectrum writes it), PDF, SVG or PNG"));
+  spectrumControls->addWidget(spectrumExport);
+  connect(spectrumExport, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Spectrum"), render::safeFileName(spectrumView_->figure().title) + QStringLiteral(".csv"),
+        tr("CSV (*.csv);;PDF (*.pdf);;SVG (*.svg);;PNG image (*.png)"));
+    if (path.isEmpty()) return;
+    if (QString error; !exportSpectrum(path, &error))
+      QMessageBox::warning(this, tr("Export Spectrum"), tr("Could not write %1: %2").arg(path, error));
+  });
   spectrumCaption_ = new QLabel;
   spectrumCaption_->setObjectName(QStringLiteral("plotSpectrumCaption"));
   spectrumCaption_->setWordWrap(true);
@@ -739,6 +755,7 @@ void PlotsDock::updateSpectrum(int p) {
   choice.segment = static_cast<std::size_t>(spectrumSegment_->currentData().toInt());
   const QString title = tr("%1: %2").arg(choice.psd ? tr("PSD") : tr("Amplitude spectrum"), view.title());
   spectrum_.clear();
+  spectrumNames_.clear();
   const auto show = [&](const render::ChartFigure& figure, const QString& why) {
     spectrumCaption_->setText(why);
     spectrumView_->setFigure(figure);
@@ -785,7 +802,49 @@ void PlotsDock::updateSpectrum(int p) {
                               .arg(made.figure.t1, 0, 'g', 4)
                               .arg(0.5 * made.rate, 0, 'g', 4);
   spectrum_ = std::move(made.spectra);
+  for (const render::ChartSeries& s : series) {
+    // the CSV's names: the signal's, with the unit drawn where it is not the signal's own (degrees)
+    const int column = columnOf(s.name);
+    const QString own = column >= 0 ? units_[static_cast<std::size_t>(column)] : s.unit;
+    spectrumNames_.push_back(s.unit == own ? s.name : QStringLiteral("%1 (%2)").arg(s.name, s.unit));
+  }
   show(made.figure, caption);
+}
+
+bool PlotsDock::exportSpectrum(const QString& path, QString* error) const {
+  const auto fail = [error](const QString& why) {
+    if (error) *error = why;
+    return false;
+  };
+  if (spectrum_.empty()) return fail(tr("there is no spectrum: show one first (Spectrum)"));
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != QLatin1String("csv")) {
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+      return fail(tr("the file name should end in .csv, .pdf, .svg or .png"));
+    return render::writeFigures({spectrumView_->figure()}, path, QSizeF(1600, 900), 2.0, error);
+  }
+  std::vector<std::string> header = {"f_Hz"};
+  for (const QString& n : spectrumNames_) {
+    header.push_back(n.toStdString() + ".amplitude");
+    header.push_back(n.toStdString() + ".psd");
+  }
+  try {
+    kt::CsvWriter csv(QFile::encodeName(path).toStdString());
+    csv.header(header);
+    std::vector<double> row(header.size());
+    for (std::size_t k = 0; k < spectrum_.front().frequency.size(); ++k) {
+      row[0] = spectrum_.front().frequency[k];
+      for (std::size_t s = 0; s < spectrum_.size(); ++s) {
+        row[1 + 2 * s] = spectrum_[s].amplitude[k];
+        row[2 + 2 * s] = spectrum_[s].psd[k];
+      }
+      csv.row(row);
+    }
+    csv.finish();
+  } catch (const std::exception& e) {
+    return fail(QString::fromStdString(e.what()));
+  }
+  return true;
 }
 
 QString PlotsDock::statisticsText() const {

@@ -129,6 +129,11 @@ class PlotsDock : public QDockWidget {
   const std::vector<kt::Spectrum>& spectra() const { return spectrum_; }
   render::FigureView* spectrumView() const { return spectrumView_; }
   QLabel* spectrumCaption() const { return spectrumCaption_; }
+  /// Writes the spectrum shown, by the suffix of `path`: CSV as `kinetree-cli spectrum` writes it
+  /// (f_Hz, then NAME.amplitude and NAME.psd of each series, a unit drawn other than the signal's,
+  /// degrees, after its name, as Export Results writes them), or the figure as PNG, SVG or PDF.
+  /// False with `error` when there is no spectrum or the file cannot be written (atomically).
+  bool exportSpectrum(const QString& path, QString* error = nullptr) const;
 
  signals:
   /// The time range a pane shows changed (visibleTimeRange()).
@@ -177,6 +182,7 @@ class PlotsDock : public QDockWidget {
   QLabel* spectrumCaption_ = nullptr;
   render::FigureView* spectrumView_ = nullptr;
   std::vector<kt::Spectrum> spectrum_;
+  std::vector<QString> spectrumNames_;  ///< (spectrum_) the series' CSV names
   QLineEdit* filter_ = nullptr;
   QLabel* filterHint_ = nullptr;  ///< "No signal matches 'pattern'" when the filter hides every signal
   QListView* list_ = nullptr;
