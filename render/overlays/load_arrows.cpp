@@ -431,7 +431,7 @@ std::string LoadArrows::legendText() const {
     s += buffer;
   }
   if (legendMoment() > 0.0 && momentScaleUsed_ > 0.0) {
-    std::snprintf(buffer, sizeof buffer, "moment %g N m: two tips, %s\n", legendMoment(),
+    std::snprintf(buffer, sizeof buffer, "moment %g N·m: two tips, %s\n", legendMoment(),
                   lengthText(legendMoment() * momentScaleUsed_).c_str());
     s += buffer;
   }
@@ -474,7 +474,7 @@ std::string LoadArrows::label() const {
   s += options_.reactionOnly ? " (constraint forces, " : " (joint load, ";
   s += options_.worldAxes ? "world axes)\n" : "joint frame)\n";
   s += "F = " + vectorText(w.tail<3>()) + " N\n";
-  s += "M = " + vectorText(w.head<3>()) + " N m";
+  s += "M = " + vectorText(w.head<3>()) + " N·m";
   return s;
 }
 
