@@ -3,6 +3,7 @@
 
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,19 @@ void MatrixView::setMatrix(const Eigen::MatrixXd& m, QStringList labels, std::ve
   labelWidth_ = 0;
   const QFontMetrics fm(font());
   for (const QString& l : labels_) labelWidth_ = std::max(labelWidth_, fm.horizontalAdvance(l) + 4);
+  // the blocks' names, for cells too small for the coordinates': a joint's name is its labels' stem
+  blockNames_.clear();
+  blockWidth_ = 0;
+  if (labels_.size() == m_.rows() && m_.rows() > 0) {
+    std::vector<int> starts{0};
+    starts.insert(starts.end(), blockStarts_.begin(), blockStarts_.end());
+    for (const int b : starts) {
+      const QString& l = labels_[std::clamp(b, 0, static_cast<int>(labels_.size()) - 1)];
+      const qsizetype cut = l.indexOf(QRegularExpression(QStringLiteral("[\\[.]")));
+      blockNames_ << (cut > 0 ? l.left(cut) : l);
+      blockWidth_ = std::max(blockWidth_, fm.horizontalAdvance(blockNames_.back()) + 6);
+    }
+  }
   update();
 }
 
@@ -59,16 +73,18 @@ bool MatrixView::labelled() const {
   return n > 0 && labels_.size() == n && (side - labelWidth_) / n >= kLabelCell;
 }
 
+double MatrixView::margin() const { return labelled() ? labelWidth_ : blockWidth_; }
+
 double MatrixView::cell() const {
   const int n = static_cast<int>(m_.rows());
   if (n == 0) return 0.0;
   const double side = std::min(width(), height()) - 2.0 * kViewMargin;
-  return (labelled() ? side - labelWidth_ : side) / n;
+  return (side - margin()) / n;
 }
 
 QRectF MatrixView::grid() const {
   const double c = cell();
-  const double labels = labelled() ? labelWidth_ : 0.0;
+  const double labels = margin();
   const double n = static_cast<double>(m_.rows());
   return {kViewMargin + labels, kViewMargin + labels, c * n, c * n};
 }
@@ -115,6 +131,24 @@ void MatrixView::paintEvent(QPaintEvent*) {
       painter.translate(g.left() + r * c, g.top() - 4);
       painter.rotate(-90);
       painter.drawText(QRectF(0, 0, labelWidth_ - 4, c), Qt::AlignLeft | Qt::AlignVCenter, labels_[r]);
+      painter.restore();
+    }
+  } else if (!blockNames_.isEmpty()) {
+    // each block's name beside its rows and above its columns, where the block is tall enough
+    const double text = QFontMetrics(font()).height();
+    std::vector<int> starts{0};
+    starts.insert(starts.end(), blockStarts_.begin(), blockStarts_.end());
+    starts.push_back(n);
+    for (std::size_t b = 0; b + 1 < starts.size() && static_cast<qsizetype>(b) < blockNames_.size(); ++b) {
+      const double from = starts[b] * c, span = (starts[b + 1] - starts[b]) * c;
+      if (span < 0.8 * text) continue;
+      const QString& name = blockNames_[static_cast<qsizetype>(b)];
+      painter.drawText(QRectF(kViewMargin, g.top() + from, blockWidth_ - 4, span), Qt::AlignRight | Qt::AlignVCenter,
+                       name);
+      painter.save();
+      painter.translate(g.left() + from, g.top() - 4);
+      painter.rotate(-90);
+      painter.drawText(QRectF(0, 0, blockWidth_ - 4, span), Qt::AlignLeft | Qt::AlignVCenter, name);
       painter.restore();
     }
   }

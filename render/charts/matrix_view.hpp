@@ -3,8 +3,8 @@
 // A = Tᵀ Φ T): one square cell per entry, red for positive and blue for negative values with
 // the square root of |value| / max |value| as intensity (so that small couplings stay visible),
 // exact zeros white, lines between the blocks of each joint, the coordinates' names along the
-// edges when the cells are large enough, and the entry under the pointer as text
-// (hovered(), valueTextAt()).
+// edges when the cells are large enough (else each block's, the joint's, beside it), and the
+// entry under the pointer as text (hovered(), valueTextAt()).
 #pragma once
 
 #include <Eigen/Core>
@@ -50,6 +50,8 @@ class MatrixView : public QWidget {
   double cell() const;
   /// The cells are large enough for the names along the edges.
   bool labelled() const;
+  /// The room left and above the cells for names: the coordinates' (labelled()) or the blocks'.
+  double margin() const;
 
   Eigen::MatrixXd m_;
   Eigen::MatrixXi pattern_;  ///< empty: colours by value
@@ -59,7 +61,9 @@ class MatrixView : public QWidget {
   std::vector<int> blockStarts_;
   QString name_;
   double max_ = 0.0;
-  int labelWidth_ = 0;  ///< room for the names on the left and top (0: none drawn)
+  int labelWidth_ = 0;      ///< room for the names on the left and top (0: none drawn)
+  QStringList blockNames_;  ///< each block's name: its first label up to '[' or '.' ("J12")
+  int blockWidth_ = 0;      ///< room for the blocks' names (0: none)
 };
 
 }  // namespace kt::render
