@@ -338,6 +338,8 @@ class TestMainWindow : public QObject {
     QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),
              qPrintable(notes->informativeText()));
     notes->close();
+    // Save As starts beside the robot's own file, not in the home folder
+    QCOMPARE(w->files().saveAsStartPath(), QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.yaml"));
     checkUndoOfImport(*w, "arm", 5);
   }
 

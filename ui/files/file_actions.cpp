@@ -190,6 +190,7 @@ bool FileActions::loadModel(const QString& path, QString& error, std::future<Doc
     showMessage(tr("Could not open %1").arg(QDir::toNativeSeparators(path)));
     return false;
   }
+  importedFrom_.clear();
   recent_->add(path);
   return true;
 }
@@ -231,13 +232,17 @@ void FileActions::showImportMjcfDialog() {
 bool FileActions::importRobot(Importer importer, const QString& path, QString& error) {
   QString status;
   const bool imported = importer(*doc_, path, window_, status, error);
-  if (imported) view_->resetView();  // the view fitted the empty document: fit the robot
+  if (imported) {
+    view_->resetView();  // the view fitted the empty document: fit the robot
+    importedFrom_ = QFileInfo(path).absoluteFilePath();
+  }
   showMessage(status);
   return imported;
 }
 
 bool FileActions::newModel() {
   if (!maybeSave()) return false;
+  importedFrom_.clear();
   doc_->newDocument();
   showMessage(tr("New model: add a body (Edit ▸ Add Body) or insert a template"));
   return true;
@@ -261,14 +266,21 @@ bool FileActions::save() {
   return false;
 }
 
+QString FileActions::saveAsStartPath() const {
+  const QString current = doc_->filePath();
+  QString dir;
+  if (!current.isEmpty() && !current.startsWith(QLatin1Char(':')))
+    dir = QFileInfo(current).absolutePath();
+  else if (current.isEmpty() && !importedFrom_.isEmpty())
+    dir = QFileInfo(importedFrom_).absolutePath();  // beside the robot's own file
+  else
+    dir = QSettings().value(QStringLiteral("lastOpenDirectory"), QDir::homePath()).toString();
+  return QDir(dir).filePath(QString::fromStdString(doc_->model().name) + QStringLiteral(".yaml"));
+}
+
 bool FileActions::saveAs() {
   QSettings settings;
-  const QString current = doc_->filePath();
-  QString dir = current.isEmpty() || current.startsWith(QLatin1Char(':'))
-                    ? settings.value(QStringLiteral("lastOpenDirectory"), QDir::homePath()).toString()
-                    : QFileInfo(current).absolutePath();
-  const QString name = QString::fromStdString(doc_->model().name) + QStringLiteral(".yaml");
-  QString path = QFileDialog::getSaveFileName(window_, tr("Save Model As"), QDir(dir).filePath(name),
+  QString path = QFileDialog::getSaveFileName(window_, tr("Save Model As"), saveAsStartPath(),
                                               tr("Kinetree models (*.yaml *.yml)"));
   if (path.isEmpty()) return false;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".yaml");

@@ -58,6 +58,10 @@ class FileActions : public QObject {
   /// cancelled or failed (a message box says why; the file on disk is untouched).
   bool save();
   bool saveAs();
+  /// Where Save As starts: the document's own folder; for a robot just imported (no file yet)
+  /// the folder of the file it came from; otherwise the last folder opened or saved in. The name
+  /// is the model's, with .yaml.
+  QString saveAsStartPath() const;
   /// Writes the document to `path` without dialogs (false and `error` on failure).
   bool saveTo(const QString& path, QString& error);
   /// Save As without the file dialog: as saveTo(), and a model without a name of its own
@@ -95,6 +99,7 @@ class FileActions : public QObject {
   void closeProgress();
 
   Document* doc_;
+  QString importedFrom_;  ///< the robot file the document was imported from (until it has a file)
   render::SceneView* view_;
   QMainWindow* window_;
   QMenu* menu_ = nullptr;
