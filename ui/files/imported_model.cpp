@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QObject>
+#include <QTextEdit>
+#include <algorithm>
 
 #include "core/model/model.hpp"
 #include "ui/document/document.hpp"
@@ -63,7 +65,14 @@ void showImportNotes(QWidget* parent, const QString& path, int bodies, const QSt
   box->setObjectName(QStringLiteral("importNotesBox"));
   box->setTextFormat(Qt::PlainText);
   box->setInformativeText(informative);
-  if (!details.isEmpty()) box->setDetailedText(details);
+  if (!details.isEmpty()) {
+    box->setDetailedText(details);
+    // the details are a list of file:line:col warnings: room for a dozen lines of them, not three
+    if (auto* text = box->findChild<QTextEdit*>()) {
+      const QFontMetrics fm(text->font());
+      text->setMinimumSize(std::min(100 * fm.averageCharWidth(), 900), 12 * fm.lineSpacing());
+    }
+  }
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
 }
