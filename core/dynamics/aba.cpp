@@ -64,9 +64,10 @@ void accelerateJoint(const Mat6N& S_, const Mat6N& U_, const MatN& Dinv_, const 
 }
 
 // S = [Ŝ; 0] with Ŝ 3×3 and invertible: the joint turns freely about its point (a gimbal's Ŝ is
-// singular only at gimbal lock, which validation refuses at the start).
+// singular only at gimbal lock, which validation refuses at the start; a gimbal with offset axes
+// has no such point, and takes the general path).
 bool spansRotations(const JointModel& joint) {
-  return joint.type == JointType::Spherical || joint.type == JointType::Gimbal;
+  return joint.type == JointType::Spherical || (joint.type == JointType::Gimbal && !joint.offset);
 }
 
 // Pass 3 for a joint whose S spans the three rotations (spansRotations).

@@ -287,6 +287,10 @@ void writeJoint(Writer& w, const JointSpec& j) {
   if (jointHasAxis(j.type)) w.line(6, "axis: " + list(j.axis));
   if (j.type == JointType::Universal || j.type == JointType::Gimbal) w.line(6, "axis2: " + list(j.axis2));
   if (j.type == JointType::Gimbal) w.line(6, "axis3: " + list(j.axis3));
+  // offset axes only where the file says so: a joint through one point writes what it always did
+  if ((j.type == JointType::Universal || j.type == JointType::Gimbal) && j.point2 != Vec3::Zero())
+    w.line(6, "point2: " + list(j.point2));
+  if (j.type == JointType::Gimbal && j.point3 != Vec3::Zero()) w.line(6, "point3: " + list(j.point3));
   if (j.type != JointType::Fixed) {
     if (!j.q0.empty()) w.line(6, "q0: " + list(j.q0));
     if (!j.v0.empty()) w.line(6, "v0: " + list(j.v0));

@@ -510,8 +510,8 @@ void readMotion(ModelReader& r, const Node& n, const std::string& path, JointTyp
   }
 }
 
-const Keys kJointKeys = {"type", "name", "origin", "axis",  "axis2",  "axis3",
-                         "q0",   "v0",   "limits", "drive", "motion", "rating"};
+const Keys kJointKeys = {"type",   "name", "origin", "axis",   "axis2", "axis3",  "point2",
+                         "point3", "q0",   "v0",     "limits", "drive", "motion", "rating"};
 
 std::string jointTypeList() {
   return "fixed, revolute, prismatic, cylindrical, universal (or cardan), gimbal, spherical, planar, free";
@@ -551,8 +551,8 @@ void readJoint(ModelReader& r, const Node& n, const std::string& path, JointSpec
   j.type = *type;
   Keys keys = {"type", "name", "origin"};
   if (jointHasAxis(j.type)) keys.emplace_back("axis");
-  if (j.type == JointType::Universal || j.type == JointType::Gimbal) keys.emplace_back("axis2");
-  if (j.type == JointType::Gimbal) keys.emplace_back("axis3");
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal) keys.insert(keys.end(), {"axis2", "point2"});
+  if (j.type == JointType::Gimbal) keys.insert(keys.end(), {"axis3", "point3"});
   if (j.type != JointType::Fixed) {
     keys.insert(keys.end(), {"q0", "v0"});
     if (jointNq(j.type) == jointNv(j.type) && !jointUsesQuasiVelocity(j.type)) keys.emplace_back("limits");
@@ -564,6 +564,8 @@ void readJoint(ModelReader& r, const Node& n, const std::string& path, JointSpec
     if (std::find(kJointKeys.begin(), kJointKeys.end(), key) == kJointKeys.end()) return std::string();
     if (key == "axis2") return std::string("axis2 is only used by universal (cardan) and gimbal joints");
     if (key == "axis3") return std::string("axis3 is only used by gimbal joints");
+    if (key == "point2") return std::string("point2 is only used by universal (cardan) and gimbal joints");
+    if (key == "point3") return std::string("point3 is only used by gimbal joints");
     return "'" + key + "' is not used by a " + typeName + " joint (its keys: " + joinNames(keys) + ")";
   });
   if (const Node* v = n.find("name"); v && r.text(*v, path + ".name", j.name) && j.name.empty())
@@ -571,10 +573,14 @@ void readJoint(ModelReader& r, const Node& n, const std::string& path, JointSpec
   if (const Node* v = n.find("origin")) readPlacement(r, *v, path + ".origin", j.origin);
   if (jointHasAxis(j.type))
     if (const Node* v = n.find("axis")) r.vec(*v, path + ".axis", j.axis);
-  if (j.type == JointType::Universal || j.type == JointType::Gimbal)
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal) {
     if (const Node* v = n.find("axis2")) r.vec(*v, path + ".axis2", j.axis2);
-  if (j.type == JointType::Gimbal)
+    if (const Node* v = n.find("point2")) r.vec(*v, path + ".point2", j.point2);
+  }
+  if (j.type == JointType::Gimbal) {
     if (const Node* v = n.find("axis3")) r.vec(*v, path + ".axis3", j.axis3);
+    if (const Node* v = n.find("point3")) r.vec(*v, path + ".point3", j.point3);
+  }
   if (const Node* v = n.find("rating"))
     readRating(r, *v, path + ".rating", 6 - jointNv(j.type), jointNv(j.type), j.rating);
   if (j.type == JointType::Fixed) return;

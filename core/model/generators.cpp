@@ -108,6 +108,7 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
   SplitMix64 axisRng(seed ^ 0x9e3779b97f4a7c15ULL);
   SplitMix64 placementRng(seed ^ 0xbf58476d1ce4e5b9ULL);  // and plainPlacements likewise
   SplitMix64 gimbalRng(seed ^ 0x94d049bb133111ebULL);     // and gimbals likewise
+  SplitMix64 offsetRng(seed ^ 0xd6e8feb86659fd93ULL);     // and offset axes likewise
   Model m;
   m.name = "random" + std::to_string(seed);
   m.gravity = options.gravity ? Vec3(0, 0, -9.81) : Vec3::Zero();
@@ -169,6 +170,14 @@ Model makeRandomTree(std::uint64_t seed, const RandomTreeOptions& options) {
       b.joint.v0.resize(3);
       for (double& x : b.joint.q0) x = gimbalRng.uniform(-1, 1);
       for (double& x : b.joint.v0) x = gimbalRng.uniform(-1, 1);
+    }
+    if ((type == JointType::Universal || type == JointType::Gimbal) && options.offsetAxes > 0.0 &&
+        offsetRng.uniform() < options.offsetAxes) {
+      const auto point = [&] {
+        return Vec3(offsetRng.uniform(-0.15, 0.15), offsetRng.uniform(-0.15, 0.15), offsetRng.uniform(-0.15, 0.15));
+      };
+      b.joint.point2 = point();
+      if (type == JointType::Gimbal) b.joint.point3 = point();
     }
     if (type == JointType::Spherical || type == JointType::Free) {
       const Eigen::Vector4d qn =

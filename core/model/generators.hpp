@@ -33,6 +33,10 @@ struct RandomTreeOptions {
   /// fraction of joints (of every type but a floating root's) made gimbal joints, drawn from a stream
   /// of their own: every other draw, and so every other joint, stays as the seed gives it without
   double gimbals = 0.0;
+  /// fraction of universal and gimbal joints whose second (and third) axes pass through points
+  /// off the joint origin (JointModel::offset), up to 0.15 m in each coordinate, from a stream of
+  /// their own likewise
+  double offsetAxes = 0.0;
 };
 
 /// A seeded random tree: every joint type (the first root free or not; gimbals as the options ask), random placements,

@@ -76,6 +76,35 @@ GimbalAxes gimbalAxes(const JointModel& j, const double* q) {
   return {s1, s2, j.axis3};
 }
 
+// Offset axes (JointModel::offset). M(q), the rotation by q about unit axis a through point p, as
+// the Plücker transform from the frame before it to the frame after: E = Rᵀ, and the new origin
+// p − R p in the old frame's coordinates (p is on the axis: it stays where it is).
+Xform hingeMotion(const Vec3& a, const Vec3& p, double q) {
+  const Mat3 R = axisRotation(a, q);
+  return {R.transpose(), p - R * p};
+}
+
+// ξ = [a; p × a], the twist of a rotation about axis a through p (the origin moves at p × a).
+Vec6 hingeTwist(const Vec3& a, const Vec3& p) { return spatial(a, p.cross(a)); }
+
+// The columns of S of a universal or gimbal joint with offset axes, in child coordinates:
+// S_k = X(M_n ⋯ M_{k+1}) ξ_k, the later motions' transform applied to axis k's twist (the body
+// velocity of M₁ ⋯ M_n is Σ_k S_k q̇_k).
+int offsetAxes(const JointModel& j, const double* q, Vec6* S) {
+  if (j.type == JointType::Universal) {
+    const Xform X2 = hingeMotion(j.axis2, j.point2, q[1]);
+    S[1] = hingeTwist(j.axis2, j.point2);
+    S[0] = X2.applyMotion(hingeTwist(j.axis, Vec3::Zero()));
+    return 2;
+  }
+  const Xform X3 = hingeMotion(j.axis3, j.point3, q[2]);
+  const Xform X32 = X3 * hingeMotion(j.axis2, j.point2, q[1]);
+  S[2] = hingeTwist(j.axis3, j.point3);
+  S[1] = X3.applyMotion(hingeTwist(j.axis2, j.point2));
+  S[0] = X32.applyMotion(hingeTwist(j.axis, Vec3::Zero()));
+  return 3;
+}
+
 }  // namespace
 
 Vec3 perpendicularTo(const Vec3& a) {
@@ -86,9 +115,15 @@ Vec3 perpendicularTo(const Vec3& a) {
   return (e - e.dot(a) * a).normalized();
 }
 
-JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3) {
+JointModel JointModel::make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3, const Vec3& point2,
+                            const Vec3& point3) {
   JointModel j;
   j.type = type;
+  if (type == JointType::Universal || type == JointType::Gimbal) {
+    j.point2 = point2;
+    if (type == JointType::Gimbal) j.point3 = point3;
+    j.offset = j.point2 != Vec3::Zero() || j.point3 != Vec3::Zero();
+  }
   j.nq = jointNq(type);
   j.nv = jointNv(type);
   if (axis.norm() > 0.0) j.axis = axis.normalized();
@@ -131,8 +166,12 @@ Xform JointModel::transform(const double* q) const {
     case JointType::Prismatic: return Xform::translation(axis * q[0]);
     case JointType::Cylindrical: return {axisRotation(axis, q[0]).transpose(), axis * q[1]};
     case JointType::Universal:
+      if (offset) return hingeMotion(axis2, point2, q[1]) * hingeMotion(axis, Vec3::Zero(), q[0]);
       return Xform::rotation((axisRotation(axis, q[0]) * axisRotation(axis2, q[1])).transpose());
     case JointType::Gimbal:
+      if (offset)
+        return hingeMotion(axis3, point3, q[2]) * hingeMotion(axis2, point2, q[1]) *
+               hingeMotion(axis, Vec3::Zero(), q[0]);
       return Xform::rotation(
           (axisRotation(axis, q[0]) * axisRotation(axis2, q[1]) * axisRotation(axis3, q[2])).transpose());
     case JointType::Spherical: return Xform::rotation(quatRotation(q).transpose());
@@ -144,6 +183,12 @@ Xform JointModel::transform(const double* q) const {
 
 void JointModel::motionSubspace(const double* q, Mat6N& S) const {
   S.setZero(6, nv);
+  if (offset) {
+    Vec6 cols[3];
+    const int n = offsetAxes(*this, q, cols);
+    for (int k = 0; k < n; ++k) S.col(k) = cols[k];
+    return;
+  }
   switch (type) {
     case JointType::Fixed: break;
     case JointType::Revolute: S.col(0).head<3>() = axis; break;
@@ -175,6 +220,36 @@ void JointModel::motionSubspace(const double* q, Mat6N& S) const {
 
 void JointModel::constraintSubspace(const double* q, Mat6N& T) const {
   T.setZero(6, 6 - nv);
+  if (offset) {
+    // Wrenches that do no work on S: for each force direction e_j, the force e_j with the moment
+    // m_j in the span of the axes that cancels its work on each axis's moving point
+    // (Ŝᵀ m_j = −Vᵀ e_j, S = [Ŝ; V]); for a universal joint also the moment about s₁ × s₂. They
+    // turn continuously with q, and Gram–Schmidt in this order makes them orthonormal. With the
+    // points at the origin they are the joint's T without offsets: [n 0; 0 1] and [0; 1].
+    Vec6 cols[3];
+    const int n = offsetAxes(*this, q, cols);
+    Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 3> Shat(3, n), V(3, n);
+    for (int k = 0; k < n; ++k) {
+      Shat.col(k) = cols[k].head<3>();
+      V.col(k) = cols[k].tail<3>();
+    }
+    Eigen::Matrix<double, 6, 4> W = Eigen::Matrix<double, 6, 4>::Zero();
+    int c = 0;
+    if (n == 2) W.col(c++).head<3>() = Shat.col(0).cross(Shat.col(1)).normalized();
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3> G = Shat.transpose() * Shat;
+    const auto solve = G.ldlt();
+    for (int j = 0; j < 3; ++j, ++c) {
+      const Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 3, 1> x = solve.solve(-V.row(j).transpose());
+      W.col(c).head<3>() = Shat * x;
+      W.col(c)[3 + j] = 1.0;
+    }
+    for (int k = 0; k < c; ++k) {
+      Vec6 w = W.col(k);
+      for (int l = 0; l < k; ++l) w -= T.col(l).dot(w) * T.col(l);
+      T.col(k) = w.normalized();
+    }
+    return;
+  }
   switch (type) {
     case JointType::Fixed: T.setIdentity(); break;
     case JointType::Revolute:  // λ = (moments ⊥ axis, force)
@@ -210,6 +285,12 @@ void JointModel::constraintSubspace(const double* q, Mat6N& T) const {
 
 void JointModel::actuationSubspace(const double* q, Mat6N& D) const {
   motionSubspace(q, D);
+  if (offset) {  // D = S (SᵀS)⁻¹
+    const MatN G = D.transpose() * D;
+    const Mat6N Dn = D * G.inverse();
+    D = Dn;
+    return;
+  }
   if (type == JointType::Universal) {
     // Columns of S need not be orthonormal when a₁ is not ⊥ a₂: D = S (SᵀS)⁻¹.
     const Eigen::Matrix2d G = D.leftCols<2>().transpose() * D.leftCols<2>();
@@ -223,6 +304,14 @@ void JointModel::actuationSubspace(const double* q, Mat6N& D) const {
 }
 
 Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
+  if (offset) {  // S̊ q̇ = Σ_{k<l} ν_k ν_l S_k × S_l (Ṡ_k = S_k × Σ_{l>k} S_l ν_l, as for the gimbal below)
+    Vec6 cols[3];
+    const int n = offsetAxes(*this, q, cols);
+    Vec6 c = Vec6::Zero();
+    for (int k = 0; k < n; ++k)
+      for (int l = k + 1; l < n; ++l) c += v[k] * v[l] * crossMotion(cols[k], cols[l]);
+    return c;
+  }
   if (type == JointType::Gimbal) {  // Σ ṡ_k ν_k, ṡ₁ = ν₂ s₁ × s₂ + ν₃ s₁ × s₃, ṡ₂ = ν₃ s₂ × s₃
     const GimbalAxes g = gimbalAxes(*this, q);
     return spatial(v[0] * v[1] * g.s1.cross(g.s2) + v[0] * v[2] * g.s1.cross(g.s3) + v[1] * v[2] * g.s2.cross(g.s3),
@@ -233,6 +322,13 @@ Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
 }
 
 Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
+  if (offset) {
+    Vec6 cols[3];
+    const int n = offsetAxes(*this, q, cols);
+    Vec6 vJ = Vec6::Zero();
+    for (int k = 0; k < n; ++k) vJ += cols[k] * v[k];
+    return vJ;
+  }
   switch (type) {
     case JointType::Fixed: return Vec6::Zero();
     case JointType::Revolute: return spatial(axis * v[0], Vec3::Zero());
@@ -252,6 +348,15 @@ Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
 
 void JointModel::motionSubspaceRateTransposeTimes(const double* S, const double* v, const Vec6& mu, double* out) const {
   for (int k = 0; k < nv; ++k) out[k] = 0.0;
+  if (offset) {  // Ṡ_k = S_k × W_k, W_k = Σ_{l>k} S_l ν_l
+    Vec6 W = Vec6::Zero();
+    for (int k = nv - 1; k >= 0; --k) {
+      const Eigen::Map<const Vec6> Sk(S + 6 * k);
+      out[k] = crossMotion(Vec6(Sk), W).dot(mu);
+      W += Sk * v[k];
+    }
+    return;
+  }
   if (type == JointType::Universal) {  // S̊ = [ν₂ (E₂a₁ × a₂) 0; 0 0]
     const Vec3 s1(S[0], S[1], S[2]);
     out[0] = v[1] * s1.cross(axis2).dot(mu.head<3>());

@@ -28,15 +28,25 @@ struct JointModel {
   JointType type = JointType::Fixed;
   int nq = 0;
   int nv = 0;
+  bool offset = false;         ///< point2 or point3 is not zero: S has translational rows (see point2)
   Vec3 axis = Vec3::UnitZ();   ///< unit; revolute/prismatic/cylindrical axis, planar normal, universal axis 1
   Vec3 axis2 = Vec3::UnitY();  ///< unit; universal and gimbal axis 2
   Vec3 axis3 = Vec3::UnitZ();  ///< unit; gimbal axis 3 (child side)
   Vec3 perp1 = Vec3::UnitX();  ///< unit, ⊥ axis
   Vec3 perp2 = Vec3::UnitY();  ///< axis × perp1
   int unitAxis = -1;           ///< k when axis is exactly the coordinate axis e_k (k = 0, 1, 2), else −1
+  /// Universal and gimbal joints whose axes do not all pass through the joint origin (MuJoCo's
+  /// hinges at their own anchors: a humanoid's ankle): axis 2 passes through point2 and axis 3
+  /// through point3, child body coordinates; axis 1 through the origin. The child's pose in the
+  /// joint frame is M₁(q₁) M₂(q₂) [M₃(q₃)], M_k the rotation by q_k about axis k through its point.
+  /// Last in the record, with `offset` in the padding after nv: the fields every joint's solver
+  /// steps read stay in the cache lines they were in.
+  Vec3 point2 = Vec3::Zero();
+  Vec3 point3 = Vec3::Zero();
 
   /// Builds the joint and its perpendicular basis; axes are normalized here.
-  static JointModel make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3 = Vec3::UnitZ());
+  static JointModel make(JointType type, const Vec3& axis, const Vec3& axis2, const Vec3& axis3 = Vec3::UnitZ(),
+                         const Vec3& point2 = Vec3::Zero(), const Vec3& point3 = Vec3::Zero());
 
   /// ᶜX_J = X_J(q).
   Xform transform(const double* q) const;
@@ -92,6 +102,8 @@ struct JointModel {
   /// has no constant such frame (subspacesDependOnQ): d = (0, 1), R = 1, and S = diag(R, R) [Ŝ; 0]
   /// holds with R and the 2×2 Ŝ found from S at each q. A gimbal's S spans the rotations at every
   /// q away from gimbal lock: d = (0, 1, 2), R = 1, and Ŝ the 3×3 upper block of S at each q.
+  /// With offset axes (`offset`) S has translational rows too, and no frame makes it a selection:
+  /// the dims still say which coordinates are angles, and solvers take S, T and D as matrices.
   JointCoordinateFrame coordinateFrame() const;
   /// Velocity coordinate k (0 ≤ k < nv) is an angular rate, not a linear one.
   bool velocityIsAngular(int k) const { return coordinateFrame().dims[k] < 3; }

@@ -118,6 +118,10 @@ struct JointSpec {
                                ///< universal, gimbal: the first (parent-side) axis
   Vec3 axis2 = Vec3::UnitY();  ///< universal: the second (child-side) axis; gimbal: the second
   Vec3 axis3 = Vec3::UnitX();  ///< gimbal: the third (child-side) axis (z, y, x: free of gimbal lock at 0)
+  /// universal, gimbal: a point axis2 passes through, body coordinates (axis 1 passes through the
+  /// joint origin); zero, the default, puts every axis through it (JointModel::offset)
+  Vec3 point2 = Vec3::Zero();
+  Vec3 point3 = Vec3::Zero();  ///< gimbal: a point axis3 passes through
   std::vector<double> q0;      ///< initial position (nq); empty = neutral
   std::vector<double> v0;      ///< initial velocity (nv); empty = zero
   std::vector<Limit> limits;   ///< display limits per coordinate (joints with nq == nv); may be empty

@@ -79,7 +79,8 @@ bool finalize(const Model& model, const MeshSource& meshes, Tree& tree, std::vec
       tree.roots.push_back(i);
     else
       tree.children[p].push_back(i);
-    tree.joints[i] = JointModel::make(b.joint.type, b.joint.axis, b.joint.axis2, b.joint.axis3);
+    tree.joints[i] =
+        JointModel::make(b.joint.type, b.joint.axis, b.joint.axis2, b.joint.axis3, b.joint.point2, b.joint.point3);
     tree.qOffset[i] = tree.nq;
     tree.vOffset[i] = tree.nv;
     tree.lambdaOffset[i] = tree.nlambda;

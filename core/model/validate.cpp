@@ -378,6 +378,8 @@ void checkJoint(Checker& c, const std::string& path, const JointSpec& j) {
       axesOk = false;
     }
   }
+  if (j.type == JointType::Universal || j.type == JointType::Gimbal) c.finiteVec(path + ".point2", j.point2);
+  if (j.type == JointType::Gimbal) c.finiteVec(path + ".point3", j.point3);
   if (j.type == JointType::Universal) {
     if (!c.finiteVec(path + ".axis2", j.axis2)) {
       axesOk = false;

@@ -64,8 +64,14 @@ class TestDynamics : public QObject {
   void jointVelocityMatchesTransformDerivative() {
     SplitMix64 rng(11);
     for (JointType type : kAllJointTypes) {
-      for (int trial = 0; trial < 20; ++trial) {
-        const JointModel j = JointModel::make(type, rng.unitVector(), rng.unitVector(), rng.unitVector());
+      // universal and gimbal joints also with offset axes (through points off the joint origin)
+      const bool offsets = type == JointType::Universal || type == JointType::Gimbal;
+      for (int trial = 0; trial < (offsets ? 40 : 20); ++trial) {
+        const Vec3 a1 = rng.unitVector(), a2 = rng.unitVector(), a3 = rng.unitVector();
+        const Vec3 p2 = trial >= 20 ? Vec3(rng.unitVector() * 0.2) : Vec3::Zero();
+        const Vec3 p3 = trial >= 20 ? Vec3(rng.unitVector() * 0.2) : Vec3::Zero();
+        const JointModel j = JointModel::make(type, a1, a2, a3, p2, p3);
+        QCOMPARE(j.offset, trial >= 20);
         double q[7], qp[7], qm[7], v[6], vneg[6];
         for (int k = 0; k < j.nq; ++k) q[k] = rng.uniform(-1, 1);
         j.normalize(q);
@@ -93,6 +99,15 @@ class TestDynamics : public QObject {
           for (int k = 0; k < j.nv; ++k)
             QVERIFY2(std::abs(rate[k] - (Sp.col(k) - Sm.col(k)).dot(mu) / (2 * h)) < 1e-7,
                      qPrintable(QString::fromStdString(std::string(jointTypeName(type)))));
+          // T: orthonormal, no work on S, turning continuously with q; D: Sᵀ D = 1
+          Mat6N T, Tp, D;
+          j.constraintSubspace(q, T);
+          j.constraintSubspace(qp, Tp);
+          j.actuationSubspace(q, D);
+          QVERIFY((S.transpose() * T).norm() < 1e-12);
+          QVERIFY((T.transpose() * T - MatN::Identity(6 - j.nv, 6 - j.nv)).norm() < 1e-12);
+          QVERIFY((Tp - T).norm() < 1e-5);
+          QVERIFY((S.transpose() * D - MatN::Identity(j.nv, j.nv)).norm() < 1e-12);
         }
       }
     }

@@ -208,6 +208,29 @@ class TestModel : public QObject {
     QVERIFY(hasProblem(validate(locked), "bodies[0].joint.axis3", "(gimbal lock)"));
   }
 
+  // point2 and point3 (offset axes) are universal and gimbal keys: elsewhere named as such; read,
+  // they make the joint model's offset; written only where they are not zero.
+  void offsetAxesAreReadWhereTheyBelong() {
+    const std::string head = "kinetree: 1\nname: g\nbodies:\n  - name: arm\n    parent: world\n    joint: ";
+    const std::string inertial = "\n    inertial: {mass: 1, inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}}\n";
+    const Model m = loadModelFromString(head + "{type: universal, point2: [0, 0, -0.04]}" + inertial);
+    QCOMPARE(m.bodies[0].joint.point2, Vec3(0, 0, -0.04));
+    QVERIFY(finalizeOrThrow(m).joints[0].offset);
+    QVERIFY(saveModelToString(m).find("point2: [0, 0, -0.04]") != std::string::npos);
+    Model through = m;
+    through.bodies[0].joint.point2.setZero();
+    QVERIFY(!finalizeOrThrow(through).joints[0].offset);
+    QVERIFY(saveModelToString(through).find("point2") == std::string::npos);
+    try {
+      loadModelFromString(head + "{type: revolute, point2: [0, 0, 1]}" + inertial);
+      QFAIL("a revolute joint took point2");
+    } catch (const ModelLoadError& e) {
+      QVERIFY2(formatDiagnostics(e.diagnostics()).find("point2 is only used by universal (cardan) and gimbal joints") !=
+                   std::string::npos,
+               formatDiagnostics(e.diagnostics()).c_str());
+    }
+  }
+
   // rpy of a rotation gives the rotation back, also at and near pitch ±90° (gimbal lock), where
   // roll and yaw are each undefined and only their combination counts.
   void rpyRoundTripsAtGimbalLock() {

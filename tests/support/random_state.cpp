@@ -20,6 +20,7 @@ RandomTreeOptions solverTreeOptions(std::uint64_t seed, int maxBodies, int child
   o.chainBias = (seed % 3 == 0) ? 0.9 : 0.5;
   o.coordinateAxes = 1.0 / 3.0;
   o.gimbals = 0.1;
+  o.offsetAxes = 0.5;
   return o;
 }
 

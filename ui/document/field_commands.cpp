@@ -64,6 +64,8 @@ const char* fieldLabel(Field f) {
     case Field::JointAxis: return "joint axis";
     case Field::JointAxis2: return "second joint axis";
     case Field::JointAxis3: return "third joint axis";
+    case Field::JointPoint2: return "point of the second joint axis";
+    case Field::JointPoint3: return "point of the third joint axis";
     case Field::InitialPosition: return "initial position";
     case Field::InitialVelocity: return "initial velocity";
     case Field::Limits: return "limits";
@@ -144,6 +146,8 @@ std::string fieldPath(Field field, int body, int sub) {
     case Field::JointAxis: return b + ".joint.axis";
     case Field::JointAxis2: return b + ".joint.axis2";
     case Field::JointAxis3: return b + ".joint.axis3";
+    case Field::JointPoint2: return b + ".joint.point2";
+    case Field::JointPoint3: return b + ".joint.point3";
     case Field::InitialPosition: return b + ".joint.q0";
     case Field::InitialVelocity: return b + ".joint.v0";
     case Field::Limits: return b + ".joint.limits";
@@ -265,6 +269,16 @@ QUndoCommand* setJointAxis2(Document& doc, int body, const kt::Vec3& axis2, QStr
 QUndoCommand* setJointAxis3(Document& doc, int body, const kt::Vec3& axis3, QString* error) {
   return bodyEdit(
       doc, body, Field::JointAxis3, -1, [&](kt::BodySpec& b) { b.joint.axis3 = axis3; }, error);
+}
+
+QUndoCommand* setJointPoint2(Document& doc, int body, const kt::Vec3& point2, QString* error) {
+  return bodyEdit(
+      doc, body, Field::JointPoint2, -1, [&](kt::BodySpec& b) { b.joint.point2 = point2; }, error);
+}
+
+QUndoCommand* setJointPoint3(Document& doc, int body, const kt::Vec3& point3, QString* error) {
+  return bodyEdit(
+      doc, body, Field::JointPoint3, -1, [&](kt::BodySpec& b) { b.joint.point3 = point3; }, error);
 }
 
 QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<double>& q0, QString* error) {

@@ -39,6 +39,8 @@ enum class Field {
   JointAxis,
   JointAxis2,
   JointAxis3,
+  JointPoint2,
+  JointPoint3,
   InitialPosition,
   InitialVelocity,
   Limits,
@@ -108,6 +110,9 @@ QUndoCommand* setJointOrigin(Document& doc, int body, const kt::Placement& origi
 QUndoCommand* setJointAxis(Document& doc, int body, const kt::Vec3& axis, QString* error = nullptr);
 QUndoCommand* setJointAxis2(Document& doc, int body, const kt::Vec3& axis2, QString* error = nullptr);
 QUndoCommand* setJointAxis3(Document& doc, int body, const kt::Vec3& axis3, QString* error = nullptr);
+/// The points axis 2 and axis 3 of a universal or gimbal joint pass through (body frame, m).
+QUndoCommand* setJointPoint2(Document& doc, int body, const kt::Vec3& point2, QString* error = nullptr);
+QUndoCommand* setJointPoint3(Document& doc, int body, const kt::Vec3& point3, QString* error = nullptr);
 QUndoCommand* setInitialPosition(Document& doc, int body, const std::vector<double>& q0, QString* error = nullptr);
 QUndoCommand* setInitialVelocity(Document& doc, int body, const std::vector<double>& v0, QString* error = nullptr);
 QUndoCommand* setLimits(Document& doc, int body, const std::vector<kt::Limit>& limits, QString* error = nullptr);

@@ -103,24 +103,28 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     fr.nv = static_cast<std::int8_t>(joint.nv);
     // the joint frame: columns of R in body axes, and the coordinates S_i spans there
     const JointCoordinateFrame jf = joint.coordinateFrame();
-    fr.turning = joint.type == JointType::Universal ? 1 : joint.type == JointType::Gimbal ? 2 : 0;
+    fr.turning = joint.offset ? 3 : joint.type == JointType::Universal ? 1 : joint.type == JointType::Gimbal ? 2 : 0;
     R = jf.R;
     for (int n = 0; n < fr.nv; ++n) fr.dims[n] = static_cast<std::int8_t>(jf.dims[n]);
     fr.rotated = fr.universal() || R != Mat3::Identity();
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && ownFrames_[static_cast<std::size_t>(parent)].rotated);
-    fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1;
+    fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1 || fr.dense();
     for (int c : tree.children[i]) fr.farChild = fr.farChild || !handover_.handsOverInLocal(c);
     std::array<bool, 6> motion{};
     for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
     fr.nc = 0;
     for (int d = 0; d < 6; ++d)
       if (!motion[static_cast<std::size_t>(d)]) fr.cdims[fr.nc++] = static_cast<std::int8_t>(d);
+    if (fr.dense() && Sdense_.empty()) {
+      Sdense_.assign(static_cast<std::size_t>(tree.nb), Mat6::Zero());
+      Ddense_.assign(static_cast<std::size_t>(tree.nb), Mat6::Zero());
+    }
     Mat6N T;
     joint.constraintSubspace(tree.initialQ.data() + tree.qOffset[i], T);
     Tphys_[i].setZero();
     Tphys_[i].leftCols(T.cols()) = T;
-    fr.gather = !fr.universal();
+    fr.gather = !fr.universal() && !fr.dense();
     for (int c = 0; c < T.cols() && fr.gather; ++c) {
       int nonzero = 0;
       for (int r = 0; r < 6; ++r) {
@@ -176,13 +180,63 @@ void CfaTreeSolver::updateGimbal(int i, const double* qi) {
   ax.Shat3Inv = ax.Shat3.inverse();
 }
 
+// S, D and T of a joint with offset axes at q, in body axes (its joint frame): no frame makes S a
+// selection of coordinates, so its steps take them as matrices (eliminateDense and the "dense"
+// branches of the passes).
+void CfaTreeSolver::updateDense(int i, const double* qi) {
+  const JointModel& joint = tree_->joints[i];
+  Mat6N M;
+  joint.motionSubspace(qi, M);
+  Sdense_[i].leftCols(joint.nv) = M;
+  joint.actuationSubspace(qi, M);
+  Ddense_[i].leftCols(joint.nv) = M;
+  joint.constraintSubspace(qi, M);
+  Tphys_[i].leftCols(6 - joint.nv) = M;
+}
+
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
 // in arithmetic of the joint's n_c constraint coordinates.
 void CfaTreeSolver::eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
   // a free joint (n_c = 0) transmits nothing: no constraint coordinates
+  const bool dense = frames_[c].denseT();
   dispatchSize(frames_[c].nc, [&]<int NC>() {
-    if constexpr (NC > 0) eliminateFixed<NC>(c, PsiC, Psi, alpha);
+    if constexpr (NC > 0) {
+      if (dense) {
+        eliminateDense<NC>(c, PsiC, Psi, alpha);
+      } else {
+        eliminateFixed<NC>(c, PsiC, Psi, alpha);
+      }
+    }
   });
+}
+
+// eliminateFixed with T_c a matrix (a dense joint, body axes): A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c,
+// V = L⁻¹ T_cᵀ ᶜX_p Ψ_p and z = L⁻¹ T_cᵀ b_c; the products replace the selections.
+template <int NC>
+void CfaTreeSolver::eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
+  using Mat6c = Eigen::Matrix<double, 6, NC>;
+  using Veccc = Eigen::Matrix<double, NC, 1>;
+  BodyWork& C = w_[c];
+  const Xform& X = jointTransform(c);
+  const Mat6c T = Tphys_[c].leftCols<NC>();
+  const Mat6 Bt = timesXTransposed(Psi, X);  // Ψ_p ᶜX_pᵀ
+  const Mat6c B = Bt * T;
+  const Mat6 Q = timesXTransposed(Bt.transpose(), X) + PsiC;
+  const Eigen::Matrix<double, NC, NC> A = T.transpose() * Q * T;
+  PackedLower& L = C.L;
+  for (int j = 0; j < NC; ++j)
+    for (int i = j; i < NC; ++i) L(i, j) = A(i, j);
+  ldltInPlace<NC>(L, C.invDiag.data());
+  const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
+  Mat6c Vt = B;
+  Veccc z = T.transpose() * b;
+  solveUnitLower<NC>(L, Vt.transpose());
+  solveUnitLower<NC>(L, z);
+  const Mat6c Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
+  Psi.noalias() -= Wt * Vt.transpose();
+  alpha.noalias() -= Wt * z;
+  C.Vt.template leftCols<NC>() = Vt;
+  C.z.template head<NC>() = z;
 }
 
 template <int NC>
@@ -229,7 +283,11 @@ void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
   BodyWork& C = w_[c];
   const Vec6 b = jointTransform(c).applyMotion(alpha) - C.alpha;
   Veccc z;
-  for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
+  if (frames_[c].denseT()) {
+    z = Tphys_[c].leftCols<NC>().transpose() * b;
+  } else {
+    for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
+  }
   solveUnitLower<NC>(C.L, z);
   C.z.template head<NC>() = z;
   z.array() *= Eigen::Map<const Veccc>(C.invDiag.data()).array();
@@ -242,8 +300,15 @@ void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
   const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
   PackedLower& L = W.L;
-  for (int j = 0; j < NC; ++j)
-    for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
+  if (frames_[i].denseT()) {
+    const Eigen::Matrix<double, 6, NC> T = Tphys_[i].leftCols<NC>();
+    const Eigen::Matrix<double, NC, NC> A = T.transpose() * Psi * T;
+    for (int j = 0; j < NC; ++j)
+      for (int r = j; r < NC; ++r) L(r, j) = A(r, j);
+  } else {
+    for (int j = 0; j < NC; ++j)
+      for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
+  }
   ldltInPlace<NC>(L, W.invDiag.data());
   rootRhs<NC>(i, true);
 }
@@ -253,9 +318,13 @@ void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
 template <int NC>
 void CfaTreeSolver::rootRhs(int i, bool withBias) {
   BodyWork& W = w_[i];
-  for (int j = 0; j < NC; ++j) {
-    const int d = frames_[i].cdims[j];
-    W.z[j] = withBias ? W.c[d] - W.alpha[d] : -W.alpha[d];
+  if (frames_[i].denseT()) {
+    W.z.template head<NC>() = Tphys_[i].leftCols<NC>().transpose() * (withBias ? Vec6(W.c - W.alpha) : Vec6(-W.alpha));
+  } else {
+    for (int j = 0; j < NC; ++j) {
+      const int d = frames_[i].cdims[j];
+      W.z[j] = withBias ? W.c[d] - W.alpha[d] : -W.alpha[d];
+    }
   }
   solveUnitLower<NC>(W.L, W.z.template head<NC>());
 }
@@ -306,6 +375,10 @@ void CfaTreeSolver::constraintForce(int i, const Vec6* Fp, Vec6& lambda) const {
   if (Fp) y.noalias() += W.Vt.template leftCols<NC>().transpose() * *Fp;
   y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
   solveUnitLowerTransposed<NC>(W.L, y);
+  if (frames_[i].denseT()) {  // T_i λ_i, the constraint wrench, as the selections give it
+    lambda.noalias() = Tphys_[i].leftCols<NC>() * y;
+    return;
+  }
   lambda.setZero();
   for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
 }
@@ -383,6 +456,7 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const JointFrame& fr = frames_[i];
     if (fr.universal()) updateUniversal(i, qi);
     if (fr.gimbal()) updateGimbal(i, qi);
+    if (fr.dense()) updateDense(i, qi);
     BodyWork& W = w_[i];
     if (fr.ownTransform) {  // ᴶⁱX_ᴶᵖ = Rᵢᵀ ⁱX_p R_p; otherwise it is ⁱX_p itself
       Xform& XJ = XJ_[i];
@@ -410,6 +484,8 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
       const double* qddi = qdd.data() + t.vOffset[i];
       if (fr.universal()) {
         W.c.head<2>() += axes_[i].Shat * Eigen::Vector2d(qddi[0], qddi[1]);
+      } else if (fr.dense()) {
+        for (int k = 0; k < fr.nv; ++k) W.c += Sdense_[i].col(k) * qddi[k];
       } else if (fr.gimbal()) {
         W.c.head<3>() += axes_[i].Shat3 * Vec3(qddi[0], qddi[1], qddi[2]);
       } else {
@@ -434,7 +510,9 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
     const Vec6& f = fRnea_[i];
     fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
   }
-  if (fr.universal()) {
+  if (fr.dense()) {  // u = D (τ − Sᵀ f), body axes
+    for (int k = 0; k < fr.nv; ++k) u += Ddense_[i].col(k) * (tau[off + k] - Sdense_[i].col(k).dot(fJ));
+  } else if (fr.universal()) {
     const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
     u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
   } else if (fr.gimbal()) {
@@ -465,7 +543,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     const Vec6 u = actuation<kHybrid>(i, tau, false);
     W.u = u;
     if (p >= 0) {
-      if (fr.nv == 1 && !fr.universal()) {
+      if (fr.unitAxis()) {
         accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
       } else if (fr.nv > 0) {
         accumulateInverseForce(jointTransform(i), u, -1.0, w_[p].rho);
@@ -520,11 +598,18 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
       if (!withBias)
         for (int k = 0; k < fr.nv; ++k) qdd[off + k] = 0.0;
       generalizedForce(i, bodyLoad(i, lambda, !withBias), effort->data() + off);
-    } else if (fr.nv == 1 && !fr.universal()) {
+    } else if (fr.unitAxis()) {
       const int d = fr.dims[0];
       const double rel = W.alpha[d] + W.psiCol.dot(lambda) - a[d];  // Ψ_i is symmetric
       qdd[t.vOffset[i]] = rel;
       a += unitVector(d) * rel;
+    } else if (fr.dense()) {
+      // a_i = α_i + Ψ_i T_i λ_i whole, and S_i q̈_i = a_i − y − c_i: q̈_i = D_iᵀ (a_i − y − c_i)
+      const int off = t.vOffset[i];
+      const Vec6 ai = W.alpha + Psi_[i] * lambda;  // Ψ_i is symmetric
+      const Vec6 rel = ai - a;
+      for (int k = 0; k < fr.nv; ++k) qdd[off + k] = Ddense_[i].col(k).dot(rel);
+      a = ai;
     } else if (fr.nv > 0) {
       const int off = t.vOffset[i];
       Vec6 rel = Vec6::Zero();
@@ -583,7 +668,7 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     Vec6 rho = Vec6::Zero();  // −Σ_c ᶜX_iᵀ u_c
     for (int c : ch) {
       const JointFrame& fc = frames_[c];
-      if (fc.nv == 1 && !fc.universal()) {
+      if (fc.unitAxis()) {
         accumulateInverseForceAlong(jointTransform(c), fc.dims[0], w_[c].u[fc.dims[0]], -1.0, rho);
       } else if (fc.nv > 0) {
         accumulateInverseForce(jointTransform(c), w_[c].u, -1.0, rho);
@@ -616,7 +701,9 @@ void CfaTreeSolver::generalizedForce(int i, const Vec6& f, double* out) const {
   if (fr.nv == 0) return;
   const JointAxes& ax = axes_[i];
   const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
-  if (fr.universal()) {
+  if (fr.dense()) {
+    for (int k = 0; k < fr.nv; ++k) out[k] = Sdense_[i].col(k).dot(fr6);
+  } else if (fr.universal()) {
     const Eigen::Vector2d tau = ax.Shat.transpose() * fr6.head<2>();
     out[0] = tau[0];
     out[1] = tau[1];

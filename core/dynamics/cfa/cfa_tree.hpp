@@ -109,13 +109,20 @@ class CfaTreeSolver final : public Solver {
     std::int8_t nv = 0;                  ///< n_i
     std::int8_t nc = 6;                  ///< 6 − n_i; 6 for a prescribed joint (header, "Prescribed joints")
     bool rotated = false;                ///< R ≠ 1
-    std::int8_t turning = 0;             ///< S depends on q: 1 universal (R and Ŝ), 2 gimbal (3 × 3 Ŝ, R = 1)
-    bool gather = false;                 ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
-    bool ownTransform = false;           ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
-    bool farChild = false;               ///< a child other than body i + 1: the bias pass stores v_i for it
-    bool keepPsi = false;                ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
+    /// S depends on q: 1 universal (R and Ŝ), 2 gimbal (3 × 3 Ŝ, R = 1), 3 a universal or gimbal
+    /// joint with offset axes (JointModel::offset), whose S, T and D are matrices in body axes (R = 1)
+    std::int8_t turning = 0;
+    bool gather = false;        ///< JointModel's T_i is a signed selection: λ_k = sign_k f[index_k]
+    bool ownTransform = false;  ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
+    bool farChild = false;      ///< a child other than body i + 1: the bias pass stores v_i for it
+    bool keepPsi = false;       ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
     bool universal() const { return turning == 1; }
     bool gimbal() const { return turning == 2; }
+    bool dense() const { return turning == 3; }
+    /// T_i is a matrix, not a selection: a dense joint that is not prescribed (prescribed, n_c = 6)
+    bool denseT() const { return turning == 3 && nc < 6; }
+    /// S_i = e_d, one coordinate axis of the joint frame
+    bool unitAxis() const { return nv == 1 && turning == 0; }
   };
   /// The joint frame's axes, read only where the frame is rotated.
   struct JointAxes {
@@ -158,8 +165,11 @@ class CfaTreeSolver final : public Solver {
   std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
   LargeArray<Mat6> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
   std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
-                             ///< (read only where T_i is not a signed selection)
-  LargeArray<BodyWork> w_;   ///< (nb)
+                             ///< (read only where T_i is not a signed selection); dense joints: T_i(q)
+  /// (nb where the model has dense joints, else empty) S_i(q) and D_i(q) of each dense joint
+  /// (JointFrame::dense), zero-padded, body frame
+  std::vector<Mat6> Sdense_, Ddense_;
+  LargeArray<BodyWork> w_;  ///< (nb)
   /// (nb) Ψ_i, joint frame, where it must outlive the elimination step that follows body i's: a
   /// parent other than body i − 1 (the elimination visits it later) or a joint of more than one
   /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
@@ -220,9 +230,12 @@ class CfaTreeSolver final : public Solver {
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
   void updateGimbal(int i, const double* qi);
+  void updateDense(int i, const double* qi);
   void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  template <int NC>
+  void eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateRhs(int c, Vec6& alpha);
   template <int NC>

@@ -306,14 +306,17 @@ class MjcfImporter {
       return s;
     }();
     const bool concurrent = hinges && neighboursTurn && gap <= 1e-10 * lengthScale;
+    // two or three hinges whose axes do not meet (a humanoid's ankle): a universal or gimbal joint
+    // with offset axes, each hinge through its own anchor (JointModel::offset)
+    const bool offsetHinges = hinges && neighboursTurn && !concurrent && (n == 2 || n == 3);
     // three hinges whose axes lie in one plane where the file puts the body (q = ref) are a gimbal
     // locked from the start: its angles would not describe every turn, and Kinetree refuses it
-    if (concurrent && n == 3 &&
+    if ((concurrent || offsetHinges) && n == 3 &&
         std::abs(axisOf(first).normalized().dot(axisOf(first + 1).normalized().cross(axisOf(first + 2).normalized()))) <
             1e-9)
-      fail(bodyLabel(b) + " has 3 joints (" + kinds +
-           ") through one point whose axes lie in one plane where the body starts (gimbal lock): a Kinetree gimbal "
-           "joint needs them to span the rotations there");
+      fail(bodyLabel(b) + " has 3 joints (" + kinds + ")" + (concurrent ? " through one point" : "") +
+           " whose axes lie in one plane where the body starts (gimbal lock): a Kinetree gimbal joint needs them to "
+           "span the rotations there");
     if (concurrent && (n == 2 || n == 3)) {
       // two hinges through one point: a universal joint; three: a gimbal, turning in the order written
       j.type = n == 2 ? JointType::Universal : JointType::Gimbal;
@@ -321,6 +324,18 @@ class MjcfImporter {
       j.axis2 = axisOf(first + 1);
       if (n == 3) j.axis3 = axisOf(first + 2);
       anchor = meet;
+      for (int k = first; k < first + n; ++k) scalar(k);
+    } else if (offsetHinges) {
+      // the body frame at the first hinge's anchor; the others pass through theirs, in its axes
+      j.type = n == 2 ? JointType::Universal : JointType::Gimbal;
+      j.axis = axisOf(first);
+      j.axis2 = axisOf(first + 1);
+      anchor = anchorOf(first);
+      j.point2 = anchorOf(first + 1) - anchor;
+      if (n == 3) {
+        j.axis3 = axisOf(first + 2);
+        j.point3 = anchorOf(first + 2) - anchor;
+      }
       for (int k = first; k < first + n; ++k) scalar(k);
     } else if (n == 2 &&
                ((types[0] == mjJNT_HINGE && types[1] == mjJNT_SLIDE) ||
@@ -335,20 +350,10 @@ class MjcfImporter {
       scalar(hinge);
       scalar(slide);
     } else {
-      std::string why;
-      if (hinges && neighboursTurn && (n == 2 || n == 3))
-        // two lines are twice the gap apart (the point found is midway); three: the gap itself
-        why = "their axes do not pass through one point (" +
-              (n == 2 ? formatSignificant(2.0 * gap * 1000.0, 3) + " mm apart"
-                      : "the point nearest to all three, by least squares, is " + formatSignificant(gap * 1000.0, 3) +
-                            " mm from one of them") +
-              "), and Kinetree joins hinges only where their axes meet (two: a universal joint, three: a gimbal "
-              "joint)";
-      else
-        why =
-            "Kinetree joins two or three hinges whose axes meet in one point, neighbours not parallel "
-            "(universal and gimbal joints), and a hinge with a slide along the same axis (a cylindrical "
-            "joint), and has no joint for this combination";
+      const std::string why =
+          "Kinetree joins two or three hinges, neighbours not parallel, whether their axes meet or not "
+          "(universal and gimbal joints), and a hinge with a slide along the same axis (a cylindrical "
+          "joint), and has no joint for this combination";
       fail(bodyLabel(b) + " has " + std::to_string(n) + " joints (" + kinds + "): " + why);
     }
     j.name.clear();

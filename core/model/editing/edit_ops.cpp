@@ -146,6 +146,8 @@ void scrubZeros(BodySpec& b) {
   scrubZeros(j.axis);
   scrubZeros(j.axis2);
   scrubZeros(j.axis3);
+  scrubZeros(j.point2);
+  scrubZeros(j.point3);
   scrubZeros(j.q0);
   scrubZeros(j.v0);
   for (Limit& l : j.limits) {
@@ -231,11 +233,14 @@ void mirrorJoint(JointSpec& j, const Mat3& S) {
     case JointType::Universal:
       j.axis = axial;
       j.axis2 = -(S * j.axis2);
+      j.point2 = S * j.point2;  // a point: polar
       break;
     case JointType::Gimbal:
       j.axis = axial;
       j.axis2 = -(S * j.axis2);
       j.axis3 = -(S * j.axis3);
+      j.point2 = S * j.point2;
+      j.point3 = S * j.point3;
       break;
     case JointType::Spherical:
     case JointType::Free: {

@@ -234,6 +234,16 @@ void PropertiesDock::buildJointSection() {
     addNumbers(
         f, tr("Axis 3 (child)"), QStringLiteral("joint.axis3"), 3, [this] { return list(spec().joint.axis3); },
         [this](const Values& v, QString* e) { return edit::setJointAxis3(*doc_, index(), vec3(v), e); });
+  // where axes 2 and 3 pass (body frame; axis 1 passes through the joint origin): 0, 0, 0 puts
+  // them through it too, MuJoCo's hinges at their own anchors do not (a humanoid's ankle)
+  if (type == kt::JointType::Universal || type == kt::JointType::Gimbal)
+    addNumbers(
+        f, tr("Axis 2 through (m)"), QStringLiteral("joint.point2"), 3, [this] { return list(spec().joint.point2); },
+        [this](const Values& v, QString* e) { return edit::setJointPoint2(*doc_, index(), vec3(v), e); });
+  if (type == kt::JointType::Gimbal)
+    addNumbers(
+        f, tr("Axis 3 through (m)"), QStringLiteral("joint.point3"), 3, [this] { return list(spec().joint.point3); },
+        [this](const Values& v, QString* e) { return edit::setJointPoint3(*doc_, index(), vec3(v), e); });
 }
 
 // Placement rows: translation (m) and rotation, as roll-pitch-yaw in degrees (radians in the
