@@ -304,6 +304,7 @@ void JointModel::actuationSubspace(const double* q, Mat6N& D) const {
 }
 
 Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
+  if (type != JointType::Universal && type != JointType::Gimbal) return Vec6::Zero();
   if (offset) {  // S̊ q̇ = Σ_{k<l} ν_k ν_l S_k × S_l (Ṡ_k = S_k × Σ_{l>k} S_l ν_l, as for the gimbal below)
     Vec6 cols[3];
     const int n = offsetAxes(*this, q, cols);
@@ -317,25 +318,27 @@ Vec6 JointModel::velocityProduct(const double* q, const double* v) const {
     return spatial(v[0] * v[1] * g.s1.cross(g.s2) + v[0] * v[2] * g.s1.cross(g.s3) + v[1] * v[2] * g.s2.cross(g.s3),
                    Vec3::Zero());
   }
-  if (type != JointType::Universal) return Vec6::Zero();
   return spatial(v[0] * v[1] * universalFirstAxis(*this, q).cross(axis2), Vec3::Zero());
 }
 
 Vec6 JointModel::jointVelocity(const double* q, const double* v) const {
-  if (offset) {
+  const auto offsetVelocity = [&] {
     Vec6 cols[3];
     const int n = offsetAxes(*this, q, cols);
     Vec6 vJ = Vec6::Zero();
     for (int k = 0; k < n; ++k) vJ += cols[k] * v[k];
     return vJ;
-  }
+  };
   switch (type) {
     case JointType::Fixed: return Vec6::Zero();
     case JointType::Revolute: return spatial(axis * v[0], Vec3::Zero());
     case JointType::Prismatic: return spatial(Vec3::Zero(), axis * v[0]);
     case JointType::Cylindrical: return spatial(axis * v[0], axis * v[1]);
-    case JointType::Universal: return spatial(universalFirstAxis(*this, q) * v[0] + axis2 * v[1], Vec3::Zero());
+    case JointType::Universal:
+      if (offset) return offsetVelocity();
+      return spatial(universalFirstAxis(*this, q) * v[0] + axis2 * v[1], Vec3::Zero());
     case JointType::Gimbal: {
+      if (offset) return offsetVelocity();
       const GimbalAxes g = gimbalAxes(*this, q);
       return spatial(g.s1 * v[0] + g.s2 * v[1] + g.s3 * v[2], Vec3::Zero());
     }

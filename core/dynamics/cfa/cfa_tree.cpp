@@ -180,63 +180,14 @@ void CfaTreeSolver::updateGimbal(int i, const double* qi) {
   ax.Shat3Inv = ax.Shat3.inverse();
 }
 
-// S, D and T of a joint with offset axes at q, in body axes (its joint frame): no frame makes S a
-// selection of coordinates, so its steps take them as matrices (eliminateDense and the "dense"
-// branches of the passes).
-void CfaTreeSolver::updateDense(int i, const double* qi) {
-  const JointModel& joint = tree_->joints[i];
-  Mat6N M;
-  joint.motionSubspace(qi, M);
-  Sdense_[i].leftCols(joint.nv) = M;
-  joint.actuationSubspace(qi, M);
-  Ddense_[i].leftCols(joint.nv) = M;
-  joint.constraintSubspace(qi, M);
-  Tphys_[i].leftCols(6 - joint.nv) = M;
-}
-
 // Eliminates joint c (its subtree already eliminated) into its parent's Ψ and α (see the header),
 // in arithmetic of the joint's n_c constraint coordinates.
 void CfaTreeSolver::eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
   // a free joint (n_c = 0) transmits nothing: no constraint coordinates
-  const bool dense = frames_[c].denseT();
+  if (frames_[c].denseT()) return eliminateDense(c, PsiC, Psi, alpha);
   dispatchSize(frames_[c].nc, [&]<int NC>() {
-    if constexpr (NC > 0) {
-      if (dense) {
-        eliminateDense<NC>(c, PsiC, Psi, alpha);
-      } else {
-        eliminateFixed<NC>(c, PsiC, Psi, alpha);
-      }
-    }
+    if constexpr (NC > 0) eliminateFixed<NC>(c, PsiC, Psi, alpha);
   });
-}
-
-// eliminateFixed with T_c a matrix (a dense joint, body axes): A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c,
-// V = L⁻¹ T_cᵀ ᶜX_p Ψ_p and z = L⁻¹ T_cᵀ b_c; the products replace the selections.
-template <int NC>
-void CfaTreeSolver::eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha) {
-  using Mat6c = Eigen::Matrix<double, 6, NC>;
-  using Veccc = Eigen::Matrix<double, NC, 1>;
-  BodyWork& C = w_[c];
-  const Xform& X = jointTransform(c);
-  const Mat6c T = Tphys_[c].leftCols<NC>();
-  const Mat6 Bt = timesXTransposed(Psi, X);  // Ψ_p ᶜX_pᵀ
-  const Mat6c B = Bt * T;
-  const Mat6 Q = timesXTransposed(Bt.transpose(), X) + PsiC;
-  const Eigen::Matrix<double, NC, NC> A = T.transpose() * Q * T;
-  PackedLower& L = C.L;
-  for (int j = 0; j < NC; ++j)
-    for (int i = j; i < NC; ++i) L(i, j) = A(i, j);
-  ldltInPlace<NC>(L, C.invDiag.data());
-  const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
-  Mat6c Vt = B;
-  Veccc z = T.transpose() * b;
-  solveUnitLower<NC>(L, Vt.transpose());
-  solveUnitLower<NC>(L, z);
-  const Mat6c Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
-  Psi.noalias() -= Wt * Vt.transpose();
-  alpha.noalias() -= Wt * z;
-  C.Vt.template leftCols<NC>() = Vt;
-  C.z.template head<NC>() = z;
 }
 
 template <int NC>
@@ -283,11 +234,7 @@ void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
   BodyWork& C = w_[c];
   const Vec6 b = jointTransform(c).applyMotion(alpha) - C.alpha;
   Veccc z;
-  if (frames_[c].denseT()) {
-    z = Tphys_[c].leftCols<NC>().transpose() * b;
-  } else {
-    for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
-  }
+  for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
   solveUnitLower<NC>(C.L, z);
   C.z.template head<NC>() = z;
   z.array() *= Eigen::Map<const Veccc>(C.invDiag.data()).array();
@@ -300,15 +247,8 @@ void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
   const std::array<std::int8_t, 6>& cd = frames_[i].cdims;
   BodyWork& W = w_[i];
   PackedLower& L = W.L;
-  if (frames_[i].denseT()) {
-    const Eigen::Matrix<double, 6, NC> T = Tphys_[i].leftCols<NC>();
-    const Eigen::Matrix<double, NC, NC> A = T.transpose() * Psi * T;
-    for (int j = 0; j < NC; ++j)
-      for (int r = j; r < NC; ++r) L(r, j) = A(r, j);
-  } else {
-    for (int j = 0; j < NC; ++j)
-      for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
-  }
+  for (int j = 0; j < NC; ++j)
+    for (int r = j; r < NC; ++r) L(r, j) = Psi(cd[r], cd[j]);
   ldltInPlace<NC>(L, W.invDiag.data());
   rootRhs<NC>(i, true);
 }
@@ -318,13 +258,9 @@ void CfaTreeSolver::factorRoot(int i, const Mat6& Psi) {
 template <int NC>
 void CfaTreeSolver::rootRhs(int i, bool withBias) {
   BodyWork& W = w_[i];
-  if (frames_[i].denseT()) {
-    W.z.template head<NC>() = Tphys_[i].leftCols<NC>().transpose() * (withBias ? Vec6(W.c - W.alpha) : Vec6(-W.alpha));
-  } else {
-    for (int j = 0; j < NC; ++j) {
-      const int d = frames_[i].cdims[j];
-      W.z[j] = withBias ? W.c[d] - W.alpha[d] : -W.alpha[d];
-    }
+  for (int j = 0; j < NC; ++j) {
+    const int d = frames_[i].cdims[j];
+    W.z[j] = withBias ? W.c[d] - W.alpha[d] : -W.alpha[d];
   }
   solveUnitLower<NC>(W.L, W.z.template head<NC>());
 }
@@ -375,10 +311,6 @@ void CfaTreeSolver::constraintForce(int i, const Vec6* Fp, Vec6& lambda) const {
   if (Fp) y.noalias() += W.Vt.template leftCols<NC>().transpose() * *Fp;
   y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
   solveUnitLowerTransposed<NC>(W.L, y);
-  if (frames_[i].denseT()) {  // T_i λ_i, the constraint wrench, as the selections give it
-    lambda.noalias() = Tphys_[i].leftCols<NC>() * y;
-    return;
-  }
   lambda.setZero();
   for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
 }
@@ -485,7 +417,7 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
       if (fr.universal()) {
         W.c.head<2>() += axes_[i].Shat * Eigen::Vector2d(qddi[0], qddi[1]);
       } else if (fr.dense()) {
-        for (int k = 0; k < fr.nv; ++k) W.c += Sdense_[i].col(k) * qddi[k];
+        W.c += denseMotion(i, qddi);
       } else if (fr.gimbal()) {
         W.c.head<3>() += axes_[i].Shat3 * Vec3(qddi[0], qddi[1], qddi[2]);
       } else {
@@ -510,9 +442,7 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
     const Vec6& f = fRnea_[i];
     fJ = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
   }
-  if (fr.dense()) {  // u = D (τ − Sᵀ f), body axes
-    for (int k = 0; k < fr.nv; ++k) u += Ddense_[i].col(k) * (tau[off + k] - Sdense_[i].col(k).dot(fJ));
-  } else if (fr.universal()) {
+  if (fr.universal()) {
     const Eigen::Vector2d tp = Eigen::Vector2d(tau[off], tau[off + 1]) - ax.Shat.transpose() * fJ.head<2>();
     u.head<2>() = ax.ShatInv.transpose() * tp;  // D = S (SᵀS)⁻¹ = R [Ŝ⁻ᵀ; 0]
   } else if (fr.gimbal()) {
@@ -520,6 +450,8 @@ Vec6 CfaTreeSolver::actuation(int i, const VectorX& tau, bool residual) const {
     u.head<3>() = ax.Shat3Inv.transpose() * tp;  // D = [Ŝ⁻ᵀ; 0]
   } else if (fr.nv == 1) {                       // u = e_d τ_d
     u = unitVector(fr.dims[0]) * (tau[off] - fJ[fr.dims[0]]);
+  } else if (fr.dense()) {
+    u = denseActuation(i, tau.data() + off, fJ);
   } else {
     for (int k = 0; k < fr.nv; ++k) u[fr.dims[k]] = tau[off + k] - fJ[fr.dims[k]];
   }
@@ -557,7 +489,9 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     const std::vector<int>& ch = t.children[i];
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, psiOf(*c), Psi, W.alpha);
     if (fr.nv == 1) W.psiCol = Psi.col(fr.dims[0]);
-    if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
+    if (p < 0 && fr.denseT()) {
+      factorRootDense(i, Psi);
+    } else if (p < 0) {  // a root joint: A_ii = T_iᵀ Ψ_i T_i, b_i = −T_iᵀ α_i
       dispatchSize(fr.nc, [&]<int NC>() {
         if constexpr (NC > 0) factorRoot<NC>(i, Psi);
       });
@@ -584,9 +518,13 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
     // ᴶⁱX_ᴶᵖ a_p (the world is at rest)
     const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(stored ? aStored_[p] : aPrev);
     Vec6 lambda = Vec6::Zero();
-    dispatchSize(fr.nc, [&]<int NC>() {
-      if constexpr (NC > 0) constraintForce<NC>(i, Fp, lambda);
-    });
+    if (fr.denseT()) {
+      constraintForceDense(i, Fp, lambda);
+    } else {
+      dispatchSize(fr.nc, [&]<int NC>() {
+        if constexpr (NC > 0) constraintForce<NC>(i, Fp, lambda);
+      });
+    }
     if (stored && fr.nc > 0) accumulateInverseForce(jointTransform(i), lambda, -1.0, *Fp);  // for i's later siblings
     // T_iᵀ (a_i − y − c_i) = 0: only the motion coordinates differ
     Vec6 a = withBias ? Vec6(y + W.c) : y;
@@ -604,12 +542,7 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
       qdd[t.vOffset[i]] = rel;
       a += unitVector(d) * rel;
     } else if (fr.dense()) {
-      // a_i = α_i + Ψ_i T_i λ_i whole, and S_i q̈_i = a_i − y − c_i: q̈_i = D_iᵀ (a_i − y − c_i)
-      const int off = t.vOffset[i];
-      const Vec6 ai = W.alpha + Psi_[i] * lambda;  // Ψ_i is symmetric
-      const Vec6 rel = ai - a;
-      for (int k = 0; k < fr.nv; ++k) qdd[off + k] = Ddense_[i].col(k).dot(rel);
-      a = ai;
+      denseAcceleration(i, lambda, a, qdd.data() + t.vOffset[i]);
     } else if (fr.nv > 0) {
       const int off = t.vOffset[i];
       Vec6 rel = Vec6::Zero();
@@ -676,11 +609,17 @@ void CfaTreeSolver::correctionPass(const VectorX& tau) {
     }
     W.alpha.noalias() = IinvJ_[i] * (u + rho);
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) {
+      if (frames_[*c].denseT()) {
+        eliminateRhsDense(*c, W.alpha);
+        continue;
+      }
       dispatchSize(frames_[*c].nc, [&]<int NC>() {
         if constexpr (NC > 0) eliminateRhs<NC>(*c, W.alpha);
       });
     }
-    if (p < 0) {
+    if (p < 0 && frames_[i].denseT()) {
+      rootRhsDense(i, false);
+    } else if (p < 0) {
       dispatchSize(frames_[i].nc, [&]<int NC>() {
         if constexpr (NC > 0) rootRhs<NC>(i, false);
       });
@@ -701,15 +640,15 @@ void CfaTreeSolver::generalizedForce(int i, const Vec6& f, double* out) const {
   if (fr.nv == 0) return;
   const JointAxes& ax = axes_[i];
   const Vec6 fr6 = fr.rotated ? spatial(ax.R.transpose() * f.head<3>(), ax.R.transpose() * f.tail<3>()) : f;
-  if (fr.dense()) {
-    for (int k = 0; k < fr.nv; ++k) out[k] = Sdense_[i].col(k).dot(fr6);
-  } else if (fr.universal()) {
+  if (fr.universal()) {
     const Eigen::Vector2d tau = ax.Shat.transpose() * fr6.head<2>();
     out[0] = tau[0];
     out[1] = tau[1];
   } else if (fr.gimbal()) {
     const Vec3 tau = ax.Shat3.transpose() * fr6.head<3>();
     for (int k = 0; k < 3; ++k) out[k] = tau[k];
+  } else if (fr.dense()) {
+    denseGeneralizedForce(i, fr6, out);
   } else {
     for (int k = 0; k < fr.nv; ++k) out[k] = fr6[fr.dims[k]];
   }

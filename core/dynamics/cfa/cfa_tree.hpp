@@ -230,12 +230,25 @@ class CfaTreeSolver final : public Solver {
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
   void updateUniversal(int i, const double* qi);
   void updateGimbal(int i, const double* qi);
-  void updateDense(int i, const double* qi);
+  [[gnu::noinline]] void updateDense(int i, const double* qi);
   void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
-  template <int NC>
-  void eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  // The steps of dense joints (JointFrame::dense: S, T and D as matrices in body axes), in
+  // cfa_tree_dense.cpp, out of the passes' translation unit: its inlining stays as it was.
+  /// eliminateFixed with T_c a matrix.
+  [[gnu::noinline]] void eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  /// eliminateRhs, factorRoot (with rootRhs), rootRhs and constraintForce with T a matrix.
+  [[gnu::noinline]] void eliminateRhsDense(int c, Vec6& alpha);
+  [[gnu::noinline]] void factorRootDense(int i, const Mat6& Psi);
+  [[gnu::noinline]] void rootRhsDense(int i, bool withBias);
+  [[gnu::noinline]] void constraintForceDense(int i, const Vec6* Fp, Vec6& lambda) const;
+  /// S_i q̈_i, D_i (τ_i − S_iᵀ f), S_iᵀ f (f in body axes), and the substitution's a_i = α_i + Ψ_i T_i λ_i
+  /// with q̈_i = D_iᵀ (a_i − a), a = ⁱX_p a_p + c_i on entry and a_i on return.
+  [[gnu::noinline]] Vec6 denseMotion(int i, const double* qdd) const;
+  [[gnu::noinline]] Vec6 denseActuation(int i, const double* tau, const Vec6& f) const;
+  [[gnu::noinline]] void denseGeneralizedForce(int i, const Vec6& f, double* out) const;
+  [[gnu::noinline]] void denseAcceleration(int i, const Vec6& lambda, Vec6& a, double* qdd) const;
   template <int NC>
   void eliminateRhs(int c, Vec6& alpha);
   template <int NC>
