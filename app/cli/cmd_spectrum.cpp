@@ -87,24 +87,11 @@ int cmdSpectrum(const std::vector<std::string>& args) {
                  formatSignificant(run.duration, 6).c_str(), formatSignificant(rate, 6).c_str());
     return 2;
   }
-  std::vector<std::string> header = {"f_Hz"};
-  for (const std::string& n : run.names) {
-    header.push_back(n + ".amplitude");
-    header.push_back(n + ".psd");
-  }
   try {
     const std::unique_ptr<CsvWriter> csv =
         output.empty() || output == "-" ? std::make_unique<CsvWriter>(stdout) : std::make_unique<CsvWriter>(output);
-    csv->header(header);
-    std::vector<double> row(header.size());
-    for (std::size_t k = 0; k < spectra.front().frequency.size(); ++k) {
-      row[0] = spectra.front().frequency[k];
-      for (std::size_t s = 0; s < spectra.size(); ++s) {
-        row[1 + 2 * s] = spectra[s].amplitude[k];
-        row[2 + 2 * s] = spectra[s].psd[k];
-      }
-      csv->row(row);
-    }
+    csv->header(spectraHeader(run.names));
+    spectraRows(spectra, [&](std::span<const double> row) { csv->row(row); });
     csv->finish();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kinetree-cli spectrum: %s\n", printable(e.what()).c_str());

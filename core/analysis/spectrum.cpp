@@ -86,4 +86,26 @@ Spectrum welchSpectrum(std::span<const double> x, double sampleRate, const Spect
   return s;
 }
 
+std::vector<std::string> spectraHeader(const std::vector<std::string>& names) {
+  std::vector<std::string> header = {"f_Hz"};
+  for (const std::string& n : names) {
+    header.push_back(n + ".amplitude");
+    header.push_back(n + ".psd");
+  }
+  return header;
+}
+
+void spectraRows(const std::vector<Spectrum>& spectra, const std::function<void(std::span<const double>)>& row) {
+  if (spectra.empty()) return;
+  std::vector<double> values(1 + 2 * spectra.size());
+  for (std::size_t k = 0; k < spectra.front().frequency.size(); ++k) {
+    values[0] = spectra.front().frequency[k];
+    for (std::size_t s = 0; s < spectra.size(); ++s) {
+      values[1 + 2 * s] = spectra[s].amplitude[k];
+      values[2 + 2 * s] = spectra[s].psd[k];
+    }
+    row(values);
+  }
+}
+
 }  // namespace kt

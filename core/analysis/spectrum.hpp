@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace kt {
@@ -51,5 +53,11 @@ std::size_t defaultSegment(std::size_t n);
 /// The spectra of `x` sampled at `sampleRate` Hz. Throws std::invalid_argument for fewer than
 /// two samples per segment, a segment longer than the signal, or a rate that is not positive.
 Spectrum welchSpectrum(std::span<const double> x, double sampleRate, const SpectrumOptions& options = {});
+
+/// The spectra as a table, as `kinetree-cli spectrum` writes it: the header f_Hz, then NAME.amplitude
+/// and NAME.psd of each spectrum (`names` one per spectrum), and one row per line (the first
+/// spectrum's frequencies; all are of one segment length), each handed to `row`.
+std::vector<std::string> spectraHeader(const std::vector<std::string>& names);
+void spectraRows(const std::vector<Spectrum>& spectra, const std::function<void(std::span<const double>)>& row);
 
 }  // namespace kt

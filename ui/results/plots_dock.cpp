@@ -823,23 +823,12 @@ bool PlotsDock::exportSpectrum(const QString& path, QString* error) const {
       return fail(tr("the file name should end in .csv, .pdf, .svg or .png"));
     return render::writeFigures({spectrumView_->figure()}, path, QSizeF(1600, 900), 2.0, error);
   }
-  std::vector<std::string> header = {"f_Hz"};
-  for (const QString& n : spectrumNames_) {
-    header.push_back(n.toStdString() + ".amplitude");
-    header.push_back(n.toStdString() + ".psd");
-  }
+  std::vector<std::string> names;
+  for (const QString& n : spectrumNames_) names.push_back(n.toStdString());
   try {
     kt::CsvWriter csv(QFile::encodeName(path).toStdString());
-    csv.header(header);
-    std::vector<double> row(header.size());
-    for (std::size_t k = 0; k < spectrum_.front().frequency.size(); ++k) {
-      row[0] = spectrum_.front().frequency[k];
-      for (std::size_t s = 0; s < spectrum_.size(); ++s) {
-        row[1 + 2 * s] = spectrum_[s].amplitude[k];
-        row[2 + 2 * s] = spectrum_[s].psd[k];
-      }
-      csv.row(row);
-    }
+    csv.header(kt::spectraHeader(names));
+    kt::spectraRows(spectrum_, [&](std::span<const double> row) { csv.row(row); });
     csv.finish();
   } catch (const std::exception& e) {
     return fail(QString::fromStdString(e.what()));

@@ -210,20 +210,14 @@ void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
     for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + PsiC(cd[i], cd[j]);
   ldltInPlace<NC>(L, C.invDiag.data());
   // V = L⁻¹ Bᵀ (held as Vᵀ, column by column) and z = L⁻¹ b_c with b_c = T_cᵀ (ᶜX_p α_p + c_c − α_c)
-  // (eq. 29, the bias per body)
+  // (eq. 29, the bias per body); the Schur complement of A_cc: every remaining block at body p
+  // changes by −Vᵀ D⁻¹ V; kept for the back substitution, λ_c = A_cc⁻¹ (b_c + T_cᵀ ᶜX_p Ψ_p F_p)
+  // = L⁻ᵀ D⁻¹ (z + V F_p)
   const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
   Mat6c Vt = B;
   Veccc z;
   for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
-  solveUnitLower<NC>(L, Vt.transpose());
-  solveUnitLower<NC>(L, z);
-  // the Schur complement of A_cc: every remaining block at body p changes by −Vᵀ D⁻¹ V
-  const Mat6c Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
-  Psi.noalias() -= Wt * Vt.transpose();
-  alpha.noalias() -= Wt * z;
-  // what the back substitution needs: λ_c = A_cc⁻¹ (b_c + T_cᵀ ᶜX_p Ψ_p F_p) = L⁻ᵀ D⁻¹ (z + V F_p)
-  C.Vt.template leftCols<NC>() = Vt;
-  C.z.template head<NC>() = z;
+  schurUpdate<NC>(C, Vt, z, Psi, alpha);
 }
 
 // eliminateFixed's right-hand side alone, with its stored L, D and V, for the correction's system at

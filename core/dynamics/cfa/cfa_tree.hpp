@@ -234,6 +234,21 @@ class CfaTreeSolver final : public Solver {
   void eliminate(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   template <int NC>
   void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
+  /// The end of an elimination step, A_cc = L D Lᵀ in C: V = L⁻¹ Bᵀ (Vt holds B on entry, V then)
+  /// and z = L⁻¹ b (z holds T_cᵀ b_c on entry), the Schur complement Ψ_p −= Vᵀ D⁻¹ V, α_p −= Vᵀ D⁻¹ z, and V, z kept
+  /// for the back substitution. Inlined where it is used (the step's arithmetic stays in one piece).
+  template <int NC>
+  [[gnu::always_inline]] static void schurUpdate(BodyWork& C, Eigen::Matrix<double, 6, NC>& Vt,
+                                                 Eigen::Matrix<double, NC, 1>& z, Mat6& Psi, Vec6& alpha) {
+    using Veccc = Eigen::Matrix<double, NC, 1>;
+    solveUnitLower<NC>(C.L, Vt.transpose());
+    solveUnitLower<NC>(C.L, z);
+    const Eigen::Matrix<double, 6, NC> Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
+    Psi.noalias() -= Wt * Vt.transpose();
+    alpha.noalias() -= Wt * z;
+    C.Vt.template leftCols<NC>() = Vt;
+    C.z.template head<NC>() = z;
+  }
   // The steps of dense joints (JointFrame::dense: S, T and D as matrices in body axes), in
   // cfa_tree_dense.cpp, out of the passes' translation unit: its inlining stays as it was.
   /// eliminateFixed with T_c a matrix.

@@ -41,13 +41,7 @@ void CfaTreeSolver::eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
       const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
       Mat6c Vt = B;
       Veccc z = T.transpose() * b;
-      solveUnitLower<NC>(L, Vt.transpose());
-      solveUnitLower<NC>(L, z);
-      const Mat6c Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
-      Psi.noalias() -= Wt * Vt.transpose();
-      alpha.noalias() -= Wt * z;
-      C.Vt.template leftCols<NC>() = Vt;
-      C.z.template head<NC>() = z;
+      schurUpdate<NC>(C, Vt, z, Psi, alpha);
     }
   });
 }
