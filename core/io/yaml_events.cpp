@@ -56,6 +56,7 @@ class Handler final : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override { sink_.onAlias(position(mark), name(anchor)); }
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    lastScalar_ = mark;
     // "?": a plain scalar; "!": quoted or a block scalar (| or >), so never a number or a bool
     const bool quoted = tag == "!";
     sink_.onScalar(position(mark), tag == "?" || tag == "!" ? std::string() : tag, name(anchor), value, quoted);
@@ -77,6 +78,36 @@ class Handler final : public YAML::EventHandler {
   void OnMapEnd() override {
     if (!open_.empty()) open_.pop_back();
     sink_.onEnd();
+  }
+
+  /// Where the last scalar starts, when it is a quoted one without its closing quote: yaml-cpp
+  /// ends such a scalar at the end of the text without a word (YAML has it an error, as libyaml
+  /// reports it). Only the last scalar can be one: it runs to the end.
+  bool unterminatedQuote(YAML::Mark& at) const {
+    if (lastScalar_.is_null() || lastScalar_.pos < 0) return false;
+    auto i = static_cast<std::size_t>(lastScalar_.pos);
+    const std::size_t n = input_.size();
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    // the mark may be at the node's tag or anchor
+    while (i < n && (input_[i] == '!' || input_[i] == '&')) {
+      while (i < n && !space(input_[i])) ++i;
+      while (i < n && space(input_[i])) ++i;
+    }
+    if (i >= n || (input_[i] != '"' && input_[i] != '\'')) return false;
+    const char quote = input_[i];
+    for (++i; i < n; ++i) {
+      if (quote == '"' && input_[i] == '\\') {
+        ++i;
+      } else if (input_[i] == quote) {
+        if (quote == '\'' && i + 1 < n && input_[i + 1] == '\'') {
+          ++i;  // '' is a quote in a single-quoted scalar
+          continue;
+        }
+        return false;
+      }
+    }
+    at = lastScalar_;
+    return true;
   }
 
   /// "YAML syntax error: did not find expected ',' or ']', while parsing a flow sequence that
@@ -121,6 +152,7 @@ class Handler final : public YAML::EventHandler {
   std::vector<std::pair<std::string, Position>> open_;  ///< the collections being read, innermost last
   mutable Position last_{-1, 0};                        ///< the last mark's position, and its byte offset:
   mutable std::size_t lastByte_ = 0;
+  YAML::Mark lastScalar_ = YAML::Mark::null_mark();  ///< where the last scalar starts
 };
 
 // Reads no further than the start of a second document.
@@ -153,6 +185,12 @@ EventsResult parseEvents(const std::string& input, EventSink& sink) {
   YAML::Parser parser(stream);
   try {
     if (!parser.HandleNextDocument(handler)) return result;
+    if (YAML::Mark at; handler.unterminatedQuote(at)) {
+      result.error =
+          "YAML syntax error: found unexpected end of stream in a quoted scalar (its closing quote is missing)";
+      result.errorPos = handler.position(at);
+      return result;
+    }
     // a second document: where it starts, and not read
     SecondDocument second(handler);
     try {
