@@ -4,8 +4,12 @@
 #include "core/io/yaml_events.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
 
 namespace kt::yaml {
@@ -68,6 +72,9 @@ class Builder final : public EventSink {
   std::vector<std::pair<std::string, Position>> aliases;  ///< path where each alias is written, and its position
   int documents = 0;
   Position documentStart;
+  /// The value of a top-level key that is a sequence starting at line `watchLine` (parseInPieces)
+  int watchLine = -1;
+  Node* watched = nullptr;
 
   void onDocumentStart(Position pos) override {
     ++documents;
@@ -179,6 +186,7 @@ class Builder final : public EventSink {
     Frame f;
     f.node = arena->make(kind, pos);
     f.anchor = anchor;
+    if (kind == Node::Kind::Sequence && pos.line == watchLine && stack_.size() == 1) watched = f.node;
     if (!stack_.empty()) {
       const Frame& parent = stack_.back();
       f.inSequence = parent.node->kind == Node::Kind::Sequence;
@@ -261,7 +269,15 @@ bool isBlockScalarIndicator(const std::string& text, std::size_t from, std::size
   if (start >= end || (text[start] != '|' && text[start] != '>')) return false;
   for (std::size_t j = start + 1; j < end; ++j)
     if (text[j] != '-' && text[j] != '+' && (text[j] < '1' || text[j] > '9')) return false;
-  return start == from || (start >= 2 && (text[start - 2] == ':' || text[start - 2] == '-'));
+  // a node starts there: at the line's start, after "key: " or "- ", or after the node's tag or anchor
+  const auto nodeStart = [&](std::size_t k) {
+    return k == from || (k >= from + 2 && (text[k - 2] == ':' || text[k - 2] == '-'));
+  };
+  if (nodeStart(start)) return true;
+  std::size_t property = start;
+  while (property > from && (text[property - 1] == ' ' || text[property - 1] == '\t')) --property;
+  while (property > from && text[property - 1] != ' ' && text[property - 1] != '\t') --property;
+  return property < start && (text[property] == '!' || text[property] == '&') && nodeStart(property);
 }
 
 // Text that is not UTF-8, and control characters, would stop a YAML parser before the model
@@ -439,7 +455,86 @@ bool toUtf8(const std::string& t, const Encoding& e, std::string& out, std::stri
 
 }  // namespace
 
-bool nestingWithin(const std::string& text, int limit, Position& where) {
+namespace {
+
+// The largest list that is the value of a top-level key, written in block style ("bodies:" and
+// then its "- " entries at one indentation), as the pre-scan sees it: where each entry starts.
+// The text can be parsed in pieces cut at these lines (parseInPieces).
+struct ListRegion {
+  struct Entry {
+    std::size_t byte;  ///< the start of the entry's line
+    int line;
+  };
+  std::vector<Entry> entries;
+  int indent = 0;       ///< of the entries' "-"
+  std::size_t end = 0;  ///< the start of the first line after the list (the text's size at its end)
+};
+
+// Follows the pre-scan's structural lines (not inside quotes, a flow collection or a block scalar;
+// not blank or a comment) to find ListRegion.
+class ListFinder {
+ public:
+  void line(const std::string& text, std::size_t lineStart, std::size_t first, std::size_t lineEnd, int line,
+            int indent) {
+    const bool entry =
+        text[first] == '-' && (first + 1 == lineEnd || text[first + 1] == ' ' || text[first + 1] == '\r');
+    if (state_ == State::Open) {
+      if (indent > current_.indent || (indent == current_.indent && entry)) {
+        if (indent == current_.indent) current_.entries.push_back({lineStart, line});
+        return;
+      }
+      close(lineStart);
+    }
+    if (state_ == State::Awaiting) {
+      state_ = State::Idle;
+      if (entry) {
+        state_ = State::Open;
+        current_.indent = indent;
+        current_.entries.assign(1, {lineStart, line});
+        return;
+      }
+    }
+    if (indent == 0 && emptyKey(text, first, lineEnd)) state_ = State::Awaiting;
+  }
+  /// The largest list found, once the text is scanned.
+  ListRegion finish(std::size_t size) {
+    if (state_ == State::Open) close(size);
+    return std::move(best_);
+  }
+
+ private:
+  enum class State { Idle, Awaiting, Open };
+  // "key:" with nothing after it but a comment: a plain key whose value starts on a later line
+  static bool emptyKey(const std::string& text, std::size_t first, std::size_t lineEnd) {
+    static constexpr std::string_view kIndicators = "-?:#[]{},&*!|>'\"%@`";
+    if (kIndicators.find(text[first]) != std::string_view::npos) return false;
+    std::size_t end = lineEnd;
+    for (std::size_t j = first; j < lineEnd; ++j) {
+      const char c = text[j];
+      if (c == '[' || c == '{' || c == '"' || c == '\'') return false;
+      if (c == '#' && (text[j - 1] == ' ' || text[j - 1] == '\t')) {
+        end = j;
+        break;
+      }
+    }
+    while (end > first && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
+    return end > first + 1 && text[end - 1] == ':' &&
+           std::string_view(text).substr(first, end - 1 - first).find(": ") == std::string_view::npos;
+  }
+  void close(std::size_t end) {
+    state_ = State::Idle;
+    current_.end = end;
+    const auto bytes = [](const ListRegion& r) { return r.entries.empty() ? 0 : r.end - r.entries.front().byte; };
+    if (bytes(current_) > bytes(best_)) std::swap(best_, current_);
+  }
+
+  State state_ = State::Idle;
+  ListRegion current_, best_;
+};
+
+// nestingWithin, and with `list` also the largest top-level block list (ListRegion).
+bool scanOutline(const std::string& text, int limit, Position& where, ListRegion* list) {
+  ListFinder finder;
   std::vector<int> indents;  // open block levels
   int flow = 0;
   bool inSingle = false, inDouble = false;
@@ -467,10 +562,12 @@ bool nestingWithin(const std::string& text, int limit, Position& where) {
     if (structural) {
       while (!indents.empty() && indents.back() >= indent) indents.pop_back();
       indents.push_back(indent);
+      if (list) finder.line(text, lineStart, i, lineEnd, line, indent);
     }
     int prefixes = 0;  // "- " and "? " entries opened on this line
     char prevNonSpace = 0;
     bool prevSpace = true;
+    bool afterProperty = false;  // the last token was a node's tag or anchor: a node starts next
     bool leading = structural;
     for (std::size_t j = i; j < lineEnd; ++j) {
       const char c = text[j];
@@ -491,12 +588,14 @@ bool nestingWithin(const std::string& text, int limit, Position& where) {
         continue;
       }
       if (c == '#' && prevSpace) break;
-      const bool tokenStart = prevNonSpace == 0 || prevNonSpace == '[' || prevNonSpace == '{' || prevNonSpace == ',' ||
-                              (prevSpace && (prevNonSpace == ':' || prevNonSpace == '-' || prevNonSpace == '?'));
+      const bool tokenStart =
+          prevNonSpace == 0 || prevNonSpace == '[' || prevNonSpace == '{' || prevNonSpace == ',' ||
+          (prevSpace && (prevNonSpace == ':' || prevNonSpace == '-' || prevNonSpace == '?' || afterProperty));
       if (leading && (c == '-' || c == '?') && (j + 1 == lineEnd || text[j + 1] == ' ' || text[j + 1] == '\r')) {
         ++prefixes;
       } else if (c != ' ' && c != '\t') {
         leading = false;
+        if (prevSpace) afterProperty = tokenStart && (c == '!' || c == '&');
         if (c == '"' && tokenStart)
           inDouble = true;
         else if (c == '\'' && tokenStart)
@@ -518,7 +617,179 @@ bool nestingWithin(const std::string& text, int limit, Position& where) {
     i = lineEnd + 1;
     ++line;
   }
+  if (list) *list = finder.finish(n);
   return true;
+}
+
+}  // namespace
+
+bool nestingWithin(const std::string& text, int limit, Position& where) {
+  return scanOutline(text, limit, where, nullptr);
+}
+
+namespace {
+
+// The events of a piece of the text, parsed on its own, moved to the document's lines: `offset`
+// lines down, and from the piece's line `from` on `shift` lines more (the first piece: the text
+// after the list follows the list's first entries there).
+class ShiftedSink final : public EventSink {
+ public:
+  ShiftedSink(EventSink& to, int offset, int from, int shift) : to_(to), offset_(offset), from_(from), shift_(shift) {}
+  void onDocumentStart(Position pos) override { to_.onDocumentStart(map(pos)); }
+  void onNull(Position pos, const std::string& anchor, bool empty) override { to_.onNull(map(pos), anchor, empty); }
+  void onAlias(Position pos, const std::string& anchor) override { to_.onAlias(map(pos), anchor); }
+  void onScalar(Position pos, const std::string& tag, const std::string& anchor, std::string value,
+                bool quoted) override {
+    to_.onScalar(map(pos), tag, anchor, std::move(value), quoted);
+  }
+  void onSequenceStart(Position pos, const std::string& tag, const std::string& anchor) override {
+    to_.onSequenceStart(map(pos), tag, anchor);
+  }
+  void onMapStart(Position pos, const std::string& tag, const std::string& anchor) override {
+    to_.onMapStart(map(pos), tag, anchor);
+  }
+  void onEnd() override { to_.onEnd(); }
+
+ private:
+  Position map(Position p) const {
+    p.line += offset_ + (p.line >= from_ ? shift_ : 0);
+    return p;
+  }
+  EventSink& to_;
+  int offset_, from_, shift_;
+};
+
+struct Piece {
+  std::string text;
+  int offset = 0;
+  int from = std::numeric_limits<int>::max();
+  int shift = 0;
+  std::vector<ParseProblem> problems;
+  Builder builder{problems, false};
+  EventsResult events;
+  bool failed = false;
+
+  void parse() noexcept {
+    try {
+      ShiftedSink sink(builder, offset, from, shift);
+      events = parseEvents(text, sink);
+    } catch (...) {  // out of memory: the text is then parsed whole, where it is reported
+      failed = true;
+    }
+  }
+  /// Read without a problem of any kind: the tree is what the whole text gives.
+  bool clean() const {
+    return !failed && events.error.empty() && !events.secondDocument && problems.empty() && builder.aliases.empty() &&
+           builder.root != nullptr && builder.documents == 1;
+  }
+};
+
+// Texts this large are parsed in pieces where they can be (parseInPieces), each piece at least
+// kPieceBytes.
+constexpr std::size_t kPiecesFrom = 1024 * 1024;
+constexpr std::size_t kPieceBytes = 512 * 1024;
+
+// Each piece must meet at its ends what it meets in the whole text, for the parser (yaml-cpp)
+// leaves some mistakes unreported until more text follows (a key without its ':' is an error at the
+// next ':', anywhere after it, and nothing at the end of the text): every piece ends in an entry
+// of its own, "- 0: 0", dropped after the parse. The first piece is the text before the list, its
+// first entries, that entry, then the list's last entry and what follows the list; every other
+// piece a run of the entries between, then that entry.
+std::shared_ptr<const Node> parseListInPieces(const std::string& input, const ListRegion& list, std::size_t count,
+                                              std::size_t threads) {
+  const std::size_t entries = list.entries.size();
+  if (entries < 3 || count < 2) return nullptr;
+  // each later piece starts at the entry nearest to an equal share of the list's bytes (not the
+  // first or the last entry: the first piece has those)
+  const std::size_t begin = list.entries.front().byte, bytes = list.end - begin;
+  std::vector<std::size_t> cuts;  // entry indices
+  std::size_t e = 1;
+  for (std::size_t k = 1; k < count; ++k) {
+    const std::size_t target = begin + bytes * k / count;
+    while (e + 1 < entries && list.entries[e].byte < target) ++e;
+    std::size_t nearest = e;
+    if (e > 1 && (e + 1 == entries || target - list.entries[e - 1].byte < list.entries[e].byte - target))
+      nearest = e - 1;
+    if (nearest + 1 < entries && (cuts.empty() || cuts.back() < nearest)) cuts.push_back(nearest);
+  }
+  if (cuts.empty()) return nullptr;
+  cuts.push_back(entries - 1);  // the end of the last piece
+  const ListRegion::Entry& first = list.entries[cuts[0]];
+  const ListRegion::Entry& last = list.entries.back();
+  std::vector<std::unique_ptr<Piece>> pieces;
+  for (std::size_t k = 0; k < cuts.size(); ++k) pieces.push_back(std::make_unique<Piece>());
+  Piece& head = *pieces[0];
+  const std::string extra = std::string(static_cast<std::size_t>(list.indent), ' ') + "- 0: 0\n";
+  head.text.reserve(first.byte + extra.size() + (input.size() - last.byte));
+  head.text.assign(input, 0, first.byte);
+  head.text += extra;
+  head.text.append(input, last.byte, std::string::npos);
+  head.from = first.line + 1;
+  head.shift = last.line - first.line - 1;
+  head.builder.watchLine = list.entries.front().line;
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    const ListRegion::Entry& from = list.entries[cuts[k - 1]];
+    const std::size_t end = list.entries[cuts[k]].byte;
+    pieces[k]->text.reserve(end - from.byte + extra.size());
+    pieces[k]->text.assign(input, from.byte, end - from.byte);
+    pieces[k]->text += extra;
+    pieces[k]->offset = from.line;
+  }
+  // `threads` workers, this thread one of them, each taking the next piece not yet taken: pieces
+  // parse at different speeds, so there are more pieces than workers
+  std::atomic<std::size_t> next{0};
+  const auto work = [&pieces, &next] {
+    for (std::size_t k; (k = next.fetch_add(1)) < pieces.size();) pieces[k]->parse();
+  };
+  std::vector<std::thread> workers;
+  try {
+    while (workers.size() + 1 < std::min(threads, pieces.size())) workers.emplace_back(work);
+  } catch (const std::system_error&) {  // no more threads to be had: fewer workers
+  }
+  work();
+  for (std::thread& t : workers) t.join();
+
+  // the first piece's list, its last entry kept back; every other piece's entries; none of theirs.
+  // Each entry where the scan saw one (it reads quotes, brackets and block scalars as the parser
+  // does, but not everything: "com[: 1" is a plain key to the parser, an open bracket to the scan)
+  for (const auto& p : pieces)
+    if (!p->clean()) return nullptr;
+  Node* whole = head.builder.watched;
+  const auto entriesAt = [&list](const std::vector<const Node*>& items, std::size_t from, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k)
+      if (items[k]->pos.line != list.entries[from + k].line && items[k]->kind != Node::Kind::Null)
+        return false;  // an empty entry ("-" alone) is placed at the next token
+    const Node* own = items[n];
+    return own->kind == Node::Kind::Map && own->entries.size() == 1 && own->entries[0].first->value == "0" &&
+           own->entries[0].second->value == "0";
+  };
+  if (whole == nullptr || whole->items.size() != cuts[0] + 2 || !entriesAt(whole->items, 0, cuts[0]) ||
+      whole->items.back()->pos.line != last.line)
+    return nullptr;
+  const Node* lastEntry = whole->items.back();
+  whole->items.resize(cuts[0]);
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    const Node* root = pieces[k]->builder.root;
+    const std::size_t own = cuts[k] - cuts[k - 1];
+    if (root->kind != Node::Kind::Sequence || root->items.size() != own + 1 ||
+        !entriesAt(root->items, cuts[k - 1], own))
+      return nullptr;
+    whole->items.insert(whole->items.end(), root->items.begin(), root->items.end() - 1);
+  }
+  whole->items.push_back(lastEntry);
+  auto arenas = std::make_shared<std::vector<std::shared_ptr<NodeArena>>>();
+  for (const auto& p : pieces) arenas->push_back(p->builder.arena);
+  return {arenas, head.builder.root};  // shares the arenas' ownership
+}
+
+}  // namespace
+
+std::shared_ptr<const Node> parseInPieces(const std::string& text, int pieces) {
+  ListRegion list;
+  Position where;
+  if (!scanOutline(text, kMaxNestingDepth, where, &list)) return nullptr;
+  const auto count = static_cast<std::size_t>(std::max(pieces, 0));
+  return parseListInPieces(text, list, count, count);
 }
 
 std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<ParseProblem>& problems,
@@ -557,7 +828,9 @@ std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<Pa
     text = &decoded;
   }
   Position where;
-  if (!nestingWithin(*text, kMaxNestingDepth, where)) {
+  ListRegion list;
+  const bool large = text->size() >= kPiecesFrom && std::thread::hardware_concurrency() >= 2;
+  if (!scanOutline(*text, kMaxNestingDepth, where, large ? &list : nullptr)) {
     problems.emplace_back(where, "nesting is deeper than " + std::to_string(kMaxNestingDepth) +
                                      " levels; a model file needs fewer than 10 (is this a model file?)");
     return nullptr;
@@ -565,6 +838,17 @@ std::shared_ptr<const Node> parseDocument(const std::string& raw, std::vector<Pa
   std::string carried;
   const bool carrying = carryUnprintable(*text, carried);
   const std::string& input = carrying ? carried : *text;
+  // a large file on more than one core: its longest list in pieces, parsed on every core (a piece
+  // with any problem, or carried bytes, and it is parsed whole, so that every message is as it
+  // would be)
+  if (large && !carrying) {
+    const std::size_t threads = std::min(std::thread::hardware_concurrency(), 8u);
+    const std::size_t count = std::min<std::size_t>(4 * threads, input.size() / kPieceBytes);
+    if (auto root = parseListInPieces(input, list, count, threads)) {
+      if (aliases) aliases->clear();  // a piece with an alias is parsed whole
+      return root;
+    }
+  }
 
   Builder builder(problems, carrying);
   const EventsResult events = parseEvents(input, builder);

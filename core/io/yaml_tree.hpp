@@ -44,21 +44,27 @@ struct ParseProblem {
 inline constexpr std::size_t kMaxDocumentBytes = 64u * 1024u * 1024u;
 inline constexpr int kMaxNestingDepth = 64;
 
-/// Parses one YAML document. Returns the root (null when the text holds no document), which owns
-/// every node of the document (the nodes point to each other and live as long as it), and appends
-/// every problem found (a syntax error with the parser's position and what it was reading,
-/// duplicate keys, a second document, oversized or too deeply nested text, tags other than the
-/// standard !!str, !!int, !!float, !!bool, !!null, !!seq and !!map, an encoding YAML does not allow,
-/// UTF-16 or UTF-32 that does not decode). UTF-16 and UTF-32 text is read as its characters:
-/// positions count lines and characters as in any other text. An empty value ("key:") is
-/// placed at its key. Text that is not UTF-8, and control characters, reach the values as they
-/// are (the model reader names the value that holds them). When problems are reported the tree
-/// may be partial.
-/// With `aliases`, also where each alias (*name) is written, by the YAML path it takes in the
-/// document ("bodies[1]"): the node itself is the anchor's, shared, never copied (so that aliases
-/// cannot multiply the memory a small file needs).
+/// Parses one YAML document (a text of a MiB or more on a machine with more cores along its
+/// largest list, several pieces at once: parseInPieces). Returns the root (null when the text holds no document), which
+/// owns every node of the document (the nodes point to each other and live as long as it), and appends every problem
+/// found (a syntax error with the parser's position and what it was reading, duplicate keys, a second document,
+/// oversized or too deeply nested text, tags other than the standard !!str, !!int, !!float, !!bool, !!null, !!seq and
+/// !!map, an encoding YAML does not allow, UTF-16 or UTF-32 that does not decode). UTF-16 and UTF-32 text is read as
+/// its characters: positions count lines and characters as in any other text. An empty value ("key:") is placed at its
+/// key. Text that is not UTF-8, and control characters, reach the values as they are (the model reader names the value
+/// that holds them). When problems are reported the tree may be partial. With `aliases`, also where each alias (*name)
+/// is written, by the YAML path it takes in the document ("bodies[1]"): the node itself is the anchor's, shared, never
+/// copied (so that aliases cannot multiply the memory a small file needs).
 std::shared_ptr<const Node> parseDocument(const std::string& text, std::vector<ParseProblem>& problems,
                                           std::vector<std::pair<std::string, Position>>* aliases = nullptr);
+
+/// parseDocument's path for large texts, alone (for tests): UTF-8 `text` (no byte order mark)
+/// cut along its largest top-level block list ("bodies:" and its "- " entries) into `pieces`
+/// pieces of about equal size, parsed at once on as many threads, and the lists' entries joined
+/// into one tree, positions as in the whole text. Null when the text has no such list, or any
+/// piece has a problem of any kind (parseDocument then parses the text whole, so that every
+/// message is what the whole text gives).
+std::shared_ptr<const Node> parseInPieces(const std::string& text, int pieces);
 
 /// Nesting depth estimate of YAML text without parsing it (block indentation levels, "- "
 /// entries on one line, flow brackets). Stops early and reports the position where it first

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <random>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@
 
 #include "core/io/atomic_file.hpp"
 #include "core/io/model_yaml.hpp"
+#include "core/io/yaml_tree.hpp"
 #include "core/model/generators.hpp"
 #include "core/model/text_util.hpp"
 
@@ -283,6 +285,24 @@ class RandomModel {
 };
 
 }  // namespace
+
+// Two YAML trees alike node by node: kind, position, value, quotes, entries in order. Where they
+// differ is described in `where`.
+bool sameTree(const yaml::Node& a, const yaml::Node& b, const std::string& path, std::string& where) {
+  if (a.kind != b.kind || a.pos.line != b.pos.line || a.pos.column != b.pos.column || a.value != b.value ||
+      a.quoted != b.quoted || a.items.size() != b.items.size() || a.entries.size() != b.entries.size()) {
+    where = (path.empty() ? std::string("the root") : path) + ": line " + std::to_string(a.pos.line) + " against " +
+            std::to_string(b.pos.line) + ", '" + a.value + "' against '" + b.value + "'";
+    return false;
+  }
+  for (std::size_t k = 0; k < a.items.size(); ++k)
+    if (!sameTree(*a.items[k], *b.items[k], path + "[" + std::to_string(k) + "]", where)) return false;
+  for (std::size_t k = 0; k < a.entries.size(); ++k)
+    if (!sameTree(*a.entries[k].first, *b.entries[k].first, path + ".(key)", where) ||
+        !sameTree(*a.entries[k].second, *b.entries[k].second, path + "." + a.entries[k].first->value, where))
+      return false;
+  return true;
+}
 
 class TestModelIo : public QObject {
   Q_OBJECT
@@ -641,6 +661,106 @@ bodies:
     const Model m = loadModelFromString(text);
     QCOMPARE(m.name, std::string("quoted name"));
     QCOMPARE(m.bodies[1].inertial.mass, 2.0);
+  }
+
+  // A large file is parsed in pieces cut along its largest list (yaml_tree.hpp, parseInPieces):
+  // the tree must be the one the whole text gives, positions included, whatever the layout
+  // around the cuts; and anything unusual in a piece gives no tree, so that the whole text is
+  // parsed and every message is its own.
+  void piecesGiveTheWholeTree() {
+    std::vector<std::string> texts;
+    for (const QString& name : QDir(QString::fromStdString(examplesDir())).entryList({"*.yaml"})) {
+      QFile f(QString::fromStdString(examplesDir() + "/") + name);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      texts.push_back(f.readAll().toStdString());
+    }
+    texts.push_back(saveModelToString(makeChain(40)));
+    std::string crlf;
+    for (const char c : saveModelToString(makeBinaryTree(4)))
+      crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    texts.push_back(crlf);
+    // entries at the key's own indentation, comments, a flow mapping and a quoted text over several
+    // lines, a block scalar whose lines look like entries, and keys after the list
+    texts.push_back(
+        "kinetree: 1\nbodies:   # the links\n- name: a\n  parent: world\n  description: |\n    - not an entry\n"
+        "    - nor this\n# between entries\n\n- name: b\n  joint: {type: revolute,\naxis: x}\n"
+        "- name: c\n  description: \"two\n- lines\"\n- name: 'd'\n  shapes:\n  - type: box\n  - type: sphere\n"
+        "- {name: e, parent: d}\n-\n- name: f\nname: after\nextra:\n  - 1\n  - 2\n");
+    // a quoted text after a tag, over lines that look like entries, and a block scalar after one
+    texts.push_back(
+        "bodies:\n  - a\n  - b\n  - c\n  - !!str \"d\n  - e\"\n  - x: !!str |\n      - f\n  - 'g\n\n  - h'\n  - i\n");
+    for (std::size_t t = 0; t < texts.size(); ++t) {
+      std::vector<yaml::ParseProblem> problems;
+      const auto whole = yaml::parseDocument(texts[t], problems);  // small: parsed whole
+      QVERIFY2(whole && problems.empty(),
+               ("text " + std::to_string(t) + ": " + (problems.empty() ? "" : problems[0].message)).c_str());
+      // a list of two entries is not cut: the first piece holds the first and the last entry
+      const yaml::Node* bodies = whole->find("bodies");
+      const bool cuttable = bodies != nullptr && bodies->items.size() >= 3;
+      for (const int pieces : {2, 3, 5}) {
+        const auto cut = yaml::parseInPieces(texts[t], pieces);
+        QVERIFY2(bool(cut) == cuttable,
+                 ("text " + std::to_string(t) + " in " + std::to_string(pieces) + " pieces").c_str());
+        if (!cut) continue;
+        std::string where;
+        QVERIFY2(sameTree(*whole, *cut, "", where), ("text " + std::to_string(t) + ": " + where).c_str());
+      }
+    }
+    // texts changed at random in the characters that decide how YAML reads the lines: where the
+    // pieces give a tree, it is the whole text's, and the whole text has no problem
+    std::mt19937 random(20261130);
+    const char* const edits[] = {"\"", "'",      "[",    "]",    "{",     "}",      "|",          ">",  "- ",
+                                 "\n", "\n  - ", "\n- ", "#",    " #",    "!!str ", "&a ",        "*a", "\t",
+                                 ": ", ",",      "\\",   "\n  ", "---\n", "? ",     "\"\n  - x\n"};
+    int fromPieces = 0;
+    for (int round = 0; round < 600; ++round) {
+      std::string text = texts[static_cast<std::size_t>(round) % texts.size()];
+      for (unsigned k = 0, n = 1 + random() % 6; k < n; ++k) {
+        const std::size_t at = random() % text.size();
+        if (random() % 3 == 0)
+          text.erase(at, 1 + random() % 3);
+        else
+          text.insert(at, edits[random() % std::size(edits)]);
+      }
+      std::vector<yaml::ParseProblem> problems;
+      const auto whole = yaml::parseDocument(text, problems);
+      const auto cut = yaml::parseInPieces(text, 3);
+      if (!cut) continue;
+      ++fromPieces;
+      std::string where;
+      QVERIFY2(whole && problems.empty() && sameTree(*whole, *cut, "", where), (where + "\n" + text).c_str());
+    }
+    QVERIFY2(fromPieces > 50, std::to_string(fromPieces).c_str());
+    // what a piece cannot read alone, or reads with a problem, gives no tree
+    const std::string entries = "  - name: a\n    parent: world\n  - name: b\n    parent: a\n  - name: c\n";
+    for (const std::string& text : {
+             std::string("bodies:\n  - &x {name: a}\n  - name: b\n  - name: c\n  - *x\n"),  // an alias
+             "bodies:\n" + entries + "  - name: d\n    name: d\n",                          // a duplicate key
+             "bodies:\n" + entries + "  - name: [d\n",                                      // a syntax error
+             "bodies:\n" + entries + "  - \"e\n  - f\n",                                    // a quote not closed
+             "bodies:\n" + entries + "  - !custom d\n",                                     // a tag
+             std::string("name: m\nparent: 1\n"),                                           // no list
+             std::string("bodies:\n  - name: a\n"),                                         // one entry
+         })
+      QVERIFY2(!yaml::parseInPieces(text, 3), text.c_str());
+    // a file large enough to be read in pieces: the model, and a mistake in its last body, are
+    // what they would be in a small file
+    const Model chain = makeChain(2500);
+    std::string text = saveModelToString(chain);
+    QVERIFY(text.size() > 1024 * 1024);
+    QVERIFY(loadModelFromString(text).bodies.size() == chain.bodies.size());
+    const std::size_t last = text.rfind("mass: 1");
+    QVERIFY(last != std::string::npos);
+    text.replace(last, 7, "mass: -1");
+    const int line =
+        1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n'));
+    try {
+      loadModelFromString(text, "big.yaml");
+      QFAIL("a negative mass was accepted");
+    } catch (const ModelLoadError& e) {
+      const std::string message = formatDiagnostics(e.diagnostics());
+      QVERIFY2(message.find("big.yaml:" + std::to_string(line) + ":") != std::string::npos, message.c_str());
+    }
   }
 
   // Bytes the YAML parser itself refuses: in a comment they are nothing to the model (a file
