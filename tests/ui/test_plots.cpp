@@ -226,6 +226,35 @@ class TestPlots : public QObject {
     QCOMPARE(plots->paneSignals(1), (QStringList{"qd:neck[0]", "qd:neck[1]", "qd:neck[2]"}));
   }
 
+  // A free base whose first child is welded to it (MuJoCo's humanoid: the torso's head) still
+  // opens on a branch that moves: the first child that moves or carries something that does.
+  void firstBranchPassesFixedChildren() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("welded_first.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray inertial = "    inertial: {mass: 1, inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1}}\n";
+    file.write(
+        "kinetree: 1\nname: welded_first\nbodies:\n"
+        "  - name: torso\n    parent: world\n    joint: {type: free}\n" +
+        inertial + "  - name: head\n    parent: torso\n    joint: {type: fixed}\n" + inertial +
+        "  - name: hat\n    parent: head\n    joint: {type: fixed}\n" + inertial +
+        "  - name: arm\n    parent: torso\n    joint: {type: revolute, name: shoulder}\n" + inertial +
+        "  - name: hand\n    parent: arm\n    joint: {type: revolute, name: wrist}\n" + inertial);
+    file.close();
+    auto w = std::make_unique<MainWindow>();
+    w->resize(1280, 900);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+    QString error;
+    QVERIFY2(w->files().loadModel(path, error), qPrintable(error));
+    QVERIFY(runFor(controllerOf(w.get()), 0.1));
+    PlotsDock* plots = w->plotsDock();
+    QCOMPARE(plots->paneTitle(1), QStringLiteral("Joint coordinates: shoulder, wrist"));
+    QCOMPARE(plots->paneSignals(1), (QStringList{"q:shoulder[0]", "q:wrist[0]"}));
+    QCOMPARE(plots->paneSignals(2).front(), QStringLiteral("reaction:shoulder.mx"));
+  }
+
   // The first picture is the paper's (Liu et al. 2016, Figs. 8–10): base attitude, the first
   // arm's joint angles (in degrees), its first joint's constraint forces and moments, every pane
   // drawn after a 1 s run, titled after what it shows, the legend naming signals as the list does.

@@ -341,16 +341,24 @@ void PlotsDock::onSessionStarted() {
     const int next = i + 1 < tree->nb ? tree->qOffset[static_cast<std::size_t>(i) + 1] : tree->nq;
     jointNq_.push_back(next - tree->qOffset[static_cast<std::size_t>(i)]);
   }
-  // the first branch: from the first root (past a free joint) down the first children
+  // the first branch: from the first root (past a free joint) down the first children that move
+  // or carry something that does (a humanoid's torso carries a fixed head first, then the arms)
+  std::vector<char> moves(static_cast<std::size_t>(tree->nb), 0);  // the joint or one below it has coordinates
+  for (int i = tree->nb - 1; i >= 0; --i) {
+    const auto n = static_cast<std::size_t>(i);
+    if (tree->joints[n].nv > 0) moves[n] = 1;
+    if (const int p = tree->parent[n]; p >= 0 && moves[n]) moves[static_cast<std::size_t>(p)] = 1;
+  }
+  const auto firstMovingChild = [&](int i) {
+    for (int c : tree->children[static_cast<std::size_t>(i)])
+      if (moves[static_cast<std::size_t>(c)]) return c;
+    return -1;
+  };
   firstBranch_.clear();
   int body = tree->roots.empty() ? -1 : tree->roots.front();
   if (body >= 0 && tree->joints[static_cast<std::size_t>(body)].type == kt::JointType::Free)
-    body = tree->children[static_cast<std::size_t>(body)].empty()
-               ? -1
-               : tree->children[static_cast<std::size_t>(body)].front();
-  for (; body >= 0 && firstBranch_.size() < 8; body = tree->children[static_cast<std::size_t>(body)].empty()
-                                                          ? -1
-                                                          : tree->children[static_cast<std::size_t>(body)].front())
+    body = firstMovingChild(body);
+  for (; body >= 0 && firstBranch_.size() < 8; body = firstMovingChild(body))
     if (tree->joints[static_cast<std::size_t>(body)].nv > 0) firstBranch_.push_back(body);
   // joints on a prescribed motion: the run's question is their required efforts (docs/motion.md)
   prescribed_.clear();
