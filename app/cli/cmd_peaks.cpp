@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // kinetree-cli peaks: run a model headless and print the peak load of every joint.
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/cli/cli_args.hpp"
@@ -52,6 +54,20 @@ int cmdPeaks(const std::vector<std::string>& args) {
     std::fprintf(stderr, "kinetree-cli peaks: --case-components needs --cases FILE\n%s", kPeaksUsage);
     return 2;
   }
+  // the format follows the name: a FILE.pdf would otherwise receive CSV under a name that lies
+  const auto endsWith = [&casesPath](std::string_view suffix) {
+    if (casesPath.size() < suffix.size()) return false;
+    for (std::size_t k = 0; k < suffix.size(); ++k)
+      if (std::tolower(static_cast<unsigned char>(casesPath[casesPath.size() - suffix.size() + k])) != suffix[k])
+        return false;
+    return true;
+  };
+  const bool casesJson = endsWith(".json");
+  if (!casesPath.empty() && !casesJson && !endsWith(".csv")) {
+    std::fprintf(stderr, "kinetree-cli peaks: --cases writes FILE.csv or FILE.json, not '%s'\n%s",
+                 printable(casesPath).c_str(), kPeaksUsage);
+    return 2;
+  }
   if (!outputsWritable("peaks", {output, casesPath})) return 1;  // checked before the run, not after it
   std::unique_ptr<Simulator> sim;
   double duration = 0.0;
@@ -88,10 +104,9 @@ int cmdPeaks(const std::vector<std::string>& args) {
     }
     if (cases) {
       // the state and every joint's wrench at each joint's peak |force| and |moment|
-      const bool json = casesPath.size() >= 5 && casesPath.compare(casesPath.size() - 5, 5, ".json") == 0;
       CsvWriter file(casesPath);
-      file.raw(json ? loadCasesJson(sim->tree(), sim->signalLayout(), cases->cases())
-                    : loadCasesCsv(sim->tree(), sim->signalLayout(), cases->cases()));
+      file.raw(casesJson ? loadCasesJson(sim->tree(), sim->signalLayout(), cases->cases())
+                         : loadCasesCsv(sim->tree(), sim->signalLayout(), cases->cases()));
       file.finish();
     }
   } catch (const std::exception& e) {

@@ -221,6 +221,13 @@ class TestRecordedResults : public QObject {
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(csv.readAll().toStdString(), loadCasesCsv(tree, layout, cases));
     QVERIFY(kt::test::runCli({"peaks", example("space_robot.yaml"), "--duration", "1", "--cases", jsonPath}).code == 0);
+    // any other name is refused before the run, and nothing is written
+    const QString pdfPath = dir.filePath("cases.pdf");
+    const kt::test::CliRun pdf =
+        kt::test::runCli({"peaks", example("space_robot.yaml"), "--duration", "1", "--cases", pdfPath});
+    QCOMPARE(pdf.code, 2);
+    QVERIFY2(pdf.err.contains("--cases writes FILE.csv or FILE.json, not '"), qPrintable(pdf.err));
+    QVERIFY(!QFile::exists(pdfPath));
     QFile json(jsonPath);
     QVERIFY(json.open(QIODevice::ReadOnly));
     const QByteArray text = json.readAll();
