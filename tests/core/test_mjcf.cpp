@@ -177,6 +177,23 @@ class TestMjcf : public QObject {
   }
 
  private slots:
+  // The model is named by <mujoco model="...">, as a Kinetree name; without one (MuJoCo then says
+  // "MuJoCo Model"), by the file.
+  void modelNameIsTheFilesModelAttribute() {
+    QTemporaryDir dir;
+    const auto nameOf = [&](const QString& file, const std::string& attribute) {
+      const std::string path = dir.filePath(file).toStdString();
+      std::ofstream(path) << "<mujoco" << attribute
+                          << "><worldbody><body><joint type=\"hinge\"/><geom size=\"0.1\"/></body>"
+                             "</worldbody></mujoco>\n";
+      return importMjcfFile(path).model.name;
+    };
+    QCOMPARE(nameOf("a.xml", " model=\"two arms\""), std::string("two_arms"));
+    QCOMPARE(nameOf("b.xml", " model=\"9 dof\""), std::string("_9_dof"));
+    QCOMPARE(nameOf("my_robot.xml", ""), std::string("my_robot"));
+    QCOMPARE(nameOf("1.xml", ""), std::string("mjcf_model"));
+  }
+
   void armMatchesMuJoCo() { compareWithMuJoCo(mjcfFile("arm.xml")); }
   void floatingBaseMatchesMuJoCo() { compareWithMuJoCo(mjcfFile("floating.xml")); }
   void classesAndIncludeMatchMuJoCo() { compareWithMuJoCo(mjcfFile("classes.xml")); }
@@ -193,6 +210,7 @@ class TestMjcf : public QObject {
       const int b = imp.model.findBody(body);
       return b < 0 ? JointSpec{} : imp.model.bodies[static_cast<std::size_t>(b)].joint;
     };
+    QCOMPARE(imp.model.name, std::string("Humanoid"));  // <mujoco model="Humanoid">
     QCOMPARE(jointOf("torso").type, JointType::Free);
     QCOMPARE(jointOf("lower_waist").type, JointType::Universal);
     QCOMPARE(jointOf("right_thigh").type, JointType::Gimbal);

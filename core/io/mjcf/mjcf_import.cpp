@@ -170,10 +170,22 @@ class MjcfImporter {
   MjcfImporter(const mjModel* m, std::string file, const MjcfImportOptions& options)
       : m_(m), file_(std::move(file)), options_(options) {}
 
+  // <mujoco model="..."> (MuJoCo keeps it first in names; "MuJoCo Model" when none is given) as a
+  // Kinetree name, characters a name cannot have as '_'; else the file's name, else "mjcf_model"
+  std::string modelName() const {
+    std::string name = m_->nnames > 0 ? std::string(m_->names) : std::string();
+    if (name == "MuJoCo Model") name.clear();
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    if (!name.empty() && !isValidName(name)) name.insert(0, 1, '_');
+    if (isValidName(name)) return name;
+    name = fs::path(file_).stem().string();
+    return isValidName(name) ? name : "mjcf_model";
+  }
+
   MjcfImport run(const std::vector<std::string>& compilerWarnings) {
     MjcfImport out;
-    out.model.name = fs::path(file_).stem().string();
-    if (!isValidName(out.model.name)) out.model.name = "mjcf_model";
+    out.model.name = modelName();
     out.model.gravity = Vec3(m_->opt.gravity[0], m_->opt.gravity[1], m_->opt.gravity[2]);
     out.model.description = "Imported from " + fs::path(file_).filename().string() + " (MJCF).";
     out.model.sourceDirectory = options_.meshBaseDirectory;
