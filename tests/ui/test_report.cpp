@@ -124,6 +124,10 @@ class TestReport : public QObject {
       QCOMPARE(*found, row);
     }
     QVERIFY(text.contains(QStringLiteral("1 Model")) && text.contains(QStringLiteral("5 Load cases at the peaks")));
+    // a drive as the model gives it: the gains and the reference they follow
+    QVERIFY2(simplified(text).contains(
+                 QStringLiteral("kp = 200, kd = 40, reference amplitude 0.5, 0.1 Hz, phase -1.571 rad")),
+             qPrintable(text.left(3000)));
     QVERIFY(text.contains(QStringLiteral("Amplitude spectrum: loads of J22")));
     QVERIFY(text.contains(QStringLiteral("DEL (m = 4, N_eq = 1.5)")));
 

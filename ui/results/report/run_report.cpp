@@ -46,6 +46,18 @@ QString listText(const std::vector<double>& v) {
   return parts.size() == 1 ? parts.front() : QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
 }
 
+// offset + amplitude sin(2π f t + phase) as its numbers: the phase and the offset where not zero.
+QString sinusoidText(const std::vector<double>& amplitude, const std::vector<double>& frequency,
+                     const std::vector<double>& phase, const std::vector<double>& offset) {
+  const auto zero = [](const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [](double x) { return x == 0.0; });
+  };
+  QString text = tr("amplitude %1, %2 Hz").arg(listText(amplitude), listText(frequency));
+  if (!zero(phase)) text += tr(", phase %1 rad").arg(listText(phase));
+  if (!zero(offset)) text += tr(", offset %1").arg(listText(offset));
+  return text;
+}
+
 // How a joint moves: its prescribed motion or its drive, in a few words.
 QString howItMoves(const kt::JointSpec& j) {
   const kt::Motion& m = j.motion;
@@ -57,7 +69,7 @@ QString howItMoves(const kt::JointSpec& j) {
         text += tr(", %1 moves").arg(m.moves.empty() ? 0 : m.moves.front().size());
         break;
       case kt::MotionType::Sinusoid:
-        text += tr(", amplitude %1, %2 Hz").arg(listText(m.amplitude), listText(m.frequency));
+        text += QStringLiteral(", ") + sinusoidText(m.amplitude, m.frequency, m.phase, m.offset);
         break;
       case kt::MotionType::Table:
         text += QStringLiteral(", %1").arg(q(m.file));
@@ -73,10 +85,17 @@ QString howItMoves(const kt::JointSpec& j) {
   switch (d.type) {
     case kt::DriveType::Constant: text += tr(", τ = %1").arg(listText(d.value)); break;
     case kt::DriveType::Sinusoid:
-      text += tr(", amplitude %1, %2 Hz").arg(listText(d.amplitude), listText(d.frequency));
+      text += QStringLiteral(", ") + sinusoidText(d.amplitude, d.frequency, d.phase, d.offset);
       break;
-    case kt::DriveType::PdSinusoid:
-    case kt::DriveType::PdPiecewise: text += tr(", kp = %1, kd = %2").arg(sig(d.kp, 4), sig(d.kd, 4)); break;
+    case kt::DriveType::PdSinusoid:  // the gains and the reference they follow
+      text += tr(", kp = %1, kd = %2, reference %3")
+                  .arg(sig(d.kp, 4), sig(d.kd, 4), sinusoidText(d.amplitude, d.frequency, d.phase, d.offset));
+      break;
+    case kt::DriveType::PdPiecewise:
+      text += tr(", kp = %1, kd = %2, reference through %3 knots")
+                  .arg(sig(d.kp, 4), sig(d.kd, 4))
+                  .arg(d.knots.empty() ? 0 : d.knots.front().size());
+      break;
     case kt::DriveType::SpringDamper:
       text += tr(", stiffness %1, damping %2").arg(listText(d.stiffness), listText(d.damping));
       break;
