@@ -3,7 +3,7 @@
 // command line (docs/application.md). Four batch modes run without dialogs and quit:
 //   kinetree [MODEL] --screenshot FILE.png      the window once it is shown
 //   kinetree [MODEL] --export-plots DIR [--run T] [--formats png,svg,pdf]
-//   kinetree [MODEL] --report FILE.pdf|FILE.html [--run T]
+//   kinetree [MODEL] --report FILE.pdf|FILE.html [--run T] [--segment N] [--wohler M] [--neq N]
 //   kinetree [MODEL] --video FILE.mp4 [--run T] [--size WxH] [--fps N] [--playback F] [--plots]
 // (--duration T is the same as --run T.)
 // (ui/results/export/batch_export.hpp), with --solver, --integrator, --step for the run and
@@ -52,6 +52,16 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption fps = kt::ui::commandLineOption("fps", "With --video: frames per second (default 30).", "N");
   const QCommandLineOption playback = kt::ui::commandLineOption(
       "playback", "With --video: simulated seconds per second of video (default 1).", "factor");
+  const QCommandLineOption segment = kt::ui::commandLineOption(
+      "segment",
+      "With --report: samples per segment of the spectra (Welch's method; default about seven averaged), as "
+      "kinetree-cli spectrum.",
+      "N");
+  const QCommandLineOption wohler = kt::ui::commandLineOption(
+      "wohler", "With --report: the Wöhler exponent m of the damage-equivalent loads (default 4).", "M");
+  const QCommandLineOption neq = kt::ui::commandLineOption(
+      "neq",
+      "With --report: the equivalent cycles of the damage-equivalent loads (default: one per second of the run).", "N");
   const kt::ui::RunAndViewOptions common;
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -62,7 +72,8 @@ int main(int argc, char* argv[]) {
       QStringLiteral("model"),
       QStringLiteral("Model file to open, or a URDF robot (.urdf) to import (default: the embedded space robot)."),
       QStringLiteral("[model.yaml | robot.urdf]"));
-  parser.addOptions({screenshot, exportPlots, report, run, formats, video, duration, size, fps, playback});
+  parser.addOptions(
+      {screenshot, exportPlots, report, run, formats, video, duration, size, fps, playback, segment, wohler, neq});
   common.addTo(parser);
 
   if (kt::ui::asksForTextOnly(argc, argv)) {
@@ -78,6 +89,10 @@ int main(int argc, char* argv[]) {
   kt::ui::setApplicationIdentity();
   QApplication::setDesktopFileName(QStringLiteral("io.github.kinetree.Kinetree"));
   parser.process(app);
+  if (!parser.isSet(report) && (parser.isSet(segment) || parser.isSet(wohler) || parser.isSet(neq))) {
+    std::fprintf(stderr, "kinetree: --segment, --wohler and --neq choose what --report writes: give --report FILE\n");
+    return 2;
+  }
 
   const QStringList args = parser.positionalArguments();
   const QString model = args.isEmpty() ? kt::resources::kDefaultModel : args.front();
@@ -117,8 +132,14 @@ int main(int argc, char* argv[]) {
   }
   if (parser.isSet(report)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;
+    kt::ui::ReportRequest request;
+    request.path = parser.value(report);
+    request.duration = seconds;
+    request.segment = parser.value(segment);
+    request.wohler = parser.value(wohler);
+    request.neq = parser.value(neq);
     return kt::ui::exportReportFile(
-        controller, [&window] { return window.videoSource(); }, parser.value(report), seconds);
+        controller, [&window] { return window.videoSource(); }, request);
   }
   if (parser.isSet(video)) {
     if (!opened || !runChoices()) return opened ? 2 : 1;

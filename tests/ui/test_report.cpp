@@ -99,6 +99,34 @@ class TestReport : public QObject {
     QVERIFY2(pdfCode == 0, qPrintable(pdfError));
     const auto [htmlCode, htmlError] = report(QStringLiteral("robot.html"));
     QVERIFY2(htmlCode == 0, qPrintable(htmlError));
+    // the dialog's choices from the command line: the spectra's segment, the DELs' m and N_eq; a
+    // bad one is refused before the run, and they need --report
+    {
+      QProcess gui;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+      gui.setProcessEnvironment(env);
+      const auto run = [&](const QStringList& args) {
+        gui.start(QStringLiteral(KINETREE_GUI), QStringList{model, "--run", "1.5"} + args);
+        gui.waitForFinished(120000);
+        return std::make_pair(gui.exitCode(), QString::fromLocal8Bit(gui.readAllStandardError()));
+      };
+      const QString chosen = dir.filePath(QStringLiteral("chosen.pdf"));
+      const auto [code, err] = run({"--report", chosen, "--segment", "256", "--wohler", "3", "--neq", "100"});
+      QVERIFY2(code == 0, qPrintable(err));
+      const QString chosenText = simplified(pdfText(chosen));
+      QVERIFY2(chosenText.contains(QStringLiteral("segments of 256 samples")), qPrintable(chosenText.left(2000)));
+      QVERIFY(chosenText.contains(QStringLiteral("DEL (m = 3, N_eq = 100)")));
+      const QString refused = dir.filePath(QStringLiteral("refused.pdf"));
+      for (const QStringList& bad : {QStringList{"--segment", "1"}, QStringList{"--wohler", "0.5"},
+                                     QStringList{"--neq", "-1"}, QStringList{"--segment", "many"}}) {
+        const auto [badCode, badError] = run(QStringList{"--report", refused} + bad);
+        QVERIFY2(badCode == 2 && badError.contains(bad.front()), qPrintable(badError));
+        QVERIFY(!QFile::exists(refused));
+      }
+      const auto [alone, aloneError] = run({"--segment", "256"});
+      QVERIFY2(alone == 2 && aloneError.contains(QStringLiteral("give --report FILE")), qPrintable(aloneError));
+    }
     const auto [badCode, badError] = report(QStringLiteral("robot.docx"));
     QCOMPARE(badCode, 2);
     QVERIFY2(badError.contains(QStringLiteral(".pdf or an .html")), qPrintable(badError));

@@ -137,18 +137,47 @@ int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, cons
   return stoppedEarly(controller) ? 1 : 0;
 }
 
-int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
-                     const QString& durationText) {
+int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source,
+                     const ReportRequest& request) {
+  const QString& path = request.path;
   const QString suffix = QFileInfo(path).suffix().toLower();
   if (suffix != QLatin1String("pdf") && suffix != QLatin1String("html") && suffix != QLatin1String("htm")) {
     std::fprintf(stderr, "kinetree: --report writes a .pdf or an .html file, got '%s'\n", qPrintable(path));
     return 2;
   }
+  // the report's choices, as Export Report offers them and with kinetree-cli's names
+  ReportOptions options;
+  if (!request.segment.isEmpty()) {
+    bool ok = false;
+    const qlonglong n = request.segment.toLongLong(&ok);
+    if (!ok || n < 2) {
+      std::fprintf(stderr, "kinetree: --segment: expected at least 2 samples, got '%s'\n", qPrintable(request.segment));
+      return 2;
+    }
+    options.spectrumSegment = static_cast<std::size_t>(n);
+  }
+  if (!request.wohler.isEmpty()) {
+    bool ok = false;
+    options.wohler = request.wohler.toDouble(&ok);
+    if (!ok || !(options.wohler >= 1.0 && options.wohler <= 30.0)) {
+      std::fprintf(stderr, "kinetree: --wohler: expected an exponent from 1 to 30, got '%s'\n",
+                   qPrintable(request.wohler));
+      return 2;
+    }
+  }
+  if (!request.neq.isEmpty()) {
+    bool ok = false;
+    options.nEq = request.neq.toDouble(&ok);
+    if (!ok || !(options.nEq > 0.0) || !std::isfinite(options.nEq)) {
+      std::fprintf(stderr, "kinetree: --neq: expected a number of cycles above 0, got '%s'\n", qPrintable(request.neq));
+      return 2;
+    }
+  }
   if (!folderExists(path)) return 1;  // said before the run, not after it
-  if (const int code = runForExport(controller, durationText, "--run")) return code;
+  if (const int code = runForExport(controller, request.duration, "--run")) return code;
   QString error;
   int shown = -1;
-  const bool written = writeRunReport(source(), ReportOptions{}, path, &error, [&shown](double fraction) {
+  const bool written = writeRunReport(source(), options, path, &error, [&shown](double fraction) {
     const int percent = static_cast<int>(100.0 * fraction);
     if (percent / 10 != shown / 10) std::fprintf(stderr, "\rkinetree: report %d %%", percent);
     shown = percent;

@@ -32,12 +32,21 @@ int runForExport(SimulationController& controller, const QString& durationText, 
 int exportPlotsToFolder(SimulationController& controller, PlotsDock& plots, const QString& folder,
                         const QString& durationText, const QString& formatList);
 
-/// --report: runs the model and writes its report (ui/results/report/run_report.hpp) to `path`, a
-/// PDF or an HTML page by the suffix, with the views of `source` (called after the run); progress
-/// on stderr. Exit status 3 when the run reached a load rating (the report's warnings), as
-/// kinetree-cli peaks; a folder that does not exist is refused before the run.
-int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source, const QString& path,
-                     const QString& durationText);
+/// What --report asks for, as the command line spells it (empty: the default).
+struct ReportRequest {
+  QString path;
+  QString duration;  ///< empty: the model's
+  QString segment;   ///< --segment N: samples per Welch segment of the spectra (as kinetree-cli spectrum)
+  QString wohler;    ///< --wohler M: the DELs' Wöhler exponent (as kinetree-cli fatigue)
+  QString neq;       ///< --neq N: the DELs' equivalent cycles (as kinetree-cli fatigue)
+};
+/// --report: runs the model and writes its report (ui/results/report/run_report.hpp) to
+/// `request.path`, a PDF or an HTML page by the suffix, with the views of `source` (called after
+/// the run); progress on stderr. Exit status 2 for a bad option, 3 when the run reached a load
+/// rating (the report's warnings), as kinetree-cli peaks; options and a folder that does not
+/// exist are refused before the run.
+int exportReportFile(SimulationController& controller, const std::function<VideoSource()>& source,
+                     const ReportRequest& request);
 
 /// What --video asks for, as the command line spells it.
 struct VideoRequest {
