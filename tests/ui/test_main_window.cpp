@@ -331,8 +331,9 @@ class TestMainWindow : public QObject {
     // each imported file has its own mesh folder: another robot's "arm.xml" does not overwrite these
     const QString folder = kt::ui::meshFolderName(QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.xml"));
     QVERIFY2(QString::fromStdString(tool.shapes.front().mesh).contains(folder + QLatin1Char('/')), qPrintable(folder));
-    QVERIFY(folder.startsWith(QStringLiteral("mjcf-meshes/arm-")));
+    QVERIFY(folder.startsWith(QStringLiteral("arm-")));
     QVERIFY(folder != kt::ui::meshFolderName(dir.filePath(QStringLiteral("arm.xml"))));
+    QVERIFY(QString::fromStdString(tool.shapes.front().mesh).startsWith(kt::ui::Document::generatedMeshRoot()));
     auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"));
     QVERIFY(notes);
     QVERIFY2(notes->informativeText().contains(QStringLiteral("Kinetree does not simulate contacts")),
@@ -341,6 +342,39 @@ class TestMainWindow : public QObject {
     // Save As starts beside the robot's own file, not in the home folder
     QCOMPARE(w->files().saveAsStartPath(), QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.yaml"));
     checkUndoOfImport(*w, "arm", 5);
+  }
+
+  // Saving an imported robot copies the meshes the import made in the data folder beside the
+  // file: the saved model opens on another machine, or after the data folder is cleared.
+  void savedImportCarriesItsMeshes() {
+    QStandardPaths::setTestModeEnabled(true);
+    auto w = shownWindow();
+    QString error;
+    QVERIFY2(w->files().loadModel(QStringLiteral(KINETREE_TEST_DATA "/mjcf/arm.xml"), error), qPrintable(error));
+    if (auto* notes = w->findChild<QMessageBox*>(QStringLiteral("importNotesBox"))) notes->close();
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("my arm.yaml"));
+    QVERIFY2(w->document().saveAs(saved, &error), qPrintable(error));
+    const auto toolMesh = [](const kt::Model& m) {
+      return QString::fromStdString(m.bodies[static_cast<std::size_t>(m.findBody("tool"))].shapes.front().mesh);
+    };
+    QCOMPARE(toolMesh(w->document().model()),
+             QStringLiteral("my arm_meshes/") + QFileInfo(toolMesh(w->document().model())).fileName());
+    QVERIFY(!w->document().isModified());
+    // the file names the copies, relative to it, and they are whole
+    const kt::Model reread = kt::loadModelFromFile(QFile::encodeName(saved).toStdString());
+    const QString copy = dir.filePath(toolMesh(reread));
+    QVERIFY2(QFileInfo::exists(copy), qPrintable(copy));
+    QCOMPARE(w->sceneView()->scene().shapeActorCount(), shapeCount(w->document().model()));
+    // the same files: a run made before the save stays the current model's
+    kt::ui::SimulationController* sim = w->simulation();
+    QVERIFY(runUntil(*w, 0.05, [sim] { return sim->runState() == kt::ui::SimulationController::RunState::Finished; }));
+    QVERIFY2(w->document().saveAs(dir.filePath(QStringLiteral("third.yaml")), &error), qPrintable(error));
+    QVERIFY(!sim->outdated());
+    // a model whose meshes are already its own is saved as it is
+    QVERIFY2(w->document().saveAs(dir.filePath(QStringLiteral("again.yaml")), &error), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("again_meshes"))));
+    QCOMPARE(toolMesh(w->document().model()), toolMesh(reread));
   }
 
   // A robot with no geometry to draw (inertials only) shows a skeleton, and the camera is fitted

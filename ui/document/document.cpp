@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "ui/document/document.hpp"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -144,14 +148,75 @@ bool Document::save(QString* error) {
   return saveAs(filePath_, error);
 }
 
+QString Document::generatedMeshRoot() {
+  const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+  return data.isEmpty() ? QString() : QDir(data).filePath(QStringLiteral("mjcf-meshes"));
+}
+
+namespace {
+
+// A mesh an import wrote: a file under `root` (generatedMeshRoot(), ending in '/').
+bool isGenerated(const kt::Shape& shape, const QString& root) {
+  if (shape.type != kt::ShapeType::Mesh || root.size() <= 1) return false;
+  const QString mesh = QString::fromStdString(shape.mesh);
+  return QFileInfo(mesh).isAbsolute() && QDir::cleanPath(mesh).startsWith(root);
+}
+
+}  // namespace
+
+bool Document::copyGeneratedMeshes(kt::Model& model, const QString& path, QString* error) {
+  const QString root = QDir::cleanPath(generatedMeshRoot()) + QLatin1Char('/');
+  const QFileInfo file(path);
+  const QString folder = file.completeBaseName() + QStringLiteral("_meshes");
+  const QDir beside(file.absolutePath());
+  std::map<QString, QString> copies;  // generated file → its copy, relative to the model file
+  std::set<QString> names;
+  for (kt::BodySpec& body : model.bodies)
+    for (kt::Shape& shape : body.shapes) {
+      if (!isGenerated(shape, root)) continue;
+      const QString source = QDir::cleanPath(QString::fromStdString(shape.mesh));
+      auto it = copies.find(source);
+      if (it == copies.end()) {
+        // the file's own name, numbered where two imports wrote files of one name
+        const QFileInfo from(source);
+        QString name = from.fileName();
+        for (int k = 2; names.count(name) > 0; ++k)
+          name = QStringLiteral("%1_%2.%3").arg(from.completeBaseName()).arg(k).arg(from.suffix());
+        const QString target = beside.filePath(folder + QLatin1Char('/') + name);
+        if (!beside.mkpath(folder) || (QFile::exists(target) && !QFile::remove(target)) ||
+            !QFile::copy(source, target)) {
+          if (error)
+            *error = tr("cannot copy the mesh %1 to %2")
+                         .arg(QDir::toNativeSeparators(source), QDir::toNativeSeparators(target));
+          return false;
+        }
+        names.insert(name);
+        it = copies.emplace(source, folder + QLatin1Char('/') + name).first;
+      }
+      shape.mesh = it->second.toStdString();
+    }
+  return true;
+}
+
 bool Document::saveAs(const QString& givenPath, QString* error) {
   const QString path = absolutePath(givenPath);
-  if (!writeModelFile(model_, path, error)) return false;
+  const QString root = QDir::cleanPath(generatedMeshRoot()) + QLatin1Char('/');
+  const bool generated = std::any_of(model_.bodies.begin(), model_.bodies.end(), [&root](const kt::BodySpec& b) {
+    return std::any_of(b.shapes.begin(), b.shapes.end(), [&root](const kt::Shape& s) { return isGenerated(s, root); });
+  });
+  if (generated) {
+    kt::Model saved = model_;
+    if (!copyGeneratedMeshes(saved, path, error) || !writeModelFile(saved, path, error)) return false;
+    model_.bodies = std::move(saved.bodies);  // the shapes name the copies, as the file does
+  } else if (!writeModelFile(model_, path, error)) {
+    return false;
+  }
   undo_.setClean();
   autosaver_->discard();
-  if (path != filePath_) {
+  // Relative mesh paths now refer to the new folder (the problems list says if they break); the
+  // copies of generated meshes are the same files, so neither is an edit (no changed())
+  if (path != filePath_ || generated) {
     filePath_ = path;
-    // Relative mesh paths now refer to the new folder (the problems list says if they break).
     model_.sourceDirectory = QFileInfo(path).absolutePath().toStdString();
     problems_->refresh(model_);
     emit filePathChanged(filePath_);

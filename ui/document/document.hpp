@@ -79,11 +79,21 @@ class Document : public QObject {
   void setModel(const kt::Model& model, const QString& path = {});
   /// Saves to filePath() (must not be empty). On failure the file on disk is unchanged.
   bool save(QString* error = nullptr);
-  /// Saves to `path` and makes it the document's path (only when the save succeeded).
+  /// Saves to `path` and makes it the document's path (only when the save succeeded). Meshes an
+  /// import made in the application's data folder (generatedMeshRoot) are copied first into
+  /// "<name>_meshes" beside the file, and the model's shapes then name the copies, relative to it:
+  /// a saved model does not depend on this machine's data folder.
   bool saveAs(const QString& path, QString* error = nullptr);
+  /// Where imports write the meshes they make (MJCF meshes and ellipsoids): a folder of the
+  /// application's data folder, each import in a folder of its own under it.
+  static QString generatedMeshRoot();
   /// Writes `model` to `path` atomically (kt::writeFileAtomically); used by save and autosave.
   /// False with the reason ("cannot write …: No space left on device") in `error`.
   static bool writeModelFile(const kt::Model& model, const QString& path, QString* error, const QString& header = {});
+  /// The meshes of `model` under generatedMeshRoot() copied into "<name>_meshes" beside the model
+  /// file `path`, their shapes naming the copies relative to it. True when there were none or all
+  /// were copied; false with the reason in `error` (the model may then be partly changed).
+  static bool copyGeneratedMeshes(kt::Model& model, const QString& path, QString* error);
 
   /// Why the model cannot be run (the first problem and how many there are), or empty.
   QString runBlocker() const;

@@ -6,7 +6,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
-#include <QStandardPaths>
 #include <QStringList>
 
 #include "core/io/mjcf/mjcf.hpp"
@@ -20,16 +19,16 @@ QString meshFolderName(const QString& path) {
   const QFileInfo file(path);
   const QString where = file.canonicalFilePath().isEmpty() ? file.absoluteFilePath() : file.canonicalFilePath();
   const QByteArray hash = QCryptographicHash::hash(where.toUtf8(), QCryptographicHash::Sha1).toHex().left(8);
-  return QStringLiteral("mjcf-meshes/%1-%2").arg(file.completeBaseName(), QString::fromLatin1(hash));
+  return QStringLiteral("%1-%2").arg(file.completeBaseName(), QString::fromLatin1(hash));
 }
 
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error) {
   kt::MjcfImport imported;
   try {
-    kt::MjcfImportOptions options;  // meshes by absolute paths: the document has no file yet
-    const QString data = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    if (!data.isEmpty())
-      options.meshDirectory = QFile::encodeName(QDir(data).filePath(meshFolderName(path))).toStdString();
+    // meshes by absolute paths: the document has no file yet (saving copies them beside it)
+    kt::MjcfImportOptions options;
+    if (const QString root = Document::generatedMeshRoot(); !root.isEmpty())
+      options.meshDirectory = QFile::encodeName(QDir(root).filePath(meshFolderName(path))).toStdString();
     imported = kt::importMjcfFile(QFile::encodeName(path).toStdString(), options);
   } catch (const kt::ModelLoadError& e) {
     error = QString::fromStdString(kt::formatDiagnostics(e.diagnostics())).trimmed();

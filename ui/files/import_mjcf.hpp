@@ -16,10 +16,10 @@ class Document;
 /// the document has no folder yet. `status`: a status-bar line; `error`: the diagnostics when false.
 bool importMjcf(Document& doc, const QString& path, QWidget* parent, QString& status, QString& error);
 
-/// "mjcf-meshes/MODEL-HASH": the folder, under the data folder, of the meshes of the MJCF file at
+/// "MODEL-HASH": the folder, under Document::generatedMeshRoot(), of the meshes of the MJCF file at
 /// `path`, one for each file (HASH from its canonical path), so that importing another robot of
-/// the same file name (MuJoCo collections name many "scene.xml") leaves the first one's meshes,
-/// which a model saved from that import names, as they were.
+/// the same file name (MuJoCo collections name many "scene.xml") leaves the first one's meshes, which
+/// the unsaved model of that import names, as they were.
 QString meshFolderName(const QString& path);
 
 }  // namespace kt::ui

@@ -40,6 +40,8 @@ PropertiesDock::PropertiesDock(Document* document, QWidget* parent)
   setWidget(scroll_);
   connect(doc_, &Document::modelReplaced, this, [this] { bodyId_ = 0; });
   connect(doc_, &Document::changed, this, &PropertiesDock::documentChanged);
+  // a save may rename mesh files (Document::saveAs): the fields show what the file says
+  connect(doc_, &Document::filePathChanged, this, &PropertiesDock::documentChanged);
   rebuild();
 }
 
