@@ -80,7 +80,7 @@ class Handler final : public YAML::EventHandler {
     sink_.onEnd();
   }
 
-  /// Where the last scalar starts, when it is a quoted one without its closing quote: yaml-cpp
+  /// Where the last scalar's quote is, when it is a quoted one without its closing quote: yaml-cpp
   /// ends such a scalar at the end of the text without a word (YAML has it an error, as libyaml
   /// reports it). Only the last scalar can be one: it runs to the end.
   bool unterminatedQuote(YAML::Mark& at) const {
@@ -88,12 +88,18 @@ class Handler final : public YAML::EventHandler {
     auto i = static_cast<std::size_t>(lastScalar_.pos);
     const std::size_t n = input_.size();
     const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    // the mark may be at the node's tag or anchor
-    while (i < n && (input_[i] == '!' || input_[i] == '&')) {
-      while (i < n && !space(input_[i])) ++i;
+    // the mark may be at the node's tag or anchor, which comments and line ends may follow
+    while (i < n && (input_[i] == '!' || input_[i] == '&' || input_[i] == '#')) {
+      const bool comment = input_[i] == '#';
+      while (i < n && (comment ? input_[i] != '\n' : !space(input_[i]))) ++i;
       while (i < n && space(input_[i])) ++i;
     }
     if (i >= n || (input_[i] != '"' && input_[i] != '\'')) return false;
+    // where the quote is: the mark's line, and the line ends passed since
+    at = lastScalar_;
+    at.line += static_cast<int>(
+        std::count(input_.begin() + lastScalar_.pos, input_.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
+    at.pos = static_cast<int>(i);
     const char quote = input_[i];
     for (++i; i < n; ++i) {
       if (quote == '"' && input_[i] == '\\') {
@@ -106,7 +112,6 @@ class Handler final : public YAML::EventHandler {
         return false;
       }
     }
-    at = lastScalar_;
     return true;
   }
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -466,8 +465,9 @@ struct ListRegion {
     int line;
   };
   std::vector<Entry> entries;
-  int indent = 0;       ///< of the entries' "-"
-  std::size_t end = 0;  ///< the start of the first line after the list (the text's size at its end)
+  bool directives = false;  ///< the text has directives (%YAML, %TAG): they hold for its first document only
+  int indent = 0;           ///< of the entries' "-"
+  std::size_t end = 0;      ///< the start of the first line after the list (the text's size at its end)
 };
 
 // Follows the pre-scan's structural lines (not inside quotes, a flow collection or a block scalar;
@@ -478,6 +478,7 @@ class ListFinder {
             int indent) {
     const bool entry =
         text[first] == '-' && (first + 1 == lineEnd || text[first + 1] == ' ' || text[first + 1] == '\r');
+    if (indent == 0 && text[first] == '%') directives_ = true;
     if (state_ == State::Open) {
       if (indent > current_.indent || (indent == current_.indent && entry)) {
         if (indent == current_.indent) current_.entries.push_back({lineStart, line});
@@ -499,6 +500,7 @@ class ListFinder {
   /// The largest list found, once the text is scanned.
   ListRegion finish(std::size_t size) {
     if (state_ == State::Open) close(size);
+    best_.directives = directives_;
     return std::move(best_);
   }
 
@@ -529,6 +531,7 @@ class ListFinder {
   }
 
   State state_ = State::Idle;
+  bool directives_ = false;
   ListRegion current_, best_;
 };
 
@@ -589,7 +592,7 @@ bool scanOutline(const std::string& text, int limit, Position& where, ListRegion
       }
       if (c == '#' && prevSpace) break;
       const bool tokenStart =
-          prevNonSpace == 0 || prevNonSpace == '[' || prevNonSpace == '{' || prevNonSpace == ',' ||
+          prevNonSpace == 0 || prevNonSpace == '[' || prevNonSpace == '{' || (flow > 0 && prevNonSpace == ',') ||
           (prevSpace && (prevNonSpace == ':' || prevNonSpace == '-' || prevNonSpace == '?' || afterProperty));
       if (leading && (c == '-' || c == '?') && (j + 1 == lineEnd || text[j + 1] == ' ' || text[j + 1] == '\r')) {
         ++prefixes;
@@ -694,11 +697,13 @@ constexpr std::size_t kPieceBytes = 512 * 1024;
 // next ':', anywhere after it, and nothing at the end of the text): every piece ends in an entry
 // of its own, "- 0: 0", dropped after the parse. The first piece is the text before the list, its
 // first entries, that entry, then the list's last entry and what follows the list; every other
-// piece a run of the entries between, then that entry.
+// piece a key of its own, "0:", then a run of the entries between, then that entry: its entries are
+// as deep in the document as the whole text has them (yaml-cpp refuses texts nested 500 deep).
+// Directives (%TAG) would hold in the first piece only: a text with any is parsed whole.
 std::shared_ptr<const Node> parseListInPieces(const std::string& input, const ListRegion& list, std::size_t count,
                                               std::size_t threads) {
   const std::size_t entries = list.entries.size();
-  if (entries < 3 || count < 2) return nullptr;
+  if (entries < 3 || count < 2 || list.directives) return nullptr;
   // each later piece starts at the entry nearest to an equal share of the list's bytes (not the
   // first or the last entry: the first piece has those)
   const std::size_t begin = list.entries.front().byte, bytes = list.end - begin;
@@ -727,13 +732,15 @@ std::shared_ptr<const Node> parseListInPieces(const std::string& input, const Li
   head.from = first.line + 1;
   head.shift = last.line - first.line - 1;
   head.builder.watchLine = list.entries.front().line;
+  const std::string key = "0:\n";
   for (std::size_t k = 1; k < cuts.size(); ++k) {
     const ListRegion::Entry& from = list.entries[cuts[k - 1]];
     const std::size_t end = list.entries[cuts[k]].byte;
-    pieces[k]->text.reserve(end - from.byte + extra.size());
-    pieces[k]->text.assign(input, from.byte, end - from.byte);
+    pieces[k]->text.reserve(key.size() + end - from.byte + extra.size());
+    pieces[k]->text = key;
+    pieces[k]->text.append(input, from.byte, end - from.byte);
     pieces[k]->text += extra;
-    pieces[k]->offset = from.line;
+    pieces[k]->offset = from.line - 1;
   }
   // `threads` workers, this thread one of them, each taking the next piece not yet taken: pieces
   // parse at different speeds, so there are more pieces than workers
@@ -744,7 +751,7 @@ std::shared_ptr<const Node> parseListInPieces(const std::string& input, const Li
   std::vector<std::thread> workers;
   try {
     while (workers.size() + 1 < std::min(threads, pieces.size())) workers.emplace_back(work);
-  } catch (const std::system_error&) {  // no more threads to be had: fewer workers
+  } catch (...) {  // no more threads to be had (or no memory for one): fewer workers
   }
   work();
   for (std::thread& t : workers) t.join();
@@ -770,11 +777,14 @@ std::shared_ptr<const Node> parseListInPieces(const std::string& input, const Li
   whole->items.resize(cuts[0]);
   for (std::size_t k = 1; k < cuts.size(); ++k) {
     const Node* root = pieces[k]->builder.root;
-    const std::size_t own = cuts[k] - cuts[k - 1];
-    if (root->kind != Node::Kind::Sequence || root->items.size() != own + 1 ||
-        !entriesAt(root->items, cuts[k - 1], own))
+    if (root->kind != Node::Kind::Map || root->entries.size() != 1 || root->entries[0].first->value != "0")
       return nullptr;
-    whole->items.insert(whole->items.end(), root->items.begin(), root->items.end() - 1);
+    const Node* part = root->entries[0].second;
+    const std::size_t own = cuts[k] - cuts[k - 1];
+    if (part->kind != Node::Kind::Sequence || part->items.size() != own + 1 ||
+        !entriesAt(part->items, cuts[k - 1], own))
+      return nullptr;
+    whole->items.insert(whole->items.end(), part->items.begin(), part->items.end() - 1);
   }
   whole->items.push_back(lastEntry);
   auto arenas = std::make_shared<std::vector<std::shared_ptr<NodeArena>>>();

@@ -734,13 +734,17 @@ bodies:
     // what a piece cannot read alone, or reads with a problem, gives no tree
     const std::string entries = "  - name: a\n    parent: world\n  - name: b\n    parent: a\n  - name: c\n";
     for (const std::string& text : {
-             std::string("bodies:\n  - &x {name: a}\n  - name: b\n  - name: c\n  - *x\n"),  // an alias
-             "bodies:\n" + entries + "  - name: d\n    name: d\n",                          // a duplicate key
-             "bodies:\n" + entries + "  - name: [d\n",                                      // a syntax error
-             "bodies:\n" + entries + "  - \"e\n  - f\n",                                    // a quote not closed
-             "bodies:\n" + entries + "  - !custom d\n",                                     // a tag
-             std::string("name: m\nparent: 1\n"),                                           // no list
-             std::string("bodies:\n  - name: a\n"),                                         // one entry
+             std::string("bodies:\n  - &x {name: a}\n  - name: b\n  - name: c\n  - *x\n"),        // an alias
+             "bodies:\n" + entries + "  - name: d\n    name: d\n",                                // a duplicate key
+             "bodies:\n" + entries + "  - name: [d\n",                                            // a syntax error
+             "bodies:\n" + entries + "  - \"e\n  - f\n",                                          // a quote not closed
+             "bodies:\n" + entries + "  - !custom d\n",                                           // a tag
+             std::string("name: m\nparent: 1\n"),                                                 // no list
+             std::string("bodies:\n  - name: a\n"),                                               // one entry
+             "%TAG !! tag:example.com,2000:\n---\nbodies:\n" + entries + "  - !!str d\n  - e\n",  // a directive
+             // nested as deep as yaml-cpp allows, after what reads as a quote only in a flow collection
+             "bodies:\n" + entries + "  - n: a,'b\n    c: " + std::string(497, '[') + std::string(497, ']') +
+                 "\n    d: x'\n  - e\n",
          })
       QVERIFY2(!yaml::parseInPieces(text, 3), text.c_str());
     // a file large enough to be read in pieces: the model, and a mistake in its last body, are
