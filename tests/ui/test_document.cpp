@@ -5,6 +5,7 @@
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLockFile>
 #include <QMimeData>
 #include <QProcess>
@@ -571,6 +572,51 @@ class TestDocument : public QObject {
     doc.undoStack()->redo();
     QVERIFY(!doc.isModified());
     QCOMPARE(readAll(dir.filePath("robot.yaml")).toStdString(), yamlOf(doc));
+  }
+
+  // Save As into another folder keeps every file the model names: a mesh and a motion table by
+  // relative path lead to the same files from there; a path that leads nowhere stays as written.
+  void saveAsElsewhereKeepsTheModelsFiles() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("robot/meshes")) && QDir(dir.path()).mkpath(QStringLiteral("out")));
+    QVERIFY(QFile::copy(QStringLiteral(KINETREE_SOURCE_DIR "/tests/data/meshes/box_cm_zup.dae"),
+                        dir.filePath(QStringLiteral("robot/meshes/box.dae"))));
+    {
+      QFile table(dir.filePath(QStringLiteral("robot/swing.csv")));
+      QVERIFY(table.open(QIODevice::WriteOnly));
+      table.write("time,q:j[0]\n0,0\n1,0.5\n2,0\n");
+    }
+    const QString original = dir.filePath(QStringLiteral("robot/robot.yaml"));
+    {
+      QFile file(original);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(
+          "kinetree: 1\nname: robot\nbodies:\n  - name: a\n    parent: world\n"
+          "    joint: {type: revolute, name: j, motion: {type: table, file: swing.csv}}\n"
+          "    inertial: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 1}}\n"
+          "    shapes:\n      - {type: mesh, file: meshes/box.dae}\n      - {type: mesh, file: meshes/gone.stl}\n");
+    }
+    Document doc;
+    QString error;
+    QVERIFY2(doc.open(original, &error), qPrintable(error));
+    const QString moved = dir.filePath(QStringLiteral("out/copy.yaml"));
+    QVERIFY2(doc.saveAs(moved, &error), qPrintable(error));
+    QVERIFY(!doc.isModified());
+    const kt::BodySpec& a = doc.model().bodies.front();
+    QCOMPARE(a.shapes[0].mesh, std::string("../robot/meshes/box.dae"));
+    QCOMPARE(a.shapes[1].mesh, std::string("meshes/gone.stl"));
+    QCOMPARE(a.joint.motion.file, std::string("../robot/swing.csv"));
+    // the saved file reads from its own folder, the missing mesh its one problem, as before
+    std::vector<kt::Diagnostic> problems;
+    const kt::Model reread = kt::loadModelForEditing(QFile::encodeName(moved).toStdString(), problems);
+    QCOMPARE(reread.bodies.front().shapes[0].mesh, std::string("../robot/meshes/box.dae"));
+    QCOMPARE(problems.size(), std::size_t{1});
+    QVERIFY(problems.front().message.find("gone.stl") != std::string::npos);
+    QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("out/../robot/swing.csv"))));
+    // saved back where it came from, the paths are as they were written
+    QVERIFY2(doc.saveAs(original, &error), qPrintable(error));
+    QCOMPARE(doc.model().bodies.front().shapes[0].mesh, std::string("meshes/box.dae"));
+    QCOMPARE(doc.model().bodies.front().joint.motion.file, std::string("swing.csv"));
   }
 
   void invalidValuesAreRefusedWithTheReason() {

@@ -371,6 +371,15 @@ class TestMainWindow : public QObject {
     QVERIFY(runUntil(*w, 0.05, [sim] { return sim->runState() == kt::ui::SimulationController::RunState::Finished; }));
     QVERIFY2(w->document().saveAs(dir.filePath(QStringLiteral("third.yaml")), &error), qPrintable(error));
     QVERIFY(!sim->outdated());
+    // saved into another folder: the mesh paths lead to the same files from there
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+    const QString deeper = dir.filePath(QStringLiteral("sub/deeper.yaml"));
+    QVERIFY2(w->document().saveAs(deeper, &error), qPrintable(error));
+    QCOMPARE(toolMesh(w->document().model()), QStringLiteral("../") + toolMesh(reread));
+    const kt::Model fromSub = kt::loadModelFromFile(QFile::encodeName(deeper).toStdString());
+    QVERIFY(QFileInfo::exists(QDir(dir.filePath(QStringLiteral("sub"))).filePath(toolMesh(fromSub))));
+    QVERIFY(!sim->outdated());
+    QVERIFY2(w->document().saveAs(dir.filePath(QStringLiteral("back.yaml")), &error), qPrintable(error));
     // a model whose meshes are already its own is saved as it is
     QVERIFY2(w->document().saveAs(dir.filePath(QStringLiteral("again.yaml")), &error), qPrintable(error));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("again_meshes"))));

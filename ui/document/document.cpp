@@ -198,26 +198,53 @@ bool Document::copyGeneratedMeshes(kt::Model& model, const QString& path, QStrin
   return true;
 }
 
+bool Document::rebaseFiles(kt::Model& model, const QString& from, const QString& to) {
+  bool rebased = false;
+  const QDir source(from), target(to);
+  const auto rebase = [&](std::string& path) {
+    const QString written = QString::fromStdString(path);
+    if (written.isEmpty() || QFileInfo(written).isAbsolute() || written.contains(QStringLiteral("://"))) return;
+    const QString file = QDir::cleanPath(source.absoluteFilePath(written));
+    if (!QFileInfo::exists(file)) return;  // a path that leads nowhere stays as written
+    const std::string moved = target.relativeFilePath(file).toStdString();
+    rebased = rebased || moved != path;
+    path = moved;
+  };
+  for (kt::BodySpec& body : model.bodies) {
+    for (kt::Shape& shape : body.shapes)
+      if (shape.type == kt::ShapeType::Mesh) rebase(shape.mesh);
+    if (body.joint.motion.type == kt::MotionType::Table) rebase(body.joint.motion.file);
+    if (body.joint.drive.type == kt::DriveType::Table) rebase(body.joint.drive.file);
+  }
+  return rebased;
+}
+
 bool Document::saveAs(const QString& givenPath, QString* error) {
   const QString path = absolutePath(givenPath);
+  const QString folder = QFileInfo(path).absolutePath();
+  // every file the model names stays the file it was: relative paths rebased onto the new folder,
+  // meshes an import generated copied beside the file (same files: not an edit, no changed())
   const QString root = QDir::cleanPath(generatedMeshRoot()) + QLatin1Char('/');
   const bool generated = std::any_of(model_.bodies.begin(), model_.bodies.end(), [&root](const kt::BodySpec& b) {
     return std::any_of(b.shapes.begin(), b.shapes.end(), [&root](const kt::Shape& s) { return isGenerated(s, root); });
   });
-  if (generated) {
-    kt::Model saved = model_;
-    if (!copyGeneratedMeshes(saved, path, error) || !writeModelFile(saved, path, error)) return false;
-    model_.bodies = std::move(saved.bodies);  // the shapes name the copies, as the file does
-  } else if (!writeModelFile(model_, path, error)) {
-    return false;
+  const QString from = QString::fromStdString(model_.sourceDirectory);
+  kt::Model written;
+  bool filesMoved = generated;
+  if (!from.isEmpty() && QDir(from) != QDir(folder)) {
+    written = model_;
+    filesMoved = rebaseFiles(written, from, folder) || generated;
+  } else if (generated) {
+    written = model_;
   }
+  if (generated && !copyGeneratedMeshes(written, path, error)) return false;
+  if (!writeModelFile(filesMoved ? written : model_, path, error)) return false;
+  if (filesMoved) model_.bodies = std::move(written.bodies);  // the bodies name what the file names
   undo_.setClean();
   autosaver_->discard();
-  // Relative mesh paths now refer to the new folder (the problems list says if they break); the
-  // copies of generated meshes are the same files, so neither is an edit (no changed())
-  if (path != filePath_ || generated) {
+  if (path != filePath_ || filesMoved) {
     filePath_ = path;
-    model_.sourceDirectory = QFileInfo(path).absolutePath().toStdString();
+    model_.sourceDirectory = folder.toStdString();
     problems_->refresh(model_);
     emit filePathChanged(filePath_);
   }

@@ -79,10 +79,12 @@ class Document : public QObject {
   void setModel(const kt::Model& model, const QString& path = {});
   /// Saves to filePath() (must not be empty). On failure the file on disk is unchanged.
   bool save(QString* error = nullptr);
-  /// Saves to `path` and makes it the document's path (only when the save succeeded). Meshes an
-  /// import made in the application's data folder (generatedMeshRoot) are copied first into
-  /// "<name>_meshes" beside the file, and the model's shapes then name the copies, relative to it:
-  /// a saved model does not depend on this machine's data folder.
+  /// Saves to `path` and makes it the document's path (only when the save succeeded). Every file
+  /// the model names (meshes, motion and drive tables) stays the file it was: relative paths are
+  /// rebased onto the new folder (rebaseFiles), and
+  /// meshes an import made in the application's data folder (generatedMeshRoot) are copied into
+  /// "<name>_meshes" beside the file, which then names the copies: a saved model does not depend on
+  /// this machine's data folder. The model's bodies then name what the file names.
   bool saveAs(const QString& path, QString* error = nullptr);
   /// Where imports write the meshes they make (MJCF meshes and ellipsoids): a folder of the
   /// application's data folder, each import in a folder of its own under it.
@@ -94,6 +96,10 @@ class Document : public QObject {
   /// file `path`, their shapes naming the copies relative to it. True when there were none or all
   /// were copied; false with the reason in `error` (the model may then be partly changed).
   static bool copyGeneratedMeshes(kt::Model& model, const QString& path, QString* error);
+  /// The relative paths of `model`'s meshes and motion and drive tables (relative to folder `from`)
+  /// made relative to folder `to`, where the file exists (a path that leads nowhere stays as
+  /// written). True when one changed.
+  static bool rebaseFiles(kt::Model& model, const QString& from, const QString& to);
 
   /// Why the model cannot be run (the first problem and how many there are), or empty.
   QString runBlocker() const;
