@@ -46,6 +46,11 @@ class AttitudeUnwrapper {
   /// Angles for this rotation, continuous with the previous call (reset() forgets the history).
   Vec3 update(const Mat3& R);
   void reset() { started_ = false; }
+  /// Continues from angles an earlier update() returned (the previous sample's).
+  void resume(const Vec3& previous) {
+    previous_ = previous;
+    started_ = true;
+  }
 
  private:
   Vec3 previous_ = Vec3::Zero();

@@ -24,6 +24,7 @@ void Recorder::clear() {
   {
     std::lock_guard lock(chunkMutex_);
     size_.store(0, std::memory_order_release);
+    derived_.store(0, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
   }
   std::lock_guard lock(stateMutex_);
@@ -34,10 +35,20 @@ void Recorder::reserve(std::size_t rows) {
   while (chunks_.size() * chunkRows_ < rows) addChunk();
 }
 
-void Recorder::append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+double* Recorder::nextRow() {
   const std::size_t k = size_.load(std::memory_order_relaxed);  // only this thread writes size_
   if (k / chunkRows_ >= chunks_.size()) addChunk();
-  std::memcpy(rowPointer(k), row, sizeof(double) * static_cast<std::size_t>(width_));
+  return rowPointer(k);
+}
+
+void Recorder::append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  std::memcpy(nextRow(), row, sizeof(double) * static_cast<std::size_t>(width_));
+  publish(t, q, v);
+}
+
+void Recorder::publish(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const std::size_t k = size_.load(std::memory_order_relaxed);
+  if (k / chunkRows_ >= chunks_.size()) addChunk();  // a row nobody wrote: as new storage holds it
   size_.store(k + 1, std::memory_order_release);
   std::lock_guard lock(stateMutex_);
   latestT_ = t;
@@ -50,12 +61,14 @@ void Recorder::append(const double* row, double t, const Eigen::VectorXd& q, con
 void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const std::size_t n = size_.load(std::memory_order_relaxed);
   if (n == 0) {
-    append(row, t, q, v);
+    if (row != nextRow()) std::memcpy(nextRow(), row, sizeof(double) * static_cast<std::size_t>(width_));
+    publish(t, q, v);
     return;
   }
   {
     std::lock_guard lock(chunkMutex_);
     std::memcpy(rowPointer(n - 1), row, sizeof(double) * static_cast<std::size_t>(width_));
+    derived_.store(std::min(derived_.load(std::memory_order_relaxed), n - 1), std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
   }
   std::lock_guard lock(stateMutex_);
@@ -66,9 +79,19 @@ void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd&
   haveLatest_ = true;
 }
 
+void Recorder::deriveLocked(std::size_t end) const {
+  std::size_t k = derived_.load(std::memory_order_relaxed);
+  if (k >= end) return;
+  if (derive_)
+    for (; k < end; ++k) derive_(rowPointer(k), k > 0 ? rowPointer(k - 1) : nullptr);
+  derived_.store(end, std::memory_order_release);
+}
+
 std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) const {
   std::lock_guard lock(chunkMutex_);
-  const std::size_t end = std::min(k1, size_.load(std::memory_order_acquire));
+  const std::size_t n = size_.load(std::memory_order_acquire);
+  deriveLocked(n);
+  const std::size_t end = std::min(k1, n);
   std::size_t k = k0;
   while (k < end) {
     // contiguous run inside one chunk
@@ -82,7 +105,9 @@ std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) cons
 
 std::size_t Recorder::copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const {
   std::lock_guard lock(chunkMutex_);
-  const std::size_t end = std::min(k1, size_.load(std::memory_order_acquire));
+  const std::size_t n = size_.load(std::memory_order_acquire);
+  deriveLocked(n);
+  const std::size_t end = std::min(k1, n);
   for (std::size_t k = k0; k < end; ++k) *out++ = rowPointer(k)[column];
   return end > k0 ? end - k0 : 0;
 }

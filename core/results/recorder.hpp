@@ -20,6 +20,11 @@
 //   - clear() increments generation(): a reader that sees a new generation starts over at row 0.
 //     So does replaceLatest(), the one change of a published row (a pose set while paused,
 //     docs/interaction.md): it rewrites the newest row under the readers' lock.
+// Derived columns (setDeriver): a row may be published with some columns still to be computed
+// from its others (the derived signals, core/results/signal_deriver.hpp). Every reader call that
+// reads rows first computes them for the rows published since, in order and under the readers'
+// lock (the deriver's scratch is used by one reader at a time; the writer never touches a
+// published row), so a reader never sees a row without them and each row is derived once.
 // Storage grows without bound: a 500 Hz run of 100 signals takes 0.4 MB per simulated second.
 #pragma once
 
@@ -27,6 +32,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -51,6 +57,12 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
+  /// derive(row, previous) writes the derived columns of `row` from its other columns;
+  /// `previous` is the row before it (derived already), null for row 0. Set before the first
+  /// append; called under the readers' lock, on whichever thread reads first.
+  using Deriver = std::function<void(double* row, const double* previous)>;
+  void setDeriver(Deriver derive) { derive_ = std::move(derive); }
+
   // ---- writer (simulation thread) ----
   /// Forgets every row (keeps the storage) and starts a new generation.
   void clear();
@@ -58,8 +70,13 @@ class Recorder {
   void reserve(std::size_t rows);
   /// Appends one row (width() values) and publishes (t, q, ν) as the newest state.
   void append(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// The row the next append() or publish() adds, to be written in place (width() values; it
+  /// holds anything until then). Adds a chunk when the rows are used up.
+  double* nextRow();
+  /// Appends the row nextRow() gave, as written, with (t, q, ν) as the newest state.
+  void publish(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// Rewrites the newest row and state (same time: the sample of a state set between steps) and
-  /// starts a new generation, so that readers read the rows again. Needs a row.
+  /// starts a new generation, so that readers read the rows again. `row` may be nextRow().
   void replaceLatest(const double* row, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   // ---- readers (any thread) ----
@@ -134,7 +151,9 @@ class Recorder {
   template <class Reader>
   decltype(auto) read(Reader&& reader) const {
     std::lock_guard lock(chunkMutex_);
-    return reader(Rows(*this, size_.load(std::memory_order_acquire)));
+    const std::size_t n = size_.load(std::memory_order_acquire);
+    deriveLocked(n);
+    return reader(Rows(*this, n));
   }
 
   /// Calls visit(row) for each row from `first` to those published now, in order, a block of
@@ -153,12 +172,19 @@ class Recorder {
     return first;
   }
 
-  /// Direct read for the writer thread, or once the writer has stopped (no lock).
+  /// Direct read for the writer thread, or once the writer has stopped (no lock once the row's
+  /// derived columns are written).
   double value(std::size_t row, int column) const {
+    if (row >= derived_.load(std::memory_order_acquire)) {
+      std::lock_guard lock(chunkMutex_);
+      deriveLocked(size_.load(std::memory_order_acquire));
+    }
     return chunks_[row / chunkRows_][(row % chunkRows_) * width_ + column];
   }
 
  private:
+  /// Writes the derived columns of rows [derived_, end); chunkMutex_ held.
+  void deriveLocked(std::size_t end) const;
   double* rowPointer(std::size_t row) const { return chunks_[row / chunkRows_].get() + (row % chunkRows_) * width_; }
   void addChunk();  // takes chunkMutex_
 
@@ -167,6 +193,8 @@ class Recorder {
   std::vector<std::unique_ptr<double[]>> chunks_;  ///< changed only under chunkMutex_
   mutable std::mutex chunkMutex_;                  ///< guards chunks_ (the directory) and clear()
   std::atomic<std::size_t> size_{0};
+  Deriver derive_;                               ///< empty: no derived columns
+  mutable std::atomic<std::size_t> derived_{0};  ///< rows with their derived columns; changed under chunkMutex_
   std::atomic<std::uint64_t> generation_{0};
 
   mutable std::mutex stateMutex_;  ///< guards the fields below

@@ -132,12 +132,20 @@ SignalLayout::SignalLayout(const Tree& tree, bool applied) {
             c < 3 ? "N" : "N*m");
 
   qColumns_.assign(static_cast<std::size_t>(tree.nq), -1);
+  vColumns_.assign(static_cast<std::size_t>(tree.nv), -1);
   loadColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
   worldColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
   reactionColumns_.assign(static_cast<std::size_t>(tree.nlambda), -1);
   for (int k = 0; k < size(); ++k) {
     const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
     if (s.kind == SignalKind::Q) qColumns_[static_cast<std::size_t>(s.index)] = k;
+    if (s.kind == SignalKind::Qd) vColumns_[static_cast<std::size_t>(s.index)] = k;
+    if (isDerived(s.kind))
+      derivedColumns_.push_back(k);
+    else if (!measuredRanges_.empty() && measuredRanges_.back().second == k)
+      ++measuredRanges_.back().second;
+    else
+      measuredRanges_.emplace_back(k, k + 1);
     if (s.kind == SignalKind::Load)
       loadColumns_[static_cast<std::size_t>(s.body)][static_cast<std::size_t>(s.index)] = k;
     if (s.kind == SignalKind::LoadWorld)
@@ -162,6 +170,7 @@ SignalLayout::SignalLayout(const Tree& tree, bool applied) {
       case SignalKind::Applied: start = 6 * s.body + s.component; break;  // columns fx … mz of each body
       default: copied = false; break;
     }
+    if (isDerived(s.kind)) continue;  // SignalDeriver's
     if (copied && !runs_.empty()) {
       Run& last = runs_.back();
       if (last.kind == s.kind && last.column + last.length == k && last.start + last.length == start) {
@@ -244,19 +253,17 @@ void SignalLayout::fill(const SampleInputs& in, double* row) const {
       case SignalKind::Power: x = in.tau->segment(r.index, r.component).dot(in.v->segment(r.index, r.component)); break;
       case SignalKind::Load: wrenches(r, in.loads->f); break;
       case SignalKind::LoadWorld: wrenches(r, in.loads->fWorld); break;
-      case SignalKind::LoadParent: wrenches(r, *in.loadsParent); break;
       case SignalKind::Reaction:
         for (int j = 0; j < r.length; ++j) {
           const int column = r.column + j;
           row[column] = reactionScale_[static_cast<std::size_t>(column)] * in.loads->lambda[r.start + j];
         }
         break;
-      case SignalKind::Attitude: x = (*in.attitude)[r.index][r.component]; break;
-      case SignalKind::Position: x = bodyPositionWorld(*in.kin, r.body)[r.component]; break;
+      case SignalKind::LoadParent:
+      case SignalKind::Attitude:
+      case SignalKind::Position:
       case SignalKind::Energy:
-        x = r.component == 0 ? in.energy.kinetic : r.component == 1 ? in.energy.potential : in.energy.total();
-        break;
-      case SignalKind::Momentum: x = in.momentum[r.index]; break;
+      case SignalKind::Momentum: break;  // derived (runs_ has none)
       case SignalKind::Applied: wrenches(r, *in.applied); break;
     }
   }

@@ -18,6 +18,11 @@
 //                                           the wrench the user applies, world axes, at the body
 //                                           origin
 //
+// load_parent:, attitude:, position:, energy. and momentum. are derived signals: they follow from
+// the row's own q, ν and load: columns and the model, so a recording run leaves them to be
+// computed when the row is first read (SignalDeriver, Recorder::setDeriver); every other signal is
+// measured, written by fill() at each output.
+//
 // qd is the joint velocity ν, not the derivative of q: for spherical and free joints it is the
 // body-frame angular velocity (and, for free joints, the body-frame velocity of the body origin),
 // for planar joints the body-frame in-plane velocity (see JointModel).
@@ -26,6 +31,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/analysis.hpp"
@@ -62,20 +68,21 @@ struct SignalInfo {
   double scale = 1.0;  ///< reaction signals: the signal is scale · λ_index (±1, reactionComponents)
 };
 
-/// Everything one sample is made of (the simulator fills it at each output time).
+/// True for the kinds a SignalDeriver computes from a row's other columns.
+constexpr bool isDerived(SignalKind kind) {
+  return kind == SignalKind::LoadParent || kind == SignalKind::Attitude || kind == SignalKind::Position ||
+         kind == SignalKind::Energy || kind == SignalKind::Momentum;
+}
+
+/// What one sample's measured signals are made of (the simulator fills it at each output time).
 struct SampleInputs {
   double t = 0.0;
-  const Eigen::VectorXd* q = nullptr;              ///< (nq)
-  const Eigen::VectorXd* v = nullptr;              ///< (nv)
-  const Eigen::VectorXd* qdd = nullptr;            ///< (nv)
-  const Eigen::VectorXd* tau = nullptr;            ///< (nv) joint forces: drives, required efforts of motions
-  const JointLoads* loads = nullptr;               ///< joint wrenches, λ
-  const std::vector<Vec6>* loadsParent = nullptr;  ///< (nb) joint wrenches in the parent-side joint frames
-  const Kinematics* kin = nullptr;                 ///< body poses for positions
-  const std::vector<Vec3>* attitude = nullptr;     ///< (free bodies) unwrapped roll, pitch, yaw
-  const std::vector<Vec6>* applied = nullptr;      ///< (nb) applied: wrenches, world axes; with `applied` layouts
-  Energy energy;
-  Vec6 momentum = Vec6::Zero();  ///< [L_O; P], world
+  const Eigen::VectorXd* q = nullptr;          ///< (nq)
+  const Eigen::VectorXd* v = nullptr;          ///< (nv)
+  const Eigen::VectorXd* qdd = nullptr;        ///< (nv)
+  const Eigen::VectorXd* tau = nullptr;        ///< (nv) joint forces: drives, required efforts of motions
+  const JointLoads* loads = nullptr;           ///< joint wrenches, λ
+  const std::vector<Vec6>* applied = nullptr;  ///< (nb) applied: wrenches, world axes; with `applied` layouts
 };
 
 /// The ordered signal list of a tree.
@@ -93,8 +100,17 @@ class SignalLayout {
   /// Free-joint bodies (tree indices), in the order of the attitude/position signals.
   const std::vector<int>& freeBodies() const { return freeBodies_; }
 
-  /// Writes one sample (size() values) into row. Allocates nothing.
+  /// Writes one sample's measured columns into row (size() values; the derived ones are left as
+  /// they are: SignalDeriver writes them). Allocates nothing.
   void fill(const SampleInputs& in, double* row) const;
+  /// Column of q[k] (nq), of ν[k] (nv), and the six columns of f_i = [moment; force] (nb).
+  const std::vector<int>& qColumns() const { return qColumns_; }
+  const std::vector<int>& vColumns() const { return vColumns_; }
+  const std::vector<std::array<int, 6>>& loadColumns() const { return loadColumns_; }
+  /// The derived columns in order (isDerived), each with its kind, body, component and index.
+  const std::vector<int>& derivedColumns() const { return derivedColumns_; }
+  /// The measured columns as ranges [first, end) of consecutive columns, in order.
+  const std::vector<std::pair<int, int>>& measuredRanges() const { return measuredRanges_; }
 
   // ---- reading a recorded row back (the views show a recorded time this way) ----
   /// Joint coordinates q (nq) from a row's q:<joint>[k] columns.
@@ -117,7 +133,10 @@ class SignalLayout {
   std::vector<SignalInfo> signals_;
   std::vector<std::string> names_;
   std::vector<int> freeBodies_;
-  std::vector<int> qColumns_;                     ///< (nq) column of q[k]
+  std::vector<int> qColumns_;        ///< (nq) column of q[k]
+  std::vector<int> vColumns_;        ///< (nv) column of ν[k]
+  std::vector<int> derivedColumns_;  ///< columns of the derived kinds, in order
+  std::vector<std::pair<int, int>> measuredRanges_;
   std::vector<std::array<int, 6>> loadColumns_;   ///< (nb) columns of f_i = [moment; force]
   std::vector<std::array<int, 6>> worldColumns_;  ///< (nb) columns of f_i in world axes
   std::vector<int> reactionColumns_;              ///< (nλ) column of λ_k (its sign: signals_[column].scale)

@@ -19,12 +19,12 @@ namespace {
 // True when every value is finite: x · 0 is 0 for a finite x and NaN for ±∞ or NaN, and a NaN
 // stays in a sum. Four sums the compiler may keep in two lanes each: a test per value costs about
 // one instruction, where std::isfinite value by value (and Eigen's allFinite) cost seven.
-bool allFinite(const std::vector<double>& row) {
+bool allFinite(const double* row, int size) {
   double s[4] = {0.0, 0.0, 0.0, 0.0};
-  std::size_t k = 0;
-  for (; k + 4 <= row.size(); k += 4)
-    for (std::size_t j = 0; j < 4; ++j) s[j] += row[k + j] * 0.0;
-  for (; k < row.size(); ++k) s[0] += row[k] * 0.0;
+  int k = 0;
+  for (; k + 4 <= size; k += 4)
+    for (int j = 0; j < 4; ++j) s[j] += row[k + j] * 0.0;
+  for (; k < size; ++k) s[0] += row[k] * 0.0;
   return (s[0] + s[1]) + (s[2] + s[3]) == 0.0;
 }
 
@@ -200,6 +200,10 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
   const std::size_t chunkRows = std::clamp<std::size_t>((std::size_t{8} << 20) / rowBytes, 1, 1024);
   recorder_ = std::make_unique<Recorder>(signals_.size(), tree.nq, tree.nv, chunkRows);
+  deriver_ = std::make_unique<SignalDeriver>(tree, signals_);
+  recorderDeriver_ = std::make_unique<SignalDeriver>(tree, signals_);
+  recorder_->setDeriver(
+      [derive = recorderDeriver_.get()](double* row, const double* previous) { derive->derive(row, previous); });
 
   // output interval and integrator steps
   IntegratorSettings is;
@@ -225,17 +229,12 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   for (VectorXd* v : {&v_, &qdd_, &tau_, &p_, &pdot_, &zeroTau_, &vS_, &qddS_, &tauS_, &pS_}) v->setZero(tree.nv);
   loads_.resize(tree);
   loadsS_.resize(tree);
-  loadsParent_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
-  loadsParentS_ = loadsParent_;
-  fext_ = loadsParent_;
-  appliedWorld_ = loadsParent_;
+  fext_.assign(static_cast<std::size_t>(tree.nb), Vec6::Zero());
+  appliedWorld_ = fext_;
   kin_.resize(tree);
-  for (int i = 0; i < tree.nb; ++i) com_.push_back(tree.I[i].com());
-  unwrappers_.assign(signals_.freeBodies().size(), AttitudeUnwrapper{});
-  unwrapS_ = unwrappers_;
-  attitude_.assign(signals_.freeBodies().size(), Vec3::Zero());
   sample_.assign(signals_.size(), 0.0);
   sampleS_.assign(signals_.size(), 0.0);
+  samplePrevious_.assign(signals_.size(), 0.0);
   // the order in which a bad sample is described: the drive forces first (a bad τ spoils q̈)
   for (int k = 0; k < signals_.size(); ++k)
     if (signals_.infos()[k].kind == SignalKind::Tau) checkOrder_.push_back(k);
@@ -262,7 +261,7 @@ void Simulator::reset() {
     solver_->impulseFromVelocity(q0, tree.initialV, p_);
     x_.tail(tree.nv) = p_;
   }
-  for (AttitudeUnwrapper& u : unwrappers_) u.reset();
+  rows_ = 0;  // the first output's attitude angles start the run's
   interactions_->clear();
   // the model's drives again where the run changed them
   for (int joint : changedDrives_)
@@ -436,7 +435,7 @@ bool Simulator::advanceTo(double t) {
   return ok();
 }
 
-bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
+bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV, bool replace) {
   const Tree& tree = *tree_;
   qS_ = x.head(tree.nq);
   if (impulse_) {
@@ -462,24 +461,18 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
     solver_->forwardDynamics(qS_, vS_, tauS_, applied(t, qS_, vS_), qddS_, &loadsS_);
     system_->prime(t, x, vS_, qddS_);
   }
-  // the solver's own kinematics when it kept them whole for this state (the same pass)
-  const Kinematics* kin = solver_->kinematics();
-  if (!kin) {
-    computeKinematics(tree, qS_, vS_, kin_);
-    kin = &kin_;
+  // A run that records leaves the derived signals to its recorder, which computes them when they
+  // are read; otherwise they are computed here, from the solver's own kinematics when it kept
+  // them whole for this state (the same pass).
+  const bool derive = !options_.record;
+  const Kinematics* kin = nullptr;
+  if (derive || options_.interactions) {
+    kin = solver_->kinematics();
+    if (!kin) {
+      computeKinematics(tree, qS_, vS_, kin_);
+      kin = &kin_;
+    }
   }
-  // the joint wrench in the joint frame on the parent side: (ᶜX_J)ᵀ f (load_parent:); a revolute
-  // joint's X_J from the kinematics' cos q and sin q
-  for (int i = 0; i < tree.nb; ++i) {
-    const auto n = static_cast<std::size_t>(i);
-    const JointModel& joint = tree.joints[i];
-    const Xform X_J = joint.type == JointType::Revolute ? joint.revoluteTransform(kin->cosSin[n][0], kin->cosSin[n][1])
-                                                        : joint.transform(qS_.data() + tree.qOffset[i]);
-    loadsParentS_[n] = X_J.inverseForce(loadsS_.f[n]);
-  }
-  unwrapS_ = unwrappers_;
-  for (std::size_t f = 0; f < unwrapS_.size(); ++f)
-    attitude_[f] = unwrapS_[f].update(bodyRotationWorld(*kin, signals_.freeBodies()[f]));
   if (options_.interactions)
     for (int i = 0; i < tree.nb; ++i) {
       const auto n = static_cast<std::size_t>(i);
@@ -487,6 +480,9 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
       appliedWorld_[n] =
           interactions_->empty() || fext_[n].isZero(0.0) ? Vec6::Zero() : wrenchInWorldAxes(*kin, i, fext_[n]);
     }
+  // the sample's row: in place in the recorder when it records, where the run leaves the
+  // derived signals to its readers
+  double* row = derive ? sampleS_.data() : recorder_->nextRow();
   SampleInputs in;
   in.t = t;
   in.applied = &appliedWorld_;
@@ -495,18 +491,23 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV) {
   in.qdd = &qddS_;
   in.tau = &tauS_;
   in.loads = &loadsS_;
-  in.loadsParent = &loadsParentS_;
-  in.kin = kin;
-  in.attitude = &attitude_;
-  const SystemTotals totals = systemTotals(tree, *kin, com_);
-  in.energy = totals.energy;
-  in.momentum = totals.momentum;
-  signals_.fill(in, sampleS_.data());
-  // one pass over the row; only a bad one looks for the signal to name
-  if (allFinite(sampleS_)) return true;
+  signals_.fill(in, row);
+  // the attitude angles continue from the row before: the current output's, or for a pose, which
+  // replaces it, the one before that (as the recorder derives its rows)
+  if (derive) {
+    const std::vector<double>& previous = replace ? samplePrevious_ : sample_;
+    deriver_->derive(row, rows_ > (replace ? 1 : 0) ? previous.data() : nullptr, kin);
+  }
+  // one pass over the columns written; only a bad one looks for the signal to name
+  bool finite = true;
+  if (derive)
+    finite = allFinite(row, signals_.size());
+  else
+    for (const auto& [first, end] : signals_.measuredRanges()) finite = allFinite(row + first, end - first) && finite;
+  if (finite) return true;
   for (int k : checkOrder_)
-    if (!std::isfinite(sampleS_[k])) {
-      badQuantity_ = signals_.names()[k] + (std::isnan(sampleS_[k]) ? " is NaN" : " is Inf");
+    if ((derive || !isDerived(signals_.infos()[static_cast<std::size_t>(k)].kind)) && !std::isfinite(row[k])) {
+      badQuantity_ = signals_.names()[k] + (std::isnan(row[k]) ? " is NaN" : " is Inf");
       return false;
     }
   return true;
@@ -524,25 +525,38 @@ ExternalWrenches Simulator::applied(double t, const VectorXd& q, const VectorXd&
 }
 
 bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV, bool replace) {
-  if (!evaluate(t, x, exactV)) return fail(t, badQuantity_);
+  if (!evaluate(t, x, exactV, replace)) return fail(t, badQuantity_);
   q_.swap(qS_);
   v_.swap(vS_);
   qdd_.swap(qddS_);
   tau_.swap(tauS_);
   if (impulse_) p_.swap(pS_);
   std::swap(loads_, loadsS_);
-  loadsParent_.swap(loadsParentS_);
-  unwrappers_.swap(unwrapS_);
+  if (!replace) {
+    samplePrevious_.swap(sample_);
+    ++rows_;
+  }
   sample_.swap(sampleS_);
+  sampleDerived_ = !options_.record;
   xLast_ = x;
   t_ = t;
-  if (options_.record) {
+  if (options_.record) {  // evaluate() wrote the row in the recorder's next
     if (replace)
-      recorder_->replaceLatest(sample_.data(), t_, q_, v_);
+      recorder_->replaceLatest(recorder_->nextRow(), t_, q_, v_);
     else
-      recorder_->append(sample_.data(), t_, q_, v_);
+      recorder_->publish(t_, q_, v_);
   }
   return true;
+}
+
+const std::vector<double>& Simulator::sample() const {
+  if (!sampleDerived_ && recorder_->size() > 0) {
+    // a recording run: the recorder's newest row is this sample, derived in order with the rows before
+    const std::size_t n = recorder_->size();
+    recorder_->copyRows(n - 1, n, sample_.data());
+    sampleDerived_ = true;
+  }
+  return sample_;
 }
 
 std::string Simulator::diagnose() {

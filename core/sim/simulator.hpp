@@ -55,6 +55,7 @@
 #include "core/integrate/integrator.hpp"
 #include "core/io/model_files.hpp"
 #include "core/results/recorder.hpp"
+#include "core/results/signal_deriver.hpp"
 #include "core/results/signals.hpp"
 #include "core/sim/drives.hpp"
 #include "core/sim/interaction.hpp"
@@ -109,8 +110,10 @@ class Simulator {
   const Eigen::VectorXd& qdd() const { return qdd_; }  ///< (nv)
   const Eigen::VectorXd& tau() const { return tau_; }  ///< (nv) drive forces
   const JointLoads& loads() const { return loads_; }
-  /// The values of every signal at the current output time (signalLayout().size() values).
-  const std::vector<double>& sample() const { return sample_; }
+  /// The values of every signal at the current output time (signalLayout().size() values). A
+  /// run that records computes the derived signals (isDerived) when they are first read: here
+  /// on the first call after an output, from the recorder, which derives its rows in order.
+  const std::vector<double>& sample() const;
 
   const Model& model() const { return model_; }
   const Tree& tree() const { return *tree_; }
@@ -128,8 +131,6 @@ class Simulator {
   bool tablesCover(double duration) const;
   /// "the motion table FILE of joint J ends at T s": what limits tableEnd(), for messages.
   std::string tableEndMessage() const;
-  /// The joint wrenches of the current output in each joint's parent-side frame (load_parent:).
-  const std::vector<Vec6>& parentLoads() const { return loadsParent_; }
   /// Replaces the drive of tree joint `joint` from the current time on (live drive changes):
   /// the integrator restarts from the current output state (dopri5 forgets its cached
   /// derivative). Not allocation-free; call it between steps.
@@ -164,7 +165,9 @@ class Simulator {
   /// is not finite.
   /// exactV: the velocity the state holds, where it is known exactly (the initial ν of the impulse
   /// form, which M⁻¹(M ν₀) would give only to κ(M)ε); null elsewhere.
-  bool evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr);
+  /// replace: the output replaces the current one (a pose), whose attitude angles its own do not
+  /// continue.
+  bool evaluate(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr, bool replace = false);
   /// evaluate(), then make it the current state and record it (in place of the newest sample
   /// with `replace`: a pose); false (and stops) if not finite.
   bool output(double t, const Eigen::VectorXd& x, const Eigen::VectorXd* exactV = nullptr, bool replace = false);
@@ -198,6 +201,9 @@ class Simulator {
   std::unique_ptr<Integrator> integrator_;
   std::unique_ptr<System> system_;
   SignalLayout signals_;
+  /// The derived signals: of each output as it is made (a run that does not record), and of the
+  /// recorder's rows when they are first read (its own: readers call it on their threads).
+  std::unique_ptr<SignalDeriver> deriver_, recorderDeriver_;
   std::unique_ptr<Recorder> recorder_;
   bool impulse_ = false;
 
@@ -215,13 +221,13 @@ class Simulator {
   Eigen::VectorXd qS_, vS_, qddS_, tauS_, pS_;  ///< scratch twins
   Eigen::VectorXd pdot_, zeroTau_;              ///< (nv) impulse-form scratch
   JointLoads loads_, loadsS_;
-  std::vector<Vec6> loadsParent_, loadsParentS_;  ///< (nb) load_parent: of the output and its twin
   Kinematics kin_;
-  std::vector<Vec3> com_;  ///< (nb) each body's centre of mass, body coordinates (systemTotals)
-  std::vector<AttitudeUnwrapper> unwrappers_, unwrapS_;  ///< (free bodies)
-  std::vector<Vec3> attitude_;                           ///< (free bodies)
-  std::vector<double> sample_, sampleS_;                 ///< (signals)
-  std::vector<int> checkOrder_;                          ///< signals in the order a bad one is named
+  mutable std::vector<double> sample_;  ///< (signals) the current output's
+  std::vector<double> sampleS_;         ///< (signals) its twin
+  std::vector<double> samplePrevious_;  ///< (signals) the output's before it (a run that does not record)
+  mutable bool sampleDerived_ = false;  ///< sample_'s derived signals are written
+  long rows_ = 0;                       ///< outputs since reset() (a pose replaces one: not counted)
+  std::vector<int> checkOrder_;         ///< signals in the order a bad one is named
   std::string badQuantity_;
   std::string error_;
 };

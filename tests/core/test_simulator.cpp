@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Simulator, drives, signals and recorder (issue: engine, items 6–8; docs/dynamics.md §7–9).
+#include <QDir>
 #include <QTest>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <numbers>
 #include <regex>
 #include <thread>
 
+#include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
 #include "core/sim/simulator.hpp"
 #include "support/sim_options.hpp"
@@ -569,6 +572,117 @@ class TestSimulator : public QObject {
     const long before = gAllocations.load();
     for (int k = 0; k < 100; ++k) QVERIFY(sim.step());
     QCOMPARE(gAllocations.load() - before, 0L);
+  }
+
+  // A recording run leaves the derived signals to the recorder, which computes them when a row is
+  // first read; a run that records nothing computes them at each output. Both give every signal
+  // bit for bit alike, on every example and with every solver that runs it, with a push (the
+  // applied: signals) and a pose between steps (the newest row replaced).
+  void recordedRowsEqualStreamedSamples() {
+    const QDir examples(QStringLiteral(KINETREE_SOURCE_DIR "/examples"));
+    int compared = 0;
+    for (const QString& file : examples.entryList({QStringLiteral("*.yaml")}, QDir::Files)) {
+      const Model model = loadModelFromFile(examples.filePath(file).toStdString());
+      for (const SolverInfo& info : solverRegistry())
+        for (const bool interactions : {false, true}) {
+          const auto run = [&](bool record, std::vector<std::vector<double>>& rows) {
+            SimulatorOptions o;
+            o.solver = info.name;
+            o.record = record;
+            o.interactions = interactions;
+            Simulator sim(model, o);
+            const Tree& tree = sim.tree();
+            int posed = -1;  // the last joint whose position a pose may set
+            for (int i = tree.nb - 1; i >= 0 && posed < 0; --i)
+              if (tree.joints[i].nq > 0 &&
+                  (sim.motions().empty() || !sim.motions().mask()[static_cast<std::size_t>(i)]))
+                posed = i;
+            rows.assign(1, sim.sample());
+            for (int k = 1; k <= 120; ++k) {
+              if (interactions && k == 20) {
+                InteractionEvent push;
+                push.kind = InteractionKind::Push;
+                push.body = tree.nb - 1;
+                push.force = Vec3(3.0, -2.0, 5.0);
+                push.moment = Vec3(0.1, 0.2, 0.3);
+                push.duration = 0.05;
+                sim.interact(push);
+              }
+              if (interactions && k == 60 && posed >= 0) {
+                InteractionEvent pose;
+                pose.kind = InteractionKind::Pose;
+                pose.body = posed;
+                const double* q = sim.q().data() + tree.qOffset[posed];
+                pose.position.assign(q, q + tree.joints[posed].nq);
+                pose.position[0] += 0.1;
+                sim.interact(pose);
+                rows.back() = sim.sample();
+              }
+              if (!sim.step()) return false;
+              rows.push_back(sim.sample());
+            }
+            if (record) {  // the recorder's rows, read afresh, are the samples
+              for (std::size_t r = 0; r < rows.size(); ++r) {
+                std::vector<double> row(rows[r].size());
+                sim.recorder().copyRows(r, r + 1, row.data());
+                if (row != rows[r]) return false;
+              }
+            }
+            return true;
+          };
+          std::vector<std::vector<double>> streamed, recorded;
+          try {
+            QVERIFY2(run(false, streamed), qPrintable(file + " " + QString::fromStdString(info.name)));
+          } catch (const std::invalid_argument&) {
+            continue;  // a solver that cannot run the model (prescribed motions)
+          }
+          QVERIFY2(run(true, recorded), qPrintable(file + " " + QString::fromStdString(info.name)));
+          QCOMPARE(recorded.size(), streamed.size());
+          for (std::size_t r = 0; r < streamed.size(); ++r)
+            QVERIFY2(std::memcmp(recorded[r].data(), streamed[r].data(), sizeof(double) * streamed[r].size()) == 0,
+                     qPrintable(file + " " + QString::fromStdString(info.name) + " row " + QString::number(r)));
+          ++compared;
+        }
+    }
+    QVERIFY(compared >= 40);
+  }
+
+  // The recorder derives each row once, in order, when a reader first reads it (not before), from
+  // the row before it; a replaced newest row is derived again; clear() starts over at row 0.
+  void recorderDerivesRowsWhenRead() {
+    Recorder rec(3, 1, 1, 4);  // columns: time, x, and x's running sum (derived); 4 rows a chunk
+    std::vector<std::size_t> calls;
+    rec.setDeriver([&](double* row, const double* previous) {
+      calls.push_back(static_cast<std::size_t>(row[0]));
+      row[2] = row[1] + (previous ? previous[2] : 0.0);
+    });
+    const VectorXd q = VectorXd::Zero(1);
+    for (int k = 0; k < 6; ++k) {
+      const double row[3] = {double(k), double(k + 1), -1.0};
+      rec.append(row, row[0], q, q);
+    }
+    QVERIFY(calls.empty());  // nothing read yet
+    QCOMPARE(rec.column(2), (std::vector<double>{1, 3, 6, 10, 15, 21}));
+    QCOMPARE(calls, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+    QCOMPARE(rec.column(2).back(), 21.0);  // read again: not derived again
+    QCOMPARE(calls.size(), std::size_t(6));
+    // a row written in place: nextRow(), then publish()
+    double* next = rec.nextRow();
+    next[0] = 6.0;
+    next[1] = 7.0;
+    rec.publish(6.0, q, q);
+    QCOMPARE(rec.value(6, 2), 28.0);
+    // the newest row replaced: derived again from the row before it
+    const double replaced[3] = {6.0, 100.0, -1.0};
+    rec.replaceLatest(replaced, 6.0, q, q);
+    QCOMPARE(rec.read([](const Recorder::Rows& rows) { return rows.value(6, 2); }), 121.0);
+    QCOMPARE(calls.size(), std::size_t(8));
+    rec.clear();
+    const double first[3] = {0.0, 5.0, -1.0};
+    rec.append(first, 0.0, q, q);
+    std::vector<double> copy(3);
+    QCOMPARE(rec.copyRows(0, 1, copy.data()), std::size_t(1));
+    QCOMPARE(copy[2], 5.0);  // no row before it
   }
 
   // A reader thread copies rows while the writer runs: every copied row is complete and consistent.
