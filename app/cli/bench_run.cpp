@@ -157,22 +157,25 @@ RunSplit timeRunSplit(const Model& model, const std::string& solver, double dura
   RunSplit split;
   split.duration = duration;
   // interleaved, so that a change of clock or cache state on the machine falls on every part
-  std::vector<double> bare, recorded, derived, streaming;
+  // each round's recording and streaming runs less that round's bare loop: a clock or cache
+  // change between rounds falls on both terms of a difference, not on one median of each
+  std::vector<double> bare, outputs, derived, streaming;
   for (int r = 0; r < repeat; ++r) {
-    bare.push_back(bareLoop(reference, duration));
+    const double loop = bareLoop(reference, duration);
     const RunTimes run = simulatorRun(model, solver, duration, true);
-    recorded.push_back(run.run);
+    bare.push_back(loop);
+    outputs.push_back(run.run - loop);
     derived.push_back(run.derive);
-    streaming.push_back(simulatorRun(model, solver, duration, false).run);
+    streaming.push_back(simulatorRun(model, solver, duration, false).run - loop);
   }
   const auto mid = [](std::vector<double>& t) {
     std::nth_element(t.begin(), t.begin() + static_cast<long>(t.size() / 2), t.end());
     return t[t.size() / 2];
   };
   split.dynamics = mid(bare);
-  split.outputs = mid(recorded) - split.dynamics;
+  split.outputs = mid(outputs);
   split.derived = mid(derived);
-  split.streaming = mid(streaming) - split.dynamics;
+  split.streaming = mid(streaming);
   split.csv = csvRows(model, solver, duration);
   return split;
 }

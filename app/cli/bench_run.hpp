@@ -3,7 +3,7 @@
 // with rk4 (Liu et al. 2016, Table 1), every step an output as in an interactive run, timed on
 // the same model, solver and steps, interleaved:
 //   dynamics   a bare RK4 loop: the drives and q̈ alone at every stage, the state update;
-//   outputs    a recording run, as the application makes it, less the bare loop: what each output
+//   outputs    a recording run, as the application makes it, less the bare loop of its round: what each output
 //              adds on the run's thread (the joint loads, the measured signals written in place in
 //              the recorder, the finiteness check);
 //   derived    the first read of that recording: the derived signals (load_parent:, attitude:,

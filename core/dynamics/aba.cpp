@@ -173,8 +173,8 @@ void AbaSolver::solve(const VectorX& q, const VectorX& v, const VectorX& tau, Ex
   const auto isPrescribed = [&](int i) { return kHybrid && prescribed[static_cast<std::size_t>(i)]; };
 
   // pass 1, base to tip: ⁱX_p, v_i, c_i (X_0 only for the loads' world axes)
-  computeKinematics(t, q, v, kin_, /*worldPoses=*/loads != nullptr);
-  kinWhole_ = loads != nullptr;
+  kinWhole_ = loads != nullptr && !omitWorld_;
+  computeKinematics(t, q, v, kin_, /*worldPoses=*/kinWhole_);
 
   // pass 2, tip to base: I^A_i, p^A_i summed over the children; I^a_i, p^a_i; handed to the parent
   Mat6 Ia;  // I^A_i, articulated to I^a_i, then handed over as (part of) I^A_p
@@ -288,7 +288,7 @@ void AbaSolver::jointLoads(const VectorX& q, ExternalWrenches fext, JointLoads& 
   }
   Mat6N T;
   for (int i = t.nb - 1; i >= 0; --i) {
-    completeJointLoad(t, kin_, q, i, T, loads);  // f_i is whole
+    completeJointLoad(t, kin_, q, i, T, loads, !omitWorld_);  // f_i is whole
     if (const int p = t.parent[i]; p >= 0) kernels::addInverseForce(kin_.X_p[i], f[i], f[p]);
   }
 }

@@ -38,6 +38,12 @@ class AbaSolver final : public Solver {
   void hybridDynamics(const VectorX& q, const VectorX& v, VectorX& tau, ExternalWrenches fext,
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
   const Kinematics* kinematics() const override { return kinWhole_ ? &kin_ : nullptr; }
+  /// Pass 1 then computes no world poses and the loads no world axes (a recording run's
+  /// SignalDeriver computes both; with every joint prescribed the RNEA still gives them).
+  bool omitWorldLoads() override {
+    omitWorld_ = true;
+    return true;
+  }
 
   /// Pass 2's quantities as it forms them, for the algorithm stepper (core/dynamics/stepper): they
   /// live in locals that the solver keeps for no body.
@@ -86,6 +92,7 @@ class AbaSolver final : public Solver {
 
   Kinematics kin_;
   bool kinWhole_ = false;   ///< kin_ holds X_0 too (the last call computed loads): kinematics()
+  bool omitWorld_ = false;  ///< omitWorldLoads()
   std::vector<Vec6> bias_;  ///< (nb) v_i ×* I_i v_i, from pass 2
   /// Hybrid dynamics with every joint prescribed (made by the first such call: its Ic and F would
   /// add a third to the solver's memory for a case most runs never meet).

@@ -263,7 +263,7 @@ inline void jointReaction(const Tree& tree, const VectorX& q, int i, Mat6N& T, J
 
 // completeJointLoad, inlined into completeJointLoads' loop.
 [[gnu::always_inline]] inline void completeLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i,
-                                                Mat6N& T, JointLoads& loads) {
+                                                Mat6N& T, JointLoads& loads, bool worldAxes = true) {
   const JointModel& joint = tree.joints[i];
   const Vec6& fi = loads.f[i];
   if (const int k = joint.unitMotionAxis(); k >= 0) {
@@ -272,6 +272,7 @@ inline void jointReaction(const Tree& tree, const VectorX& q, int i, Mat6N& T, J
     loads.tau.segment(tree.vOffset[i], joint.nv).noalias() = kin.S[i].transpose() * fi;
   }
   jointReaction(tree, q, i, T, loads);
+  if (!worldAxes) return;
   // body axes → world axes, ⁱE_0ᵀ
   kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data(), loads.fWorld[i].data());
   kernels::rotateBackFormed(kin.X_0[i].E.data(), fi.data() + 3, loads.fWorld[i].data() + 3);
@@ -308,8 +309,9 @@ inline void axisBackward(const WayBack& b, int i, int p) {
 
 }  // namespace
 
-void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads) {
-  completeLoad(tree, kin, q, i, T, loads);
+void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads,
+                       bool worldAxes) {
+  completeLoad(tree, kin, q, i, T, loads, worldAxes);
 }
 
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads) {

@@ -49,7 +49,9 @@ void jointWrenchesFromAccelerations(const Tree& tree, const Kinematics& kin, con
 void completeJointLoads(const Tree& tree, const Kinematics& kin, const VectorX& q, JointLoads& loads);
 /// The same for body i alone, once loads.f[i] is whole: a tip-to-base pass calls it as it finishes
 /// each f_i, where the work overlaps the pass's chain of sums. T: scratch (for a T not read off the axes).
-void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads);
+/// Without `worldAxes`, loads.fWorld[i] is left as it is (and kin.X_0 is not read).
+void completeJointLoad(const Tree& tree, const Kinematics& kin, const VectorX& q, int i, Mat6N& T, JointLoads& loads,
+                       bool worldAxes = true);
 
 /// Inverse dynamics τ = ID(q, ν, q̈, f_ext); with `loads`, the full joint loads as well. Leaves
 /// ws.kin.v, ws.a and, with `loads`, ws.bodyAxes for the state given (ws.kin.X_p only for the

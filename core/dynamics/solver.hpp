@@ -73,6 +73,12 @@ class Solver {
   /// keeps no such record (the default) or the last call did not compute them.
   virtual const Kinematics* kinematics() const { return nullptr; }
 
+  /// From now on, leaves the loads' world axes out where the solver can (JointLoads::fWorld is
+  /// then left as it was), for a caller that derives them from the body poses itself
+  /// (SignalDeriver: kernels::rotateBackFormed on computeKinematics' ⁱE_0). Returns whether it
+  /// does; a solver may only where its own fWorld is that, bit for bit (the default: no).
+  virtual bool omitWorldLoads() { return false; }
+
   /// Impulse form only: p = M(q) ν.
   virtual void impulseFromVelocity(const VectorX& q, const VectorX& v, VectorX& p);
   /// Impulse form only: ν = M(q)⁻¹ p, and ṗ (docs/dynamics.md §6). q̈ and loads when asked.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/results/signal_deriver.hpp"
 
+#include "core/dynamics/kernels/spatial_kernels.hpp"
+
 namespace kt {
 
 SignalDeriver::SignalDeriver(const Tree& tree, const SignalLayout& layout) : tree_(tree), layout_(layout) {
@@ -9,6 +11,7 @@ SignalDeriver::SignalDeriver(const Tree& tree, const SignalLayout& layout) : tre
   v_.setZero(tree.nv);
   for (int i = 0; i < tree.nb; ++i) com_.push_back(tree.I[i].com());
   parentColumns_.assign(static_cast<std::size_t>(tree.nb), std::array<int, 6>{});
+  if (layout.derives(SignalKind::LoadWorld)) worldColumns_ = parentColumns_;
   attitudeColumns_.assign(layout.freeBodies().size(), -1);
   positionColumns_.assign(layout.freeBodies().size(), -1);
   for (const int k : layout.derivedColumns()) {
@@ -16,6 +19,7 @@ SignalDeriver::SignalDeriver(const Tree& tree, const SignalLayout& layout) : tre
     const auto f = static_cast<std::size_t>(s.index);
     switch (s.kind) {
       case SignalKind::LoadParent: parentColumns_[static_cast<std::size_t>(s.body)][f] = k; break;
+      case SignalKind::LoadWorld: worldColumns_[static_cast<std::size_t>(s.body)][f] = k; break;
       case SignalKind::Attitude:
         if (s.component == 0) attitudeColumns_[f] = k;
         break;
@@ -55,6 +59,12 @@ void SignalDeriver::derive(double* row, const double* previous, const Kinematics
     for (std::size_t c = 0; c < 6; ++c) f[static_cast<Eigen::Index>(c)] = row[loadColumns[n][c]];
     const Vec6 parent = X_J.inverseForce(f);
     for (std::size_t c = 0; c < 6; ++c) row[parentColumns_[n][c]] = parent[static_cast<Eigen::Index>(c)];
+    if (worldColumns_.empty()) continue;
+    // the wrench in world axes, ⁱE_0ᵀ f, as the solvers that omit it compute it (completeJointLoad)
+    double world[6];
+    kernels::rotateBackFormed(kin->X_0[n].E.data(), f.data(), world);
+    kernels::rotateBackFormed(kin->X_0[n].E.data(), f.data() + 3, world + 3);
+    for (std::size_t c = 0; c < 6; ++c) row[worldColumns_[n][c]] = world[c];
   }
   const std::vector<int>& freeBodies = layout_.freeBodies();
   for (std::size_t f = 0; f < freeBodies.size(); ++f) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The derived signals of a row (isDerived, signals.hpp): load_parent:, attitude:, position:,
-// energy. and momentum., computed from the row's own q, ν and load: columns and the model. A
-// recording run writes only the measured columns at each output and leaves these to be computed
-// when the row is first read (Recorder::setDeriver): the run's thread then spends nothing on
-// what no one reads, and a reader computes each row once, bit for bit as the run would have.
+// The derived signals of a row (SignalLayout::derives): load_parent:, attitude:, position:,
+// energy. and momentum., and load_world: where the layout derives it, computed from the row's own q, ν and load:
+// columns and the model. A recording run writes only the measured columns at each output and leaves these to be
+// computed when the row is first read (Recorder::setDeriver): the run's thread then spends nothing on what no one
+// reads, and a reader computes each row once, bit for bit as the run would have.
 #pragma once
 
 #include <vector>
@@ -32,6 +32,7 @@ class SignalDeriver {
   std::vector<Vec3> com_;                               ///< (nb) centre of mass, body coordinates
   std::vector<int> attitudeColumns_, positionColumns_;  ///< (free bodies) first column of each
   std::vector<std::array<int, 6>> parentColumns_;       ///< (nb) load_parent: f = [moment; force]
+  std::vector<std::array<int, 6>> worldColumns_;        ///< (nb) load_world: where derived, else empty
   int energyColumn_ = -1, momentumColumn_ = -1;         ///< energy.kinetic, momentum.px
 };
 

@@ -63,7 +63,8 @@ std::string indexed(const char* prefix, const std::string& joint, int k) {
 
 }  // namespace
 
-SignalLayout::SignalLayout(const Tree& tree, bool applied) {
+SignalLayout::SignalLayout(const Tree& tree, bool applied, bool worldLoadsDerived)
+    : worldLoadsDerived_(worldLoadsDerived) {
   auto add = [this](std::string name, SignalKind kind, int body, int component, int index, std::string unit) {
     names_.push_back(name);
     signals_.push_back({std::move(name), kind, body, component, index, std::move(unit)});
@@ -140,7 +141,7 @@ SignalLayout::SignalLayout(const Tree& tree, bool applied) {
     const SignalInfo& s = signals_[static_cast<std::size_t>(k)];
     if (s.kind == SignalKind::Q) qColumns_[static_cast<std::size_t>(s.index)] = k;
     if (s.kind == SignalKind::Qd) vColumns_[static_cast<std::size_t>(s.index)] = k;
-    if (isDerived(s.kind))
+    if (derives(s.kind))
       derivedColumns_.push_back(k);
     else if (!measuredRanges_.empty() && measuredRanges_.back().second == k)
       ++measuredRanges_.back().second;
@@ -170,7 +171,7 @@ SignalLayout::SignalLayout(const Tree& tree, bool applied) {
       case SignalKind::Applied: start = 6 * s.body + s.component; break;  // columns fx … mz of each body
       default: copied = false; break;
     }
-    if (isDerived(s.kind)) continue;  // SignalDeriver's
+    if (derives(s.kind)) continue;  // SignalDeriver's
     if (copied && !runs_.empty()) {
       Run& last = runs_.back();
       if (last.kind == s.kind && last.column + last.length == k && last.start + last.length == start) {
@@ -202,11 +203,15 @@ void SignalLayout::jointWrenchesFromRow(const double* row, std::vector<Vec6>& f)
     for (std::size_t c = 0; c < 6; ++c) f[i][static_cast<Eigen::Index>(c)] = row[loadColumns_[i][c]];
 }
 
+void SignalLayout::worldWrenchesFromRow(const double* row, std::vector<Vec6>& f) const {
+  f.resize(worldColumns_.size());
+  for (std::size_t i = 0; i < worldColumns_.size(); ++i)
+    for (std::size_t c = 0; c < 6; ++c) f[i][static_cast<Eigen::Index>(c)] = row[worldColumns_[i][c]];
+}
+
 void SignalLayout::loadsFromRow(const double* row, RecordedLoads& loads) const {
   jointWrenchesFromRow(row, loads.f);
-  loads.fWorld.resize(worldColumns_.size());
-  for (std::size_t i = 0; i < worldColumns_.size(); ++i)
-    for (std::size_t c = 0; c < 6; ++c) loads.fWorld[i][static_cast<Eigen::Index>(c)] = row[worldColumns_[i][c]];
+  worldWrenchesFromRow(row, loads.fWorld);
   loads.lambda.resize(static_cast<Eigen::Index>(reactionColumns_.size()));
   for (std::size_t k = 0; k < reactionColumns_.size(); ++k) {
     const int column = reactionColumns_[k];

@@ -20,8 +20,9 @@
 //
 // load_parent:, attitude:, position:, energy. and momentum. are derived signals: they follow from
 // the row's own q, ν and load: columns and the model, so a recording run leaves them to be
-// computed when the row is first read (SignalDeriver, Recorder::setDeriver); every other signal is
-// measured, written by fill() at each output.
+// computed when the row is first read (SignalDeriver, Recorder::setDeriver); so is load_world:
+// where the layout is made so (its solver omits the loads' world axes, Solver::omitWorldLoads).
+// Every other signal is measured, written by fill() at each output.
 //
 // qd is the joint velocity ν, not the derivative of q: for spherical and free joints it is the
 // body-frame angular velocity (and, for free joints, the body-frame velocity of the body origin),
@@ -68,12 +69,6 @@ struct SignalInfo {
   double scale = 1.0;  ///< reaction signals: the signal is scale · λ_index (±1, reactionComponents)
 };
 
-/// True for the kinds a SignalDeriver computes from a row's other columns.
-constexpr bool isDerived(SignalKind kind) {
-  return kind == SignalKind::LoadParent || kind == SignalKind::Attitude || kind == SignalKind::Position ||
-         kind == SignalKind::Energy || kind == SignalKind::Momentum;
-}
-
 /// What one sample's measured signals are made of (the simulator fills it at each output time).
 struct SampleInputs {
   double t = 0.0;
@@ -90,7 +85,15 @@ class SignalLayout {
  public:
   SignalLayout() = default;
   /// `applied`: also the applied:<body> signals of every body, last (a run that takes interactions).
-  explicit SignalLayout(const Tree& tree, bool applied = false);
+  /// `worldLoadsDerived`: load_world: is derived (SignalDeriver), not measured.
+  explicit SignalLayout(const Tree& tree, bool applied = false, bool worldLoadsDerived = false);
+
+  /// True for the kinds a SignalDeriver computes from a row's other columns.
+  bool derives(SignalKind kind) const {
+    return kind == SignalKind::LoadParent || kind == SignalKind::Attitude || kind == SignalKind::Position ||
+           kind == SignalKind::Energy || kind == SignalKind::Momentum ||
+           (kind == SignalKind::LoadWorld && worldLoadsDerived_);
+  }
 
   int size() const { return static_cast<int>(signals_.size()); }
   const std::vector<SignalInfo>& infos() const { return signals_; }
@@ -107,7 +110,7 @@ class SignalLayout {
   const std::vector<int>& qColumns() const { return qColumns_; }
   const std::vector<int>& vColumns() const { return vColumns_; }
   const std::vector<std::array<int, 6>>& loadColumns() const { return loadColumns_; }
-  /// The derived columns in order (isDerived), each with its kind, body, component and index.
+  /// The derived columns in order (derives()), each with its kind, body, component and index.
   const std::vector<int>& derivedColumns() const { return derivedColumns_; }
   /// The measured columns as ranges [first, end) of consecutive columns, in order.
   const std::vector<std::pair<int, int>>& measuredRanges() const { return measuredRanges_; }
@@ -120,6 +123,8 @@ class SignalLayout {
   void velocityVectorFromRow(SignalKind kind, const double* row, Eigen::VectorXd& out) const;
   /// Joint wrenches f_i = [moment; force] (nb, child joint frame) from a row's load:<joint>.* columns.
   void jointWrenchesFromRow(const double* row, std::vector<Vec6>& f) const;
+  /// The same wrenches in world axes (nb) from the row's load_world:<joint>.* columns.
+  void worldWrenchesFromRow(const double* row, std::vector<Vec6>& f) const;
   /// A joint's loads as recorded: f_i in its joint frame (load:), in world axes (load_world:) and
   /// the constraint-force coordinates λ (reaction:, with reactionComponents' signs undone).
   struct RecordedLoads {
@@ -133,6 +138,7 @@ class SignalLayout {
   std::vector<SignalInfo> signals_;
   std::vector<std::string> names_;
   std::vector<int> freeBodies_;
+  bool worldLoadsDerived_ = false;
   std::vector<int> qColumns_;        ///< (nq) column of q[k]
   std::vector<int> vColumns_;        ///< (nv) column of ν[k]
   std::vector<int> derivedColumns_;  ///< columns of the derived kinds, in order

@@ -195,7 +195,9 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   inverse_ = motions_->all();
   interactions_ = std::make_unique<Interactions>();
   system_ = std::make_unique<System>(tree, *solver_, *drives_, *motions_, *interactions_, impulse_);
-  signals_ = SignalLayout(tree, options_.interactions);
+  // a recording run derives the world axes of the loads too where the solver can leave them out:
+  // not with every joint prescribed, where the RNEA gives them
+  signals_ = SignalLayout(tree, options_.interactions, options_.record && !inverse_ && solver_->omitWorldLoads());
   // chunks of 1,024 rows, fewer where rows are wide, so that one chunk stays within 8 MiB
   const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
   const std::size_t chunkRows = std::clamp<std::size_t>((std::size_t{8} << 20) / rowBytes, 1, 1024);
@@ -506,7 +508,7 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV, bo
     for (const auto& [first, end] : signals_.measuredRanges()) finite = allFinite(row + first, end - first) && finite;
   if (finite) return true;
   for (int k : checkOrder_)
-    if ((derive || !isDerived(signals_.infos()[static_cast<std::size_t>(k)].kind)) && !std::isfinite(row[k])) {
+    if ((derive || !signals_.derives(signals_.infos()[static_cast<std::size_t>(k)].kind)) && !std::isfinite(row[k])) {
       badQuantity_ = signals_.names()[k] + (std::isnan(row[k]) ? " is NaN" : " is Inf");
       return false;
     }
@@ -532,6 +534,7 @@ bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV, bool
   tau_.swap(tauS_);
   if (impulse_) p_.swap(pS_);
   std::swap(loads_, loadsS_);
+  loadsWhole_ = !signals_.derives(SignalKind::LoadWorld);
   if (!replace) {
     samplePrevious_.swap(sample_);
     ++rows_;
@@ -547,6 +550,14 @@ bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV, bool
       recorder_->publish(t_, q_, v_);
   }
   return true;
+}
+
+const JointLoads& Simulator::loads() const {
+  if (!loadsWhole_) {
+    signals_.worldWrenchesFromRow(sample().data(), loads_.fWorld);
+    loadsWhole_ = true;
+  }
+  return loads_;
 }
 
 const std::vector<double>& Simulator::sample() const {

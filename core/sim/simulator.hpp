@@ -109,9 +109,12 @@ class Simulator {
   const Eigen::VectorXd& v() const { return v_; }      ///< (nv) joint velocities ν
   const Eigen::VectorXd& qdd() const { return qdd_; }  ///< (nv)
   const Eigen::VectorXd& tau() const { return tau_; }  ///< (nv) drive forces
-  const JointLoads& loads() const { return loads_; }
+  /// The joint loads of the current output. Where a recording run leaves the world axes to its
+  /// recorder (load_world: derived, Solver::omitWorldLoads), fWorld is read from sample() on the
+  /// first call after an output.
+  const JointLoads& loads() const;
   /// The values of every signal at the current output time (signalLayout().size() values). A
-  /// run that records computes the derived signals (isDerived) when they are first read: here
+  /// run that records computes the derived signals (SignalLayout::derives) when they are first read: here
   /// on the first call after an output, from the recorder, which derives its rows in order.
   const std::vector<double>& sample() const;
 
@@ -220,7 +223,9 @@ class Simulator {
   Eigen::VectorXd q_, v_, qdd_, tau_, p_;       ///< (nq), (nv)
   Eigen::VectorXd qS_, vS_, qddS_, tauS_, pS_;  ///< scratch twins
   Eigen::VectorXd pdot_, zeroTau_;              ///< (nv) impulse-form scratch
-  JointLoads loads_, loadsS_;
+  mutable JointLoads loads_;
+  JointLoads loadsS_;
+  mutable bool loadsWhole_ = false;  ///< loads_.fWorld is written
   Kinematics kin_;
   mutable std::vector<double> sample_;  ///< (signals) the current output's
   std::vector<double> sampleS_;         ///< (signals) its twin
