@@ -27,11 +27,11 @@ double threadSeconds();
 struct RunSplit {
   double duration = 0.0;   ///< simulated seconds
   double dynamics = 0.0;   ///< s: the bare RK4 loop
-  double outputs = 0.0;    ///< s: a recording run, less the bare loop
+  double recorded = 0.0;   ///< s: the recording run
+  double outputs = 0.0;    ///< s: a recording run, less the bare loop of its round
   double derived = 0.0;    ///< s: deriving every recorded row when it is first read
   double streaming = 0.0;  ///< s: a run recording nothing (deriving every output), less the bare loop
   double csv = 0.0;        ///< s: every sample as a CSV row
-  double total() const { return dynamics + outputs; }
   /// outputs / dynamics: the run's cost beyond the dynamics.
   double overhead() const { return outputs / dynamics; }
 };

@@ -35,6 +35,7 @@ ComparedRun runForComparison(const Model& model, const SimulatorOptions& options
   run.integrator = options.integrator;
   SimulatorOptions recorded = options;
   recorded.record = true;
+  recorded.deriveWorldLoads = false;  // every solver's step computes the same outputs
   run.sim = std::make_unique<Simulator>(model, recorded);
   Simulator& sim = *run.sim;
   run.adaptive = sim.integrator().adaptive();

@@ -22,7 +22,7 @@ void Recorder::addChunk() {
 
 void Recorder::clear() {
   {
-    std::lock_guard lock(chunkMutex_);
+    std::scoped_lock lock(deriveMutex_, chunkMutex_);
     size_.store(0, std::memory_order_release);
     derived_.store(0, std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
@@ -66,7 +66,7 @@ void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd&
     return;
   }
   {
-    std::lock_guard lock(chunkMutex_);
+    std::scoped_lock lock(deriveMutex_, chunkMutex_);
     std::memcpy(rowPointer(n - 1), row, sizeof(double) * static_cast<std::size_t>(width_));
     derived_.store(std::min(derived_.load(std::memory_order_relaxed), n - 1), std::memory_order_release);
     generation_.fetch_add(1, std::memory_order_acq_rel);
@@ -79,19 +79,34 @@ void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd&
   haveLatest_ = true;
 }
 
-void Recorder::deriveLocked(std::size_t end) const {
+void Recorder::derive(std::size_t end) const {
+  if (!derive_ || derived_.load(std::memory_order_acquire) >= end) return;
+  std::lock_guard lock(deriveMutex_);
   std::size_t k = derived_.load(std::memory_order_relaxed);
-  if (k >= end) return;
-  if (derive_)
-    for (; k < end; ++k) derive_(rowPointer(k), k > 0 ? rowPointer(k - 1) : nullptr);
-  derived_.store(end, std::memory_order_release);
+  const double* previous = nullptr;
+  while (k < end) {
+    // the rows of one chunk: its storage stays where it is until clear(), which waits for us
+    double* row = nullptr;
+    std::size_t runEnd = 0;
+    {
+      std::lock_guard chunks(chunkMutex_);
+      if (k > 0 && !previous) previous = rowPointer(k - 1);
+      row = rowPointer(k);
+      runEnd = std::min(end, k - k % chunkRows_ + chunkRows_);
+    }
+    for (; k < runEnd; ++k, row += width_) {
+      derive_(row, previous);
+      previous = row;
+    }
+    derived_.store(k, std::memory_order_release);
+  }
 }
 
 std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) const {
-  std::lock_guard lock(chunkMutex_);
   const std::size_t n = size_.load(std::memory_order_acquire);
-  deriveLocked(n);
-  const std::size_t end = std::min(k1, n);
+  derive(n);
+  std::lock_guard lock(chunkMutex_);
+  const std::size_t end = std::min({k1, n, ready()});
   std::size_t k = k0;
   while (k < end) {
     // contiguous run inside one chunk
@@ -104,10 +119,10 @@ std::size_t Recorder::copyRows(std::size_t k0, std::size_t k1, double* out) cons
 }
 
 std::size_t Recorder::copyColumn(int column, std::size_t k0, std::size_t k1, double* out) const {
-  std::lock_guard lock(chunkMutex_);
   const std::size_t n = size_.load(std::memory_order_acquire);
-  deriveLocked(n);
-  const std::size_t end = std::min(k1, n);
+  derive(n);
+  std::lock_guard lock(chunkMutex_);
+  const std::size_t end = std::min({k1, n, ready()});
   for (std::size_t k = k0; k < end; ++k) *out++ = rowPointer(k)[column];
   return end > k0 ? end - k0 : 0;
 }

@@ -4,7 +4,8 @@
 // recorded data, plus the newest state (t, q, ν) for the 3D view.
 //
 // Threading contract (one writer, any number of readers):
-//   - Writer calls (the simulation thread only): clear(), reserve(), append(), replaceLatest().
+//   - Writer calls (the simulation thread only): clear(), reserve(), append(), nextRow(),
+//     publish(), replaceLatest().
 //   - Reader calls (any thread, concurrently with the writer): size(), generation(),
 //     copyRows(), copyColumn(), timeOf(), rowAtTime(), firstRowAfter(), read(), latest(). They are const and
 //     thread-safe.
@@ -22,9 +23,12 @@
 //     docs/interaction.md): it rewrites the newest row under the readers' lock.
 // Derived columns (setDeriver): a row may be published with some columns still to be computed
 // from its others (the derived signals, core/results/signal_deriver.hpp). Every reader call that
-// reads rows first computes them for the rows published since, in order and under the readers'
-// lock (the deriver's scratch is used by one reader at a time; the writer never touches a
-// published row), so a reader never sees a row without them and each row is derived once.
+// reads rows first computes them for the rows published when it was called, in order, under a
+// lock of their own that readers take one at a time (the deriver's scratch is used by one reader
+// at a time) and the writer only in clear() and replaceLatest(); not under the readers' lock,
+// which a new chunk needs: the writer never waits for a derivation but in those two calls. The
+// writer never touches a published row otherwise, so a reader never sees a row without its
+// derived columns and each row is derived once.
 // Storage grows without bound: a 500 Hz run of 100 signals takes 0.4 MB per simulated second.
 #pragma once
 
@@ -150,10 +154,10 @@ class Recorder {
   /// result. reader must not call this Recorder's other readers (the lock is not recursive).
   template <class Reader>
   decltype(auto) read(Reader&& reader) const {
-    std::lock_guard lock(chunkMutex_);
     const std::size_t n = size_.load(std::memory_order_acquire);
-    deriveLocked(n);
-    return reader(Rows(*this, n));
+    derive(n);
+    std::lock_guard lock(chunkMutex_);
+    return reader(Rows(*this, std::min(n, ready())));
   }
 
   /// Calls visit(row) for each row from `first` to those published now, in order, a block of
@@ -175,16 +179,19 @@ class Recorder {
   /// Direct read for the writer thread, or once the writer has stopped (no lock once the row's
   /// derived columns are written).
   double value(std::size_t row, int column) const {
-    if (row >= derived_.load(std::memory_order_acquire)) {
-      std::lock_guard lock(chunkMutex_);
-      deriveLocked(size_.load(std::memory_order_acquire));
-    }
+    if (derive_ && row >= derived_.load(std::memory_order_acquire)) derive(size_.load(std::memory_order_acquire));
     return chunks_[row / chunkRows_][(row % chunkRows_) * width_ + column];
   }
 
  private:
-  /// Writes the derived columns of rows [derived_, end); chunkMutex_ held.
-  void deriveLocked(std::size_t end) const;
+  /// The rows a reader may read, chunkMutex_ held: published and derived in this generation (a
+  /// clear() between a reader's derive() and its lock leaves none).
+  std::size_t ready() const {
+    return derive_ ? derived_.load(std::memory_order_acquire) : size_.load(std::memory_order_acquire);
+  }
+  /// Writes the derived columns of rows [derived_, end) (published rows), under deriveMutex_;
+  /// takes chunkMutex_ only to find each chunk's rows.
+  void derive(std::size_t end) const;
   double* rowPointer(std::size_t row) const { return chunks_[row / chunkRows_].get() + (row % chunkRows_) * width_; }
   void addChunk();  // takes chunkMutex_
 
@@ -194,7 +201,8 @@ class Recorder {
   mutable std::mutex chunkMutex_;                  ///< guards chunks_ (the directory) and clear()
   std::atomic<std::size_t> size_{0};
   Deriver derive_;                               ///< empty: no derived columns
-  mutable std::atomic<std::size_t> derived_{0};  ///< rows with their derived columns; changed under chunkMutex_
+  mutable std::atomic<std::size_t> derived_{0};  ///< rows with their derived columns; changed under deriveMutex_
+  mutable std::mutex deriveMutex_;               ///< one derivation at a time; clear() and replaceLatest()
   std::atomic<std::uint64_t> generation_{0};
 
   mutable std::mutex stateMutex_;  ///< guards the fields below

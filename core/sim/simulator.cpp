@@ -197,7 +197,8 @@ Simulator::Simulator(Model model, SimulatorOptions options)
   system_ = std::make_unique<System>(tree, *solver_, *drives_, *motions_, *interactions_, impulse_);
   // a recording run derives the world axes of the loads too where the solver can leave them out:
   // not with every joint prescribed, where the RNEA gives them
-  signals_ = SignalLayout(tree, options_.interactions, options_.record && !inverse_ && solver_->omitWorldLoads());
+  signals_ = SignalLayout(tree, options_.interactions,
+                          options_.record && options_.deriveWorldLoads && !inverse_ && solver_->omitWorldLoads());
   // chunks of 1,024 rows, fewer where rows are wide, so that one chunk stays within 8 MiB
   const std::size_t rowBytes = sizeof(double) * static_cast<std::size_t>(std::max(1, signals_.size()));
   const std::size_t chunkRows = std::clamp<std::size_t>((std::size_t{8} << 20) / rowBytes, 1, 1024);
@@ -467,8 +468,9 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV, bo
   // are read; otherwise they are computed here, from the solver's own kinematics when it kept
   // them whole for this state (the same pass).
   const bool derive = !options_.record;
+  const bool applying = options_.interactions && !interactions_->empty();  // applied: needs the poses
   const Kinematics* kin = nullptr;
-  if (derive || options_.interactions) {
+  if (derive || applying) {
     kin = solver_->kinematics();
     if (!kin) {
       computeKinematics(tree, qS_, vS_, kin_);
@@ -479,12 +481,11 @@ bool Simulator::evaluate(double t, const VectorXd& x, const VectorXd* exactV, bo
     for (int i = 0; i < tree.nb; ++i) {
       const auto n = static_cast<std::size_t>(i);
       // a body without a wrench records exact zeros (a rotated zero could be −0)
-      appliedWorld_[n] =
-          interactions_->empty() || fext_[n].isZero(0.0) ? Vec6::Zero() : wrenchInWorldAxes(*kin, i, fext_[n]);
+      appliedWorld_[n] = !applying || fext_[n].isZero(0.0) ? Vec6::Zero() : wrenchInWorldAxes(*kin, i, fext_[n]);
     }
-  // the sample's row: in place in the recorder when it records, where the run leaves the
-  // derived signals to its readers
-  double* row = derive ? sampleS_.data() : recorder_->nextRow();
+  // the sample's row: in place in the recorder when it records (but a pose's, which replaces the
+  // newest), where the run leaves the derived signals to its readers
+  double* row = derive || replace ? sampleS_.data() : recorder_->nextRow();
   SampleInputs in;
   in.t = t;
   in.applied = &appliedWorld_;
@@ -543,11 +544,11 @@ bool Simulator::output(double t, const VectorXd& x, const VectorXd* exactV, bool
   sampleDerived_ = !options_.record;
   xLast_ = x;
   t_ = t;
-  if (options_.record) {  // evaluate() wrote the row in the recorder's next
+  if (options_.record) {
     if (replace)
-      recorder_->replaceLatest(recorder_->nextRow(), t_, q_, v_);
+      recorder_->replaceLatest(sample_.data(), t_, q_, v_);
     else
-      recorder_->publish(t_, q_, v_);
+      recorder_->publish(t_, q_, v_);  // evaluate() wrote the row in the recorder's next
   }
   return true;
 }

@@ -73,6 +73,10 @@ struct SimulatorOptions {
   double minStep = 0;         ///< dopri5 minimum step; 0 = 1e-12 · max(1, |t|)
   bool record = true;         ///< append every output sample to the recorder
   bool interactions = false;  ///< take interaction events; the layout has the applied: signals
+  /// A recording run leaves the loads' world axes to its recorder where the solver can
+  /// (Solver::omitWorldLoads: aba); false: the solver computes them as every solver does (runs
+  /// whose step times are compared between solvers).
+  bool deriveWorldLoads = true;
 
   /// Solver, integrator, step and tolerance from a model file's `simulation:` block.
   static SimulatorOptions fromSettings(const SimulationSettings& settings);

