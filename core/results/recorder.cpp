@@ -82,6 +82,8 @@ void Recorder::replaceLatest(const double* row, double t, const Eigen::VectorXd&
 void Recorder::derive(std::size_t end) const {
   if (!derive_ || derived_.load(std::memory_order_acquire) >= end) return;
   std::lock_guard lock(deriveMutex_);
+  // published in this generation: a clear() between the caller's size() and this lock started over
+  end = std::min(end, size_.load(std::memory_order_acquire));
   std::size_t k = derived_.load(std::memory_order_relaxed);
   const double* previous = nullptr;
   while (k < end) {

@@ -63,7 +63,7 @@ class Recorder {
 
   /// derive(row, previous) writes the derived columns of `row` from its other columns;
   /// `previous` is the row before it (derived already), null for row 0. Set before the first
-  /// append; called under the readers' lock, on whichever thread reads first.
+  /// append; called on whichever reader's thread reads the row first, one call at a time.
   using Deriver = std::function<void(double* row, const double* previous)>;
   void setDeriver(Deriver derive) { derive_ = std::move(derive); }
 
