@@ -3,6 +3,7 @@
 // cfa-tree against the articulated-body algorithm, fixed-joint reactions against RNEA, and the
 // exit codes of `kinetree-cli compare`.
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 
 #include "core/analysis/solver_comparison.hpp"
 #include "core/dynamics/cfa/cfa_dense.hpp"
@@ -18,6 +20,7 @@
 #include "core/dynamics/cfa/elimination_fill.hpp"
 #include "core/dynamics/free_body.hpp"
 #include "core/dynamics/kernels/articulated_inertia.hpp"
+#include "core/dynamics/kernels/rigid_inverse.hpp"
 #include "core/dynamics/rnea.hpp"
 #include "core/io/model_yaml.hpp"
 #include "core/model/generators.hpp"
@@ -173,6 +176,39 @@ class TestCfa : public QObject {
                                           .arg(tol)));
     // and the reference itself is the algorithm, not a copy of cfa-tree's mistakes: it agrees with aba
     QVERIFY(test::relativeError(ref.qdd, solve("aba", tree, s).qdd) <= tol);
+  }
+
+  // cfa-tree keeps each body's I⁻¹ as the ten numbers of a rigid body (kernels/rigid_inverse.hpp):
+  // the 6×6 it expands to is the inverse of I turned into other axes, diag(Rᵀ, Rᵀ) I⁻¹ diag(R, R),
+  // exactly symmetric, and applying it to a wrench agrees with the product with that matrix.
+  void rigidInverseIsTheInverse_data() { agreesWithAba_data(); }
+  void rigidInverseIsTheInverse() {
+    QFETCH(quint64, seed);
+    const Tree tree = finalizeOrThrow(makeRandomTree(seed, treeOptions(seed)));
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal;
+    for (int i = 0; i < tree.nb; ++i) {
+      const Mat6 I = tree.I[i].matrix();
+      const Eigen::SelfAdjointEigenSolver<Mat6> eig(I, Eigen::EigenvaluesOnly);
+      const double tol = test::conditionedTolerance(eig.eigenvalues()[5] / eig.eigenvalues()[0]);
+      const Mat3 R =
+          Eigen::Quaterniond(normal(rng), normal(rng), normal(rng), normal(rng)).normalized().toRotationMatrix();
+      Mat6 X = Mat6::Zero();
+      X.topLeftCorner<3, 3>() = R;
+      X.bottomRightCorner<3, 3>() = R;
+      const Mat6 ref = X.transpose() * I.llt().solve(Mat6::Identity()) * X;
+      for (const RigidInverse& inv : {RigidInverse::of(tree.I[i], R), RigidInverse::of(tree.I[i]).turned(R)}) {
+        Mat6 Psi;
+        inv.expand(Psi);
+        QVERIFY(Psi == Psi.transpose());
+        QVERIFY2(
+            (Psi - ref).norm() <= tol * ref.norm(),
+            qPrintable(QStringLiteral("body %1: %2, tol %3").arg(i).arg((Psi - ref).norm() / ref.norm()).arg(tol)));
+        QVERIFY((X.transpose() * I * X * Psi - Mat6::Identity()).norm() <= tol);
+        const Vec6 f(normal(rng), normal(rng), normal(rng), normal(rng), normal(rng), normal(rng));
+        QVERIFY((inv * f - Psi * f).norm() <= tol * (Psi * f).norm());
+      }
+    }
   }
 
   // The reference's two forms of the right-hand side, the papers' system at rest and the bias per

@@ -10,16 +10,6 @@
 namespace kt {
 namespace {
 
-/// diag(Rᵀ, Rᵀ) M diag(R, R): a 6×6 (inverse) inertia from body axes to the axes R.
-Mat6 rotateSymmetric(const Mat6& M, const Mat3& R) {
-  Mat6 out;
-  out.topLeftCorner<3, 3>() = R.transpose() * M.topLeftCorner<3, 3>() * R;
-  out.topRightCorner<3, 3>() = R.transpose() * M.topRightCorner<3, 3>() * R;
-  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
-  out.bottomRightCorner<3, 3>() = R.transpose() * M.bottomRightCorner<3, 3>() * R;
-  return out;
-}
-
 /// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
 /// blocks (half the work of a 6×6 product with X's matrix).
 Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
@@ -40,11 +30,6 @@ Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
 const std::array<Vec6, 6> kUnitVectors = {Vec6::Unit(0), Vec6::Unit(1), Vec6::Unit(2),
                                           Vec6::Unit(3), Vec6::Unit(4), Vec6::Unit(5)};
 const Vec6& unitVector(int d) { return kUnitVectors[static_cast<std::size_t>(d)]; }
-
-/// to = from, column by column (performance note 4).
-void copyByColumns(const Mat6& from, Mat6& to) {
-  for (int k = 0; k < 6; ++k) to.col(k) = from.col(k);
-}
 
 /// acc += s ᴬX*_B f = s (ᴮX_A)ᵀ f, with s = ±1: a force carried into the parent's record
 /// (performance note 2).
@@ -136,8 +121,8 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       }
       fr.gather = fr.gather && nonzero == 1;
     }
-    IinvB_[i] = tree.I[i].matrix().llt().solve(Mat6::Identity());
-    IinvJ_[i] = fr.rotated && !fr.universal() ? rotateSymmetric(IinvB_[i], R) : IinvB_[i];
+    IinvB_[i] = RigidInverse::of(tree.I[i]);
+    IinvJ_[i] = fr.rotated && !fr.universal() ? IinvB_[i].turned(R) : IinvB_[i];
   }
   // no joint prescribed yet: prescribedFrames_ matches prescribed_
   prescribedFrames_ = ownFrames_;
@@ -168,7 +153,7 @@ void CfaTreeSolver::updateUniversal(int i, const double* qi) {
   Tphys_[i].setZero();  // JointModel's T for the reported reaction: [n 0; 0 1₃]
   Tphys_[i].col(0).head<3>() = n;
   Tphys_[i].block<3, 3>(3, 1).setIdentity();
-  IinvJ_[i] = rotateSymmetric(IinvB_[i], ax.R);
+  IinvJ_[i] = IinvB_[i].turned(ax.R);
 }
 
 // Ŝ of a gimbal joint: S = [s₁ s₂ s₃; 0] in body axes, which are its joint frame (R = 1).
@@ -478,7 +463,7 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     // Ψ_i = I_i⁻¹ and α_i = I_i⁻¹ (u_i + ρ_i), ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, then each child's joint
     // eliminated into them
     Mat6& Psi = psiOf(i);
-    copyByColumns(IinvJ_[i], Psi);
+    IinvJ_[i].expand(Psi);
     W.alpha.noalias() = Psi * (u + W.rho);
     const std::vector<int>& ch = t.children[i];
     for (auto c = ch.rbegin(); c != ch.rend(); ++c) eliminate(*c, psiOf(*c), Psi, W.alpha);
@@ -693,8 +678,10 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  3. One-coordinate joints as vector operations: u = e_d τ_d and a += e_d q̈ with e_d read as a
 //     whole vector (unitVector), where a scalar store read back as a vector would stall. Carried
 //     into the parent, u = e_d τ_d is one row of ᶜX_pᵀ times τ_d (accumulateInverseForceAlong).
-//  4. Ψ_i is copied from I_i⁻¹ column by column (copyByColumns): a whole 288-byte matrix copy
-//     compiles to a string move, slower at this size.
+//  4. I_i⁻¹ is kept as the ten numbers of a rigid body (kernels/rigid_inverse.hpp) and expanded
+//     into Ψ_i where the elimination starts on body i: 80 bytes a body to read instead of a 6 × 6
+//     matrix's 288, for about 80 instructions. Along a long chain the elimination reads I⁻¹ from
+//     beyond L2; the expansion is off the chain of Ψ's from body to body.
 //  5. The passes are out-of-line functions ([[gnu::noinline]] in the header): each is small
 //     enough for the compiler to inline the spatial arithmetic into it, which one long function is not.
 //  6. The joint frame (header, "Structure") makes T_iᵀ Q T_i a submatrix and T λ, D τ scatters:

@@ -85,6 +85,7 @@
 
 #include "core/dynamics/cfa/cfa_common.hpp"
 #include "core/dynamics/kernels/large_pages.hpp"
+#include "core/dynamics/kernels/rigid_inverse.hpp"
 #include "core/dynamics/kernels/sweep_handover.hpp"
 
 namespace kt {
@@ -162,10 +163,10 @@ class CfaTreeSolver final : public Solver {
   /// what the passes read: ownFrames_, or prescribedFrames_ during hybridDynamics
   const JointFrame* frames_ = nullptr;
   std::vector<JointAxes> axes_;
-  std::vector<Mat6> IinvB_;  ///< (nb) I_i⁻¹, body frame
-  LargeArray<Mat6> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
-  std::vector<Mat6> Tphys_;  ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
-                             ///< (read only where T_i is not a signed selection); dense joints: T_i(q)
+  std::vector<RigidInverse> IinvB_;  ///< (nb) I_i⁻¹, body frame
+  LargeArray<RigidInverse> IinvJ_;   ///< (nb) I_i⁻¹, joint frame
+  std::vector<Mat6> Tphys_;          ///< (nb) JointModel's T_i (zero-padded), body frame: the reported λ = Tᵀ f
+                                     ///< (read only where T_i is not a signed selection); dense joints: T_i(q)
   /// (nb where the model has dense joints, else empty) S_i(q) and D_i(q) of each dense joint
   /// (JointFrame::dense), zero-padded, body frame
   std::vector<Mat6> Sdense_, Ddense_;
