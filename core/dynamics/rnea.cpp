@@ -94,23 +94,6 @@ inline void worldAxes(const Mat3& G, const Vec6& f, Vec6& out) {
   out.tail<3>().noalias() = G * f.tail<3>();
 }
 
-// out += v × (e_k s), the motion cross product (Featherstone eq. 2.31) with one nonzero
-// component: each cross product with a coordinate axis is two products, not six.
-inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
-  // u × (e_j s) for j = 0, 1, 2 is (0, u_z s, −u_y s), (−u_z s, 0, u_x s), (u_y s, −u_x s, 0)
-  const auto cross = [s](const double* u, int j, double* o) {
-    const int a = (j + 1) % 3, b = (j + 2) % 3;
-    o[a] += u[b] * s;
-    o[b] -= u[a] * s;
-  };
-  if (k < 3) {  // angular: [ω × e s; v_o × e s]
-    cross(v.data(), k, out.data());
-    cross(v.data() + 3, k, out.data() + 3);
-  } else {  // linear: [0; ω × e s]
-    cross(v.data(), k - 3, out.data() + 3);
-  }
-}
-
 // A joint along e_K whose X_T does not rotate (RneaWorkspace::AxisPose): ⁱX_p = [E 0; −E r̃ E] with
 // E as kernels::turn<K>.
 template <int K>
@@ -186,7 +169,7 @@ inline void axisStep(double q, double nu, double qdd, const Vec3& r_T, const Vec
   applyMotion<K>(X, vp, vel);
   applyMotion<K>(X, ap, acc);
   vel[K] += nu;
-  addCrossUnit(vel, K, nu, acc);
+  kernels::addCrossUnit(vel, K, nu, acc);
   acc[K] += qdd;
   v = vel;
   a = acc;
@@ -372,7 +355,7 @@ void rnea(const Tree& tree, RneaWorkspace& ws, const VectorX& q, const VectorX& 
       applyMotion(X, ap, acc);
       if (const int u = ws.unitAxis[n]; u >= 0) {
         vel[u] += vi[0];
-        addCrossUnit(vel, u, vi[0], acc);
+        kernels::addCrossUnit(vel, u, vi[0], acc);
         acc[u] += qdd[tree.vOffset[i]];
       } else if (joint.nv > 0) {
         if (joint.subspacesDependOnQ()) joint.motionSubspace(qi, kin.S[i]);

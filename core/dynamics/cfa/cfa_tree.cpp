@@ -6,23 +6,102 @@
 #include <stdexcept>
 
 #include "core/dynamics/kernels/prefetch.hpp"
+#include "core/dynamics/kernels/spatial_kernels.hpp"
 
 namespace kt {
 namespace {
 
-/// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
-/// blocks (half the work of a 6×6 product with X's matrix).
-Mat6 timesXTransposed(const Mat6& M, const Xform& X) {
+/// N Eᵀ for a 6×3 N and E = ᴮX_A's rotation. K (JointFrame::axisTurn): E turns about e_K (K < 3)
+/// with rows K, A, B (A = K + 1, B = K + 2 mod 3) e_K, c e_A + s e_B, c e_B − s e_A, c = E_AA and
+/// s = E_AB, so that N Eᵀ's columns are N_K, c N_A + s N_B and c N_B − s N_A (the third product of
+/// each is by an exact zero, so the sums are the same); K = 3: E = 1; K < 0: any E.
+template <int K, class Out>
+[[gnu::always_inline]] inline void timesRotationTransposed(const Eigen::Matrix<double, 6, 3>& N, const Mat3& E,
+                                                           Out&& out) {
+  if constexpr (K < 0) {
+    out.noalias() = N * E.transpose();
+  } else if constexpr (K == 3) {
+    out = N;
+  } else {
+    constexpr int A = (K + 1) % 3, B = (K + 2) % 3;
+    const double c = E(A, A), s = E(A, B);
+    out.col(K) = N.col(K);
+    out.col(A) = c * N.col(A) + s * N.col(B);
+    out.col(B) = c * N.col(B) - s * N.col(A);
+  }
+}
+
+template <int K>
+[[gnu::always_inline]] inline Mat6 timesXTransposedTurn(const Mat6& M, const Xform& X) {
   const Vec3& r = X.r;
-  const auto ML = M.leftCols<3>();
+  const Eigen::Matrix<double, 6, 3> ML = M.leftCols<3>();
   Eigen::Matrix<double, 6, 3> MR;  // M_L r̃ + M_R
   MR.col(0) = M.col(3) + r.z() * ML.col(1) - r.y() * ML.col(2);
   MR.col(1) = M.col(4) + r.x() * ML.col(2) - r.z() * ML.col(0);
   MR.col(2) = M.col(5) + r.y() * ML.col(0) - r.x() * ML.col(1);
   Mat6 out;
-  out.leftCols<3>().noalias() = ML * X.E.transpose();
-  out.rightCols<3>().noalias() = MR * X.E.transpose();
+  timesRotationTransposed<K>(ML, X.E, out.leftCols<3>());
+  timesRotationTransposed<K>(MR, X.E, out.rightCols<3>());
   return out;
+}
+
+/// M ᴮX_Aᵀ for a 6×6 M, with ᴮX_Aᵀ = [Eᵀ r̃Eᵀ; 0 Eᵀ]: [M_L Eᵀ | (M_L r̃ + M_R) Eᵀ] on 6×3 column
+/// blocks (half the work of a 6×6 product with X's matrix); `turn` as JointFrame::axisTurn.
+Mat6 timesXTransposed(const Mat6& M, const Xform& X, int turn) {
+  switch (turn) {
+    case 0: return timesXTransposedTurn<0>(M, X);
+    case 1: return timesXTransposedTurn<1>(M, X);
+    case 2: return timesXTransposedTurn<2>(M, X);
+    case 3: return timesXTransposedTurn<3>(M, X);
+    default: return timesXTransposedTurn<-1>(M, X);
+  }
+}
+
+/// ᴮX_A m = [E ω; E (v_O − r × ω)] (kernels::applyMotion) with E as JointFrame::axisTurn gives it
+/// (timesRotationTransposed): two products a row where it turns about a coordinate axis.
+template <int K>
+[[gnu::always_inline]] inline void applyMotionTurn(const Xform& X, const Vec6& m, Vec6& out) {
+  if constexpr (K < 0) {
+    kernels::applyMotion(X, m, out);
+  } else {
+    constexpr int A = (K + 1) % 3;
+    const double c = K < 3 ? X.E(A, A) : 1.0, s = K < 3 ? X.E(A, (K + 2) % 3) : 0.0;
+    double rw[3], t[3];
+    kernels::cross(X.r.data(), m.data(), rw);
+    for (int k = 0; k < 3; ++k) t[k] = m[3 + k] - rw[k];
+    kernels::turn<K>(c, s, m.data(), out.data());
+    kernels::turn<K>(c, s, t, out.data() + 3);
+  }
+}
+void applyMotion(const Xform& X, int turn, const Vec6& m, Vec6& out) {
+  switch (turn) {
+    case 0: return applyMotionTurn<0>(X, m, out);
+    case 1: return applyMotionTurn<1>(X, m, out);
+    case 2: return applyMotionTurn<2>(X, m, out);
+    case 3: return applyMotionTurn<3>(X, m, out);
+    default: return applyMotionTurn<-1>(X, m, out);
+  }
+}
+
+/// E ᵖE_0 for ⁱX_p's rotation E as JointFrame::axisTurn gives it: each column of ᵖE_0 turned.
+template <int K>
+[[gnu::always_inline]] inline void composeRotationTurn(const Mat3& E, const Mat3& Ep0, Mat3& out) {
+  if constexpr (K < 0) {
+    out.noalias() = E * Ep0;
+  } else {
+    constexpr int A = (K + 1) % 3;
+    const double c = K < 3 ? E(A, A) : 1.0, s = K < 3 ? E(A, (K + 2) % 3) : 0.0;
+    for (int j = 0; j < 3; ++j) kernels::turn<K>(c, s, Ep0.col(j).data(), out.col(j).data());
+  }
+}
+void composeRotation(const Mat3& E, int turn, const Mat3& Ep0, Mat3& out) {
+  switch (turn) {
+    case 0: return composeRotationTurn<0>(E, Ep0, out);
+    case 1: return composeRotationTurn<1>(E, Ep0, out);
+    case 2: return composeRotationTurn<2>(E, Ep0, out);
+    case 3: return composeRotationTurn<3>(E, Ep0, out);
+    default: return composeRotationTurn<-1>(E, Ep0, out);
+  }
 }
 
 /// e_d, for the one motion coordinate of a 1-DoF joint (performance note 3); at namespace scope,
@@ -121,6 +200,12 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
       }
       fr.gather = fr.gather && nonzero == 1;
     }
+    // ⁱX_p's rotation turns about a coordinate axis (or is 1) where X_T does not rotate: exactly
+    // no rotation, so the identity's entries and the products with them are exact
+    if (!fr.ownTransform && joint.unitAxis >= 0 && tree.X_T[i].E == Mat3::Identity()) {
+      if (joint.type == JointType::Revolute) fr.axisTurn = static_cast<std::int8_t>(joint.unitAxis);
+      if (joint.type == JointType::Prismatic) fr.axisTurn = 3;
+    }
     IinvB_[i] = RigidInverse::of(tree.I[i]);
     IinvJ_[i] = fr.rotated && !fr.universal() ? IinvB_[i].turned(R) : IinvB_[i];
   }
@@ -185,12 +270,12 @@ void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
   const std::array<std::int8_t, 6>& cd = fr.cdims;
   // (T_cᵀ ᶜX_p Ψ_p)ᵀ = Ψ_p ᶜX_pᵀ T_c: the constraint columns of Ψ_p ᶜX_pᵀ (−A_cp, −A_cj on the
   // parent's columns, Liu et al. eqs. 34, 36)
-  const Mat6 Bt = timesXTransposed(Psi, X);
+  const Mat6 Bt = timesXTransposed(Psi, X, fr.axisTurn);
   Mat6c B;
   for (int k = 0; k < NC; ++k) B.col(k) = Bt.col(cd[k]);
   // A_cc = T_cᵀ (Ψ_c + ᶜX_p Ψ_p ᶜX_pᵀ) T_c (eqs. 32, 37), lower triangle, factored A_cc = L D Lᵀ
   PackedLower& L = C.L;
-  const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X);  // ᶜX_p Ψ_p ᶜX_pᵀ
+  const Mat6 XPsiXt = timesXTransposed(Bt.transpose(), X, fr.axisTurn);  // ᶜX_p Ψ_p ᶜX_pᵀ
   for (int j = 0; j < NC; ++j)
     for (int i = j; i < NC; ++i) L(i, j) = XPsiXt(cd[i], cd[j]) + PsiC(cd[i], cd[j]);
   ldltInPlace<NC>(L, C.invDiag.data());
@@ -198,7 +283,9 @@ void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
   // (eq. 29, the bias per body); the Schur complement of A_cc: every remaining block at body p
   // changes by −Vᵀ D⁻¹ V; kept for the back substitution, λ_c = A_cc⁻¹ (b_c + T_cᵀ ᶜX_p Ψ_p F_p)
   // = L⁻ᵀ D⁻¹ (z + V F_p)
-  const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
+  Vec6 b;
+  applyMotion(X, fr.axisTurn, alpha, b);
+  b += C.c - C.alpha;
   Mat6c Vt = B;
   Veccc z;
   for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
@@ -249,7 +336,7 @@ void CfaTreeSolver::rootRhs(int i, bool withBias) {
 void CfaTreeSolver::prefetchForBiasPass(int i) const {
   if (i + kAhead >= tree_->nb) return;
   const BodyWork& W = w_[i + kAhead];
-  prefetchMembers(W, W.rho, W.u);
+  prefetchMembers(W, W.rho, W.psiCol);
   prefetchObject(&kin_.X_p[i + kAhead]);
 }
 
@@ -259,7 +346,7 @@ void CfaTreeSolver::prefetchForBiasPass(int i) const {
 void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   if (i < kAhead) return;
   const int k = i - kAhead;
-  prefetchObject(&w_[k]);
+  prefetchRecord(k, !elimination);
   if (!elimination) prefetchObject(&fRnea_[k]);
   if (elimination && frames_[k].keepPsi) prefetchObject(&Psi_[k]);
   if (frames_[k].ownTransform) prefetchObject(&XJ_[k]);
@@ -267,16 +354,24 @@ void CfaTreeSolver::prefetchTowardsBase(int i, bool elimination) const {
   prefetchObject(&kin_.X_p[k]);
 }
 
-// Prefetch for the substitutions: the record (with Ψ's motion column of a 1-DoF joint), Ψ where a
+// Prefetch for the substitutions: the record (with Ψ's motion column of a 1-DoF joint; withU, the
+// correction's u), Ψ where a
 // joint of more DoF reads it, ⁱX_p and ᴶⁱX_ᴶᵖ, of the body kAhead further from the base.
-void CfaTreeSolver::prefetchTowardsTips(int i) const {
+void CfaTreeSolver::prefetchTowardsTips(int i, bool withU) const {
   if (i + kAhead >= tree_->nb) return;
   const int k = i + kAhead;
-  prefetchObject(&w_[k]);
+  prefetchRecord(k, withU);
   const JointFrame& fr = frames_[k];
   if (fr.nv > 1) prefetchObject(&Psi_[k]);
   if (fr.ownTransform) prefetchObject(&XJ_[k]);
   prefetchObject(&kin_.X_p[k]);
+}
+
+void CfaTreeSolver::prefetchRecord(int k, bool withU) const {
+  const BodyWork& W = w_[k];
+  const auto* base = reinterpret_cast<const char*>(&W);
+  prefetchBytes(base, reinterpret_cast<const char*>(W.Vt.data() + 6 * frames_[k].nc) - base);
+  if (withU) prefetchObject(&W.u);
 }
 
 // λ_i = L⁻ᵀ D⁻¹ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -300,13 +395,13 @@ void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const Ve
   biasPass<false>(q, v, fext, qdd);
   eliminationPass<false>(tau);
   if (!refine_) {
-    substitutionPass<false>(qdd, nullptr, loads, true, false);
+    substitutionPass<false>(tau, qdd, nullptr, loads, true, false);
     return;
   }
   // one step of iterative refinement of q̈ with the factor just built (header, "Refinement")
-  substitutionPass<false>(qdd, nullptr, nullptr, true, true);
+  substitutionPass<false>(tau, qdd, nullptr, nullptr, true, true);
   correctionPass<false>(tau);
-  substitutionPass<false>(dqdd_, nullptr, loads, false, false);
+  substitutionPass<false>(tau, dqdd_, nullptr, loads, false, false);
   qdd += dqdd_;
 }
 
@@ -322,9 +417,9 @@ void CfaTreeSolver::hybridDynamics(const VectorX& q, const VectorX& v, VectorX& 
   frames_ = prescribedFrames_.data();
   biasPass<true>(q, v, fext, qdd);
   eliminationPass<true>(tau);
-  substitutionPass<true>(qdd, &tau, nullptr, true, true);
+  substitutionPass<true>(tau, qdd, &tau, nullptr, true, true);
   correctionPass<true>(tau);
-  substitutionPass<true>(dqdd_, &tau, loads, false, false);
+  substitutionPass<true>(tau, dqdd_, &tau, loads, false, false);
   qdd += dqdd_;  // δq̈ is zero on the prescribed coordinates
   frames_ = ownFrames_.data();
 }
@@ -358,13 +453,24 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     const double* vi = v.data() + t.vOffset[i];
     const int p = t.parent[i];
     const Xform& Xp = kin_.X_p[i] = joint.placement(qi, t.X_T[i]);
-    const Vec6 vJ = joint.jointVelocity(qi, vi);
-    const Vec6 vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(p == i - 1 ? vLast : kin_.v[p]) + vJ);
-    vLast = vi6;
-    if (frames_[i].farChild) kin_.v[i] = vi6;
-    const Vec6 ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
-
     const JointFrame& fr = frames_[i];
+    Vec6 vi6, ci;
+    if (fr.unitAxis() && !fr.rotated) {
+      // S_i = e_d in body axes: v_J = e_d ν_i, c_i = v_i × e_d ν_i, no S̊ (performance note 9)
+      const int d = fr.dims[0];
+      vi6.setZero();
+      if (p >= 0) applyMotion(Xp, fr.axisTurn, p == i - 1 ? vLast : kin_.v[p], vi6);
+      vi6[d] += vi[0];
+      ci.setZero();
+      kernels::addCrossUnit(vi6, d, vi[0], ci);
+    } else {
+      const Vec6 vJ = joint.jointVelocity(qi, vi);
+      vi6 = p < 0 ? vJ : Vec6(Xp.applyMotion(p == i - 1 ? vLast : kin_.v[p]) + vJ);
+      ci = crossMotion(vi6, vJ) + joint.velocityProduct(qi, vi);
+    }
+    vLast = vi6;
+    if (fr.farChild) kin_.v[i] = vi6;
+
     if (fr.universal()) updateUniversal(i, qi);
     if (fr.gimbal()) updateGimbal(i, qi);
     if (fr.dense()) updateDense(i, qi);
@@ -379,7 +485,9 @@ void CfaTreeSolver::biasPass(const VectorX& q, const VectorX& v, ExternalWrenche
     // velocity-product acceleration and the bias wrench of body i alone, nothing summed
     const Vec6 c = p < 0 ? Vec6(Xp.applyMotion(a0) + ci) : ci;
     const Inertia& I = t.I[i];
-    const Vec6 bias = crossForce(vi6, I * vi6) - appliedWrench(t, fext, i);
+    Vec6 bias;
+    kernels::velocityWrench(I, vi6, bias);
+    bias -= appliedWrench(t, fext, i);
     if (kHybrid || refine_) fBody_[i] = bias;  // RNEA's body wrench, completed by the first substitution
     if (fr.rotated) {
       const Mat3 Rt = axes_[i].R.transpose();
@@ -451,8 +559,9 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
-    const Vec6 u = actuation<kHybrid>(i, tau, false);
-    W.u = u;
+    // u = e_d τ_i for a 1-DoF joint along a coordinate axis (actuation's common case, inline)
+    const Vec6 u = fr.unitAxis() && !isPrescribed<kHybrid>(i) ? Vec6(unitVector(fr.dims[0]) * tau[t.vOffset[i]])
+                                                              : actuation<kHybrid>(i, tau, false);
     if (p >= 0) {
       if (fr.unitAxis()) {
         accumulateInverseForceAlong(jointTransform(i), fr.dims[0], u[fr.dims[0]], -1.0, w_[p].rho);
@@ -479,23 +588,26 @@ void CfaTreeSolver::eliminationPass(const VectorX& tau) {
 }
 
 template <bool kHybrid>
-void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* loads, bool withBias, bool residual) {
+void CfaTreeSolver::substitutionPass(const VectorX& tau, VectorX& qdd, VectorX* effort, JointLoads* loads,
+                                     bool withBias, bool residual) {
   const Tree& t = *tree_;
   // base to tip: λ, the accelerations a_i and q̈ (with the bias; without it, those of the
   // correction's system at rest)
   // a_p and F_p reach body i in a local where i is its parent's only child (p = i − 1, every link
   // of a chain), from aStored_ and FStored_ where the parent has other children (JointFrame::farChild)
-  Vec6 aPrev = Vec6::Zero();  // a_{i−1}
-  Vec6 FPrev = Vec6::Zero();  // F_{i−1}
+  Vec6 aPrev = Vec6::Zero();      // a_{i−1}
+  Vec6 FPrev = Vec6::Zero();      // F_{i−1}
+  Mat3 EPrev = Mat3::Identity();  // ⁱ⁻¹E_0, for the loads; kin_.X_0 holds it where another child reads it
   for (int i = 0; i < t.nb; ++i) {
-    prefetchTowardsTips(i);
+    prefetchTowardsTips(i, loads && !withBias);
     const JointFrame& fr = frames_[i];
     BodyWork& W = w_[i];
     const int p = t.parent[i];
     const bool stored = p >= 0 && frames_[p].farChild;
     Vec6* Fp = p < 0 ? nullptr : stored ? &FStored_[p] : &FPrev;
     // ᴶⁱX_ᴶᵖ a_p (the world is at rest)
-    const Vec6 y = p < 0 ? Vec6::Zero() : jointTransform(i).applyMotion(stored ? aStored_[p] : aPrev);
+    Vec6 y = Vec6::Zero();
+    if (p >= 0) applyMotion(jointTransform(i), fr.axisTurn, stored ? aStored_[p] : aPrev, y);
     Vec6 lambda = Vec6::Zero();
     if (fr.denseT()) {
       constraintForceDense(i, Fp, lambda);
@@ -547,7 +659,23 @@ void CfaTreeSolver::substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* 
       FPrev = lambda;
       aPrev = a;
     }
-    if (loads) jointLoad(i, W.u + lambda, *loads, !withBias);  // f_i = D_i τ_i + T_i λ_i, joint frame
+    if (loads) {
+      // f_i = D_i τ_i + T_i λ_i, joint frame: D τ again from τ (the elimination keeps no u); the
+      // correction's D r from the record
+      Vec6 fJ = lambda;
+      if (!withBias) {
+        fJ += W.u;
+      } else if (fr.unitAxis() && !isPrescribed<kHybrid>(i)) {
+        fJ[fr.dims[0]] += tau[t.vOffset[i]];
+      } else {
+        fJ += actuation<kHybrid>(i, tau, false);
+      }
+      const Mat3* Ep0 = p < 0 ? nullptr : frames_[p].farChild ? &kin_.X_0[p].E : &EPrev;
+      Mat3 E;
+      jointLoad(i, fJ, *loads, !withBias, Ep0, E);
+      if (fr.farChild) kin_.X_0[i].E = E;
+      EPrev = E;
+    }
     if (residual) {
       // RNEA's body wrench at q̈: p_i from the bias pass plus I_i a_i, formed per body before any
       // subtree sum (summed apart, gravity's and the inertial subtree wrenches grow far larger than
@@ -633,14 +761,17 @@ void CfaTreeSolver::generalizedForce(int i, const Vec6& f, double* out) const {
   }
 }
 
-void CfaTreeSolver::jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected) {
+void CfaTreeSolver::jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected, const Mat3* Ep0, Mat3& E) {
   const Tree& t = *tree_;
   // the joint loads f = D τ + T λ (refined: RNEA's f + D r + T δλ), and their parts τ_i = S_iᵀ f_i,
   // λ_i = T_iᵀ f_i (JointModel's T), world axes
   const JointFrame& fr = frames_[i];
   const Vec6 f = bodyLoad(i, fJ, corrected);
   loads.f[i] = f;
-  generalizedForce(i, f, loads.tau.data() + t.vOffset[i]);
+  if (fr.unitAxis() && !fr.rotated)
+    loads.tau[t.vOffset[i]] = f[fr.dims[0]];  // S_iᵀ f with S_i = e_d in body axes
+  else
+    generalizedForce(i, f, loads.tau.data() + t.vOffset[i]);
   double* lam = loads.lambda.data() + t.lambdaOffset[i];
   if (fr.gather) {
     for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = fr.sign[k] > 0 ? f[fr.index[k]] : -f[fr.index[k]];
@@ -648,9 +779,11 @@ void CfaTreeSolver::jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool cor
     const Mat6& T = Tphys_[i];
     for (int k = 0; k < 6 - fr.nv; ++k) lam[k] = T.col(k).dot(f);
   }
-  const int p = t.parent[i];
-  Mat3& E = kin_.X_0[i].E;  // ⁱX_0's rotation: world → body axes (only the loads need it)
-  E = p < 0 ? kin_.X_p[i].E : Mat3(kin_.X_p[i].E * kin_.X_0[p].E);
+  // ⁱE_0 = ⁱX_0's rotation, world → body axes (only the loads need it)
+  if (!Ep0)
+    E = kin_.X_p[i].E;
+  else
+    composeRotation(kin_.X_p[i].E, fr.axisTurn, *Ep0, E);
   loads.fWorld[i] = spatial(E.transpose() * f.head<3>(), E.transpose() * f.tail<3>());
 }
 
@@ -692,3 +825,16 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //  8. A_cc = L D Lᵀ, not L Lᵀ. Along a chain each elimination waits for the last one's Ψ, so the
 //     factor's latency is the sweep's: the n_c square roots of a Cholesky factor (each followed by
 //     a division) were on that path, for a few instructions fewer per body.
+//  9. Joints along a coordinate axis, the common case, take the RNEA's short forms
+//     (kernels/spatial_kernels.hpp). Where S_i = e_d in body axes, the bias pass forms v_J and c_i
+//     as one entry and two products (no call into the joint model), the elimination u = e_d τ_i
+//     inline, the loads τ_i = f_i[d]. Where ⁱX_p also turns about a coordinate axis (X_T does not
+//     rotate: JointFrame::axisTurn), its rotation is applied as a turn, two products a row instead
+//     of three, in the elimination's Ψ_p ᶜX_pᵀ and ᶜX_p Ψ_p ᶜX_pᵀ (a quarter of its instructions
+//     were there), in ⁱX_p a and in ⁱE_0. The dropped products are by exact zeros. Together 3,616 →
+//     3,159 instructions a body on the chain with the loads (docs/benchmarks.md, "the short forms").
+// 10. The record is whole cache lines, what every joint reads first: a joint of n_c < 6 leaves V's
+//     last columns unread, and u (the actuation wrench, formed again from τ where the loads need
+//     it) is stored by the refinement only, so a 1-DoF joint's record is 11 lines of 13 and the
+//     passes prefetch only those. ⁱE_0 passes to the next body in a local, as a_i and F_i do
+//     (1a), and is stored only for a parent with other children.

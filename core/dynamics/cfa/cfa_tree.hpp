@@ -101,7 +101,7 @@ class CfaTreeSolver final : public Solver {
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
 
  private:
-  /// Constant description of joint i in its joint frame, read in every pass (32 bytes).
+  /// Constant description of joint i in its joint frame, read in every pass (33 bytes).
   struct JointFrame {
     std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
     std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
@@ -117,6 +117,9 @@ class CfaTreeSolver final : public Solver {
     bool ownTransform = false;  ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
     bool farChild = false;      ///< a child other than body i + 1: the bias pass stores v_i for it
     bool keepPsi = false;       ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
+    /// ᴶⁱX_ᴶᵖ = ⁱX_p turns about e_K, K = axisTurn < 3 (a revolute joint along e_K whose X_T does not
+    /// rotate), or does not turn (3: such a prismatic joint); −1 otherwise
+    std::int8_t axisTurn = -1;
     bool universal() const { return turning == 1; }
     bool gimbal() const { return turning == 2; }
     bool dense() const { return turning == 3; }
@@ -134,28 +137,29 @@ class CfaTreeSolver final : public Solver {
     Mat3 Shat3Inv = Mat3::Identity();  ///< gimbal: Ŝ⁻¹
   };
   /// Per-body work, one record per body (read and written in index order): only what the passes
-  /// read on every body, which they prefetch whole (ᴶⁱX_ᴶᵖ, Ψ, a_i,
-  /// F_i and the refinement's wrenches, stored for some bodies only, are arrays of their own).
-  /// Quantities in the joint frame.
-  struct BodyWork {
+  /// read on every body, which they prefetch (ᴶⁱX_ᴶᵖ, Ψ, a_i, F_i and the refinement's wrenches,
+  /// stored for some bodies only, are arrays of their own). Quantities in the joint frame. Whole
+  /// cache lines, with what a joint of fewer than six constraint coordinates leaves unread at the
+  /// end: V's last columns, and u, which only the refinement stores (performance note 10).
+  struct alignas(64) BodyWork {
     Vec6 z;                         ///< z = L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / D_j
     PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
-    Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
-    Vec6 alpha;   ///< α_i
+    Vec6 alpha;                     ///< α_i
     Vec6 rho;     ///< ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, the known wrench on body i (bias pass, elimination)
     Vec6 c;       ///< c_i, with the world's −g at a root (bias pass; elimination, substitution)
-    Vec6 u;       ///< u_i = D_i τ_i (correction: D_i r_i), the actuation wrench
     Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
+    Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
+    Vec6 u;       ///< correction: u_i = D_i r_i, the actuation wrench of the residual
   };
 
   /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
   /// kComplianceRatio ‖I_c⁻¹‖₂: a light body carrying a heavy one (header, "Refinement";
   /// docs/dynamics.md §5 gives the ratios of the random trees of test_cfa).
   static constexpr double kComplianceRatio = 100;
-  bool refine_ = false;     ///< the model has such a pair: every call refines q̈
-  Kinematics kin_;          ///< X_p, v where a child other than the next reads it (JointFrame::farChild), X_0 rotations
-  SweepHandover handover_;  ///< Ψ_i and RNEA's wrenches handed to the parent
+  bool refine_ = false;  ///< the model has such a pair: every call refines q̈
+  Kinematics kin_;  ///< X_p; v and X_0's rotation where a child other than the next reads them (JointFrame::farChild)
+  SweepHandover handover_;             ///< Ψ_i and RNEA's wrenches handed to the parent
   std::vector<JointFrame> ownFrames_;  ///< (nb) every joint as the model has it (forwardDynamics)
   /// (nb) the same with the joints of prescribed_ transmitting all six coordinates (hybridDynamics)
   std::vector<JointFrame> prescribedFrames_;
@@ -196,12 +200,13 @@ class CfaTreeSolver final : public Solver {
   template <bool kHybrid>
   [[gnu::noinline]] void eliminationPass(const VectorX& tau);
   /// Base to tip: λ, the accelerations and q̈ (withBias: of the system itself; otherwise of the
-  /// correction's system at rest); with loads, each joint's load D τ + T λ; with residual, RNEA's
+  /// correction's system at rest); with loads, each joint's load D τ + T λ (withBias: D τ from tau;
+  /// otherwise the correction's D r, stored in the record); with residual, RNEA's
   /// body wrenches p_i + I_i a_i in fBody_. kHybrid: a prescribed joint keeps its q̈ (the
   /// correction's δq̈ is zero there) and its required effort S_iᵀ f_i goes into `effort`.
   template <bool kHybrid>
-  [[gnu::noinline]] void substitutionPass(VectorX& qdd, VectorX* effort, JointLoads* loads, bool withBias,
-                                          bool residual);
+  [[gnu::noinline]] void substitutionPass(const VectorX& tau, VectorX& qdd, VectorX* effort, JointLoads* loads,
+                                          bool withBias, bool residual);
   /// Tip to base, after a substitution with residual: fRnea_, the RNEA joint wrench of q̈ (the
   /// subtree sums of fBody_), u = D (τ − Sᵀ f) its residual, and α and z for u with the factor
   /// already built.
@@ -225,7 +230,8 @@ class CfaTreeSolver final : public Solver {
   void generalizedForce(int i, const Vec6& f, double* out) const;
   /// Joint i's load from fJ = D_i τ_i + T_i λ_i in the joint frame (corrected: plus fRnea_), in
   /// world axes through ⁱX_0's rotation (its parent's already computed: called base to tip).
-  void jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected);
+  /// Ep0: ᵖE_0, null at a root; E: ⁱE_0 on return.
+  void jointLoad(int i, const Vec6& fJ, JointLoads& loads, bool corrected, const Mat3* Ep0, Mat3& E);
 
   /// ᴶⁱX_ᴶᵖ, the parent's joint frame to this joint's.
   const Xform& jointTransform(int i) const { return frames_[i].ownTransform ? XJ_[i] : kin_.X_p[i]; }
@@ -273,7 +279,9 @@ class CfaTreeSolver final : public Solver {
   void rootRhs(int i, bool withBias);
   void prefetchForBiasPass(int i) const;
   void prefetchTowardsBase(int i, bool elimination) const;
-  void prefetchTowardsTips(int i) const;
+  void prefetchTowardsTips(int i, bool withU) const;
+  /// The lines of body k's record that a pass reads: up to V's n_c columns, and u (withU).
+  void prefetchRecord(int k, bool withU) const;
   template <int NC>
   void constraintForce(int i, const Vec6* Fp, Vec6& lambda) const;
 };

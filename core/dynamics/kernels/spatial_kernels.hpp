@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The spatial products of the recursive passes (RNEA, the ABA's loads) on 3-vectors of doubles,
+// The spatial products of the recursive passes (RNEA, the ABA's loads, cfa-tree) on 3-vectors of doubles,
 // written out so that each inlines into its loop as scalar arithmetic: through Xform, Inertia and
 // Eigen's 3-vectors (two lanes and one), a third of the instructions moved numbers between
 // registers. Each sums in the order Xform::applyMotion, Xform::inverseForce, Inertia::operator*
@@ -51,6 +51,23 @@ inline void addInverseForce(const Xform& X, const Vec6& f, Vec6& out) {
   for (int k = 0; k < 3; ++k) {
     out[k] += n[k] + rf[k];
     out[3 + k] += fl[k];
+  }
+}
+
+// out += v × (e_k s), the motion cross product (Featherstone eq. 2.31) with one nonzero
+// component: each cross product with a coordinate axis is two products, not six.
+inline void addCrossUnit(const Vec6& v, int k, double s, Vec6& out) {
+  // u × (e_j s) for j = 0, 1, 2 is (0, u_z s, −u_y s), (−u_z s, 0, u_x s), (u_y s, −u_x s, 0)
+  const auto cross = [s](const double* u, int j, double* o) {
+    const int a = (j + 1) % 3, b = (j + 2) % 3;
+    o[a] += u[b] * s;
+    o[b] -= u[a] * s;
+  };
+  if (k < 3) {  // angular: [ω × e s; v_o × e s]
+    cross(v.data(), k, out.data());
+    cross(v.data() + 3, k, out.data() + 3);
+  } else {  // linear: [0; ω × e s]
+    cross(v.data(), k - 3, out.data() + 3);
   }
 }
 
@@ -118,6 +135,19 @@ inline void netWrench(const Inertia& I, const Vec6& v, const Vec6& a, Vec6& f) {
   for (int k = 0; k < 3; ++k) {
     f[k] = Ia[k] + (wn[k] + vf[k]);
     f[3 + k] = Ia[3 + k] + wf[k];
+  }
+}
+
+// f = v ×* (I v) (crossForce(v, I * v)): the bias wrench of a body's own motion.
+inline void velocityWrench(const Inertia& I, const Vec6& v, Vec6& f) {
+  double Iv[6], wn[3], vf[3], wf[3];
+  inertiaTimes(I, v.data(), Iv);
+  cross(v.data(), Iv, wn);
+  cross(v.data() + 3, Iv + 3, vf);
+  cross(v.data(), Iv + 3, wf);
+  for (int k = 0; k < 3; ++k) {
+    f[k] = wn[k] + vf[k];
+    f[3 + k] = wf[k];
   }
 }
 
