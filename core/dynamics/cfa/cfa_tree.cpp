@@ -174,6 +174,9 @@ CfaTreeSolver::CfaTreeSolver(const Tree& tree)
     const int parent = tree.parent[i];
     fr.ownTransform = fr.rotated || (parent >= 0 && ownFrames_[static_cast<std::size_t>(parent)].rotated);
     fr.keepPsi = (parent >= 0 && !handover_.handsOverInLocal(i)) || fr.nv > 1 || fr.dense();
+    // the elimination takes a body's children last to first: the last child's joint meets Ψ_p = I_p⁻¹
+    fr.keepV = parent >= 0 && (tree.children[parent].back() != i || fr.dense());
+    if (fr.keepV && Vt_.empty()) Vt_.assign(static_cast<std::size_t>(tree.nb), Mat6::Zero());
     for (int c : tree.children[i]) fr.farChild = fr.farChild || !handover_.handsOverInLocal(c);
     std::array<bool, 6> motion{};
     for (int n = 0; n < fr.nv; ++n) motion[static_cast<std::size_t>(fr.dims[n])] = true;
@@ -289,22 +292,34 @@ void CfaTreeSolver::eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
   Mat6c Vt = B;
   Veccc z;
   for (int k = 0; k < NC; ++k) z[k] = b[cd[k]];
-  schurUpdate<NC>(C, Vt, z, Psi, alpha);
+  schurUpdate<NC>(C, fr.keepV ? &Vt_[c] : nullptr, Vt, z, Psi, alpha);
 }
 
 // eliminateFixed's right-hand side alone, with its stored L, D and V, for the correction's system at
-// rest (no c_c): z = L⁻¹ b_c, α_p ← α_p − Vᵀ D⁻¹ z.
+// rest (no c_c): z = L⁻¹ b_c, α_p ← α_p − Vᵀ D⁻¹ z. Where V is not kept, Ψ_p was I_p⁻¹ and
+// Vᵀ D⁻¹ z = I_p⁻¹ ᶜX_pᵀ T_c L⁻ᵀ D⁻¹ z.
 template <int NC>
 void CfaTreeSolver::eliminateRhs(int c, Vec6& alpha) {
   using Veccc = Eigen::Matrix<double, NC, 1>;
+  const JointFrame& fr = frames_[c];
   BodyWork& C = w_[c];
-  const Vec6 b = jointTransform(c).applyMotion(alpha) - C.alpha;
+  const Xform& X = jointTransform(c);
+  const Vec6 b = X.applyMotion(alpha) - C.alpha;
   Veccc z;
-  for (int k = 0; k < NC; ++k) z[k] = b[frames_[c].cdims[k]];
+  for (int k = 0; k < NC; ++k) z[k] = b[fr.cdims[k]];
   solveUnitLower<NC>(C.L, z);
   C.z.template head<NC>() = z;
   z.array() *= Eigen::Map<const Veccc>(C.invDiag.data()).array();
-  alpha.noalias() -= C.Vt.template leftCols<NC>() * z;
+  if (fr.keepV) {
+    alpha.noalias() -= Vt_[c].template leftCols<NC>() * z;
+    return;
+  }
+  solveUnitLowerTransposed<NC>(C.L, z);
+  Vec6 f = Vec6::Zero();
+  for (int k = 0; k < NC; ++k) f[fr.cdims[k]] = z[k];
+  Vec6 g = Vec6::Zero();
+  accumulateInverseForce(X, f, 1.0, g);
+  alpha.noalias() -= IinvJ_[tree_->parent[c]] * g;
 }
 
 // A root joint (no parent body): A_ii = T_iᵀ Ψ_i T_i = L D Lᵀ, z = L⁻¹ b_i (rootRhs).
@@ -363,15 +378,18 @@ void CfaTreeSolver::prefetchTowardsTips(int i, bool withU) const {
   prefetchRecord(k, withU);
   const JointFrame& fr = frames_[k];
   if (fr.nv > 1) prefetchObject(&Psi_[k]);
+  if (!fr.keepV && tree_->parent[k] >= 0) prefetchObject(&IinvJ_[tree_->parent[k]]);
   if (fr.ownTransform) prefetchObject(&XJ_[k]);
   prefetchObject(&kin_.X_p[k]);
 }
 
 void CfaTreeSolver::prefetchRecord(int k, bool withU) const {
   const BodyWork& W = w_[k];
+  const int nc = frames_[k].nc;
   const auto* base = reinterpret_cast<const char*>(&W);
-  prefetchBytes(base, reinterpret_cast<const char*>(W.Vt.data() + 6 * frames_[k].nc) - base);
+  prefetchBytes(base, reinterpret_cast<const char*>(W.L.v.data() + nc * (nc + 1) / 2) - base);
   if (withU) prefetchObject(&W.u);
+  if (frames_[k].keepV) prefetchBytes(Vt_[k].data(), static_cast<std::ptrdiff_t>(sizeof(double)) * 6 * nc);
 }
 
 // λ_i = L⁻ᵀ D⁻¹ (z + V F_p) on the constraint coordinates of the joint frame (zero on the motion
@@ -380,13 +398,23 @@ void CfaTreeSolver::prefetchRecord(int k, bool withU) const {
 template <int NC>
 void CfaTreeSolver::constraintForce(int i, const Vec6* Fp, Vec6& lambda) const {
   using Veccc = Eigen::Matrix<double, NC, 1>;
+  const JointFrame& fr = frames_[i];
   const BodyWork& W = w_[i];
   Veccc y = W.z.template head<NC>();
-  if (Fp) y.noalias() += W.Vt.template leftCols<NC>().transpose() * *Fp;
+  if (Fp && fr.keepV) {
+    y.noalias() += Vt_[i].template leftCols<NC>().transpose() * *Fp;
+  } else if (Fp) {  // V F_p = L⁻¹ T_iᵀ ⁱX_p I_p⁻¹ F_p (performance note 11)
+    Vec6 m;
+    applyMotion(jointTransform(i), fr.axisTurn, IinvJ_[tree_->parent[i]] * *Fp, m);
+    Veccc g;
+    for (int k = 0; k < NC; ++k) g[k] = m[fr.cdims[k]];
+    solveUnitLower<NC>(W.L, g);
+    y += g;
+  }
   y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
   solveUnitLowerTransposed<NC>(W.L, y);
   lambda.setZero();
-  for (int k = 0; k < NC; ++k) lambda[frames_[i].cdims[k]] = y[k];
+  for (int k = 0; k < NC; ++k) lambda[fr.cdims[k]] = y[k];
 }
 
 void CfaTreeSolver::forwardDynamics(const VectorX& q, const VectorX& v, const VectorX& tau, ExternalWrenches fext,
@@ -792,8 +820,9 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 }  // namespace kt
 
 // Performance notes: why the passes are written as they are (docs/benchmarks.md has the
-// measurements). None of these changes a result (tests/core/test_cfa.cpp holds cfa-tree to the
-// plain reference version of the same per-body form on random trees).
+// measurements). None of these changes a result but 11, which changes the rounding of λ in the
+// last bits (tests/core/test_cfa.cpp holds cfa-tree to the plain reference version of the same
+// per-body form on random trees).
 //  1. Prefetch (kernels/prefetch.hpp). Each pass walks about a kilobyte per body, in several
 //     arrays at once (w_, kin_.X_p, IinvJ_): more streams than the hardware prefetchers follow on
 //     long trees. The passes ask for the data kAhead bodies ahead, and only for what they read:
@@ -833,8 +862,16 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //     of three, in the elimination's Ψ_p ᶜX_pᵀ and ᶜX_p Ψ_p ᶜX_pᵀ (a quarter of its instructions
 //     were there), in ⁱX_p a and in ⁱE_0. The dropped products are by exact zeros. Together 3,616 →
 //     3,159 instructions a body on the chain with the loads (docs/benchmarks.md, "the short forms").
-// 10. The record is whole cache lines, what every joint reads first: a joint of n_c < 6 leaves V's
-//     last columns unread, and u (the actuation wrench, formed again from τ where the loads need
-//     it) is stored by the refinement only, so a 1-DoF joint's record is 11 lines of 13 and the
+// 10. The record is whole cache lines, what every joint reads first: a joint of n_c < 6 leaves L's
+//     last rows unread, and u (the actuation wrench, formed again from τ where the loads need
+//     it) is stored by the refinement only, so a 1-DoF joint's record is 7 lines of 8 and the
 //     passes prefetch only those. ⁱE_0 passes to the next body in a local, as a_i and F_i do
 //     (1a), and is stored only for a parent with other children.
+// 11. V formed again, not stored, where Ψ_p was still I_p⁻¹ when joint c was eliminated (p's last
+//     child; every joint of a chain): the substitution's V F_p is L⁻¹ T_cᵀ ᶜX_p (I_p⁻¹ F_p), from
+//     I_p⁻¹'s ten numbers (80 bytes) and ᶜX_p, which it reads anyway, and the correction's Vᵀ w is
+//     I_p⁻¹ ᶜX_pᵀ T_c L⁻ᵀ w. V is 6 × n_c numbers, four lines of a 1-DoF joint's record that the
+//     elimination wrote and the substitution read back: on the 10,000-chain, lines written are the
+//     dearest (the elimination took about 100 cycles a body less without them), and the record's
+//     lines per body fell from 40.6 to 32.9 for about 120 instructions more
+//     (docs/benchmarks.md, "cfa-tree at scale").

@@ -22,8 +22,11 @@
 // Back substitution, base to tip, is LDLᵀ's λ_c = A_cc⁻¹ (b_c − A_cp λ_p − Σ_{j<c} A_cj λ_j) with the
 // blocks as they were when c was eliminated: λ_c = L⁻ᵀ D⁻¹ (z + V F_p) with the L, D, V of
 // that step, and F_p = T_p λ_p − Σ_{earlier siblings j} ʲX_pᵀ T_j λ_j the forces on body p not yet
-// eliminated then. The accelerations follow from a_i = α_i + Ψ_i T_i λ_i and
-// S_i q̈_i = a_i − ⁱX_p a_p − c_i, so Φ is never applied again for q̈ (Liu et al. eq. 28).
+// eliminated then. The elimination takes p's children last to first, so the last child's joint
+// meets Ψ_p = I_p⁻¹, and for it V F_p = L⁻¹ T_cᵀ ᶜX_p I_p⁻¹ F_p is formed again in the substitution
+// rather than V kept (every joint of a chain; note 11 in cfa_tree.cpp). The accelerations follow
+// from a_i = α_i + Ψ_i T_i λ_i and S_i q̈_i = a_i − ⁱX_p a_p − c_i, so Φ is never applied again for
+// q̈ (Liu et al. eq. 28).
 //
 // Bias terms per body (docs/dynamics.md §5, "Where the digits go"). The papers run the CFA on
 // the system at rest: the bias forces h = ID(q, ν, 0) move into τ' = τ − h (Featherstone &
@@ -45,7 +48,7 @@
 // constant for other axes and q-dependent only for universal joints. Per body and call: two 6×6
 // transforms, one n_c × n_c L D Lᵀ factor (no square roots: note 8 in cfa_tree.cpp), one
 // triangular solve with six columns, one rank-n_c update; the back substitution solves with the
-// stored L, D and V off the tip-to-base sweep.
+// stored L and D off the tip-to-base sweep, and applies V or forms its product again.
 //
 // Refinement (docs/dynamics.md §5, "Refinement of q̈"). Where a light body carries a heavy one
 // (‖I_p⁻¹‖ > kComplianceRatio ‖I_c⁻¹‖, decided once per model), α_p and Ψ_p are formed from the
@@ -101,7 +104,7 @@ class CfaTreeSolver final : public Solver {
                       std::span<const char> prescribed, VectorX& qdd, JointLoads* loads) override;
 
  private:
-  /// Constant description of joint i in its joint frame, read in every pass (33 bytes).
+  /// Constant description of joint i in its joint frame, read in every pass (34 bytes).
   struct JointFrame {
     std::array<std::int8_t, 6> dims{};   ///< the motion coordinates, in the order of ν_i
     std::array<std::int8_t, 6> cdims{};  ///< the constraint coordinates, ascending (λ_i in this frame)
@@ -117,6 +120,9 @@ class CfaTreeSolver final : public Solver {
     bool ownTransform = false;  ///< this joint's or its parent's frame is rotated: ᴶⁱX_ᴶᵖ ≠ ⁱX_p
     bool farChild = false;      ///< a child other than body i + 1: the bias pass stores v_i for it
     bool keepPsi = false;       ///< Ψ_i is stored in Psi_ (see there); otherwise it lives in a local
+    /// V_i is stored (Vt_): joint i is not the first of its parent's joints eliminated (Ψ_p was no
+    /// longer I_p⁻¹ then), or is dense; otherwise the substitutions form V_i's products from I_p⁻¹
+    bool keepV = false;
     /// ᴶⁱX_ᴶᵖ = ⁱX_p turns about e_K, K = axisTurn < 3 (a revolute joint along e_K whose X_T does not
     /// rotate), or does not turn (3: such a prismatic joint); −1 otherwise
     std::int8_t axisTurn = -1;
@@ -137,20 +143,19 @@ class CfaTreeSolver final : public Solver {
     Mat3 Shat3Inv = Mat3::Identity();  ///< gimbal: Ŝ⁻¹
   };
   /// Per-body work, one record per body (read and written in index order): only what the passes
-  /// read on every body, which they prefetch (ᴶⁱX_ᴶᵖ, Ψ, a_i, F_i and the refinement's wrenches,
-  /// stored for some bodies only, are arrays of their own). Quantities in the joint frame. Whole
+  /// read on every body, which they prefetch (ᴶⁱX_ᴶᵖ, Ψ, V, a_i, F_i and the refinement's wrenches,
+  /// stored for some bodies only, are arrays of their own). Quantities in the joint frame. Eight
   /// cache lines, with what a joint of fewer than six constraint coordinates leaves unread at the
-  /// end: V's last columns, and u, which only the refinement stores (performance note 10).
+  /// end: L's last rows, and u, which only the refinement stores (performance notes 10, 11).
   struct alignas(64) BodyWork {
     Vec6 z;                         ///< z = L⁻¹ b_i (n_c)
     std::array<double, 6> invDiag;  ///< 1 / D_j
-    PackedLower L;                  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal)
     Vec6 alpha;                     ///< α_i
-    Vec6 rho;     ///< ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, the known wrench on body i (bias pass, elimination)
-    Vec6 c;       ///< c_i, with the world's −g at a root (bias pass; elimination, substitution)
-    Vec6 psiCol;  ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
-    Mat6 Vt;      ///< Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p: −A_ip, −A_ij with L⁻¹ applied
-    Vec6 u;       ///< correction: u_i = D_i r_i, the actuation wrench of the residual
+    Vec6 rho;       ///< ρ_i = −p_i − Σ_c ᶜX_iᵀ u_c, the known wrench on body i (bias pass, elimination)
+    Vec6 c;         ///< c_i, with the world's −g at a root (bias pass; elimination, substitution)
+    Vec6 psiCol;    ///< Ψ_i e_d, the motion column of Ψ_i for a 1-DoF joint (the substitution's)
+    PackedLower L;  ///< A_ii = L D Lᵀ (n_c × n_c; L unit lower, D on its diagonal), by rows
+    Vec6 u;         ///< correction: u_i = D_i r_i, the actuation wrench of the residual
   };
 
   /// Refine q̈ when a body's inverse inertia exceeds its child's by more than this, ‖I_p⁻¹‖₂ >
@@ -180,6 +185,9 @@ class CfaTreeSolver final : public Solver {
   /// DoF (the substitution reads its motion columns). Along a chain of 1-DoF joints Ψ lives in
   /// two locals, and the elimination writes only its motion column (psiCol).
   std::vector<Mat6> Psi_;
+  /// (nb where some joint keeps V, else empty) Vᵀ (6 × n_c columns), V = L⁻¹ T_iᵀ ⁱX_p Ψ_p (−A_ip,
+  /// −A_ij with L⁻¹ applied), where JointFrame::keepV; elsewhere Ψ_p was I_p⁻¹ (performance note 11)
+  std::vector<Mat6> Vt_;
   std::vector<Xform> XJ_;      ///< (nb) ᴶⁱX_ᴶᵖ: parent joint frame to this joint frame (where it is not ⁱX_p)
   std::vector<Vec6> aStored_;  ///< (nb) a_i, joint frame, where a child other than body i + 1 reads it
   /// (nb) F_i, the forces on body i not yet eliminated when its next child was: T_i λ_i less what
@@ -242,10 +250,11 @@ class CfaTreeSolver final : public Solver {
   template <int NC>
   void eliminateFixed(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alpha);
   /// The end of an elimination step, A_cc = L D Lᵀ in C: V = L⁻¹ Bᵀ (Vt holds B on entry, V then)
-  /// and z = L⁻¹ b (z holds T_cᵀ b_c on entry), the Schur complement Ψ_p −= Vᵀ D⁻¹ V, α_p −= Vᵀ D⁻¹ z, and V, z kept
-  /// for the back substitution. Inlined where it is used (the step's arithmetic stays in one piece).
+  /// and z = L⁻¹ b (z holds T_cᵀ b_c on entry), the Schur complement Ψ_p −= Vᵀ D⁻¹ V, α_p −= Vᵀ D⁻¹ z, and z kept
+  /// for the back substitution, with V in keptVt where it is not null (JointFrame::keepV). Inlined
+  /// where it is used (the step's arithmetic stays in one piece).
   template <int NC>
-  [[gnu::always_inline]] static void schurUpdate(BodyWork& C, Eigen::Matrix<double, 6, NC>& Vt,
+  [[gnu::always_inline]] static void schurUpdate(BodyWork& C, Mat6* keptVt, Eigen::Matrix<double, 6, NC>& Vt,
                                                  Eigen::Matrix<double, NC, 1>& z, Mat6& Psi, Vec6& alpha) {
     using Veccc = Eigen::Matrix<double, NC, 1>;
     solveUnitLower<NC>(C.L, Vt.transpose());
@@ -253,7 +262,7 @@ class CfaTreeSolver final : public Solver {
     const Eigen::Matrix<double, 6, NC> Wt = Vt * Eigen::Map<const Veccc>(C.invDiag.data()).asDiagonal();
     Psi.noalias() -= Wt * Vt.transpose();
     alpha.noalias() -= Wt * z;
-    C.Vt.template leftCols<NC>() = Vt;
+    if (keptVt) keptVt->template leftCols<NC>() = Vt;
     C.z.template head<NC>() = z;
   }
   // The steps of dense joints (JointFrame::dense: S, T and D as matrices in body axes), in
@@ -280,7 +289,8 @@ class CfaTreeSolver final : public Solver {
   void prefetchForBiasPass(int i) const;
   void prefetchTowardsBase(int i, bool elimination) const;
   void prefetchTowardsTips(int i, bool withU) const;
-  /// The lines of body k's record that a pass reads: up to V's n_c columns, and u (withU).
+  /// The lines of body k's record that a pass reads: up to L's n_c rows, u (withU), and V where
+  /// it is kept.
   void prefetchRecord(int k, bool withU) const;
   template <int NC>
   void constraintForce(int i, const Vec6* Fp, Vec6& lambda) const;

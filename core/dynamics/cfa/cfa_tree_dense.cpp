@@ -41,7 +41,7 @@ void CfaTreeSolver::eliminateDense(int c, const Mat6& PsiC, Mat6& Psi, Vec6& alp
       const Vec6 b = X.applyMotion(alpha) + C.c - C.alpha;
       Mat6c Vt = B;
       Veccc z = T.transpose() * b;
-      schurUpdate<NC>(C, Vt, z, Psi, alpha);
+      schurUpdate<NC>(C, &Vt_[c], Vt, z, Psi, alpha);
     }
   });
 }
@@ -56,7 +56,7 @@ void CfaTreeSolver::eliminateRhsDense(int c, Vec6& alpha) {
       solveUnitLower<NC>(C.L, z);
       C.z.template head<NC>() = z;
       z.array() *= Eigen::Map<const Veccc>(C.invDiag.data()).array();
-      alpha.noalias() -= C.Vt.template leftCols<NC>() * z;
+      alpha.noalias() -= Vt_[c].template leftCols<NC>() * z;
     }
   });
 }
@@ -92,7 +92,7 @@ void CfaTreeSolver::constraintForceDense(int i, const Vec6* Fp, Vec6& lambda) co
       using Veccc = Eigen::Matrix<double, NC, 1>;
       const BodyWork& W = w_[i];
       Veccc y = W.z.template head<NC>();
-      if (Fp) y.noalias() += W.Vt.template leftCols<NC>().transpose() * *Fp;
+      if (Fp) y.noalias() += Vt_[i].template leftCols<NC>().transpose() * *Fp;
       y.array() *= Eigen::Map<const Veccc>(W.invDiag.data()).array();
       solveUnitLowerTransposed<NC>(W.L, y);
       lambda.noalias() = Tphys_[i].leftCols<NC>() * y;  // T_i λ_i, the constraint wrench

@@ -68,11 +68,20 @@ struct RigidInverse {
       }
     }
   }
-  /// I⁻¹ f.
+  /// I⁻¹ f = [a; f_l / m + c × a] with a = Ī_c⁻¹ (n − c × f_l), f = [n; f_l]: coefficient by
+  /// coefficient from the packed Ī_c⁻¹ (no 3 × 3 matrix formed; the substitution of cfa-tree
+  /// applies it to every chain link's parent).
   Vec6 operator*(const Vec6& f) const {
-    const Vec3 fl = f.tail<3>();
-    const Vec3 a = rotational() * (f.head<3>() - c.cross(fl));
-    return spatial(a, Vec3(invMass * fl + c.cross(a)));
+    const double w0 = f[0] - (c[1] * f[5] - c[2] * f[4]);
+    const double w1 = f[1] - (c[2] * f[3] - c[0] * f[5]);
+    const double w2 = f[2] - (c[0] * f[4] - c[1] * f[3]);
+    const double a0 = J[0] * w0 + J[1] * w1 + J[3] * w2;
+    const double a1 = J[1] * w0 + J[2] * w1 + J[4] * w2;
+    const double a2 = J[3] * w0 + J[4] * w1 + J[5] * w2;
+    Vec6 out;
+    out << a0, a1, a2, invMass * f[3] + (c[1] * a2 - c[2] * a1), invMass * f[4] + (c[2] * a0 - c[0] * a2),
+        invMass * f[5] + (c[0] * a1 - c[1] * a0);
+    return out;
   }
 
  private:
