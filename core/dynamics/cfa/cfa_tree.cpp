@@ -872,6 +872,6 @@ std::unique_ptr<Solver> makeCfaTreeSolver(const Tree& tree) { return std::make_u
 //     I_p⁻¹'s ten numbers (80 bytes) and ᶜX_p, which it reads anyway, and the correction's Vᵀ w is
 //     I_p⁻¹ ᶜX_pᵀ T_c L⁻ᵀ w. V is 6 × n_c numbers, four lines of a 1-DoF joint's record that the
 //     elimination wrote and the substitution read back: on the 10,000-chain, lines written are the
-//     dearest (the elimination took about 100 cycles a body less without them), and the record's
-//     lines per body fell from 40.6 to 32.9 for about 120 instructions more
-//     (docs/benchmarks.md, "cfa-tree at scale").
+//     dearest (the elimination took about 100 cycles a body less without them), and a call's
+//     lines per body fell from 40.6 to 32.9 for 115 instructions more (docs/benchmarks.md,
+//     "cfa-tree at scale: V formed again, not stored").
